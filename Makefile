@@ -1,0 +1,55 @@
+# lcpsolve: a solver workbench for contact problems.
+#   make            build ./lcpsolve
+#   make test       run every test (unit tests, then end-to-end tests)
+#   make install    PREFIX=/usr/local: binary and man page
+#   make bench      the benchmarks of BENCHMARKS.md
+# Overridable: CC, CFLAGS, PREFIX, OPENMP=0 to build without OpenMP.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+OPENMP  ?= 1
+override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g \
+                   -Wall -Wextra -Wshadow -Wstrict-prototypes -Wwrite-strings \
+                   -I/usr/include/suitesparse -MMD -MP
+ifeq ($(OPENMP),1)
+override CFLAGS += -fopenmp
+LDOMP = -fopenmp
+endif
+LDLIBS  = -lcholmod -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
+          -lfclib -lcjson -lyaml -lopenblas -llapack -lm $(LDOMP)
+
+SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c)
+OBJ     = $(SRC:%.c=build/%.o)
+LIBOBJ  = $(filter-out build/src/main.o,$(OBJ))
+TESTSRC = $(wildcard tests/unit/*.c)
+TESTBIN = $(TESTSRC:tests/unit/%.c=build/tests/%)
+
+all: lcpsolve
+
+lcpsolve: $(OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build/tests/%: tests/unit/%.c $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
+
+test: lcpsolve $(TESTBIN)
+	@sh tests/run.sh $(TESTBIN)
+
+bench: lcpsolve
+	@sh scripts/bench-sweeps
+
+install: lcpsolve
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 lcpsolve $(DESTDIR)$(PREFIX)/bin/lcpsolve
+	install -m 644 man/lcpsolve.1 $(DESTDIR)$(PREFIX)/share/man/man1/lcpsolve.1
+
+clean:
+	rm -rf build lcpsolve
+
+.PHONY: all test bench install clean
+-include $(OBJ:.o=.d)

@@ -1,0 +1,211 @@
+/* src/csr.c: compressed sparse row kernels. */
+#include "csr.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lcp_csr_alloc(lcp_csr *A, int m, int n, long nnz)
+{
+    memset(A, 0, sizeof *A);
+    if (m < 0 || n < 0 || nnz < 0 || nnz > INT_MAX) return LCP_INPUT_ERROR;
+    A->m = m;
+    A->n = n;
+    A->p = lcp_calloc((size_t)m + 1, sizeof(int));
+    A->j = lcp_alloc((size_t)nnz, sizeof(int));
+    A->x = lcp_alloc((size_t)nnz, sizeof(double));
+    if (!A->p || !A->j || !A->x) {
+        lcp_csr_free(A);
+        return LCP_ERROR;
+    }
+    return 0;
+}
+
+void lcp_csr_free(lcp_csr *A)
+{
+    if (!A) return;
+    free(A->p);
+    free(A->j);
+    free(A->x);
+    memset(A, 0, sizeof *A);
+}
+
+int lcp_csr_copy(lcp_csr *dst, const lcp_csr *src)
+{
+    long nnz = lcp_csr_nnz(src);
+    int rc = lcp_csr_alloc(dst, src->m, src->n, nnz);
+    if (rc) return rc;
+    memcpy(dst->p, src->p, ((size_t)src->m + 1) * sizeof(int));
+    if (nnz) {
+        memcpy(dst->j, src->j, (size_t)nnz * sizeof(int));
+        memcpy(dst->x, src->x, (size_t)nnz * sizeof(double));
+    }
+    return 0;
+}
+
+int lcp_csr_from_triplets(lcp_csr *A, int m, int n, long nz, const int *ti, const int *tj,
+                          const double *tx)
+{
+    memset(A, 0, sizeof *A);
+    for (long k = 0; k < nz; k++)
+        if (ti[k] < 0 || ti[k] >= m || tj[k] < 0 || tj[k] >= n) return LCP_INPUT_ERROR;
+    /* counting sort by row, then by column within each row (via a transpose
+     * pass: sort by column first, then stable by row) */
+    int *cnt = lcp_calloc((size_t)(m > n ? m : n) + 1, sizeof(int));
+    int *ord = lcp_alloc((size_t)nz, sizeof(int));
+    int *ord2 = lcp_alloc((size_t)nz, sizeof(int));
+    int rc = LCP_ERROR;
+    if (!cnt || !ord || !ord2) goto done;
+    for (long k = 0; k < nz; k++) cnt[tj[k] + 1]++;
+    for (int c = 0; c < n; c++) cnt[c + 1] += cnt[c];
+    for (long k = 0; k < nz; k++) ord[cnt[tj[k]]++] = (int)k;
+    memset(cnt, 0, ((size_t)(m > n ? m : n) + 1) * sizeof(int));
+    for (long k = 0; k < nz; k++) cnt[ti[k] + 1]++;
+    for (int r = 0; r < m; r++) cnt[r + 1] += cnt[r];
+    for (long k = 0; k < nz; k++) {
+        int t = ord[k];
+        ord2[cnt[ti[t]]++] = t;
+    }
+    /* ord2 is sorted by (row, column); merge duplicates */
+    long unique = 0;
+    for (long k = 0; k < nz; k++)
+        if (k == 0 || ti[ord2[k]] != ti[ord2[k - 1]] || tj[ord2[k]] != tj[ord2[k - 1]]) unique++;
+    if ((rc = lcp_csr_alloc(A, m, n, unique))) goto done;
+    long q = -1;
+    for (long k = 0; k < nz; k++) {
+        int t = ord2[k];
+        if (k == 0 || ti[t] != ti[ord2[k - 1]] || tj[t] != tj[ord2[k - 1]]) {
+            q++;
+            A->j[q] = tj[t];
+            A->x[q] = tx[t];
+            A->p[ti[t] + 1]++;
+        } else {
+            A->x[q] += tx[t];
+        }
+    }
+    for (int r = 0; r < m; r++) A->p[r + 1] += A->p[r];
+    rc = 0;
+done:
+    free(cnt);
+    free(ord);
+    free(ord2);
+    return rc;
+}
+
+int lcp_csr_from_dense_colmajor(lcp_csr *A, int m, int n, const double *a)
+{
+    long nnz = 0;
+    for (long k = 0; k < (long)m * n; k++) nnz += a[k] != 0.0;
+    int rc = lcp_csr_alloc(A, m, n, nnz);
+    if (rc) return rc;
+    long q = 0;
+    for (int i = 0; i < m; i++) {
+        for (int c = 0; c < n; c++) {
+            double v = a[i + (long)c * m];
+            if (v != 0.0) {
+                A->j[q] = c;
+                A->x[q++] = v;
+            }
+        }
+        A->p[i + 1] = (int)q;
+    }
+    return 0;
+}
+
+void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y)
+{
+    const int *p = A->p, *j = A->j;
+    const double *ax = A->x;
+    for (int i = 0; i < A->m; i++) {
+        double s = 0.0;
+        for (int k = p[i]; k < p[i + 1]; k++) s += ax[k] * x[j[k]];
+        y[i] = s;
+    }
+}
+
+int lcp_csr_transpose(const lcp_csr *A, lcp_csr *B)
+{
+    long nnz = lcp_csr_nnz(A);
+    int rc = lcp_csr_alloc(B, A->n, A->m, nnz);
+    if (rc) return rc;
+    for (long k = 0; k < nnz; k++) B->p[A->j[k] + 1]++;
+    for (int c = 0; c < A->n; c++) B->p[c + 1] += B->p[c];
+    int *next = lcp_alloc((size_t)A->n + 1, sizeof(int));
+    if (!next) {
+        lcp_csr_free(B);
+        return LCP_ERROR;
+    }
+    memcpy(next, B->p, ((size_t)A->n + 1) * sizeof(int));
+    for (int i = 0; i < A->m; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int q = next[A->j[k]]++;
+            B->j[q] = i;
+            B->x[q] = A->x[k];
+        }
+    free(next);
+    return 0;
+}
+
+double lcp_csr_diag(const lcp_csr *A, int i)
+{
+    int lo = A->p[i], hi = A->p[i + 1] - 1;
+    while (lo <= hi) { /* columns are sorted */
+        int mid = lo + (hi - lo) / 2;
+        if (A->j[mid] == i) return A->x[mid];
+        if (A->j[mid] < i) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return 0.0;
+}
+
+int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
+{
+    if (A->m != A->n) return 0;
+    lcp_csr T;
+    if (lcp_csr_transpose(A, &T)) return 0;
+    double amax = 0.0;
+    long nnz = lcp_csr_nnz(A);
+    for (long k = 0; k < nnz; k++) amax = fmax(amax, fabs(A->x[k]));
+    int sym = 1;
+    /* compare row i of A and row i of A' (both sorted), treating absent as 0 */
+    for (int i = 0; i < A->m && sym; i++) {
+        int a = A->p[i], ae = A->p[i + 1], t = T.p[i], te = T.p[i + 1];
+        while (a < ae || t < te) {
+            double va = 0, vt = 0;
+            if (t >= te || (a < ae && A->j[a] < T.j[t])) va = A->x[a++];
+            else if (a >= ae || T.j[t] < A->j[a]) vt = T.x[t++];
+            else {
+                va = A->x[a++];
+                vt = T.x[t++];
+            }
+            if (fabs(va - vt) > tol * amax) {
+                sym = 0;
+                break;
+            }
+        }
+    }
+    lcp_csr_free(&T);
+    return sym;
+}
+
+double *lcp_csr_to_dense_colmajor(const lcp_csr *A)
+{
+    double *d = lcp_calloc((size_t)A->m * (size_t)A->n, sizeof(double));
+    if (!d) return NULL;
+    for (int i = 0; i < A->m; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) d[i + (size_t)A->j[k] * A->m] += A->x[k];
+    return d;
+}
+
+int lcp_csr_all_finite(const lcp_csr *A, int *bad_row, int *bad_col)
+{
+    for (int i = 0; i < A->m; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++)
+            if (!isfinite(A->x[k])) {
+                if (bad_row) *bad_row = i;
+                if (bad_col) *bad_col = A->j[k];
+                return 0;
+            }
+    return 1;
+}

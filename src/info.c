@@ -1,0 +1,160 @@
+/* src/info.c: facts about a problem: kind, sizes, symmetry, definiteness
+ * (PD means a unique solution for every b), diagonal range, condition. */
+#include "info.h"
+
+#include <cholmod.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* LAPACK */
+void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w, double *work,
+            const int *lwork, int *info);
+void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a, const int *lda, double *s,
+             double *u, const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork, int *info);
+
+/* Eigenvalues of the symmetric part (ascending) and singular values of A. */
+static int dense_analysis(const lcp_problem *p, lcp_matrix_facts *f)
+{
+    int n = p->n, info = 0, lwork = -1;
+    double *a = lcp_csr_to_dense_colmajor(&p->A), *s = lcp_csr_to_dense_colmajor(&p->A);
+    double *w = lcp_alloc((size_t)n, sizeof(double)), q;
+    int rc = LCP_ERROR;
+    if (!a || !s || !w) goto done;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            double m = 0.5 * (s[i + (size_t)j * n] + s[j + (size_t)i * n]);
+            s[i + (size_t)j * n] = s[j + (size_t)i * n] = m;
+        }
+    dsyev_("N", "L", &n, s, &n, w, &q, &lwork, &info);
+    lwork = (int)q;
+    double *work = lcp_alloc((size_t)lwork, sizeof(double));
+    if (!work) goto done;
+    dsyev_("N", "L", &n, s, &n, w, work, &lwork, &info);
+    free(work);
+    if (info) goto done;
+    f->eig_min = w[0];
+    f->eig_max = w[n - 1];
+    double scale = fmax(fabs(w[0]), fabs(w[n - 1])), eps = 1e-12 * fmax(scale, 1e-300) * n;
+    f->definite = w[0] > eps ? "positive definite" : w[0] >= -eps ? "positive semidefinite" : "indefinite";
+    f->method = f->symmetric ? "eigenvalues (LAPACK dsyev)" : "eigenvalues of (A + A')/2 (LAPACK dsyev)";
+    /* condition number: singular values of A */
+    lwork = -1;
+    dgesvd_("N", "N", &n, &n, a, &n, w, NULL, &n, NULL, &n, &q, &lwork, &info);
+    lwork = (int)q;
+    work = lcp_alloc((size_t)lwork, sizeof(double));
+    if (!work) goto done;
+    dgesvd_("N", "N", &n, &n, a, &n, w, NULL, &n, NULL, &n, work, &lwork, &info);
+    free(work);
+    if (info) goto done;
+    f->cond = w[n - 1] > 0 ? w[0] / w[n - 1] : INFINITY;
+    rc = 0;
+done:
+    free(a);
+    free(s);
+    free(w);
+    return rc;
+}
+
+/* Large problems: Cholesky of the symmetric part through CHOLMOD. */
+static int cholesky_test(const lcp_problem *p, lcp_matrix_facts *f)
+{
+    lcp_csr T;
+    if (lcp_csr_transpose(&p->A, &T)) return LCP_ERROR;
+    cholmod_common c;
+    cholmod_start(&c);
+    c.print = 0;
+    c.error_handler = NULL;
+    /* S = (A + A')/2 as CHOLMOD sparse (CSR of A = CSC of A') */
+    cholmod_sparse At = {0}, Tt = {0};
+    At.nrow = At.ncol = Tt.nrow = Tt.ncol = (size_t)p->n;
+    At.nzmax = Tt.nzmax = (size_t)lcp_csr_nnz(&p->A);
+    At.p = p->A.p, At.i = p->A.j, At.x = p->A.x;
+    Tt.p = T.p, Tt.i = T.j, Tt.x = T.x;
+    At.itype = Tt.itype = CHOLMOD_INT;
+    At.xtype = Tt.xtype = CHOLMOD_REAL;
+    At.dtype = Tt.dtype = CHOLMOD_DOUBLE;
+    At.sorted = Tt.sorted = At.packed = Tt.packed = 1;
+    double alpha[2] = {0.5, 0}, beta[2] = {0.5, 0}; /* S = A/2 + A'/2 */
+    cholmod_sparse *S = cholmod_add(&At, &Tt, alpha, beta, 1, 1, &c);
+    int rc = LCP_ERROR;
+    if (S) {
+        S->stype = -1; /* use the lower triangle */
+        cholmod_factor *L = cholmod_analyze(S, &c);
+        if (L) {
+            cholmod_factorize(S, L, &c);
+            f->definite = L->minor < L->n ? "not positive definite" : "positive definite";
+            f->method = "sparse Cholesky of (A + A')/2 (CHOLMOD)";
+            cholmod_free_factor(&L, &c);
+            rc = 0;
+        }
+        cholmod_free_sparse(&S, &c);
+    }
+    cholmod_finish(&c);
+    lcp_csr_free(&T);
+    return rc;
+}
+
+int lcp_matrix_analyse(const lcp_problem *p, int dense_max, lcp_matrix_facts *f, lcp_err *err)
+{
+    memset(f, 0, sizeof *f);
+    f->symmetric = lcp_csr_is_symmetric(&p->A, 1e-12);
+    f->definite = "unknown";
+    f->method = "none";
+    f->diag_min = INFINITY;
+    f->diag_max = -INFINITY;
+    for (int i = 0; i < p->n; i++) {
+        double d = lcp_csr_diag(&p->A, i);
+        f->diag_min = fmin(f->diag_min, d);
+        f->diag_max = fmax(f->diag_max, d);
+    }
+    if (p->n == 0) return 0;
+    int rc = p->n <= dense_max ? dense_analysis(p, f) : cholesky_test(p, f);
+    return rc ? lcp_fail(err, LCP_ERROR, p->source, 0, "cannot analyse A (out of memory)") : 0;
+}
+
+int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
+{
+    lcp_matrix_facts f;
+    int rc = lcp_matrix_analyse(p, 2000, &f, err);
+    if (rc) return rc;
+    long nnz = lcp_csr_nnz(&p->A);
+    int bodies = p->M.p ? p->M.m : 0;
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "problem", p->source ? p->source : "");
+        cJSON_AddStringToObject(o, "format", p->format ? p->format : "");
+        cJSON_AddStringToObject(o, "kind", lcp_kind_name(p->kind));
+        cJSON_AddNumberToObject(o, "n", p->n);
+        cJSON_AddNumberToObject(o, "nnz", (double)nnz);
+        cJSON_AddNumberToObject(o, "contacts", (p->kind & LCP_KIND_FRICTION) ? p->nc : p->n);
+        cJSON_AddNumberToObject(o, "body_dofs", bodies);
+        cJSON_AddBoolToObject(o, "symmetric", f.symmetric);
+        cJSON_AddStringToObject(o, "definiteness", f.definite);
+        cJSON_AddStringToObject(o, "definiteness_method", f.method);
+        cJSON_AddNumberToObject(o, "diag_min", f.diag_min);
+        cJSON_AddNumberToObject(o, "diag_max", f.diag_max);
+        if (f.cond > 0) cJSON_AddNumberToObject(o, "condition", isfinite(f.cond) ? f.cond : 1e308);
+        char *s = cJSON_PrintUnformatted(o);
+        fprintf(out, "%s\n", s ? s : "{}");
+        free(s);
+        cJSON_Delete(o);
+        return 0;
+    }
+    fprintf(out, "problem     %s (%s)\n", p->source ? p->source : "-", p->format ? p->format : "-");
+    fprintf(out, "kind        %s\n", lcp_kind_name(p->kind));
+    fprintf(out, "size        n = %d, nnz = %ld (%.3g%% dense)\n", p->n, nnz,
+            p->n ? 100.0 * (double)nnz / ((double)p->n * p->n) : 0.0);
+    if (p->kind & LCP_KIND_FRICTION) fprintf(out, "contacts    %d (3 rows each)\n", p->nc);
+    else fprintf(out, "contacts    %d (one row each)\n", p->n);
+    if (bodies) fprintf(out, "factored    M %d x %d, J %d x %d\n", p->M.m, p->M.n, p->J.m, p->J.n);
+    fprintf(out, "symmetric   %s\n", f.symmetric ? "yes" : "no");
+    fprintf(out, "definite    %s (%s)%s\n", f.definite, f.method,
+            !strcmp(f.definite, "positive definite") && p->kind == LCP_KIND_LCP ? ": a unique solution for every b"
+                                                                                : "");
+    fprintf(out, "diagonal    [%g, %g]\n", f.diag_min, f.diag_max);
+    if (f.cond > 0) fprintf(out, "condition   %.3g (2-norm, singular values)\n", f.cond);
+    else fprintf(out, "condition   not estimated (n > 2000)\n");
+    return 0;
+}

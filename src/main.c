@@ -1,0 +1,536 @@
+/* src/main.c: the command line: options, dispatch, the summary, exit codes.
+ *
+ *   lcpsolve [OPTIONS] PROBLEM
+ *   lcpsolve [OPTIONS] -A A.mtx -b b.mtx [--mu mu.mtx] ...
+ *   lcpsolve info PROBLEM          lcpsolve generate SCENE ... -o DIR
+ *
+ * Everything else lives in the module its name says: reading in src/io/,
+ * checks in src/problem.c, residuals in src/verify.c, solvers in
+ * src/solvers/ (one registry table), traces in src/trace.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <cjson/cJSON.h>
+
+#include "config.h"
+#include "generate.h"
+#include "info.h"
+#include "io/io.h"
+#include "solvers/solver.h"
+
+extern volatile sig_atomic_t lcp_interrupted;
+
+/* Every option: the single source of getopt's table and of --help. */
+enum {
+    OPT_SOLVER = 's', OPT_PRECOND = 'p', OPT_TOL = 't', OPT_MAXITER = 'n', OPT_THREADS = 'j',
+    OPT_OUTPUT = 'o', OPT_HELP = 'h', OPT_A = 'A', OPT_B = 'b', OPT_M = 'M', OPT_J = 'J', OPT_V = 'v',
+    OPT_E = 'e',
+    OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
+    OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
+};
+
+typedef struct {
+    const char *name;
+    int has_arg, id;
+    const char *arg, *help;
+} option_doc;
+
+static const option_doc options[] = {
+    {"solver", 1, OPT_SOLVER, "NAME", "solver (default auto; see --list-solvers)"},
+    {"precond", 1, OPT_PRECOND, "NAME", "preconditioner (default none)"},
+    {"tol", 1, OPT_TOL, "X", "stop when the residual <= X (default 1e-8)"},
+    {"max-iter", 1, OPT_MAXITER, "N", "iteration limit (default 10000)"},
+    {"omega", 1, OPT_OMEGA, "W|auto", "relaxation (psor: default auto, the estimated optimum; sgs: 1; jacobi: 1/lmax)"},
+    {"threads", 1, OPT_THREADS, "N", "OpenMP threads (default 1)"},
+    {"time-limit", 1, OPT_TIMELIMIT, "S", "stop after S seconds of solving"},
+    {"trace", 1, OPT_TRACE, "FILE.csv", "write one CSV row per iteration"},
+    {"output", 1, OPT_OUTPUT, "FILE", "write the solution (lambda or r) as a Matrix Market array"},
+    {"output-w", 1, OPT_OUTPUT_W, "FILE", "write w = A lambda + b (or u) as a Matrix Market array"},
+    {"json", 0, OPT_JSON, NULL, "print one JSON object instead of the summary"},
+    {"reference", 1, OPT_REFERENCE, "FILE", "compare the solution with a reference (.mtx vector)"},
+    {"ref-tol", 1, OPT_REFTOL, "X", "largest relative difference to --reference (default 1e-6)"},
+    {"warm-start", 1, OPT_WARM, "FILE", "start from this vector (.mtx)"},
+    {"config", 1, OPT_CONFIG, "FILE.yaml", "read options from a YAML mapping (the command line wins)"},
+    {"kind", 1, OPT_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
+    {"mu", 1, OPT_MU, "FILE", "friction coefficients (one a contact; blcp with findex: one a row)"},
+    {"lo", 1, OPT_LO, "FILE", "blcp lower bounds (|x| >= 1e300 means infinite)"},
+    {"hi", 1, OPT_HI, "FILE", "blcp upper bounds"},
+    {"findex", 1, OPT_FINDEX, "FILE", "blcp friction index: row j (0-based) or -1, per row"},
+    {"info", 0, OPT_INFO, NULL, "print facts about the problem instead of solving it"},
+    {"quiet", 0, OPT_QUIET, NULL, "no summary on stdout (the exit code still tells)"},
+    {"list-solvers", 0, OPT_LIST, NULL, "list the solvers, the kinds they solve and their preconditioners"},
+    {"help", 0, OPT_HELP, NULL, "print this help"},
+    {"version", 0, OPT_VERSION, NULL, "print the version"},
+    {NULL, 0, 'A', "FILE", "the matrix A (Matrix Market)"},
+    {NULL, 0, 'b', "FILE", "the vector b"},
+    {NULL, 0, 'M', "FILE", "factored form: block-diagonal mass matrix"},
+    {NULL, 0, 'J', "FILE", "factored form: contact Jacobian"},
+    {NULL, 0, 'v', "FILE", "factored form: free velocity"},
+    {NULL, 0, 'e', "FILE", "factored form: restitution/stabilisation term"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+typedef struct {
+    lcp_settings s;
+    const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem;
+    const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
+    double ref_tol;
+    int json, info, quiet;
+    lcp_kind kind;
+    const char *where; /* "FILE:LINE" prefix for config errors, NULL for the command line */
+    lcp_err *err;
+} cli;
+
+static const char *const field_names[10] = {"A", "b", "mu", "lo", "hi", "findex", "M", "J", "v", "e"};
+
+static void usage_line(FILE *f)
+{
+    fprintf(f, "usage: lcpsolve [OPTIONS] PROBLEM\n"
+               "       lcpsolve [OPTIONS] -A A.mtx -b b.mtx [--mu mu.mtx]\n"
+               "       lcpsolve [OPTIONS] -M M.mtx -J J.mtx -v v.mtx [-e e.mtx]\n"
+               "       lcpsolve info PROBLEM\n"
+               "       lcpsolve generate SCENE [PARAMS] -o DIR   (lcpsolve generate --help)\n");
+}
+
+static void help(void)
+{
+    usage_line(stdout);
+    printf("\nPROBLEM is a folder (A.mtx b.mtx ..., or M.mtx J.mtx v.mtx), a .json problem or\n"
+           "manifest, a Siconos .dat file or an FCLIB .hdf5 file.  '-' means stdin/stdout.\n\nOptions:\n");
+    for (const option_doc *o = options; o->help; o++) {
+        char left[64];
+        const char *sh = NULL;
+        static char buf[4];
+        if (o->id < 256) {
+            snprintf(buf, sizeof buf, "-%c", o->id);
+            sh = buf;
+        }
+        if (o->name)
+            snprintf(left, sizeof left, "%s%s--%s%s%s", sh ? sh : "", sh ? ", " : "    ", o->name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "%s %s", sh, o->arg);
+        printf("  %-28s %s\n", left, o->help);
+    }
+    printf("\nExit status: 0 solved, 1 limit reached (best iterate written), 2 usage or input\n"
+           "error, 3 no solution, 4 differs from --reference, 5 numerical breakdown.\n");
+}
+
+static void list_solvers(void)
+{
+    for (const lcp_solver *const *s = lcp_solver_list(); *s; s++) {
+        char kinds[64] = "";
+        for (unsigned k = 1; k <= LCP_KIND_FC3D; k <<= 1)
+            if ((*s)->kinds & k) {
+                if (*kinds) strcat(kinds, ",");
+                strcat(kinds, lcp_kind_name((lcp_kind)k));
+            }
+        printf("%-8s %-12s precond: none  %s\n", (*s)->name, kinds, (*s)->summary);
+    }
+}
+
+static int parse_double(const char *s, double *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0 && isfinite(*x);
+}
+
+static int parse_int(const char *s, int *x)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < 0 || v > 2147483647L) return 0;
+    *x = (int)v;
+    return 1;
+}
+
+static int bad(cli *c, const char *fmt, const char *a, const char *b)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    if (c->where) lcp_fail(c->err, LCP_INPUT_ERROR, NULL, 0, "%s: %s", c->where, msg);
+    else lcp_fail(c->err, LCP_INPUT_ERROR, NULL, 0, "%s", msg);
+    return LCP_INPUT_ERROR;
+}
+
+/* The one option handler, for the command line and for --config files. */
+static int apply_option(cli *c, int id, const char *val, const char *name)
+{
+    double x;
+    int k;
+    switch (id) {
+    case OPT_SOLVER: c->solver = val; break;
+    case OPT_PRECOND: c->precond = val; break;
+    case OPT_TOL:
+        if (!parse_double(val, &x) || x <= 0) return bad(c, "--%s: '%s' is not a positive number", name, val);
+        c->s.tol = x;
+        break;
+    case OPT_MAXITER:
+        if (!parse_int(val, &k)) return bad(c, "--%s: '%s' is not a non-negative integer", name, val);
+        c->s.max_iter = k;
+        break;
+    case OPT_OMEGA:
+        if (!strcmp(val, "auto")) {
+            c->s.omega_auto = 1;
+            break;
+        }
+        if (!parse_double(val, &x) || x <= 0 || x >= 2)
+            return bad(c, "--%s: '%s' must be 'auto' or a number in (0, 2)", name, val);
+        c->s.omega = x;
+        c->s.omega_auto = 0;
+        break;
+    case OPT_THREADS:
+        if (!parse_int(val, &k) || k < 1) return bad(c, "--%s: '%s' is not a positive integer", name, val);
+        c->s.threads = k;
+        break;
+    case OPT_TIMELIMIT:
+        if (!parse_double(val, &x) || x <= 0) return bad(c, "--%s: '%s' is not a positive number", name, val);
+        c->s.time_limit = x;
+        break;
+    case OPT_TRACE: c->trace = val; break;
+    case OPT_OUTPUT: c->output = val; break;
+    case OPT_OUTPUT_W: c->output_w = val; break;
+    case OPT_JSON: c->json = 1; break;
+    case OPT_INFO: c->info = 1; break;
+    case OPT_QUIET: c->quiet = 1; break;
+    case OPT_REFERENCE: c->reference = val; break;
+    case OPT_REFTOL:
+        if (!parse_double(val, &x) || x < 0) return bad(c, "--%s: '%s' is not a non-negative number", name, val);
+        c->ref_tol = x;
+        break;
+    case OPT_WARM: c->warm = val; break;
+    case OPT_KIND:
+        if (!(c->kind = lcp_kind_parse(val))) return bad(c, "--%s: unknown kind '%s' (lcp, blcp, ccp, fc3d)", name, val);
+        break;
+    case OPT_A: c->file[0] = val; break;
+    case OPT_B: c->file[1] = val; break;
+    case OPT_MU: c->file[2] = val; break;
+    case OPT_LO: c->file[3] = val; break;
+    case OPT_HI: c->file[4] = val; break;
+    case OPT_FINDEX: c->file[5] = val; break;
+    case OPT_M: c->file[6] = val; break;
+    case OPT_J: c->file[7] = val; break;
+    case OPT_V: c->file[8] = val; break;
+    case OPT_E: c->file[9] = val; break;
+    default: return bad(c, "option --%s%s cannot be used here", name, "");
+    }
+    return 0;
+}
+
+static int config_set(void *ctx, const char *key, const char *value, long line)
+{
+    cli *c = ctx;
+    static char where[1100];
+    snprintf(where, sizeof where, "%s:%ld", c->config, line);
+    c->where = where;
+    int rc = -1;
+    for (const option_doc *o = options; o->help; o++)
+        if (o->name && !strcmp(o->name, key)) {
+            if (o->id == OPT_CONFIG || o->id == OPT_HELP || o->id == OPT_VERSION || o->id == OPT_LIST)
+                break;
+            rc = apply_option(c, o->id, o->has_arg ? value : "", key);
+            break;
+        }
+    if (rc < 0) rc = bad(c, "unknown option '%s' in a configuration%s", key, "");
+    c->where = NULL;
+    return rc;
+}
+
+/* Human summary or JSON of a finished run. */
+typedef struct {
+    const lcp_problem *p;
+    const char *solver;
+    lcp_status status;
+    int iterations;
+    double time_s, parse_s, omega, ref_diff;
+    lcp_metrics m;
+    const char *message;
+} run_report;
+
+static void report(const cli *c, const run_report *r)
+{
+    const lcp_problem *p = r->p;
+    if (c->json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "problem", p->source ? p->source : "");
+        cJSON_AddStringToObject(o, "kind", lcp_kind_name(p->kind));
+        cJSON_AddNumberToObject(o, "n", p->n);
+        cJSON_AddNumberToObject(o, "nnz", (double)lcp_csr_nnz(&p->A));
+        cJSON_AddNumberToObject(o, "contacts", (p->kind & LCP_KIND_FRICTION) ? p->nc : p->n);
+        cJSON_AddStringToObject(o, "solver", r->solver);
+        cJSON_AddStringToObject(o, "precond", "none");
+        cJSON_AddStringToObject(o, "status", lcp_status_name(r->status));
+        cJSON_AddNumberToObject(o, "iterations", r->iterations);
+        cJSON_AddNumberToObject(o, "time_s", r->time_s);
+        cJSON_AddNumberToObject(o, "parse_time_s", r->parse_s);
+        cJSON_AddNumberToObject(o, "residual", isfinite(r->m.residual) ? r->m.residual : 1e308);
+        cJSON_AddNumberToObject(o, "complementarity", isfinite(r->m.complementarity) ? r->m.complementarity : 1e308);
+        cJSON_AddNumberToObject(o, "feasibility", isfinite(r->m.feasibility) ? r->m.feasibility : 1e308);
+        cJSON_AddNumberToObject(o, "tol", c->s.tol);
+        cJSON_AddNumberToObject(o, "threads", c->s.threads);
+        if (r->omega > 0) cJSON_AddNumberToObject(o, "omega", r->omega);
+        if (c->reference) {
+            cJSON_AddNumberToObject(o, "reference_diff", isfinite(r->ref_diff) ? r->ref_diff : 1e308);
+            cJSON_AddNumberToObject(o, "ref_tol", c->ref_tol);
+        }
+        if (r->message && *r->message) cJSON_AddStringToObject(o, "message", r->message);
+        cJSON_AddStringToObject(o, "version", LCP_VERSION);
+        char *s = cJSON_PrintUnformatted(o);
+        printf("%s\n", s ? s : "{}");
+        free(s);
+        cJSON_Delete(o);
+        return;
+    }
+    if (c->quiet) return;
+    printf("problem          %s (%s, n = %d, nnz = %ld)\n", p->source ? p->source : "-", lcp_kind_name(p->kind),
+           p->n, lcp_csr_nnz(&p->A));
+    printf("solver           %s (precond none, %d thread%s)", r->solver, c->s.threads, c->s.threads > 1 ? "s" : "");
+    if (r->omega > 0 && r->omega != 1.0) printf(", omega = %.4g", r->omega);
+    printf("\nstatus           %s after %d iterations, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
+           r->iterations, r->time_s, r->parse_s);
+    printf("residual         %.3e (tol %.1e)\n", r->m.residual, c->s.tol);
+    printf("complementarity  %.3e\nfeasibility      %.3e\n", r->m.complementarity, r->m.feasibility);
+    if (c->reference) printf("reference        relative difference %.3e (ref-tol %.1e)\n", r->ref_diff, c->ref_tol);
+    if (r->message && *r->message) printf("note             %s\n", r->message);
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    lcp_interrupted = 1;
+}
+
+/* Loads the problem from PROBLEM or from -A/-b/... files. */
+static int load(cli *c, lcp_problem *p, lcp_err *err)
+{
+    int nfiles = 0;
+    for (int k = 0; k < 10; k++) nfiles += c->file[k] != NULL;
+    if (c->problem && nfiles)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "give either PROBLEM or -A/-b (-M/-J/-v) files, not both");
+    if (c->problem) return lcp_read_problem(c->problem, c->kind, p, err);
+    if (!nfiles) return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "no problem given (try lcpsolve --help)");
+    int stdin_used = 0;
+    for (int k = 0; k < 10; k++) {
+        if (!c->file[k]) continue;
+        if (!strcmp(c->file[k], "-") && stdin_used++)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "stdin ('-') can be used for one file only");
+        int rc = lcp_read_field_mtx(p, field_names[k], c->file[k], err);
+        if (rc) return rc;
+    }
+    p->kind = c->kind;
+    p->format = lcp_strdup("mtx");
+    p->source = lcp_strdup(c->file[0] ? c->file[0] : c->file[7] ? c->file[7] : "-");
+    return lcp_problem_finish(p, err);
+}
+
+/* auto: the best fitting solver this build has, with its reason. */
+static const lcp_solver *choose_auto(const lcp_problem *p, char *why, size_t len)
+{
+    if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
+        for (int i = 0; i < p->n; i++)
+            if (!(lcp_csr_diag(&p->A, i) > 0)) {
+                snprintf(why, len, "auto: A(%d,%d) <= 0 and no pivoting solver is built yet", i + 1, i + 1);
+                return NULL;
+            }
+        snprintf(why, len, "auto: pgs (%s with a positive diagonal)", lcp_kind_name(p->kind));
+        return lcp_solver_find("pgs");
+    }
+    snprintf(why, len, "auto: no solver for %s problems in this build", lcp_kind_name(p->kind));
+    return NULL;
+}
+
+static int solve(cli *c, lcp_err *err)
+{
+    lcp_problem p;
+    lcp_problem_init(&p);
+    double t0 = lcp_now();
+    int rc = load(c, &p, err);
+    double parse_s = lcp_now() - t0;
+    double *x = NULL, *ref = NULL;
+    lcp_trace trace, *tr = NULL;
+    lcp_monitor mon = {0};
+    int exit_code = -1; /* set once a run completed */
+    if (rc) goto done;
+    if (c->info) {
+        rc = lcp_info_print(stdout, &p, c->json, err);
+        goto done;
+    }
+    char why[256] = "";
+    const lcp_solver *sv =
+        strcmp(c->solver, "auto") ? lcp_solver_find(c->solver) : choose_auto(&p, why, sizeof why);
+    if (!sv) {
+        rc = *why ? lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "%s", why)
+                  : lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown solver '%s' (see --list-solvers)", c->solver);
+        goto done;
+    }
+    if (*why && !c->json && !c->quiet) fprintf(stderr, "lcpsolve: %s\n", why);
+    if (strcmp(c->precond, "none")) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown preconditioner '%s' (this build has: none)", c->precond);
+        goto done;
+    }
+    if ((rc = lcp_solver_check(sv, &p, err))) goto done;
+    x = lcp_calloc((size_t)p.n, sizeof(double));
+    if (!x) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    if (c->warm) {
+        double *w0;
+        int n0;
+        if ((rc = lcp_read_mtx_vector(c->warm, &w0, &n0, err))) goto done;
+        if (n0 != p.n) {
+            free(w0);
+            rc = lcp_fail(err, LCP_INPUT_ERROR, c->warm, 0, "has %d entries, the problem has %d unknowns", n0, p.n);
+            goto done;
+        }
+        memcpy(x, w0, (size_t)p.n * sizeof(double));
+        free(w0);
+    }
+    if (c->reference) {
+        int nr;
+        if ((rc = lcp_read_mtx_vector(c->reference, &ref, &nr, err))) goto done;
+        if (nr != p.n) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, c->reference, 0, "has %d entries, the problem has %d unknowns", nr, p.n);
+            goto done;
+        }
+    }
+    if (c->trace) {
+        if ((rc = lcp_trace_open(&trace, c->trace, sv->columns, err))) goto done;
+        tr = &trace;
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(c->s.threads);
+#endif
+    if (lcp_monitor_init(&mon, &p, &c->s, tr)) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    lcp_info info = {0};
+    info.status = LCP_MAX_ITER;
+    double ts = lcp_now();
+    rc = sv->solve(&p, &c->s, x, &mon, &info, err);
+    double solve_s = lcp_now() - ts;
+    if (rc) goto done;
+    lcp_status status = mon.status;
+    /* the answer reported is verified here, not taken from the solver */
+    if (status != LCP_SOLVED) memcpy(x, mon.best_x, (size_t)p.n * sizeof(double));
+    run_report r = {.p = &p, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
+                    .parse_s = parse_s, .omega = info.omega, .message = info.message};
+    lcp_verify(&p, x, mon.w, &r.m);
+    if (status == LCP_SOLVED && !(r.m.residual <= c->s.tol)) status = r.status = LCP_ERROR;
+    if (status == LCP_ERROR && !*info.message)
+        r.message = "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try another solver";
+    if (status == LCP_TIME_LIMIT && lcp_interrupted) r.message = "interrupted";
+    if (ref) {
+        r.ref_diff = lcp_relative_diff(x, ref, p.n);
+        if (status == LCP_SOLVED && !(r.ref_diff <= c->ref_tol)) r.status = status = LCP_REF_MISMATCH;
+    }
+    if (tr) {
+        tr = NULL;
+        if ((rc = lcp_trace_close(&trace, err))) goto done;
+    }
+    if (c->output && (rc = lcp_write_mtx_vector(c->output, x, p.n, "lcpsolve solution", err))) goto done;
+    if (c->output_w && (rc = lcp_write_mtx_vector(c->output_w, mon.w, p.n, "lcpsolve w = A x + b", err))) goto done;
+    report(c, &r);
+    exit_code = lcp_status_exit_code(status);
+done:
+    if (tr) lcp_trace_abort(tr);
+    lcp_monitor_free(&mon);
+    free(x);
+    free(ref);
+    lcp_problem_free(&p);
+    if (exit_code >= 0) return exit_code;
+    if (c->info && !rc) return 0;
+    return lcp_status_exit_code(rc ? (lcp_status)rc : LCP_ERROR);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
+    int info_cmd = argc > 1 && !strcmp(argv[1], "info");
+    if (info_cmd) argc--, argv++;
+
+    lcp_err err = {{0}};
+    cli c;
+    memset(&c, 0, sizeof c);
+    lcp_settings_default(&c.s);
+    c.solver = "auto";
+    c.precond = "none";
+    c.ref_tol = 1e-6;
+    c.err = &err;
+    c.info = info_cmd;
+
+    struct option longopts[sizeof options / sizeof options[0]];
+    char shortopts[64] = "";
+    int nl = 0;
+    for (const option_doc *o = options; o->help; o++) {
+        if (o->name) longopts[nl++] = (struct option){o->name, o->has_arg ? required_argument : no_argument, NULL, o->id};
+        if (o->id < 256) {
+            size_t l = strlen(shortopts);
+            shortopts[l] = (char)o->id;
+            shortopts[l + 1] = '\0';
+            if (o->has_arg || !o->name) strcat(shortopts, ":");
+        }
+    }
+    longopts[nl] = (struct option){NULL, 0, NULL, 0};
+
+    /* pass 1: --config first, so the command line overrides it */
+    opterr = 0;
+    int opt, rc = 0;
+    const char *config = NULL;
+    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+        if (opt == OPT_CONFIG) config = optarg;
+    if (config) {
+        c.config = config;
+        if (lcp_config_read(config, config_set, &c, &err)) {
+            fprintf(stderr, "lcpsolve: %s\n", err.msg);
+            return 2;
+        }
+    }
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_HELP: help(); return 0;
+        case OPT_VERSION: printf("lcpsolve %s\n", LCP_VERSION); return 0;
+        case OPT_LIST: list_solvers(); return 0;
+        case OPT_CONFIG: break;
+        case '?':
+            if (optopt && optopt < 256) fprintf(stderr, "lcpsolve: unknown option or missing value: '-%c'\n", optopt);
+            else fprintf(stderr, "lcpsolve: unknown option or missing value: '%s'\n", argv[optind - 1]);
+            fprintf(stderr, "Try 'lcpsolve --help'.\n");
+            return 2;
+        default: {
+            const char *name = "?";
+            for (const option_doc *o = options; o->help; o++)
+                if (o->id == opt) name = o->name ? o->name : o->arg;
+            if (apply_option(&c, opt, optarg ? optarg : "", name)) {
+                fprintf(stderr, "lcpsolve: %s\n", err.msg);
+                return 2;
+            }
+        }
+        }
+    }
+    if (optind < argc) c.problem = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "lcpsolve: unexpected argument '%s' (one PROBLEM at a time)\n", argv[optind]);
+        return 2;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    rc = solve(&c, &err);
+    if (err.msg[0]) fprintf(stderr, "lcpsolve: %s\n", err.msg);
+    return rc;
+}

@@ -1,0 +1,248 @@
+/* src/problem.c: the problem model: defaults, the factored form
+ * (A = J M^-1 J', b = J v + e, through CHOLMOD), and load-time checks. */
+#include "problem.h"
+
+#include <cholmod.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *lcp_kind_name(lcp_kind k)
+{
+    switch (k) {
+    case LCP_KIND_LCP: return "lcp";
+    case LCP_KIND_BLCP: return "blcp";
+    case LCP_KIND_CCP: return "ccp";
+    case LCP_KIND_FC3D: return "fc3d";
+    default: return "none";
+    }
+}
+
+lcp_kind lcp_kind_parse(const char *s)
+{
+    if (!s) return LCP_KIND_NONE;
+    if (!strcmp(s, "lcp")) return LCP_KIND_LCP;
+    if (!strcmp(s, "blcp")) return LCP_KIND_BLCP;
+    if (!strcmp(s, "ccp")) return LCP_KIND_CCP;
+    if (!strcmp(s, "fc3d")) return LCP_KIND_FC3D;
+    return LCP_KIND_NONE;
+}
+
+void lcp_problem_init(lcp_problem *p) { memset(p, 0, sizeof *p); }
+
+void lcp_problem_free(lcp_problem *p)
+{
+    if (!p) return;
+    lcp_csr_free(&p->A);
+    lcp_csr_free(&p->M);
+    lcp_csr_free(&p->J);
+    free(p->b);
+    free(p->lo);
+    free(p->hi);
+    free(p->findex);
+    free(p->mu);
+    free(p->v);
+    free(p->e);
+    free(p->source);
+    free(p->format);
+    memset(p, 0, sizeof *p);
+}
+
+/* A CSR matrix seen by CHOLMOD as the CSC of its transpose (no copy). */
+static cholmod_sparse csr_as_csc_transpose(const lcp_csr *A)
+{
+    cholmod_sparse S;
+    memset(&S, 0, sizeof S);
+    S.nrow = (size_t)A->n;
+    S.ncol = (size_t)A->m;
+    S.nzmax = (size_t)lcp_csr_nnz(A);
+    S.p = A->p;
+    S.i = A->j;
+    S.x = A->x;
+    S.stype = 0;
+    S.itype = CHOLMOD_INT;
+    S.xtype = CHOLMOD_REAL;
+    S.dtype = CHOLMOD_DOUBLE;
+    S.sorted = 1;
+    S.packed = 1;
+    return S;
+}
+
+/* A = J M^-1 J' by a sparse Cholesky factorisation of M (CHOLMOD): X = M \ J',
+ * A = J X.  Works for any symmetric positive definite M, block-diagonal or not. */
+static int form_A(lcp_problem *p, lcp_err *err)
+{
+    const char *src = p->source;
+    cholmod_common c;
+    cholmod_start(&c);
+    c.print = 0;
+    c.error_handler = NULL;
+    cholmod_sparse Mt = csr_as_csc_transpose(&p->M); /* M symmetric: M' = M */
+    cholmod_sparse Jt = csr_as_csc_transpose(&p->J); /* nb x n */
+    Mt.stype = 0;
+    cholmod_sparse *Ml = cholmod_copy(&Mt, -1, 1, &c); /* lower triangle, symmetric */
+    cholmod_factor *L = NULL;
+    cholmod_sparse *X = NULL, *Jm = NULL, *AJ = NULL;
+    int rc = 0;
+    if (!Ml) {
+        rc = lcp_fail(err, LCP_ERROR, src, 0, "out of memory forming A = J M^-1 J'");
+        goto done;
+    }
+    L = cholmod_analyze(Ml, &c);
+    if (L) cholmod_factorize(Ml, L, &c);
+    if (!L || c.status == CHOLMOD_NOT_POSDEF || L->minor < L->n) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, src, 0,
+                      "the mass matrix M is not positive definite (Cholesky fails at column %ld)",
+                      L ? (long)L->minor + 1 : 0L);
+        goto done;
+    }
+    X = cholmod_spsolve(CHOLMOD_A, L, &Jt, &c);
+    Jm = cholmod_transpose(&Jt, 1, &c);
+    if (X && Jm) AJ = cholmod_ssmult(Jm, X, 0, 1, 1, &c); /* n x n, CSC */
+    if (!AJ) {
+        rc = lcp_fail(err, LCP_ERROR, src, 0, "out of memory forming A = J M^-1 J'");
+        goto done;
+    }
+    {
+        lcp_csr T; /* the CSC of A is the CSR of A' */
+        T.m = (int)AJ->ncol;
+        T.n = (int)AJ->nrow;
+        T.p = AJ->p;
+        T.j = AJ->i;
+        T.x = AJ->x;
+        if (lcp_csr_transpose(&T, &p->A)) rc = lcp_fail(err, LCP_ERROR, src, 0, "out of memory");
+    }
+done:
+    cholmod_free_sparse(&Ml, &c);
+    cholmod_free_sparse(&X, &c);
+    cholmod_free_sparse(&Jm, &c);
+    cholmod_free_sparse(&AJ, &c);
+    cholmod_free_factor(&L, &c);
+    cholmod_finish(&c);
+    return rc;
+}
+
+static int check_finite(const double *v, int n, const char *what, const char *src, lcp_err *err)
+{
+    for (int i = 0; v && i < n; i++)
+        if (!isfinite(v[i]))
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "%s[%d] is not finite", what, i + 1);
+    return 0;
+}
+
+static int check_matrix(const lcp_csr *A, const char *what, const char *src, lcp_err *err)
+{
+    int bi = 0, bj = 0;
+    if (A->p && !lcp_csr_all_finite(A, &bi, &bj))
+        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "%s(%d,%d) is not finite", what, bi + 1, bj + 1);
+    return 0;
+}
+
+int lcp_problem_finish(lcp_problem *p, lcp_err *err)
+{
+    const char *src = p->source ? p->source : "problem";
+    int rc;
+    int factored = p->M.p || p->J.p;
+    if (factored) {
+        if (!p->M.p || !p->J.p || !p->v)
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "the factored form needs M, J and v");
+        if (p->M.m != p->M.n)
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "M is %d x %d, not square", p->M.m, p->M.n);
+        if (p->J.n != p->M.m)
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "J has %d columns but M is %d x %d", p->J.n,
+                            p->M.m, p->M.m);
+        if ((rc = check_matrix(&p->M, "M", src, err)) || (rc = check_matrix(&p->J, "J", src, err)) ||
+            (rc = check_finite(p->v, p->M.m, "v", src, err)) ||
+            (rc = check_finite(p->e, p->J.m, "e", src, err)))
+            return rc;
+        if (!lcp_csr_is_symmetric(&p->M, 1e-12))
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "M is not symmetric");
+        if (!p->A.p && (rc = form_A(p, err))) return rc;
+        if (!p->b) {
+            p->b = lcp_alloc((size_t)p->J.m, sizeof(double));
+            if (!p->b) return lcp_fail(err, LCP_ERROR, src, 0, "out of memory");
+            lcp_csr_matvec(&p->J, p->v, p->b); /* b = J v + e */
+            for (int i = 0; p->e && i < p->J.m; i++) p->b[i] += p->e[i];
+        }
+    }
+    if (p->M.p && p->vlen && p->vlen != p->M.m)
+        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "v has %d entries but M is %d x %d", p->vlen, p->M.m, p->M.m);
+    if (p->J.p && p->elen && p->elen != p->J.m)
+        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "e has %d entries but J has %d rows", p->elen, p->J.m);
+    if (!p->A.p) return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "no matrix A (or M, J, v) given");
+    if (!p->b) return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "no vector b given");
+    if (p->A.m != p->A.n)
+        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "A is %d x %d, not square", p->A.m, p->A.n);
+    p->n = p->A.m;
+    {
+        const int lens[] = {p->blen, p->lolen, p->hilen, p->findexlen};
+        const char *names[] = {"b", "lo", "hi", "findex"};
+        for (int k = 0; k < 4; k++)
+            if (lens[k] && lens[k] != p->n)
+                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "%s has %d entries but A is %d x %d", names[k],
+                                lens[k], p->n, p->n);
+    }
+    if (p->kind == LCP_KIND_NONE) {
+        if (p->lo || p->hi || p->findex) p->kind = LCP_KIND_BLCP;
+        else if (p->mu) p->kind = LCP_KIND_FC3D;
+        else p->kind = LCP_KIND_LCP;
+    }
+    if ((rc = check_matrix(&p->A, "A", src, err)) || (rc = check_finite(p->b, p->n, "b", src, err)))
+        return rc;
+    if (p->kind & LCP_KIND_FRICTION) {
+        if (p->n % 3)
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0,
+                            "a %s problem needs 3 rows a contact, but A has %d rows", lcp_kind_name(p->kind),
+                            p->n);
+        p->nc = p->n / 3;
+        if (!p->mu)
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "a %s problem needs mu (one per contact)",
+                            lcp_kind_name(p->kind));
+        if (p->nmu != p->nc)
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "mu has %d entries for %d contacts", p->nmu, p->nc);
+        if (p->lo || p->hi || p->findex)
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "bounds and findex belong to blcp problems");
+    }
+    if (p->kind == LCP_KIND_LCP && (p->lo || p->hi || p->findex || p->mu))
+        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "an lcp problem takes no bounds, findex or mu");
+    if (p->mu) {
+        if ((rc = check_finite(p->mu, p->nmu, "mu", src, err))) return rc;
+        for (int i = 0; i < p->nmu; i++)
+            if (p->mu[i] < 0)
+                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "mu[%d] = %g is negative", i + 1, p->mu[i]);
+    }
+    if (p->kind == LCP_KIND_BLCP) {
+        for (int i = 0; i < p->n; i++) {
+            double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY;
+            if (isnan(lo) || isnan(hi))
+                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "bound %d is NaN", i + 1);
+            if (lo > hi)
+                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "lo[%d] = %g exceeds hi[%d] = %g", i + 1, lo,
+                                i + 1, hi);
+        }
+        if (p->findex) {
+            if (!p->mu || p->nmu != p->n)
+                return lcp_fail(err, LCP_INPUT_ERROR, src, 0,
+                                "findex needs mu with one coefficient per row (%d)", p->n);
+            for (int i = 0; i < p->n; i++)
+                if (p->findex[i] < -1 || p->findex[i] >= p->n || p->findex[i] == i)
+                    return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "findex[%d] = %d is not a row or -1", i + 1,
+                                    p->findex[i]);
+        } else if (p->mu) {
+            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "mu without findex in a blcp problem");
+        }
+    }
+    return 0;
+}
+
+void lcp_problem_bounds(const lcp_problem *p, const double *x, int i, double *lo, double *hi)
+{
+    if (p->findex && p->findex[i] >= 0) {
+        double r = p->mu[i] * fabs(x[p->findex[i]]);
+        *lo = -r;
+        *hi = r;
+        return;
+    }
+    *lo = p->lo ? p->lo[i] : 0.0;
+    *hi = p->hi ? p->hi[i] : INFINITY;
+}

@@ -1,0 +1,68 @@
+/* src/problem.h: the problem model of DESIGN.md.
+ *
+ *   lcp : w = A lambda + b, lambda >= 0, w >= 0, lambda'w = 0
+ *   blcp: lambda = mid(lo, lambda - w, hi); findex[i] = j >= 0 replaces the
+ *         bounds of row i by -mu[i]*lambda_j, +mu[i]*lambda_j
+ *   ccp : u = W r + q, r_i in K_mu_i, u_i in K*_mu_i, r_i'u_i = 0
+ *   fc3d: the same data, with the De Saxce term mu_i*|u_Ti| added to u_in
+ *
+ * Contacts are contact-major: rows 3i, 3i+1, 3i+2 = normal, tangent 1, 2.
+ * A problem may come in factored form (M, J, v[, e]); lcp_problem_finish()
+ * then forms A = J M^-1 J' and b = J v + e (through CHOLMOD).
+ */
+#ifndef LCP_PROBLEM_H
+#define LCP_PROBLEM_H
+
+#include "csr.h"
+
+typedef enum {
+    LCP_KIND_NONE = 0,
+    LCP_KIND_LCP = 1,
+    LCP_KIND_BLCP = 2,
+    LCP_KIND_CCP = 4,
+    LCP_KIND_FC3D = 8,
+} lcp_kind;
+
+#define LCP_KIND_FRICTION (LCP_KIND_CCP | LCP_KIND_FC3D)
+
+const char *lcp_kind_name(lcp_kind k);
+lcp_kind lcp_kind_parse(const char *s); /* LCP_KIND_NONE if unknown */
+
+typedef struct lcp_problem {
+    lcp_kind kind;
+    int n;          /* unknowns (rows of A) */
+    int nc;         /* contacts (friction kinds: n / 3) */
+    lcp_csr A;      /* n x n (formed from the factored form when absent) */
+    double *b;      /* n */
+    double *lo, *hi;/* blcp bounds, n each (may hold +-INFINITY); NULL = 0 / +inf */
+    int *findex;    /* blcp, n, -1 for none; NULL if absent */
+    double *mu;     /* friction: nc coefficients; blcp with findex: n (per row) */
+    int nmu;        /* length of mu */
+
+    /* factored form: all NULL/empty when A was given directly */
+    lcp_csr M;      /* nb x nb, symmetric positive definite */
+    lcp_csr J;      /* n x nb */
+    double *v;      /* nb, free velocity */
+    double *e;      /* n, optional restitution/stabilisation term */
+
+    /* lengths of the vectors as read (0: the reader guarantees the length);
+     * lcp_problem_finish() checks them against the matrices */
+    int blen, lolen, hilen, findexlen, vlen, elen;
+
+    char *source;   /* the path it was read from (for messages) */
+    char *format;   /* "mtx", "json", "dat", "fclib", "folder", "generated" */
+} lcp_problem;
+
+void lcp_problem_init(lcp_problem *p);
+void lcp_problem_free(lcp_problem *p);
+
+/* Forms A and b from the factored form when needed, fills defaults
+ * (nc, kind-dependent sizes) and runs every load-time check: square and
+ * consistent sizes, finite values, mu >= 0, 3 | n for friction kinds,
+ * lo <= hi, findex in range.  Errors name the problem's source. */
+int lcp_problem_finish(lcp_problem *p, lcp_err *err);
+
+/* Effective bounds of row i for blcp at the point x (findex applied). */
+void lcp_problem_bounds(const lcp_problem *p, const double *x, int i, double *lo, double *hi);
+
+#endif

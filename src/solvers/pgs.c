@@ -1,0 +1,141 @@
+/* src/solvers/pgs.c: projected Gauss-Seidel and its relatives, for lcp and
+ * blcp (Cottle, Pang and Stone, ch. 5; Murty ch. 9; Erleben 2007).
+ *
+ * One sweep over the rows i = 0..n-1 (sgs: then back n-1..0):
+ *     r_i      = b_i + sum_k A_ik x_k                 (row residual, current x)
+ *     x_i     <- mid(lo_i, x_i - omega * r_i / A_ii, hi_i)
+ * with lo = 0, hi = +inf for lcp, the box (and findex friction bounds
+ * +-mu_i |x_j|, taken at the current x) for blcp.
+ *   pgs : omega = 1 (--omega is for psor and sgs)
+ *   psor: omega from --omega; without it (or with --omega auto) the estimate
+ *         2 / (1 + sqrt(1 - rho^2)) of the optimal factor, rho the spectral
+ *         radius of the Jacobi iteration I - D^-1 A, estimated by power
+ *         iteration (src/spectral.c), capped at 1.9
+ *   sgs : a forward and a backward sweep per iteration (symmetric SOR with
+ *         --omega, default 1)
+ * Every row needs A_ii > 0.  Trace column: max_dx, the largest change of x
+ * in the iteration.
+ */
+#include "solver.h"
+#include "../spectral.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const columns[] = {"max_dx", NULL};
+
+/* Inverse diagonal of A; fails (with the row) when a diagonal is not positive. */
+int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv, lcp_err *err)
+{
+    double *d = lcp_alloc((size_t)p->n, sizeof(double));
+    if (!d) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    for (int i = 0; i < p->n; i++) {
+        double a = lcp_csr_diag(&p->A, i);
+        if (!(a > 0)) {
+            free(d);
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                            "%s needs a positive diagonal, but A(%d,%d) = %g (try lemke when it exists)",
+                            solver, i + 1, i + 1, a);
+        }
+        d[i] = 1.0 / a;
+    }
+    *dinv = d;
+    return 0;
+}
+
+/* The relaxation factor: --omega W; --omega auto (or no --omega when
+ * estimate_by_default) estimates the optimal one; otherwise 1. */
+static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimate_by_default, double *omega,
+                        lcp_err *err)
+{
+    *omega = 1.0;
+    if (s->omega > 0 && !s->omega_auto) {
+        *omega = s->omega;
+        return 0;
+    }
+    if (!s->omega_auto && !estimate_by_default) return 0;
+    double lmin, lmax;
+    if (lcp_scaled_spectrum(&p->A, 100, &lmin, &lmax))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "cannot estimate the Jacobi spectral radius");
+    double rho = fmax(fabs(1.0 - lmin), fabs(1.0 - lmax));
+    *omega = rho < 1.0 ? 2.0 / (1.0 + sqrt(1.0 - rho * rho)) : 1.9;
+    if (*omega > 1.9) *omega = 1.9;
+    return 0;
+}
+
+/* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
+static double sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
+                    int step)
+{
+    const int *ap = p->A.p, *aj = p->A.j;
+    const double *ax = p->A.x, *b = p->b;
+    int box = p->kind == LCP_KIND_BLCP;
+    double dmax = 0.0;
+    for (int i = first; i != last + step; i += step) {
+        double r = b[i];
+        for (int k = ap[i]; k < ap[i + 1]; k++) r += ax[k] * x[aj[k]];
+        double xi = x[i] - omega * r * dinv[i];
+        if (box) {
+            double lo, hi;
+            lcp_problem_bounds(p, x, i, &lo, &hi);
+            xi = fmin(fmax(xi, lo), hi);
+        } else if (xi < 0.0) {
+            xi = 0.0;
+        }
+        dmax = fmax(dmax, fabs(xi - x[i]));
+        x[i] = xi;
+    }
+    return dmax;
+}
+
+/* relax: 0 for omega = 1 (pgs); 1 for --omega or 1 (sgs); 2 for --omega or
+ * the estimated optimum (psor). */
+static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                    lcp_err *err, const char *name, int symmetric, int relax)
+{
+    double *dinv = NULL, omega = 1.0;
+    int rc = lcp_inverse_diagonal(p, name, &dinv, err);
+    if (rc) return rc;
+    if (relax && (rc = choose_omega(p, s, relax == 2, &omega, err))) {
+        free(dinv);
+        return rc;
+    }
+    info->omega = omega;
+    double dx = 0.0;
+    if (!lcp_monitor_step(mon, 0, x, &dx)) {
+        for (int k = 1;; k++) {
+            dx = sweep(p, dinv, omega, x, 0, p->n - 1, 1);
+            if (symmetric) dx = fmax(dx, sweep(p, dinv, omega, x, p->n - 1, 0, -1));
+            if (lcp_monitor_step(mon, k, x, &dx)) break;
+        }
+    }
+    info->iterations = mon->iter;
+    free(dinv);
+    return 0;
+}
+
+static int pgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                     lcp_err *err)
+{
+    return gs_solve(p, s, x, mon, info, err, "pgs", 0, 0);
+}
+
+static int psor_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                      lcp_info *info, lcp_err *err)
+{
+    return gs_solve(p, s, x, mon, info, err, "psor", 0, 2);
+}
+
+static int sgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                     lcp_err *err)
+{
+    return gs_solve(p, s, x, mon, info, err, "sgs", 1, 1);
+}
+
+const lcp_solver lcp_solver_pgs = {"pgs", "projected Gauss-Seidel over sparse rows",
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pgs_solve};
+const lcp_solver lcp_solver_psor = {"psor", "projected SOR (--omega W, or --omega auto)",
+                                    LCP_KIND_LCP | LCP_KIND_BLCP, columns, psor_solve};
+const lcp_solver lcp_solver_sgs = {"sgs", "symmetric projected Gauss-Seidel (forward + backward sweep)",
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, sgs_solve};

@@ -1,0 +1,38 @@
+/* src/solvers/registry.c: the only file that lists the solvers.  The order
+ * here is the order of --list-solvers.  To add a solver: write one file in
+ * src/solvers/ exporting a `const lcp_solver`, and add one line below. */
+#include "solver.h"
+
+#include <string.h>
+
+extern const lcp_solver lcp_solver_pgs, lcp_solver_psor, lcp_solver_sgs, lcp_solver_jacobi;
+
+static const lcp_solver *const solvers[] = {
+    &lcp_solver_pgs,
+    &lcp_solver_psor,
+    &lcp_solver_sgs,
+    &lcp_solver_jacobi,
+    NULL,
+};
+
+const lcp_solver *const *lcp_solver_list(void) { return solvers; }
+
+const lcp_solver *lcp_solver_find(const char *name)
+{
+    for (int i = 0; solvers[i]; i++)
+        if (!strcmp(solvers[i]->name, name)) return solvers[i];
+    return NULL;
+}
+
+int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err)
+{
+    if (sv->kinds & p->kind) return 0;
+    char kinds[64] = "";
+    for (unsigned k = 1; k <= LCP_KIND_FC3D; k <<= 1)
+        if (sv->kinds & k) {
+            if (*kinds) strcat(kinds, ", ");
+            strcat(kinds, lcp_kind_name((lcp_kind)k));
+        }
+    return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' does not solve %s problems (it takes: %s)",
+                    sv->name, lcp_kind_name(p->kind), kinds);
+}

@@ -1,0 +1,79 @@
+/* src/solvers/solver.h: the solver contract and the registry.
+ *
+ * A solver is one file in src/solvers/ exporting one `const lcp_solver`,
+ * plus one line in the table of src/solvers/registry.c; --list-solvers, the
+ * help text and the checks of solver/problem fit all come from that table.
+ *
+ * solve() starts from x (the caller fills it: zeros or --warm-start), works
+ * in place, and calls lcp_monitor_step() once before the first iteration
+ * (iter 0) and once after every iteration; it stops when that returns
+ * non-zero.  All of a solver's workspace is allocated before its loop.
+ */
+#ifndef LCP_SOLVER_H
+#define LCP_SOLVER_H
+
+#include "../problem.h"
+#include "../trace.h"
+#include "../verify.h"
+
+typedef struct {
+    double tol;         /* stop when residual <= tol */
+    int max_iter;       /* iterations (sweeps, pivots, Newton steps) */
+    double time_limit;  /* seconds, <= 0 for none */
+    double omega;       /* relaxation; 0 = the solver's default */
+    int omega_auto;     /* --omega auto: estimate the optimal omega */
+    int threads;
+} lcp_settings;
+
+void lcp_settings_default(lcp_settings *s);
+
+/* Watches the iterates: residual, trace rows, limits, best iterate. */
+typedef struct {
+    const lcp_problem *p;
+    const lcp_settings *s;
+    lcp_trace *trace;       /* NULL for none */
+    double t0;              /* solve start (lcp_now) */
+    double *w;              /* n: workspace, A x + b of the last check */
+    double *best_x;         /* n: the iterate with the smallest residual */
+    lcp_metrics last, best;
+    int iter;               /* last iteration seen */
+    lcp_status status;      /* set when the monitor stops the solve */
+    double first_residual;
+} lcp_monitor;
+
+int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
+                     lcp_trace *trace);
+void lcp_monitor_free(lcp_monitor *mon);
+/* Checks x after iteration iter (0 = the start).  extra: the solver's trace
+ * columns or NULL.  Returns non-zero when the solve must stop: converged,
+ * iteration or time limit, or a NaN/divergence (status error). */
+int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *extra);
+
+typedef struct {
+    int iterations;
+    lcp_status status;
+    char message[256];  /* why the solver stopped when it was not the monitor */
+    double omega;       /* the relaxation used (psor) */
+} lcp_info;
+
+typedef struct lcp_solver {
+    const char *name;
+    const char *summary;
+    unsigned kinds;              /* LCP_KIND_* it accepts */
+    const char *const *columns;  /* extra trace columns, NULL-terminated, or NULL */
+    /* Returns 0 when it ran (outcome in info->status and the monitor),
+     * non-zero with err set when it could not run at all. */
+    int (*solve)(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                 lcp_info *info, lcp_err *err);
+} lcp_solver;
+
+/* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming
+ * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */
+int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv, lcp_err *err);
+
+const lcp_solver *lcp_solver_find(const char *name);
+const lcp_solver *const *lcp_solver_list(void); /* NULL-terminated */
+/* 0 if solver fits problem, else LCP_INPUT_ERROR with a one-line reason. */
+int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err);
+
+#endif

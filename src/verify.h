@@ -1,0 +1,34 @@
+/* src/verify.h: the one place residuals are computed (DESIGN.md).
+ *
+ *   lcp : ||min(lambda, w)||_inf / max(1, ||b||_inf)
+ *   blcp: ||lambda - mid(lo, lambda - w, hi)||_inf / max(1, ||b||_inf)
+ *   ccp / fc3d: sqrt(sum_i ||r_i - P_K(r_i - (u_i + mu_i |u_Ti| e_n))||^2)
+ *               / max(||q||, ||r||, ||u||)   (ccp without the mu|u_T| term;
+ *               denominator 1 when all three vanish)
+ */
+#ifndef LCP_VERIFY_H
+#define LCP_VERIFY_H
+
+#include "problem.h"
+
+typedef struct {
+    double residual;        /* the number that decides "solved" */
+    double complementarity; /* |lambda'w|, blcp: sum |w_i| * distance to the active bound,
+                               friction: sum_i |r_i'u_i| (u with De Saxce term for fc3d) */
+    double feasibility;     /* largest violation: lcp: max(0,-min lambda,-min w);
+                               blcp: bound violation; friction: cone violations */
+} lcp_metrics;
+
+/* w = A x + b (w: n doubles, caller-owned), then the metrics of x. */
+void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m);
+
+/* Metrics from x and an already computed w = A x + b. */
+void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m);
+
+/* Projection of r (3 doubles) onto the cone ||r_T|| <= mu r_n, in place. */
+void lcp_cone_project(double mu, double *r);
+
+/* max_i |x_i - y_i| / max(1, max_i |y_i|) */
+double lcp_relative_diff(const double *x, const double *y, int n);
+
+#endif
