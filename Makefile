@@ -10,13 +10,13 @@ PREFIX  ?= /usr/local
 OPENMP  ?= 1
 override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g \
                    -Wall -Wextra -Wshadow -Wstrict-prototypes -Wwrite-strings \
-                   -I/usr/include/suitesparse -MMD -MP
+                   -I/usr/include/suitesparse -I/usr/include/hdf5/serial -MMD -MP
 ifeq ($(OPENMP),1)
 override CFLAGS += -fopenmp
 LDOMP = -fopenmp
 endif
 LDLIBS  = -lcholmod -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
-          -lfclib -lcjson -lyaml -lopenblas -llapack -lm $(LDOMP)
+          -lfclib -lhdf5_serial -lcjson -lyaml -lopenblas -llapack -lm $(LDOMP)
 
 SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c)
 OBJ     = $(SRC:%.c=build/%.o)
@@ -40,7 +40,11 @@ build/tests/%: tests/unit/%.c $(LIBOBJ)
 test: lcpsolve $(TESTBIN)
 	@sh tests/run.sh $(TESTBIN)
 
-bench: lcpsolve
+build/bench/%: bench/%.c $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
+
+bench: lcpsolve build/bench/sweeps
 	@sh scripts/bench-sweeps
 
 install: lcpsolve

@@ -48,7 +48,7 @@ static const option_doc options[] = {
     {"solver", 1, OPT_SOLVER, "NAME", "solver (default auto; see --list-solvers)"},
     {"precond", 1, OPT_PRECOND, "NAME", "preconditioner (default none)"},
     {"tol", 1, OPT_TOL, "X", "stop when the residual <= X (default 1e-8)"},
-    {"max-iter", 1, OPT_MAXITER, "N", "iteration limit (default 10000)"},
+    {"max-iter", 1, OPT_MAXITER, "N", "iteration limit (default 100000)"},
     {"omega", 1, OPT_OMEGA, "W|auto", "relaxation (psor: default auto, the estimated optimum; sgs: 1; jacobi: 1/lmax)"},
     {"threads", 1, OPT_THREADS, "N", "OpenMP threads (default 1)"},
     {"time-limit", 1, OPT_TIMELIMIT, "S", "stop after S seconds of solving"},
@@ -344,8 +344,9 @@ static const lcp_solver *choose_auto(const lcp_problem *p, char *why, size_t len
                 snprintf(why, len, "auto: A(%d,%d) <= 0 and no pivoting solver is built yet", i + 1, i + 1);
                 return NULL;
             }
-        snprintf(why, len, "auto: pgs (%s with a positive diagonal)", lcp_kind_name(p->kind));
-        return lcp_solver_find("pgs");
+        snprintf(why, len, "auto: psor with the estimated optimal omega (%s with a positive diagonal)",
+                 lcp_kind_name(p->kind));
+        return lcp_solver_find("psor");
     }
     snprintf(why, len, "auto: no solver for %s problems in this build", lcp_kind_name(p->kind));
     return NULL;

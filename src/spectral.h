@@ -1,13 +1,17 @@
-/* src/spectral.h: cheap spectral estimates by power iteration. */
+/* src/spectral.h: cheap spectral estimates by the Lanczos process. */
 #ifndef LCP_SPECTRAL_H
 #define LCP_SPECTRAL_H
 
 #include "csr.h"
 
 /* Estimates the extreme eigenvalues of S = D^-1/2 A_s D^-1/2 (A_s = (A + A')/2,
- * D = diag(A), which must be positive) by `iters` power iterations for lmax
- * and as many on lmax*I - S for lmin.  Deterministic (fixed start vector).
- * Returns 0, or LCP_ERROR on a non-positive diagonal or no memory. */
-int lcp_scaled_spectrum(const lcp_csr *A, int iters, double *lmin, double *lmax);
+ * D = diag(A), which must be positive) by at most max_steps Lanczos steps
+ * (one product with A each), stopping early once both ends have settled.
+ * lmin is clamped at 0.  Deterministic (fixed start vector).  Returns 0, or
+ * LCP_ERROR on a non-positive diagonal or no memory. */
+/* The step limit the solvers use: enough for chains of a few thousand. */
+#define LCP_LANCZOS_STEPS 3000
+
+int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *lmax);
 
 #endif

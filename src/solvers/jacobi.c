@@ -4,7 +4,7 @@
  *
  * a projected gradient step in the metric D = diag(A).  For symmetric
  * positive semidefinite A it converges for omega < 2 / lmax(D^-1 A); the
- * default omega (without --omega) is 1 / lmax, estimated by power iteration
+ * default omega (without --omega) is 1 / lmax, estimated by Lanczos
  * (src/spectral.c).  Rows are independent, so the update runs on OpenMP
  * threads and gives the same bits for every thread count.  Trace column:
  * max_dx.
@@ -26,7 +26,7 @@ static int jacobi_solve(const lcp_problem *p, const lcp_settings *s, double *x, 
     if (rc) return rc;
     if (s->omega_auto || s->omega <= 0) { /* default: 1 / lmax */
         double lmin, lmax;
-        if (lcp_scaled_spectrum(&p->A, 100, &lmin, &lmax) || !(lmax > 0)) {
+        if (lcp_scaled_spectrum(&p->A, LCP_LANCZOS_STEPS, &lmin, &lmax) || !(lmax > 0)) {
             free(dinv);
             return lcp_fail(err, LCP_ERROR, NULL, 0, "cannot estimate the spectrum of D^-1 A");
         }

@@ -14,7 +14,7 @@ volatile sig_atomic_t lcp_interrupted; /* set by main's SIGINT/SIGTERM handler *
 void lcp_settings_default(lcp_settings *s)
 {
     s->tol = 1e-8;
-    s->max_iter = 10000;
+    s->max_iter = 100000;
     s->time_limit = 0;
     s->omega = 0.0; /* the solver's default */
     s->omega_auto = 0;

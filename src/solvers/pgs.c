@@ -10,7 +10,7 @@
  *   psor: omega from --omega; without it (or with --omega auto) the estimate
  *         2 / (1 + sqrt(1 - rho^2)) of the optimal factor, rho the spectral
  *         radius of the Jacobi iteration I - D^-1 A, estimated by power
- *         iteration (src/spectral.c), capped at 1.9
+ *         (Lanczos, src/spectral.c), at most 1.9995; 1 when A is singular
  *   sgs : a forward and a backward sweep per iteration (symmetric SOR with
  *         --omega, default 1)
  * Every row needs A_ii > 0.  Trace column: max_dx, the largest change of x
@@ -56,16 +56,19 @@ static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimat
     }
     if (!s->omega_auto && !estimate_by_default) return 0;
     double lmin, lmax;
-    if (lcp_scaled_spectrum(&p->A, 100, &lmin, &lmax))
+    if (lcp_scaled_spectrum(&p->A, LCP_LANCZOS_STEPS, &lmin, &lmax))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "cannot estimate the Jacobi spectral radius");
     double rho = fmax(fabs(1.0 - lmin), fabs(1.0 - lmax));
-    *omega = rho < 1.0 ? 2.0 / (1.0 + sqrt(1.0 - rho * rho)) : 1.9;
-    if (*omega > 1.9) *omega = 1.9;
+    /* rho >= 1 (singular A, e.g. rank-deficient contact sets): the linear
+     * theory gives no optimum, and over-relaxation only slows the modes
+     * that do converge: use 1 */
+    *omega = rho < 1.0 ? 2.0 / (1.0 + sqrt(1.0 - rho * rho)) : 1.0;
+    if (*omega > 1.9995) *omega = 1.9995;
     return 0;
 }
 
 /* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
-static double sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
+double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
                     int step)
 {
     const int *ap = p->A.p, *aj = p->A.j;
@@ -105,8 +108,8 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     double dx = 0.0;
     if (!lcp_monitor_step(mon, 0, x, &dx)) {
         for (int k = 1;; k++) {
-            dx = sweep(p, dinv, omega, x, 0, p->n - 1, 1);
-            if (symmetric) dx = fmax(dx, sweep(p, dinv, omega, x, p->n - 1, 0, -1));
+            dx = lcp_pgs_sweep(p, dinv, omega, x, 0, p->n - 1, 1);
+            if (symmetric) dx = fmax(dx, lcp_pgs_sweep(p, dinv, omega, x, p->n - 1, 0, -1));
             if (lcp_monitor_step(mon, k, x, &dx)) break;
         }
     }

@@ -71,6 +71,11 @@ typedef struct lcp_solver {
  * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */
 int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv, lcp_err *err);
 
+/* One projected Gauss-Seidel sweep over rows first..last (step +1 or -1)
+ * with relaxation omega; returns the largest |change|.  (src/solvers/pgs.c) */
+double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
+                     int step);
+
 const lcp_solver *lcp_solver_find(const char *name);
 const lcp_solver *const *lcp_solver_list(void); /* NULL-terminated */
 /* 0 if solver fits problem, else LCP_INPUT_ERROR with a one-line reason. */
