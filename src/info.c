@@ -154,7 +154,8 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
             !strcmp(f.definite, "positive definite") && p->kind == LCP_KIND_LCP ? ": a unique solution for every b"
                                                                                 : "");
     fprintf(out, "diagonal    [%g, %g]\n", f.diag_min, f.diag_max);
-    if (f.cond > 0) fprintf(out, "condition   %.3g (2-norm, singular values)\n", f.cond);
+    if (f.cond > 1e15) fprintf(out, "condition   infinite: A is singular to working precision\n");
+    else if (f.cond > 0) fprintf(out, "condition   %.3g (2-norm, singular values)\n", f.cond);
     else fprintf(out, "condition   not estimated (n > 2000)\n");
     return 0;
 }
