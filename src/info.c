@@ -66,6 +66,7 @@ static int cholesky_test(const lcp_problem *p, lcp_matrix_facts *f)
     cholmod_start(&c);
     c.print = 0;
     c.error_handler = NULL;
+    c.final_ll = 1; /* LL': a negative pivot fails (LDL' would accept it) */
     /* S = (A + A')/2 as CHOLMOD sparse (CSR of A = CSC of A') */
     cholmod_sparse At = {0}, Tt = {0};
     At.nrow = At.ncol = Tt.nrow = Tt.ncol = (size_t)p->n;

@@ -77,6 +77,7 @@ static int form_A(lcp_problem *p, lcp_err *err)
     cholmod_start(&c);
     c.print = 0;
     c.error_handler = NULL;
+    c.final_ll = 1; /* LL': an indefinite M fails (LDL' would accept it) */
     cholmod_sparse Mt = csr_as_csc_transpose(&p->M); /* M symmetric: M' = M */
     cholmod_sparse Jt = csr_as_csc_transpose(&p->J); /* nb x n */
     Mt.stype = 0;
