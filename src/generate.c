@@ -1,0 +1,1225 @@
+/* src/generate.c: `lcpsolve generate SCENE [OPTIONS] -o DIR`.
+ *
+ * Writes a problem folder that `lcpsolve DIR` (or `lcpsolve DIR/problem.json`)
+ * reads back.  Scenes:
+ *
+ *  column      N spheres stacked on a static ground plane: rigid bodies with
+ *              mass and inertia, one contact under each sphere.
+ *  pyramid     a 2D pyramid of boxes (x-z plane), 4 contact points a face.
+ *  random-spd  a random sparse symmetric positive definite A, set condition.
+ *  murty       Murty's exponential example for Lemke's method.
+ *
+ * The rigid-body scenes are written in both forms of DESIGN.md: the factored
+ * form M (block diagonal, 6x6 a body), J (contact Jacobian), v (free
+ * velocity after one gravity step), and the assembled A = J M^-1 J', b = J v.
+ * Without --mu the problem is an `lcp` with one row (the normal) a contact;
+ * with --mu each contact has the 3 rows normal, tangent 1, tangent 2 and the
+ * problem is `fc3d` (or `ccp` with --kind ccp).
+ *
+ * Generalised velocities are body-major: body k owns columns 6k..6k+5 =
+ * (linear velocity v_x, v_y, v_z, angular velocity w_x, w_y, w_z), both in
+ * the world frame.  SI units throughout.
+ *
+ * Every random number comes from splitmix64 seeded by --seed, and every
+ * loop runs in a fixed order, so the same command writes the same bytes.
+ */
+#include "generate.h"
+
+#include "common.h"
+#include "csr.h"
+#include "io/io.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROG "lcpsolve generate"
+
+/* ---------------------------------------------------------------- tables */
+
+enum { SC_COLUMN = 1, SC_PYRAMID = 2, SC_RANDOM_SPD = 4, SC_MURTY = 8 };
+#define SC_RIGID (SC_COLUMN | SC_PYRAMID)
+#define SC_ALL (SC_COLUMN | SC_PYRAMID | SC_RANDOM_SPD | SC_MURTY)
+
+typedef struct {
+    const char *name;
+    unsigned id;
+    long default_size; /* --size default (random-spd, murty), 0 if unused */
+    const char *summary;
+} gen_scene;
+
+static const gen_scene gen_scenes[] = {
+    {"column", SC_COLUMN, 0,
+     "spheres stacked on the ground, one contact under each"},
+    {"pyramid", SC_PYRAMID, 0,
+     "2D pyramid of boxes, each on two below, 4 contact points a face"},
+    {"random-spd", SC_RANDOM_SPD, 100,
+     "sparse SPD A = D L D + delta I (L a random graph's Laplacian,\n"
+     "  D = diag(+-1), delta sets the condition number), b uniform in [-1, 1]"},
+    {"murty", SC_MURTY, 8,
+     "Murty's example (2^n Lemke pivots): A upper triangular, 1 on\n"
+     "  and 2 above the diagonal, b = -1"},
+};
+#define NSCENES ((int)(sizeof gen_scenes / sizeof gen_scenes[0]))
+
+enum {
+    K_OUTPUT = 'o',
+    K_HELP = 'h',
+    K_BODIES = 256,
+    K_RADIUS,
+    K_MASS,
+    K_MASS_RATIO,
+    K_BASE,
+    K_WIDTH,
+    K_DEPTH,
+    K_HEIGHT,
+    K_DT,
+    K_GRAVITY,
+    K_MU,
+    K_KIND,
+    K_SIZE,
+    K_DENSITY,
+    K_COND,
+    K_SEED,
+};
+
+/* The one table of options: --help, getopt_long, the defaults (parsed by
+ * the same code as the command line) and the scene checks come from it. */
+typedef struct {
+    const char *name; /* long option */
+    int key;          /* getopt value */
+    const char *arg;  /* metavariable; NULL for a flag */
+    const char *def;  /* default value; NULL: none (or see the help text) */
+    unsigned scenes;  /* the scenes it applies to */
+    const char *help;
+} gen_option;
+
+static const gen_option gen_options[] = {
+    {"bodies", K_BODIES, "N", "10", SC_COLUMN, "spheres in the column"},
+    {"radius", K_RADIUS, "R", "0.1", SC_COLUMN, "sphere radius, m"},
+    {"mass", K_MASS, "M", "1", SC_RIGID, "mass of a box, or of the bottom sphere, kg"},
+    {"mass-ratio", K_MASS_RATIO, "R", "1", SC_COLUMN,
+     "top / bottom sphere mass (geometric series)"},
+    {"base", K_BASE, "B", "10", SC_PYRAMID, "boxes in the base row (4 B^2 contacts)"},
+    {"width", K_WIDTH, "W", "1", SC_PYRAMID, "box size along x, m"},
+    {"depth", K_DEPTH, "D", "1", SC_PYRAMID, "box size along y, m"},
+    {"height", K_HEIGHT, "H", "0.5", SC_PYRAMID, "box size along z, m"},
+    {"dt", K_DT, "S", "0.01", SC_RIGID, "time step, s"},
+    {"gravity", K_GRAVITY, "G", "9.81", SC_RIGID, "gravity along -z, m/s^2"},
+    {"mu", K_MU, "MU", NULL, SC_RIGID,
+     "friction: 3 rows a contact, mu.mtx (default: none, lcp)"},
+    {"kind", K_KIND, "KIND", "fc3d", SC_RIGID, "friction kind, fc3d or ccp (needs --mu)"},
+    {"size", K_SIZE, "N", NULL, SC_RANDOM_SPD | SC_MURTY,
+     "rows of A"},
+    {"density", K_DENSITY, "D", NULL, SC_RANDOM_SPD,
+     "share of nonzero off-diagonal pairs (default 10/(n-1))"},
+    {"cond", K_COND, "C", "1000", SC_RANDOM_SPD, "condition number of A, > 1"},
+    {"seed", K_SEED, "S", "1", SC_ALL, "random seed (only random-spd is random)"},
+    {"output", K_OUTPUT, "DIR", NULL, SC_ALL, "output folder (required, created if absent)"},
+    {"help", K_HELP, NULL, NULL, SC_ALL, "print this help and exit"},
+};
+#define NOPTIONS ((int)(sizeof gen_options / sizeof gen_options[0]))
+
+/* Size limits: keep the output within what a workstation writes in seconds
+ * to minutes, and every index within int. */
+#define MAX_BODIES 1000000L
+#define MAX_BASE 300L
+#define MAX_SIZE 10000000L
+#define MAX_MURTY 2000L
+#define MAX_OFFDIAG 1e8 /* expected off-diagonal nonzeros of random-spd */
+#define MAX_COND 1e15
+
+typedef struct {
+    const gen_scene *scene;
+    long bodies, base, size;
+    double radius, mass, mass_ratio, width, depth, height, dt, gravity, mu, density, cond;
+    const char *kind; /* "fc3d" or "ccp" */
+    uint64_t seed;
+    const char *out;
+    int given[NOPTIONS]; /* 1 where the command line set the option */
+} gen_params;
+
+/* What a scene produced: the assembled problem, and for rigid bodies the
+ * factored form too. */
+typedef struct {
+    const char *kind; /* "lcp", "fc3d", "ccp" */
+    int n;            /* rows of A */
+    lcp_csr A;
+    double *b;
+    int nbodies, ncontacts; /* rigid-body scenes */
+    lcp_csr M, J;           /* factored form (M.p == NULL when absent) */
+    double *v;              /* free velocity, 6 * nbodies */
+    double *mu;             /* ncontacts, friction only */
+    double cond;            /* random-spd: the condition number achieved (estimate) */
+} gen_result;
+
+static void result_free(gen_result *r)
+{
+    lcp_csr_free(&r->A);
+    lcp_csr_free(&r->M);
+    lcp_csr_free(&r->J);
+    free(r->b);
+    free(r->v);
+    free(r->mu);
+    memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------------------------------ random numbers */
+
+/* splitmix64 (Steele, Lea, Flood 2014): a 64-bit state, full period, good
+ * enough for test matrices, and the same on every platform. */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1): the top 53 bits. */
+static double rng_uniform(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+
+/* Uniform integer in [0, k), 0 < k <= 2^31 (bias below k / 2^53). */
+static long rng_below(uint64_t *s, long k)
+{
+    long v = (long)(rng_uniform(s) * (double)k);
+    return v < k ? v : k - 1;
+}
+
+/* ------------------------------------------------------------ triplets */
+
+typedef struct {
+    long n, cap;
+    int *i, *j;
+    double *x;
+} triplets;
+
+static int trip_push(triplets *t, int i, int j, double x)
+{
+    if (t->n == t->cap) {
+        long cap = t->cap ? 2 * t->cap : 256;
+        int *ni = realloc(t->i, (size_t)cap * sizeof *ni);
+        if (ni) t->i = ni;
+        int *nj = realloc(t->j, (size_t)cap * sizeof *nj);
+        if (nj) t->j = nj;
+        double *nx = realloc(t->x, (size_t)cap * sizeof *nx);
+        if (nx) t->x = nx;
+        if (!ni || !nj || !nx) return LCP_ERROR;
+        t->cap = cap;
+    }
+    t->i[t->n] = i;
+    t->j[t->n] = j;
+    t->x[t->n] = x;
+    t->n++;
+    return 0;
+}
+
+static void trip_free(triplets *t)
+{
+    free(t->i);
+    free(t->j);
+    free(t->x);
+    memset(t, 0, sizeof *t);
+}
+
+static int trip_to_csr(triplets *t, int m, int n, lcp_csr *A)
+{
+    int rc = lcp_csr_from_triplets(A, m, n, t->n, t->i, t->j, t->x);
+    trip_free(t);
+    return rc ? LCP_ERROR : 0; /* entries are in range by construction */
+}
+
+/* C = X Y by Gustavson's row-by-row product.  With sym, only C(i,j) for
+ * j >= i is computed and mirrored to C(j,i): C is then exactly symmetric
+ * (bit for bit), as X Y is in exact arithmetic for X Y = J M^-1 J'.  Exact
+ * zeros off the diagonal are dropped. */
+static int spgemm(const lcp_csr *X, const lcp_csr *Y, int sym, lcp_csr *C)
+{
+    int m = X->m, n = Y->n;
+    double *acc = lcp_calloc((size_t)n, sizeof *acc);
+    int *mark = lcp_alloc((size_t)n, sizeof *mark);
+    int *cols = lcp_alloc((size_t)n, sizeof *cols);
+    triplets t = {0};
+    int rc = LCP_ERROR;
+    if (!acc || !mark || !cols) goto done;
+    for (int c = 0; c < n; c++) mark[c] = -1;
+    for (int i = 0; i < m; i++) {
+        int len = 0;
+        for (int kk = X->p[i]; kk < X->p[i + 1]; kk++) {
+            int k = X->j[kk];
+            double xv = X->x[kk];
+            for (int jj = Y->p[k]; jj < Y->p[k + 1]; jj++) {
+                int c = Y->j[jj];
+                if (sym && c < i) continue;
+                if (mark[c] != i) {
+                    mark[c] = i;
+                    acc[c] = 0.0;
+                    cols[len++] = c;
+                }
+                acc[c] += xv * Y->x[jj];
+            }
+        }
+        for (int q = 0; q < len; q++) {
+            int c = cols[q];
+            if (acc[c] == 0.0 && !(sym && c == i)) continue;
+            if (trip_push(&t, i, c, acc[c])) goto done;
+            if (sym && c != i && trip_push(&t, c, i, acc[c])) goto done;
+        }
+    }
+    rc = trip_to_csr(&t, m, n, C);
+done:
+    trip_free(&t);
+    free(acc);
+    free(mark);
+    free(cols);
+    return rc;
+}
+
+/* ------------------------------------------------------- rigid bodies */
+
+typedef struct {
+    double m;    /* mass, kg */
+    double x[3]; /* centre of mass, world frame, m */
+    double I[9]; /* inertia tensor about the centre of mass, world frame, kg m^2, row-major */
+} rb_body;
+
+typedef struct {
+    int a, b;    /* body below (-1: the static ground) and body above */
+    double p[3]; /* contact point, world frame */
+    double n[3]; /* unit normal, from a into b */
+} rb_contact;
+
+typedef struct {
+    int nb, nc;
+    rb_body *body;
+    rb_contact *con;
+} rb_scene;
+
+static void scene_free(rb_scene *s)
+{
+    free(s->body);
+    free(s->con);
+    memset(s, 0, sizeof *s);
+}
+
+static int scene_alloc(rb_scene *s, long nb, long nc)
+{
+    s->nb = (int)nb;
+    s->nc = (int)nc;
+    s->body = lcp_calloc((size_t)nb, sizeof *s->body);
+    s->con = lcp_calloc((size_t)nc, sizeof *s->con);
+    if (!s->body || !s->con) {
+        scene_free(s);
+        return LCP_ERROR;
+    }
+    return 0;
+}
+
+static void set3(double *d, double x, double y, double z)
+{
+    d[0] = x;
+    d[1] = y;
+    d[2] = z;
+}
+
+static void cross(const double *a, const double *b, double *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Diagonal inertia tensor diag(ix, iy, iz). */
+static void inertia_diag(double *I, double ix, double iy, double iz)
+{
+    memset(I, 0, 9 * sizeof *I);
+    I[0] = ix;
+    I[4] = iy;
+    I[8] = iz;
+}
+
+/* column: N solid spheres of radius r on the ground at the origin, sphere i
+ * centred at z = r + 2 r i.  Mass m_i = m R^(i/(N-1)): the top sphere is R
+ * times heavier than the bottom one (R = --mass-ratio), which spreads the
+ * diagonal of A over R and makes the problem ill-conditioned for large R.
+ * Inertia of a solid sphere: 2/5 m r^2 about every axis.
+ * Contact 0: ground / sphere 0 at the origin; contact i: sphere i-1 /
+ * sphere i at z = 2 r i.  All normals +z. */
+static int scene_column(const gen_params *g, rb_scene *s)
+{
+    long N = g->bodies;
+    double r = g->radius;
+    if (scene_alloc(s, N, N)) return LCP_ERROR;
+    for (long i = 0; i < N; i++) {
+        rb_body *B = &s->body[i];
+        B->m = g->mass * pow(g->mass_ratio, N > 1 ? (double)i / (double)(N - 1) : 0.0);
+        set3(B->x, 0.0, 0.0, r + 2.0 * r * (double)i);
+        double Is = 0.4 * B->m * r * r;
+        inertia_diag(B->I, Is, Is, Is);
+        rb_contact *C = &s->con[i];
+        C->a = (int)i - 1; /* -1 for i = 0: the ground */
+        C->b = (int)i;
+        set3(C->p, 0.0, 0.0, 2.0 * r * (double)i);
+        set3(C->n, 0.0, 0.0, 1.0);
+    }
+    return 0;
+}
+
+/* pyramid: rows k = 0 (on the ground) .. B-1, row k holding B-k boxes of
+ * size w x d x h (x, y, z).  Box j of row k is centred at
+ *   x = (j + k/2 - (B-1)/2) w,  y = 0,  z = h/2 + k h,
+ * so it sits on boxes j and j+1 of row k-1, offset by half a box width.
+ * Boxes in a row touch side to side; those side contacts carry no force
+ * under gravity and are not modelled.  Inertia of a solid box:
+ *   m/12 diag(d^2 + h^2, w^2 + h^2, w^2 + d^2).
+ * Contacts: a base box on the ground at the 4 corners of its bottom face;
+ * an upper box on each of its two supports at the 4 corners of the overlap
+ * rectangle of the touching faces (x over half a width, y over the depth).
+ * Four points on one face of rigid bodies: the contact set is redundant (A
+ * is singular, the forces are not unique).  4 B^2 contacts in all. */
+static int scene_pyramid(const gen_params *g, rb_scene *s)
+{
+    long B = g->base;
+    double w = g->width, d = g->depth, h = g->height, m = g->mass;
+    if (scene_alloc(s, B * (B + 1) / 2, 4 * B * B)) return LCP_ERROR;
+    long nb = 0, nc = 0;
+    long *row0 = lcp_alloc((size_t)B, sizeof *row0); /* index of box 0 of each row */
+    if (!row0) {
+        scene_free(s);
+        return LCP_ERROR;
+    }
+    for (long k = 0; k < B; k++) {
+        row0[k] = nb;
+        for (long j = 0; j < B - k; j++) {
+            rb_body *bd = &s->body[nb++];
+            bd->m = m;
+            set3(bd->x, ((double)j + 0.5 * (double)k - 0.5 * (double)(B - 1)) * w, 0.0,
+                 0.5 * h + (double)k * h);
+            inertia_diag(bd->I, m / 12.0 * (d * d + h * h), m / 12.0 * (w * w + h * h),
+                         m / 12.0 * (w * w + d * d));
+        }
+    }
+    for (long k = 0; k < B; k++) {
+        for (long j = 0; j < B - k; j++) {
+            int up = (int)(row0[k] + j);
+            const rb_body *U = &s->body[up];
+            int nsup = k == 0 ? 1 : 2;
+            for (int q = 0; q < nsup; q++) {
+                int lo = k == 0 ? -1 : (int)(row0[k - 1] + j + q); /* body below */
+                double x0 = U->x[0] - 0.5 * w, x1 = U->x[0] + 0.5 * w;
+                if (lo >= 0) { /* overlap with the support in x */
+                    x0 = fmax(x0, s->body[lo].x[0] - 0.5 * w);
+                    x1 = fmin(x1, s->body[lo].x[0] + 0.5 * w);
+                }
+                double z = (double)k * h;
+                const double cx[4] = {x0, x1, x1, x0}, cy[4] = {-0.5 * d, -0.5 * d, 0.5 * d, 0.5 * d};
+                for (int c = 0; c < 4; c++) {
+                    rb_contact *C = &s->con[nc++];
+                    C->a = lo;
+                    C->b = up;
+                    set3(C->p, cx[c], cy[c], z);
+                    set3(C->n, 0.0, 0.0, 1.0);
+                }
+            }
+        }
+    }
+    free(row0);
+    return 0;
+}
+
+/* Orthonormal contact frame (n, t1, t2), right-handed: t1 is the unit axis
+ * least aligned with n made orthogonal to n, t2 = n x t1.  For n = +z this is
+ * t1 = +x, t2 = +y. */
+static void contact_frame(const double *n, double *t1, double *t2)
+{
+    int a = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabs(n[k]) < fabs(n[a])) a = k;
+    double e[3] = {0.0, 0.0, 0.0};
+    e[a] = 1.0;
+    double en = n[a];
+    for (int k = 0; k < 3; k++) t1[k] = e[k] - en * n[k];
+    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int k = 0; k < 3; k++) t1[k] /= l;
+    cross(n, t1, t2);
+}
+
+/* Inverse of a symmetric positive definite 3x3 matrix by the adjugate. */
+static int inv3(const double *I, double *Ii)
+{
+    double c00 = I[4] * I[8] - I[5] * I[7], c01 = I[5] * I[6] - I[3] * I[8],
+           c02 = I[3] * I[7] - I[4] * I[6];
+    double det = I[0] * c00 + I[1] * c01 + I[2] * c02;
+    if (!(det > 0.0) || !isfinite(det)) return LCP_ERROR;
+    Ii[0] = c00 / det;
+    Ii[1] = (I[2] * I[7] - I[1] * I[8]) / det;
+    Ii[2] = (I[1] * I[5] - I[2] * I[4]) / det;
+    Ii[3] = c01 / det;
+    Ii[4] = (I[0] * I[8] - I[2] * I[6]) / det;
+    Ii[5] = (I[2] * I[3] - I[0] * I[5]) / det;
+    Ii[6] = c02 / det;
+    Ii[7] = (I[1] * I[6] - I[0] * I[7]) / det;
+    Ii[8] = (I[0] * I[4] - I[1] * I[3]) / det;
+    return 0;
+}
+
+/* One Jacobian row: the relative velocity of body b with respect to body a
+ * at the contact point p along the unit direction dir,
+ *   (v_b + w_b x (p - x_b)) . dir - (v_a + w_a x (p - x_a)) . dir,
+ * and since (w x r) . dir = w . (r x dir) the row is
+ *   body a: [ -dir, -(p - x_a) x dir ],   body b: [ dir, (p - x_b) x dir ].
+ * The static ground has no columns.  For dir = n the row is the normal gap
+ * velocity (positive: separating); for dir = t1, t2 the sliding velocity. */
+static int jacobian_row(const rb_scene *s, const rb_contact *C, const double *dir, int row,
+                        triplets *t)
+{
+    const int who[2] = {C->a, C->b};
+    const double sign[2] = {-1.0, 1.0};
+    for (int q = 0; q < 2; q++) {
+        if (who[q] < 0) continue; /* the ground */
+        const rb_body *B = &s->body[who[q]];
+        double r[3], rxd[3];
+        for (int k = 0; k < 3; k++) r[k] = C->p[k] - B->x[k]; /* lever arm */
+        cross(r, dir, rxd);
+        int c0 = 6 * who[q];
+        for (int k = 0; k < 3; k++) {
+            double lin = sign[q] * dir[k], ang = sign[q] * rxd[k];
+            if (lin != 0.0 && trip_push(t, row, c0 + k, lin)) return LCP_ERROR;
+            if (ang != 0.0 && trip_push(t, row, c0 + 3 + k, ang)) return LCP_ERROR;
+        }
+    }
+    return 0;
+}
+
+/* The factored and assembled forms of a rigid-body scene:
+ *   M = blockdiag(m_k I3, I_k)              6 nb x 6 nb
+ *   J: rpc rows a contact (normal[, t1, t2])  n x 6 nb
+ *   v = v0 + dt M^-1 f_ext, v0 = 0 (the stack at rest), f_ext = m_k g (0,0,-1)
+ *   A = J M^-1 J' (symmetric positive semidefinite), b = J v. */
+static int build_rigid(const gen_params *g, const rb_scene *s, int friction, gen_result *res)
+{
+    int nb = s->nb, nv = 6 * s->nb, rpc = friction ? 3 : 1;
+    long nrows = (long)rpc * s->nc;
+    if (nrows > INT_MAX / 2 || (long)nv > INT_MAX / 2) return LCP_ERROR;
+    int n = (int)nrows;
+    triplets tm = {0}, tmi = {0}, tj = {0};
+    lcp_csr Minv = {0}, Jt = {0}, W = {0};
+    double *f = NULL;
+    int rc = LCP_ERROR;
+
+    /* M and M^-1, block by block */
+    for (int k = 0; k < nb; k++) {
+        const rb_body *B = &s->body[k];
+        double Ii[9];
+        if (inv3(B->I, Ii)) goto done;
+        for (int q = 0; q < 3; q++) {
+            if (trip_push(&tm, 6 * k + q, 6 * k + q, B->m)) goto done;
+            if (trip_push(&tmi, 6 * k + q, 6 * k + q, 1.0 / B->m)) goto done;
+        }
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+                if (B->I[3 * r + c] != 0.0 &&
+                    trip_push(&tm, 6 * k + 3 + r, 6 * k + 3 + c, B->I[3 * r + c]))
+                    goto done;
+                if (Ii[3 * r + c] != 0.0 &&
+                    trip_push(&tmi, 6 * k + 3 + r, 6 * k + 3 + c, Ii[3 * r + c]))
+                    goto done;
+            }
+    }
+    if (trip_to_csr(&tm, nv, nv, &res->M) || trip_to_csr(&tmi, nv, nv, &Minv)) goto done;
+
+    /* J, contact-major: rows rpc*i (normal), rpc*i+1 (t1), rpc*i+2 (t2) */
+    for (int i = 0; i < s->nc; i++) {
+        const rb_contact *C = &s->con[i];
+        double t1[3], t2[3];
+        contact_frame(C->n, t1, t2);
+        const double *dirs[3] = {C->n, t1, t2};
+        for (int q = 0; q < rpc; q++)
+            if (jacobian_row(s, C, dirs[q], rpc * i + q, &tj)) goto done;
+    }
+    if (trip_to_csr(&tj, n, nv, &res->J)) goto done;
+
+    /* v = dt M^-1 f_ext: gravity, no applied torque (gyroscopic terms vanish at rest) */
+    f = lcp_calloc((size_t)nv, sizeof *f);
+    res->v = lcp_alloc((size_t)nv, sizeof *res->v);
+    res->b = lcp_alloc((size_t)n, sizeof *res->b);
+    if (!f || !res->v || !res->b) goto done;
+    for (int k = 0; k < nb; k++) f[6 * k + 2] = -s->body[k].m * g->gravity;
+    lcp_csr_matvec(&Minv, f, res->v);
+    for (int k = 0; k < nv; k++) res->v[k] *= g->dt;
+
+    /* A = (J M^-1) J', upper triangle mirrored; b = J v */
+    if (spgemm(&res->J, &Minv, 0, &W)) goto done;
+    if (lcp_csr_transpose(&res->J, &Jt)) goto done;
+    if (spgemm(&W, &Jt, 1, &res->A)) goto done;
+    lcp_csr_matvec(&res->J, res->v, res->b);
+
+    if (friction) {
+        res->mu = lcp_alloc((size_t)s->nc, sizeof *res->mu);
+        if (!res->mu) goto done;
+        for (int i = 0; i < s->nc; i++) res->mu[i] = g->mu;
+    }
+    res->n = n;
+    res->nbodies = nb;
+    res->ncontacts = s->nc;
+    res->kind = friction ? g->kind : "lcp";
+    rc = 0;
+done:
+    trip_free(&tm);
+    trip_free(&tmi);
+    trip_free(&tj);
+    lcp_csr_free(&Minv);
+    lcp_csr_free(&Jt);
+    lcp_csr_free(&W);
+    free(f);
+    return rc;
+}
+
+/* ------------------------------------------------------- random-spd */
+
+/* Number of eigenvalues below x of the symmetric tridiagonal matrix with
+ * diagonal a[0..m-1] and off-diagonal e[0..m-2] (Sturm sequence, LDL'). */
+static int sturm_count(const double *a, const double *e, int m, double x)
+{
+    int count = 0;
+    double d = 1.0;
+    for (int i = 0; i < m; i++) {
+        d = a[i] - x - (i ? e[i - 1] * e[i - 1] / d : 0.0);
+        if (d == 0.0) d = -1e-300; /* x is an eigenvalue: count it below */
+        count += d < 0.0;
+    }
+    return count;
+}
+
+/* Largest eigenvalue of that tridiagonal matrix, by bisection from its
+ * Gershgorin interval. */
+static double tridiag_max(const double *a, const double *e, int m)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < m; i++) {
+        double r = (i ? fabs(e[i - 1]) : 0.0) + (i + 1 < m ? fabs(e[i]) : 0.0);
+        lo = fmin(lo, a[i] - r);
+        hi = fmax(hi, a[i] + r);
+    }
+    for (int it = 0; it < 200 && lo < hi; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi) break;
+        if (sturm_count(a, e, m, mid) >= m) hi = mid; /* every eigenvalue below mid */
+        else lo = mid;
+    }
+    return lo;
+}
+
+/* theta <= lambda_max(A) for a symmetric A: the largest Ritz value of at
+ * most 300 Lanczos steps from the start vector x (overwritten).  No
+ * reorthogonalisation: the extreme Ritz value converges first, and the
+ * copies of it that rounding brings later do not move it.  Stops when theta
+ * changes by less than 1e-12 relative over 10 steps. */
+static int lanczos_max(const lcp_csr *A, double *x, double *theta)
+{
+    int n = A->m, kmax = n < 300 ? n : 300;
+    double *q0 = lcp_calloc((size_t)n, sizeof *q0), *w = lcp_alloc((size_t)n, sizeof *w);
+    double *al = lcp_alloc((size_t)kmax, sizeof *al), *be = lcp_alloc((size_t)kmax, sizeof *be);
+    *theta = 0.0;
+    if (!q0 || !w || !al || !be) {
+        free(q0), free(w), free(al), free(be);
+        return LCP_ERROR;
+    }
+    double nx = 0.0, prev = 0.0;
+    for (int i = 0; i < n; i++) nx += x[i] * x[i];
+    nx = sqrt(nx);
+    for (int i = 0; i < n && nx > 0.0; i++) x[i] /= nx;
+    for (int k = 0; k < kmax && nx > 0.0; k++) {
+        lcp_csr_matvec(A, x, w); /* w = A q_k - beta_{k-1} q_{k-1} - alpha_k q_k */
+        double a = 0.0, b = 0.0;
+        for (int i = 0; i < n; i++) w[i] -= (k ? be[k - 1] : 0.0) * q0[i];
+        for (int i = 0; i < n; i++) a += w[i] * x[i];
+        for (int i = 0; i < n; i++) {
+            w[i] -= a * x[i];
+            b += w[i] * w[i];
+        }
+        al[k] = a;
+        be[k] = b = sqrt(b);
+        int last = k + 1 == kmax || !(b > 1e-14 * fabs(al[0]) + 1e-300);
+        if (last || (k + 1) % 10 == 0) {
+            *theta = tridiag_max(al, be, k + 1);
+            if (last || fabs(*theta - prev) <= 1e-12 * fabs(*theta)) break;
+            prev = *theta;
+        }
+        for (int i = 0; i < n; i++) { /* q_{k+1} = w / beta_k */
+            q0[i] = x[i];
+            x[i] = w[i] / b;
+        }
+    }
+    free(q0), free(w), free(al), free(be);
+    return 0;
+}
+
+/* A = D L D + delta I, with
+ *   L = sum over edges (i,j) of w_ij (e_i - e_j)(e_i - e_j)', the weighted
+ *       Laplacian of a random graph: each off-diagonal pair is an edge with
+ *       probability --density, plus a random Hamiltonian path that makes the
+ *       graph connected; weights uniform in [0.1, 1);
+ *   D = diag(+-1) random signs, so the off-diagonal entries of A have mixed
+ *       signs (A(i,j) = -w_ij d_i d_j);
+ *   delta = theta / (c - 1), theta the largest eigenvalue of L estimated by
+ *       Lanczos (a Ritz value, so theta <= lambda_max(L)).
+ * L is positive semidefinite with the single null vector 1 (the graph is
+ * connected), so D L D has the null vector D 1 and lambda_min(A) = delta
+ * exactly, lambda_max(A) = lambda_max(L) + delta >= theta + delta:
+ *   cond(A) = (lambda_max(L) + delta) / delta >= c, equal to c up to the
+ * error of theta (the Ritz value converges to 1e-10 or better, in at most
+ * 300 matrix-vector products).  The
+ * small eigenvalue belongs to a global mode, like the rigid modes of a
+ * floating structure: diagonal scaling does not remove it. */
+static int build_random_spd(const gen_params *g, gen_result *res)
+{
+    int n = (int)g->size;
+    double dens = g->density;
+    uint64_t st = g->seed;
+    triplets t = {0};
+    int *perm = NULL, rc = LCP_ERROR;
+    double *sg = NULL, *x = NULL;
+    sg = lcp_alloc((size_t)n, sizeof *sg);
+    perm = lcp_alloc((size_t)n, sizeof *perm);
+    if (!sg || !perm) goto done;
+    for (int i = 0; i < n; i++) sg[i] = (rng_next(&st) >> 63) ? -1.0 : 1.0;
+    for (int i = 0; i < n; i++)
+        if (trip_push(&t, i, i, 0.0)) goto done; /* every diagonal entry present */
+
+    /* edge (i,j,w): the Laplacian's 2x2 block w [1 -1; -1 1], signed by D */
+#define ADD_EDGE(I_, J_)                                                               \
+    do {                                                                               \
+        double w_ = 0.1 + 0.9 * rng_uniform(&st), o_ = -w_ * sg[(I_)] * sg[(J_)];      \
+        if (trip_push(&t, (I_), (I_), w_) || trip_push(&t, (J_), (J_), w_) ||          \
+            trip_push(&t, (I_), (J_), o_) || trip_push(&t, (J_), (I_), o_))            \
+            goto done;                                                                 \
+    } while (0)
+
+    /* random edges, pair (i,j), j > i, with probability dens: the gaps between
+     * successive chosen j are geometric, so the cost is O(edges), not O(n^2) */
+    if (dens > 0.0) {
+        double lq = log1p(-dens); /* -inf for dens = 1 */
+        for (int i = 0; i < n - 1; i++) {
+            long j = i;
+            for (;;) {
+                long skip = 0;
+                if (dens < 1.0) {
+                    double u = 1.0 - rng_uniform(&st); /* (0, 1] */
+                    double k = floor(log(u) / lq);
+                    skip = k > (double)n ? n : (long)k;
+                }
+                j += 1 + skip;
+                if (j >= n) break;
+                ADD_EDGE(i, (int)j);
+            }
+        }
+    }
+    /* a random Hamiltonian path: connected graph, so the null space of L is 1 */
+    for (int i = 0; i < n; i++) perm[i] = i;
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int k = (int)rng_below(&st, (long)i + 1), tmp = perm[i];
+        perm[i] = perm[k];
+        perm[k] = tmp;
+    }
+    for (int i = 0; i + 1 < n; i++) ADD_EDGE(perm[i], perm[i + 1]);
+#undef ADD_EDGE
+    if (trip_to_csr(&t, n, n, &res->A)) goto done;
+
+    /* theta ~ lambda_max(L): Lanczos on D L D (the same spectrum) */
+    x = lcp_alloc((size_t)n, sizeof *x);
+    if (!x) goto done;
+    for (int i = 0; i < n; i++) x[i] = 2.0 * rng_uniform(&st) - 1.0;
+    double theta;
+    if (lanczos_max(&res->A, x, &theta)) goto done;
+    double delta = theta > 0.0 ? theta / (g->cond - 1.0) : 1.0; /* n = 1: A = [1] */
+    for (int i = 0; i < n; i++)
+        for (int q = res->A.p[i]; q < res->A.p[i + 1]; q++)
+            if (res->A.j[q] == i) res->A.x[q] += delta;
+    res->cond = (theta + delta) / delta;
+
+    /* b uniform in [-1, 1): mixed signs, so some constraints are active */
+    res->b = lcp_alloc((size_t)n, sizeof *res->b);
+    if (!res->b) goto done;
+    for (int i = 0; i < n; i++) res->b[i] = 2.0 * rng_uniform(&st) - 1.0;
+    res->n = n;
+    res->kind = "lcp";
+    rc = 0;
+done:
+    trip_free(&t);
+    free(sg);
+    free(perm);
+    free(x);
+    return rc;
+}
+
+/* ------------------------------------------------------------ murty */
+
+/* Murty (1988, ch. 6): A(i,i) = 1, A(i,j) = 2 for j > i, 0 below; b = -1.
+ * Lemke's method with the covering vector 1 takes 2^n pivots on it. */
+static int build_murty(const gen_params *g, gen_result *res)
+{
+    int n = (int)g->size;
+    triplets t = {0};
+    for (int i = 0; i < n; i++)
+        for (int j = i; j < n; j++)
+            if (trip_push(&t, i, j, i == j ? 1.0 : 2.0)) {
+                trip_free(&t);
+                return LCP_ERROR;
+            }
+    if (trip_to_csr(&t, n, n, &res->A)) return LCP_ERROR;
+    res->b = lcp_alloc((size_t)n, sizeof *res->b);
+    if (!res->b) return LCP_ERROR;
+    for (int i = 0; i < n; i++) res->b[i] = -1.0;
+    res->n = n;
+    res->kind = "lcp";
+    return 0;
+}
+
+/* ----------------------------------------------------------- output */
+
+/* mkdir -p */
+static int make_dirs(const char *dir, lcp_err *err)
+{
+    char *d = lcp_strdup(dir);
+    if (!d) return LCP_ERROR;
+    size_t len = strlen(d);
+    for (size_t k = 1; k <= len; k++) {
+        if (d[k] != '/' && d[k] != '\0') continue;
+        char save = d[k];
+        d[k] = '\0';
+        if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            lcp_fail(err, LCP_INPUT_ERROR, d, 0, "cannot create folder: %s", strerror(e));
+            free(d);
+            return LCP_INPUT_ERROR;
+        }
+        d[k] = save;
+    }
+    free(d);
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "not a folder");
+    return 0;
+}
+
+static int join(char *buf, size_t size, const char *dir, const char *name, lcp_err *err)
+{
+    int k = snprintf(buf, size, "%s/%s", dir, name);
+    if (k < 0 || (size_t)k >= size)
+        return lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "path too long");
+    return 0;
+}
+
+static void add_num(cJSON *o, const char *key, double v) { cJSON_AddNumberToObject(o, key, v); }
+
+static int write_json(const gen_params *g, const gen_result *r, const char *path, lcp_err *err)
+{
+    cJSON *root = cJSON_CreateObject(), *par = cJSON_CreateObject();
+    char *text = NULL;
+    int rc = lcp_fail(err, LCP_ERROR, path, 0, "out of memory");
+    if (!root || !par) goto done;
+    cJSON_AddStringToObject(root, "kind", r->kind);
+    cJSON_AddStringToObject(root, "A", "A.mtx");
+    cJSON_AddStringToObject(root, "b", "b.mtx");
+    if (r->mu) cJSON_AddStringToObject(root, "mu", "mu.mtx");
+    if (r->M.p) {
+        cJSON_AddStringToObject(root, "M", "M.mtx");
+        cJSON_AddStringToObject(root, "J", "J.mtx");
+        cJSON_AddStringToObject(root, "v", "v.mtx");
+    }
+    cJSON_AddStringToObject(root, "scene", g->scene->name);
+    unsigned id = g->scene->id;
+    /* the effective parameters (defaults included), then what came out */
+    if (id == SC_COLUMN) {
+        add_num(par, "bodies", (double)g->bodies);
+        add_num(par, "radius", g->radius);
+        add_num(par, "mass", g->mass);
+        add_num(par, "mass_ratio", g->mass_ratio);
+    } else if (id == SC_PYRAMID) {
+        add_num(par, "base", (double)g->base);
+        add_num(par, "width", g->width);
+        add_num(par, "depth", g->depth);
+        add_num(par, "height", g->height);
+        add_num(par, "mass", g->mass);
+    } else {
+        add_num(par, "size", (double)g->size);
+    }
+    if (id & SC_RIGID) {
+        add_num(par, "dt", g->dt);
+        add_num(par, "gravity", g->gravity);
+        if (r->mu) add_num(par, "mu", g->mu);
+        add_num(par, "contacts", r->ncontacts);
+    }
+    if (id == SC_RANDOM_SPD) {
+        add_num(par, "density", g->density);
+        add_num(par, "cond", g->cond);
+        add_num(par, "cond_estimate", r->cond);
+        if (g->seed < (1ULL << 53)) { /* exact as a JSON number */
+            add_num(par, "seed", (double)g->seed);
+        } else {
+            char seed[32];
+            snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->seed);
+            cJSON_AddStringToObject(par, "seed", seed);
+        }
+    }
+    add_num(par, "n", r->n);
+    add_num(par, "nnz_A", (double)lcp_csr_nnz(&r->A));
+    cJSON_AddItemToObject(root, "params", par);
+    par = NULL;
+    text = cJSON_Print(root);
+    if (!text) goto done;
+
+    lcp_outfile o;
+    if ((rc = lcp_outfile_open(&o, path, err))) goto done;
+    fputs(text, o.fp);
+    fputc('\n', o.fp);
+    rc = lcp_outfile_commit(&o, err);
+done:
+    cJSON_Delete(par);
+    cJSON_Delete(root);
+    free(text);
+    return rc;
+}
+
+/* Writes the folder: the files of the result, then problem.json (last, so a
+ * complete manifest means complete data).  Files of the problem-folder
+ * schema that this result does not have (an earlier run's mu.mtx, M.mtx, ...)
+ * are removed, so the folder always reads back as what was generated. */
+static int write_folder(const gen_params *g, const gen_result *r, lcp_err *err)
+{
+    char path[4096], comment[256];
+    int rc;
+    const char *dir = g->out;
+    if ((rc = make_dirs(dir, err))) return rc;
+    const char *what = r->M.p ? "A = J M^-1 J'" : "A";
+    snprintf(comment, sizeof comment, "lcpsolve generate %s: %s (see problem.json)",
+             g->scene->name, what);
+    if ((rc = join(path, sizeof path, dir, "A.mtx", err)) ||
+        (rc = lcp_write_mtx_matrix(path, &r->A, comment, err)))
+        return rc;
+    snprintf(comment, sizeof comment, "lcpsolve generate %s: b%s", g->scene->name,
+             r->M.p ? " = J v" : "");
+    if ((rc = join(path, sizeof path, dir, "b.mtx", err)) ||
+        (rc = lcp_write_mtx_vector(path, r->b, r->n, comment, err)))
+        return rc;
+    if (r->M.p) {
+        snprintf(comment, sizeof comment,
+                 "lcpsolve generate %s: M = blockdiag(m I3, inertia), 6 columns a body "
+                 "(v, omega)", g->scene->name);
+        if ((rc = join(path, sizeof path, dir, "M.mtx", err)) ||
+            (rc = lcp_write_mtx_matrix(path, &r->M, comment, err)))
+            return rc;
+        snprintf(comment, sizeof comment,
+                 "lcpsolve generate %s: J, contact Jacobian, %s", g->scene->name,
+                 r->mu ? "rows normal, t1, t2 a contact" : "one normal row a contact");
+        if ((rc = join(path, sizeof path, dir, "J.mtx", err)) ||
+            (rc = lcp_write_mtx_matrix(path, &r->J, comment, err)))
+            return rc;
+        snprintf(comment, sizeof comment,
+                 "lcpsolve generate %s: v = dt M^-1 f_ext, free velocity", g->scene->name);
+        if ((rc = join(path, sizeof path, dir, "v.mtx", err)) ||
+            (rc = lcp_write_mtx_vector(path, r->v, r->M.m, comment, err)))
+            return rc;
+    }
+    if (r->mu) {
+        snprintf(comment, sizeof comment, "lcpsolve generate %s: mu, one a contact",
+                 g->scene->name);
+        if ((rc = join(path, sizeof path, dir, "mu.mtx", err)) ||
+            (rc = lcp_write_mtx_vector(path, r->mu, r->ncontacts, comment, err)))
+            return rc;
+    }
+    static const char *const stale[] = {"M.mtx", "J.mtx", "v.mtx", "e.mtx",
+                                        "mu.mtx", "lo.mtx", "hi.mtx", "findex.mtx"};
+    for (size_t k = 0; k < sizeof stale / sizeof stale[0]; k++) {
+        int mine = (k < 3 && r->M.p) || (k == 4 && r->mu);
+        if (mine) continue;
+        if ((rc = join(path, sizeof path, dir, stale[k], err))) return rc;
+        if (remove(path) != 0 && errno != ENOENT)
+            return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot remove the stale file: %s",
+                            strerror(errno));
+    }
+    if ((rc = join(path, sizeof path, dir, "problem.json", err))) return rc;
+    return write_json(g, r, path, err);
+}
+
+/* ------------------------------------------------------ command line */
+
+static void print_option(FILE *fp, const gen_option *o, long size_default)
+{
+    char lhs[64], def[32] = "";
+    if (o->key < 256)
+        snprintf(lhs, sizeof lhs, "-%c, --%s%s%s", o->key, o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+    else
+        snprintf(lhs, sizeof lhs, "    --%s %s", o->name, o->arg);
+    if (o->key == K_SIZE) snprintf(def, sizeof def, " (default %ld)", size_default);
+    else if (o->def) snprintf(def, sizeof def, " (default %s)", o->def);
+    fprintf(fp, "  %-22s%s%s\n", lhs, o->help, def);
+}
+
+static void print_help(FILE *fp)
+{
+    fprintf(fp,
+            "Usage: lcpsolve generate SCENE [OPTIONS] -o DIR\n"
+            "\n"
+            "Writes a generated problem into DIR: A.mtx, b.mtx and problem.json (a manifest\n"
+            "naming them); the rigid-body scenes also write the factored form M.mtx, J.mtx,\n"
+            "v.mtx (A = J M^-1 J', b = J v: one gravity step of a stack at rest), and\n"
+            "mu.mtx with --mu.  Files of those names already in DIR are replaced, and\n"
+            "problem-folder files the new problem lacks (M, J, v, e, mu, lo, hi, findex\n"
+            ".mtx) are removed.  The same command always writes the same bytes.\n"
+            "\n"
+            "Scenes and their options (SI units):\n");
+    for (int s = 0; s < NSCENES; s++) {
+        fprintf(fp, "%s%s: %s\n", s ? "\n" : "", gen_scenes[s].name, gen_scenes[s].summary);
+        for (int k = 0; k < NOPTIONS; k++)
+            if (gen_options[k].scenes != SC_ALL && (gen_options[k].scenes & gen_scenes[s].id))
+                print_option(fp, &gen_options[k], gen_scenes[s].default_size);
+    }
+    fprintf(fp, "\nCommon options:\n");
+    for (int k = 0; k < NOPTIONS; k++)
+        if (gen_options[k].scenes == SC_ALL) print_option(fp, &gen_options[k], 0);
+    fprintf(fp,
+            "\nExamples:\n"
+            "  lcpsolve generate column --bodies 20 --mass-ratio 100 -o column20\n"
+            "  lcpsolve generate pyramid --base 5 --mu 0.5 -o pyramid5-fc3d\n"
+            "  lcpsolve generate random-spd --size 200 --cond 1e4 --seed 7 -o rspd200\n"
+            "\nExit status: 0 written, 2 usage or input error, 5 out of memory.\n");
+}
+
+/* Prints "lcpsolve generate: <what>" (one line) and returns exit code 2. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, PROG ": %s\n", msg);
+    return lcp_status_exit_code(LCP_INPUT_ERROR);
+}
+
+/* Whole-string integer in [lo, hi]: 0 ok, else prints the error, returns 2. */
+static int parse_long(const char *name, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0') return usage_error("--%s: '%s' is not an integer", name, s);
+    if (errno == ERANGE || v < lo || v > hi)
+        return usage_error("--%s: %s is out of range (%ld to %ld)", name, s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* Whole-string finite number; positive: must be > 0 (1) or >= 0 (2). */
+static int parse_double(const char *name, const char *s, int positive, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE)
+        return usage_error("--%s: '%s' is not a finite number", name, s);
+    if ((positive == 1 && !(v > 0.0)) || (positive == 2 && !(v >= 0.0)))
+        return usage_error("--%s: %s must be %s", name, s, positive == 1 ? "> 0" : ">= 0");
+    *out = v;
+    return 0;
+}
+
+static int set_option(gen_params *g, const gen_option *o, const char *val)
+{
+    int rc = 0;
+    switch (o->key) {
+    case K_BODIES: rc = parse_long(o->name, val, 1, MAX_BODIES, &g->bodies); break;
+    case K_BASE: rc = parse_long(o->name, val, 1, MAX_BASE, &g->base); break;
+    case K_SIZE: rc = parse_long(o->name, val, 1, MAX_SIZE, &g->size); break;
+    case K_RADIUS: rc = parse_double(o->name, val, 1, &g->radius); break;
+    case K_MASS: rc = parse_double(o->name, val, 1, &g->mass); break;
+    case K_MASS_RATIO: rc = parse_double(o->name, val, 1, &g->mass_ratio); break;
+    case K_WIDTH: rc = parse_double(o->name, val, 1, &g->width); break;
+    case K_DEPTH: rc = parse_double(o->name, val, 1, &g->depth); break;
+    case K_HEIGHT: rc = parse_double(o->name, val, 1, &g->height); break;
+    case K_DT: rc = parse_double(o->name, val, 1, &g->dt); break;
+    case K_GRAVITY: rc = parse_double(o->name, val, 0, &g->gravity); break;
+    case K_MU: rc = parse_double(o->name, val, 2, &g->mu); break;
+    case K_DENSITY:
+        rc = parse_double(o->name, val, 2, &g->density);
+        if (!rc && g->density > 1.0) rc = usage_error("--%s: %s must be <= 1", o->name, val);
+        break;
+    case K_COND:
+        rc = parse_double(o->name, val, 0, &g->cond);
+        if (!rc && !(g->cond > 1.0 && g->cond <= MAX_COND))
+            rc = usage_error("--%s: %s must be > 1 and <= 1e15", o->name, val);
+        break;
+    case K_KIND:
+        if (strcmp(val, "fc3d") && strcmp(val, "ccp"))
+            rc = usage_error("--%s: '%s' is not a friction kind (fc3d or ccp)", o->name, val);
+        else
+            g->kind = strcmp(val, "ccp") ? "fc3d" : "ccp";
+        break;
+    case K_SEED: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 10);
+        if (end == val || *end != '\0' || errno == ERANGE || strchr(val, '-'))
+            return usage_error("--%s: '%s' is not a non-negative integer", o->name, val);
+        g->seed = (uint64_t)v;
+        break;
+    }
+    case K_OUTPUT:
+        if (!*val) rc = usage_error("-o: the folder name is empty");
+        g->out = val;
+        break;
+    default: break;
+    }
+    return rc;
+}
+
+static const gen_option *find_option(int key, int *index)
+{
+    for (int k = 0; k < NOPTIONS; k++)
+        if (gen_options[k].key == key) {
+            *index = k;
+            return &gen_options[k];
+        }
+    return NULL;
+}
+
+static int was_given(const gen_params *g, int key)
+{
+    int idx = -1;
+    return find_option(key, &idx) && g->given[idx];
+}
+
+/* Parses argv into g: 0 ok, -1 help printed, else the exit code. */
+static int parse_args(int argc, char **av, gen_params *g)
+{
+    struct option lo[NOPTIONS + 1];
+    for (int k = 0; k < NOPTIONS; k++) {
+        lo[k].name = gen_options[k].name;
+        lo[k].has_arg = gen_options[k].arg ? required_argument : no_argument;
+        lo[k].flag = NULL;
+        lo[k].val = gen_options[k].key;
+    }
+    memset(&lo[NOPTIONS], 0, sizeof lo[NOPTIONS]);
+
+    memset(g, 0, sizeof *g);
+    for (int k = 0; k < NOPTIONS; k++)
+        if (gen_options[k].def && set_option(g, &gen_options[k], gen_options[k].def))
+            return lcp_status_exit_code(LCP_ERROR); /* a bad default: a bug */
+    g->mu = -1.0;
+    g->density = -1.0;
+
+    /* optind = 0 makes glibc's getopt start afresh (main may have used it);
+     * av[0] ("generate") is skipped like a program name. */
+    optind = 0;
+    opterr = 0;
+    int c, idx = -1;
+    while ((c = getopt_long(argc, av, ":o:h", lo, NULL)) != -1) {
+        if (c == '?') {
+            if (optopt && optopt < 256) {
+                char s[3] = {'-', (char)optopt, 0};
+                return usage_error("unknown option '%s'", s);
+            }
+            return usage_error("unknown option '%s'", av[optind - 1]);
+        }
+        if (c == ':') return usage_error("option '%s' needs a value", av[optind - 1]);
+        const gen_option *o = find_option(c, &idx);
+        if (!o) return usage_error("unknown option '%s'", av[optind - 1]);
+        if (c == K_HELP) {
+            print_help(stdout);
+            return -1;
+        }
+        int rc = set_option(g, o, optarg);
+        if (rc) return rc;
+        g->given[idx] = 1;
+    }
+    if (optind >= argc)
+        return usage_error("no scene given (column, pyramid, random-spd or murty)");
+    if (optind + 1 < argc) return usage_error("unexpected argument '%s'", av[optind + 1]);
+    for (int s = 0; s < NSCENES; s++)
+        if (!strcmp(av[optind], gen_scenes[s].name)) g->scene = &gen_scenes[s];
+    if (!g->scene)
+        return usage_error("unknown scene '%s' (column, pyramid, random-spd or murty)",
+                           av[optind]);
+    for (int k = 0; k < NOPTIONS; k++)
+        if (g->given[k] && !(gen_options[k].scenes & g->scene->id))
+            return usage_error("--%s does not apply to scene %s", gen_options[k].name,
+                               g->scene->name);
+    if (!g->out) return usage_error("-o DIR is required");
+    if (was_given(g, K_KIND) && g->mu < 0.0) return usage_error("--kind needs --mu");
+    if (g->scene->default_size && !was_given(g, K_SIZE)) g->size = g->scene->default_size;
+    if (g->scene->id == SC_MURTY && g->size > MAX_MURTY)
+        return usage_error("--size: %ld is out of range for murty (1 to %ld)", g->size,
+                           MAX_MURTY);
+    if (g->scene->id == SC_RANDOM_SPD) {
+        double n = (double)g->size;
+        if (g->density < 0.0) g->density = g->size > 1 ? fmin(1.0, 10.0 / (n - 1.0)) : 0.0;
+        if (g->density * n * (n - 1.0) > MAX_OFFDIAG)
+            return usage_error("--size %ld with --density %g gives %.3g off-diagonal "
+                               "nonzeros, more than %.0e",
+                               g->size, g->density, g->density * n * (n - 1.0), MAX_OFFDIAG);
+    }
+    return 0;
+}
+
+int lcp_generate_main(int argc, char **argv)
+{
+    gen_params g;
+    gen_result r;
+    rb_scene s;
+    lcp_err err = {{0}};
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    if (argc < 1 || !argv) return lcp_status_exit_code(LCP_INPUT_ERROR);
+
+    /* a private copy: getopt_long permutes the pointers, not the caller's */
+    char **av = lcp_alloc((size_t)argc + 1, sizeof *av);
+    if (!av) return lcp_status_exit_code(LCP_ERROR);
+    memcpy(av, argv, (size_t)argc * sizeof *av);
+    av[argc] = NULL;
+    int rc = parse_args(argc, av, &g);
+    free(av); /* g keeps pointers into argv's strings, not into av */
+    if (rc) return rc < 0 ? 0 : rc;
+
+    int status = 0;
+    switch (g.scene->id) {
+    case SC_COLUMN:
+    case SC_PYRAMID:
+        status = g.scene->id == SC_COLUMN ? scene_column(&g, &s) : scene_pyramid(&g, &s);
+        if (!status) status = build_rigid(&g, &s, g.mu >= 0.0, &r);
+        break;
+    case SC_RANDOM_SPD: status = build_random_spd(&g, &r); break;
+    default: status = build_murty(&g, &r); break;
+    }
+    scene_free(&s);
+    if (status) {
+        fprintf(stderr, PROG ": %s: out of memory\n", g.scene->name);
+        result_free(&r);
+        return lcp_status_exit_code(LCP_ERROR);
+    }
+    status = write_folder(&g, &r, &err);
+    if (status) {
+        fprintf(stderr, PROG ": %s\n", err.msg);
+        result_free(&r);
+        return lcp_status_exit_code((lcp_status)status);
+    }
+    fprintf(stderr, PROG ": %s", g.scene->name);
+    if (g.scene->id & SC_RIGID)
+        fprintf(stderr, ", %d bodies, %d contacts", r.nbodies, r.ncontacts);
+    fprintf(stderr, ": %s n=%d nnz(A)=%ld", r.kind, r.n, lcp_csr_nnz(&r.A));
+    if (g.scene->id == SC_RANDOM_SPD) fprintf(stderr, " cond~%.3g", r.cond);
+    fprintf(stderr, " -> %s\n", g.out);
+    result_free(&r);
+    return 0;
+}
