@@ -88,6 +88,8 @@ typedef struct {
     lcp_kind kind;
     const char *where; /* "FILE:LINE" prefix for config errors, NULL for the command line */
     lcp_err *err;
+    char *owned[64];   /* copies of --config values (the YAML parser frees its own) */
+    int nowned;
 } cli;
 
 static const char *const field_names[10] = {"A", "b", "mu", "lo", "hi", "findex", "M", "J", "v", "e"};
@@ -240,7 +242,14 @@ static int config_set(void *ctx, const char *key, const char *value, long line)
         if (o->name && !strcmp(o->name, key)) {
             if (o->id == OPT_CONFIG || o->id == OPT_HELP || o->id == OPT_VERSION || o->id == OPT_LIST)
                 break;
-            rc = apply_option(c, o->id, o->has_arg ? value : "", key);
+            char *copy = lcp_strdup(value);
+            if (!copy || c->nowned == (int)(sizeof c->owned / sizeof c->owned[0])) {
+                free(copy);
+                rc = bad(c, "too many options in a configuration%s%s", "", "");
+                break;
+            }
+            c->owned[c->nowned++] = copy;
+            rc = apply_option(c, o->id, o->has_arg ? copy : "", key);
             break;
         }
     if (rc < 0) rc = bad(c, "unknown option '%s' in a configuration%s", key, "");
@@ -376,12 +385,12 @@ static int solve(cli *c, lcp_err *err)
                   : lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown solver '%s' (see --list-solvers)", c->solver);
         goto done;
     }
-    if (*why && !c->json && !c->quiet) fprintf(stderr, "lcpsolve: %s\n", why);
     if (strcmp(c->precond, "none")) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown preconditioner '%s' (this build has: none)", c->precond);
         goto done;
     }
     if ((rc = lcp_solver_check(sv, &p, err))) goto done;
+    if (*why && !c->json && !c->quiet) fprintf(stderr, "lcpsolve: %s\n", why);
     x = lcp_calloc((size_t)p.n, sizeof(double));
     if (!x) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
@@ -497,29 +506,34 @@ int main(int argc, char **argv)
         c.config = config;
         if (lcp_config_read(config, config_set, &c, &err)) {
             fprintf(stderr, "lcpsolve: %s\n", err.msg);
-            return 2;
+            rc = 2;
+            goto out;
         }
     }
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (opt) {
-        case OPT_HELP: help(); return 0;
-        case OPT_VERSION: printf("lcpsolve %s\n", LCP_VERSION); return 0;
-        case OPT_LIST: list_solvers(); return 0;
+        case OPT_HELP: help(); goto out;
+        case OPT_VERSION: printf("lcpsolve %s\n", LCP_VERSION); goto out;
+        case OPT_LIST: list_solvers(); goto out;
         case OPT_CONFIG: break;
         case '?':
-            if (optopt && optopt < 256) fprintf(stderr, "lcpsolve: unknown option or missing value: '-%c'\n", optopt);
-            else fprintf(stderr, "lcpsolve: unknown option or missing value: '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "Try 'lcpsolve --help'.\n");
-            return 2;
+            if (optopt && optopt < 256)
+                fprintf(stderr, "lcpsolve: unknown option or missing value: '-%c' (see lcpsolve --help)\n", optopt);
+            else
+                fprintf(stderr, "lcpsolve: unknown option or missing value: '%s' (see lcpsolve --help)\n",
+                        argv[optind - 1]);
+            rc = 2;
+            goto out;
         default: {
             const char *name = "?";
             for (const option_doc *o = options; o->help; o++)
                 if (o->id == opt) name = o->name ? o->name : o->arg;
             if (apply_option(&c, opt, optarg ? optarg : "", name)) {
                 fprintf(stderr, "lcpsolve: %s\n", err.msg);
-                return 2;
+                rc = 2;
+                goto out;
             }
         }
         }
@@ -527,11 +541,14 @@ int main(int argc, char **argv)
     if (optind < argc) c.problem = argv[optind++];
     if (optind < argc) {
         fprintf(stderr, "lcpsolve: unexpected argument '%s' (one PROBLEM at a time)\n", argv[optind]);
-        return 2;
+        rc = 2;
+        goto out;
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = solve(&c, &err);
     if (err.msg[0]) fprintf(stderr, "lcpsolve: %s\n", err.msg);
+out:
+    for (int k = 0; k < c.nowned; k++) free(c.owned[k]);
     return rc;
 }

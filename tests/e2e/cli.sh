@@ -120,7 +120,7 @@ run "findex sgs agrees" 0 -s sgs -t 1e-12 --reference "$T/fp.mtx" --ref-tol 1e-9
 # --- failures that must not look like success
 printf '{"kind":"lcp","A":[[0,1],[1,0]],"b":[-1,-1]}' >"$T/zd.json"
 run "zero diagonal refused" 2 -s pgs "$T/zd.json";   check "zero diagonal reason" grep -q "positive diagonal" "$T/err"
-printf '{"kind":"lcp","A":[[1,0.99],[0.99,1]],"b":[-1,-2]}' >"$T/ill.json"
+printf '{"kind":"blcp","A":[[1,0.99],[0.99,1]],"b":[-1,-2],"lo":["-inf","-inf"],"hi":["inf","inf"]}' >"$T/ill.json"
 run "jacobi diverges: error" 5 -s jacobi --omega 1.99 --json "$T/ill.json"
 check "status error" [ "$(json_field status)" = error ]
 
@@ -134,17 +134,23 @@ if "$LCP" generate random-spd --size 300 --density 0.02 --seed 3 -o "$T/rs" 2>/d
     run "info random-spd" 0 info "$T/rs";  check "info says positive definite" grep -q "positive definite" "$T/out"
 fi
 
-# --- generated scenes of a few thousand contacts, checked independently
-for scene in "column --bodies 3000" "pyramid --base 30"; do
-    set -- $scene; dir="$T/$1"
-    if "$LCP" generate $scene -o "$dir" 2>"$T/err"; then
-        run "pgs on $1 (-A -b)" 0 -s pgs -t 1e-8 -n 200000 -A "$dir/A.mtx" -b "$dir/b.mtx" -o "$dir/x.mtx" --json
+# --- generated scenes of a few thousand contacts, checked independently.
+# pgs on the 3,600-contact pyramid; on a 3,000-sphere column plain pgs needs
+# O(N^2) sweeps (BENCHMARKS.md), psor with the estimated omega O(N).
+for scene in "pgs pyramid --base 30" "psor column --bodies 3000" "psor column --bodies 300 --mass-ratio 10" "pgs column --bodies 40 --mass-ratio 10"; do
+    set -- $scene; solver=$1; shift; dir="$T/$1"
+    if "$LCP" generate "$@" -o "$dir" 2>"$T/err"; then
+        run "$solver on $1 (-A -b)" 0 -s "$solver" -t 1e-8 -A "$dir/A.mtx" -b "$dir/b.mtx" -o "$dir/x.mtx" --json
         check "$1: independent residual <= 1e-8" python3 tests/check_residual.py "$dir/A.mtx" "$dir/b.mtx" "$dir/x.mtx" --max 1e-8
-        run "pgs on $1 folder, factored form read too" 0 -s pgs -t 1e-6 -n 200000 "$dir"
+        run "$solver on the $1 folder" 0 -s "$solver" "$dir"
     else
         bad "generate $scene: $(cat "$T/err")"
     fi
 done
+# the pgs limit on a tall column is reported honestly: exit 1, best iterate written
+"$LCP" generate column --bodies 3000 -o "$T/tall" 2>/dev/null
+run "pgs on a tall column stops at the limit" 1 -s pgs -n 2000 --json -o "$T/tall/x.mtx" "$T/tall"
+check "tall column: status max_iter" [ "$(json_field status)" = max_iter ]
 
 # --- the Siconos collection: every file loads; the positive definite LCPs solve
 if [ -d "$SICONOS" ]; then
