@@ -92,7 +92,6 @@ typedef struct {
     int nowned;
 } cli;
 
-static const char *const field_names[10] = {"A", "b", "mu", "lo", "hi", "findex", "M", "J", "v", "e"};
 
 static void usage_line(FILE *f)
 {
@@ -173,8 +172,15 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
     double x;
     int k;
     switch (id) {
-    case OPT_SOLVER: c->solver = val; break;
-    case OPT_PRECOND: c->precond = val; break;
+    case OPT_SOLVER:
+        if (strcmp(val, "auto") && !lcp_solver_find(val))
+            return bad(c, "unknown solver '%s' (see lcpsolve --list-solvers)%s", val, "");
+        c->solver = val;
+        break;
+    case OPT_PRECOND:
+        if (strcmp(val, "none")) return bad(c, "unknown preconditioner '%s' (this build has: none)%s", val, "");
+        c->precond = val;
+        break;
     case OPT_TOL:
         if (!parse_double(val, &x) || x <= 0) return bad(c, "--%s: '%s' is not a positive number", name, val);
         c->s.tol = x;
@@ -335,7 +341,7 @@ static int load(cli *c, lcp_problem *p, lcp_err *err)
         if (!c->file[k]) continue;
         if (!strcmp(c->file[k], "-") && stdin_used++)
             return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "stdin ('-') can be used for one file only");
-        int rc = lcp_read_field_mtx(p, field_names[k], c->file[k], err);
+        int rc = lcp_read_field_mtx(p, lcp_field_names[k], c->file[k], err);
         if (rc) return rc;
     }
     p->kind = c->kind;

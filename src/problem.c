@@ -28,6 +28,36 @@ lcp_kind lcp_kind_parse(const char *s)
     return LCP_KIND_NONE;
 }
 
+const char *const lcp_field_names[10] = {"A", "b", "mu", "lo", "hi", "findex", "M", "J", "v", "e"};
+
+int lcp_field_index(const char *name)
+{
+    for (int k = 0; k < 10; k++)
+        if (!strcmp(lcp_field_names[k], name)) return k;
+    return -1;
+}
+
+void lcp_problem_set_where(lcp_problem *p, const char *field, const char *file, long line)
+{
+    int k = lcp_field_index(field);
+    if (k < 0 || !file) return;
+    size_t len = strlen(file) + 24;
+    char *s = malloc(len);
+    if (!s) return;
+    if (line > 0) snprintf(s, len, "%s:%ld", file, line);
+    else snprintf(s, len, "%s", file);
+    free(p->where[k]);
+    p->where[k] = s;
+}
+
+/* Where a message about field should point: its file and line, or the source. */
+static const char *at(const lcp_problem *p, const char *field)
+{
+    int k = lcp_field_index(field);
+    if (k >= 0 && p->where[k]) return p->where[k];
+    return p->source ? p->source : "problem";
+}
+
 void lcp_problem_init(lcp_problem *p) { memset(p, 0, sizeof *p); }
 
 void lcp_problem_free(lcp_problem *p)
@@ -43,6 +73,7 @@ void lcp_problem_free(lcp_problem *p)
     free(p->mu);
     free(p->v);
     free(p->e);
+    for (int k = 0; k < 10; k++) free(p->where[k]);
     free(p->source);
     free(p->format);
     memset(p, 0, sizeof *p);
@@ -123,19 +154,19 @@ done:
     return rc;
 }
 
-static int check_finite(const double *v, int n, const char *what, const char *src, lcp_err *err)
+static int check_finite(const lcp_problem *p, const double *v, int n, const char *what, lcp_err *err)
 {
     for (int i = 0; v && i < n; i++)
         if (!isfinite(v[i]))
-            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "%s[%d] is not finite", what, i + 1);
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, what), 0, "%s[%d] is not finite", what, i + 1);
     return 0;
 }
 
-static int check_matrix(const lcp_csr *A, const char *what, const char *src, lcp_err *err)
+static int check_matrix(const lcp_problem *p, const lcp_csr *A, const char *what, lcp_err *err)
 {
     int bi = 0, bj = 0;
     if (A->p && !lcp_csr_all_finite(A, &bi, &bj))
-        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "%s(%d,%d) is not finite", what, bi + 1, bj + 1);
+        return lcp_fail(err, LCP_INPUT_ERROR, at(p, what), 0, "%s(%d,%d) is not finite", what, bi + 1, bj + 1);
     return 0;
 }
 
@@ -148,16 +179,22 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
         if (!p->M.p || !p->J.p || !p->v)
             return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "the factored form needs M, J and v");
         if (p->M.m != p->M.n)
-            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "M is %d x %d, not square", p->M.m, p->M.n);
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "M"), 0, "M is %d x %d, not square", p->M.m, p->M.n);
         if (p->J.n != p->M.m)
-            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "J has %d columns but M is %d x %d", p->J.n,
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "J"), 0, "J has %d columns but M is %d x %d", p->J.n,
                             p->M.m, p->M.m);
-        if ((rc = check_matrix(&p->M, "M", src, err)) || (rc = check_matrix(&p->J, "J", src, err)) ||
-            (rc = check_finite(p->v, p->M.m, "v", src, err)) ||
-            (rc = check_finite(p->e, p->J.m, "e", src, err)))
+        if (p->vlen && p->vlen != p->M.m)
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "v"), 0, "v has %d entries but M is %d x %d", p->vlen, p->M.m, p->M.m);
+        if (p->e && p->elen && p->elen != p->J.m)
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "e"), 0, "e has %d entries but J has %d rows", p->elen, p->J.m);
+        if (p->A.p && p->A.m != p->J.m)
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "J"), 0, "J has %d rows but A is %d x %d", p->J.m, p->A.m, p->A.n);
+        if ((rc = check_matrix(p, &p->M, "M", err)) || (rc = check_matrix(p, &p->J, "J", err)) ||
+            (rc = check_finite(p, p->v, p->M.m, "v", err)) ||
+            (rc = check_finite(p, p->e, p->J.m, "e", err)))
             return rc;
         if (!lcp_csr_is_symmetric(&p->M, 1e-12))
-            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "M is not symmetric");
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "M"), 0, "M is not symmetric");
         if (!p->A.p && (rc = form_A(p, err))) return rc;
         if (!p->b) {
             p->b = lcp_alloc((size_t)p->J.m, sizeof(double));
@@ -166,21 +203,17 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
             for (int i = 0; p->e && i < p->J.m; i++) p->b[i] += p->e[i];
         }
     }
-    if (p->M.p && p->vlen && p->vlen != p->M.m)
-        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "v has %d entries but M is %d x %d", p->vlen, p->M.m, p->M.m);
-    if (p->J.p && p->elen && p->elen != p->J.m)
-        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "e has %d entries but J has %d rows", p->elen, p->J.m);
     if (!p->A.p) return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "no matrix A (or M, J, v) given");
     if (!p->b) return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "no vector b given");
     if (p->A.m != p->A.n)
-        return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "A is %d x %d, not square", p->A.m, p->A.n);
+        return lcp_fail(err, LCP_INPUT_ERROR, at(p, "A"), 0, "A is %d x %d, not square", p->A.m, p->A.n);
     p->n = p->A.m;
     {
         const int lens[] = {p->blen, p->lolen, p->hilen, p->findexlen};
         const char *names[] = {"b", "lo", "hi", "findex"};
         for (int k = 0; k < 4; k++)
             if (lens[k] && lens[k] != p->n)
-                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "%s has %d entries but A is %d x %d", names[k],
+                return lcp_fail(err, LCP_INPUT_ERROR, at(p, names[k]), 0, "%s has %d entries but A is %d x %d", names[k],
                                 lens[k], p->n, p->n);
     }
     if (p->kind == LCP_KIND_NONE) {
@@ -188,11 +221,11 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
         else if (p->mu) p->kind = LCP_KIND_FC3D;
         else p->kind = LCP_KIND_LCP;
     }
-    if ((rc = check_matrix(&p->A, "A", src, err)) || (rc = check_finite(p->b, p->n, "b", src, err)))
+    if ((rc = check_matrix(p, &p->A, "A", err)) || (rc = check_finite(p, p->b, p->n, "b", err)))
         return rc;
     if (p->kind & LCP_KIND_FRICTION) {
         if (p->n % 3)
-            return lcp_fail(err, LCP_INPUT_ERROR, src, 0,
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "A"), 0,
                             "a %s problem needs 3 rows a contact, but A has %d rows", lcp_kind_name(p->kind),
                             p->n);
         p->nc = p->n / 3;
@@ -200,37 +233,37 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
             return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "a %s problem needs mu (one per contact)",
                             lcp_kind_name(p->kind));
         if (p->nmu != p->nc)
-            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "mu has %d entries for %d contacts", p->nmu, p->nc);
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "mu"), 0, "mu has %d entries for %d contacts", p->nmu, p->nc);
         if (p->lo || p->hi || p->findex)
             return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "bounds and findex belong to blcp problems");
     }
     if (p->kind == LCP_KIND_LCP && (p->lo || p->hi || p->findex || p->mu))
         return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "an lcp problem takes no bounds, findex or mu");
     if (p->mu) {
-        if ((rc = check_finite(p->mu, p->nmu, "mu", src, err))) return rc;
+        if ((rc = check_finite(p, p->mu, p->nmu, "mu", err))) return rc;
         for (int i = 0; i < p->nmu; i++)
             if (p->mu[i] < 0)
-                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "mu[%d] = %g is negative", i + 1, p->mu[i]);
+                return lcp_fail(err, LCP_INPUT_ERROR, at(p, "mu"), 0, "mu[%d] = %g is negative", i + 1, p->mu[i]);
     }
     if (p->kind == LCP_KIND_BLCP) {
         for (int i = 0; i < p->n; i++) {
             double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY;
             if (isnan(lo) || isnan(hi))
-                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "bound %d is NaN", i + 1);
+                return lcp_fail(err, LCP_INPUT_ERROR, at(p, "lo"), 0, "bound %d is NaN", i + 1);
             if (lo > hi)
-                return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "lo[%d] = %g exceeds hi[%d] = %g", i + 1, lo,
+                return lcp_fail(err, LCP_INPUT_ERROR, at(p, "lo"), 0, "lo[%d] = %g exceeds hi[%d] = %g", i + 1, lo,
                                 i + 1, hi);
         }
         if (p->findex) {
             if (!p->mu || p->nmu != p->n)
-                return lcp_fail(err, LCP_INPUT_ERROR, src, 0,
+                return lcp_fail(err, LCP_INPUT_ERROR, at(p, "findex"), 0,
                                 "findex needs mu with one coefficient per row (%d)", p->n);
             for (int i = 0; i < p->n; i++)
                 if (p->findex[i] < -1 || p->findex[i] >= p->n || p->findex[i] == i)
-                    return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "findex[%d] = %d is not a row or -1", i + 1,
+                    return lcp_fail(err, LCP_INPUT_ERROR, at(p, "findex"), 0, "findex[%d] = %d is not a row or -1", i + 1,
                                     p->findex[i]);
         } else if (p->mu) {
-            return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "mu without findex in a blcp problem");
+            return lcp_fail(err, LCP_INPUT_ERROR, at(p, "mu"), 0, "mu without findex in a blcp problem");
         }
     }
     return 0;

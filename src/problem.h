@@ -49,9 +49,19 @@ typedef struct lcp_problem {
      * lcp_problem_finish() checks them against the matrices */
     int blen, lolen, hilen, findexlen, vlen, elen;
 
+    /* where each field was read, "FILE:LINE" (NULL: unknown, use source);
+     * indexed by lcp_field_index(): A b mu lo hi findex M J v e */
+    char *where[10];
+
     char *source;   /* the path it was read from (for messages) */
     char *format;   /* "mtx", "json", "dat", "fclib", "folder", "generated" */
 } lcp_problem;
+
+/* The named fields of a problem, in one order: A b mu lo hi findex M J v e. */
+extern const char *const lcp_field_names[10];
+int lcp_field_index(const char *name); /* -1 if unknown */
+/* Records where a field was read ("FILE:LINE", or "FILE" when line <= 0). */
+void lcp_problem_set_where(lcp_problem *p, const char *field, const char *file, long line);
 
 void lcp_problem_init(lcp_problem *p);
 void lcp_problem_free(lcp_problem *p);

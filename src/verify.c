@@ -7,7 +7,7 @@
 void lcp_cone_project(double mu, double *r)
 {
     double rn = r[0], nt = hypot(r[1], r[2]);
-    if (nt <= mu * rn) return;        /* inside K_mu */
+    if (rn >= 0 && nt <= mu * rn) return; /* inside K_mu */
     if (mu * nt <= -rn) {             /* inside the polar cone: project to 0 */
         r[0] = r[1] = r[2] = 0.0;
         return;
@@ -109,6 +109,11 @@ void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_me
     }
     /* a NaN anywhere must never look like convergence */
     if (isnan(m->residual)) m->residual = INFINITY;
+    for (int i = 0; i < p->n; i++) /* fmin/fmax drop NaNs: look for them */
+        if (isnan(x[i]) || isnan(w[i])) {
+            m->residual = INFINITY;
+            break;
+        }
 }
 
 void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m)

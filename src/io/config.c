@@ -24,7 +24,17 @@ int lcp_config_read(const char *path, int (*set)(void *ctx, const char *key, con
     int have_key = 0;
     while (!rc && !done) {
         if (!yaml_parser_parse(&parser, &ev)) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, path, (long)parser.problem_mark.line + 1, "YAML: %s",
+            long eline = (long)parser.problem_mark.line + 1;
+            if (parser.error == YAML_READER_ERROR) { /* only a byte offset: count the lines before it */
+                eline = 1;
+                rewind(f);
+                for (size_t k = 0; k < parser.problem_offset; k++) {
+                    int ch = fgetc(f);
+                    if (ch == EOF) break;
+                    eline += ch == '\n';
+                }
+            }
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, eline, "YAML: %s",
                           parser.problem ? parser.problem : "syntax error");
             break;
         }

@@ -59,6 +59,7 @@ int lcp_set_vector_field(lcp_problem *p, const char *field, double *v, int n, co
 int lcp_read_field_mtx(lcp_problem *p, const char *field, const char *path, lcp_err *err)
 {
     int rc;
+    lcp_problem_set_where(p, field, strcmp(path, "-") ? path : "<stdin>", mtx_size_line(path));
     if (lcp_field_is_matrix(field)) {
         lcp_csr A;
         if ((rc = lcp_read_mtx_matrix(path, &A, err))) return rc;

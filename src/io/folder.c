@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const fields[] = {"A", "b", "mu", "lo", "hi", "findex", "M", "J", "v", "e", NULL};
 
 int lcp_read_folder(const char *dir, lcp_kind kind_hint, lcp_problem *p, lcp_err *err)
 {
@@ -25,11 +24,11 @@ int lcp_read_folder(const char *dir, lcp_kind kind_hint, lcp_problem *p, lcp_err
         return rc;
     }
     int found = 0, rc = 0;
-    for (int k = 0; fields[k] && !rc; k++) {
-        snprintf(path, len, "%s/%s.mtx", dir, fields[k]);
+    for (int k = 0; k < 10 && !rc; k++) {
+        snprintf(path, len, "%s/%s.mtx", dir, lcp_field_names[k]);
         if (access(path, F_OK) != 0) continue;
         found++;
-        rc = lcp_read_field_mtx(p, fields[k], path, err);
+        rc = lcp_read_field_mtx(p, lcp_field_names[k], path, err);
     }
     free(path);
     if (rc) return rc;

@@ -17,6 +17,8 @@ int lcp_read_problem(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_e
 /* Matrix Market through CHOLMOD (src/io/mtx.c). */
 int lcp_read_mtx_matrix(const char *path, lcp_csr *A, lcp_err *err);
 int lcp_read_mtx_vector(const char *path, double **v, int *n, lcp_err *err);
+/* The line number of a Matrix Market file's size line (0 if unknown). */
+long mtx_size_line(const char *path);
 /* Writes v as a Matrix Market array n x 1, atomically (temp file + rename). */
 int lcp_write_mtx_vector(const char *path, const double *v, int n, const char *comment,
                          lcp_err *err);

@@ -22,7 +22,6 @@
 
 #define JSON_MAX_BYTES (1L << 30)
 
-static const char *const fields[] = {"A", "b", "mu", "lo", "hi", "findex", "M", "J", "v", "e", NULL};
 
 static long line_at(const char *text, size_t offset)
 {
@@ -215,29 +214,34 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
         p->kind = lcp_kind_parse(kind->valuestring);
     }
     int found = 0;
-    for (int k = 0; fields[k] && !rc; k++) {
-        const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, fields[k]);
+    for (int k = 0; k < 10 && !rc; k++) {
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, lcp_field_names[k]);
         if (!it) continue;
         found++;
-        long line = line_of_key(text, fields[k]);
+        long line = line_of_key(text, lcp_field_names[k]);
+        if (!cJSON_IsString(it)) lcp_problem_set_where(p, lcp_field_names[k], path, line);
         if (cJSON_IsString(it)) {
             char *file = relative_path(path, it->valuestring);
             if (!file) rc = lcp_fail(err, LCP_ERROR, path, line, "out of memory");
-            else rc = lcp_read_field_mtx(p, fields[k], file, err);
+            else if ((rc = lcp_read_field_mtx(p, lcp_field_names[k], file, err)) && err) {
+                char inner[sizeof err->msg];
+                memcpy(inner, err->msg, sizeof inner);
+                lcp_fail(err, rc, path, line, "\"%s\": %s", lcp_field_names[k], inner);
+            }
             free(file);
-        } else if (lcp_field_is_matrix(fields[k])) {
+        } else if (lcp_field_is_matrix(lcp_field_names[k])) {
             lcp_csr A;
-            if (!(rc = inline_matrix(it, fields[k], &A, path, line, err)) &&
-                (rc = lcp_set_matrix_field(p, fields[k], &A, path, err)))
+            if (!(rc = inline_matrix(it, lcp_field_names[k], &A, path, line, err)) &&
+                (rc = lcp_set_matrix_field(p, lcp_field_names[k], &A, p->where[k] ? p->where[k] : path, err)))
                 lcp_csr_free(&A);
         } else if (cJSON_IsArray(it)) {
             double *v = NULL;
             int n = 0;
-            if (!(rc = inline_vector(it, fields[k], &v, &n, path, line, err)) &&
-                (rc = lcp_set_vector_field(p, fields[k], v, n, path, err)))
+            if (!(rc = inline_vector(it, lcp_field_names[k], &v, &n, path, line, err)) &&
+                (rc = lcp_set_vector_field(p, lcp_field_names[k], v, n, p->where[k] ? p->where[k] : path, err)))
                 free(v);
         } else {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, path, line, "\"%s\" must be a file name or an array", fields[k]);
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, line, "\"%s\" must be a file name or an array", lcp_field_names[k]);
         }
     }
     if (!rc && !found)

@@ -1,10 +1,11 @@
 /* src/io/mtx.c: Matrix Market files.
  *
- * Reading is CHOLMOD's (cholmod_read_matrix: coordinate and array, general,
- * symmetric and skew-symmetric, real/integer/pattern).  Before handing a file
- * to CHOLMOD its header is checked against the file's size, so a header that
- * claims 10^12 entries is refused before anything is allocated; when CHOLMOD
- * refuses a file, mtx_locate() scans it once more to name the line at fault.
+ * Parsing is CHOLMOD's (cholmod_read_matrix: coordinate and array, general,
+ * symmetric and skew-symmetric, real/integer/pattern).  CHOLMOD is lenient,
+ * so before a file reaches it mtx_validate() checks every line against the
+ * format and names the line at fault: the header against the file's size (a
+ * header that claims 10^12 entries is refused before anything is
+ * allocated), indices, counts, triangles, finite values.
  * Writing (arrays for vectors, coordinates for matrices) is plain fprintf
  * through an atomic lcp_outfile.
  */
@@ -24,134 +25,156 @@
 typedef struct {
     int coordinate;  /* 1 coordinate, 0 array */
     int pattern;     /* pattern: no values */
-    int symmetric;   /* symmetric or skew-symmetric */
-    long m, n, nnz;  /* declared sizes (nnz = m*n for arrays) */
+    int symmetric;   /* 1 symmetric, 2 skew-symmetric */
+    long m, n, nnz;  /* declared sizes (for arrays: the number of stored values) */
     long size_line;  /* line of the size line */
+    int long_lines;  /* some line is longer than CHOLMOD's line buffer */
 } mtx_header;
 
-static const char *base_name(const char *path)
+/* The next line (any length) into *buf; returns its length or -1 at EOF. */
+static long next_line(FILE *f, char **buf, size_t *cap, long *lineno)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    ssize_t len = getline(buf, cap, f);
+    if (len >= 0) ++*lineno;
+    return (long)len;
+}
+
+static int blank_or_comment(const char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    return *s == '%' || *s == '\0';
 }
 
 /* Reads the banner and size line; checks the claims against the file size. */
-static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h, long *lineno,
-                           lcp_err *err)
+static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h, long *lineno, char **line,
+                           size_t *cap, lcp_err *err)
 {
-    char line[1024], obj[64], fmt[64], field[64], sym[64];
+    char obj[64], fmt[64], field[64], sym[64];
     memset(h, 0, sizeof *h);
-    *lineno = 1;
-    if (!fgets(line, sizeof line, f)) return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "empty file");
-    if (sscanf(line, "%%%%MatrixMarket %63s %63s %63s %63s", obj, fmt, field, sym) != 4 ||
+    *lineno = 0;
+    if (next_line(f, line, cap, lineno) < 0) return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "empty file");
+    if (sscanf(*line, "%%%%MatrixMarket %63s %63s %63s %63s", obj, fmt, field, sym) != 4 ||
         strcasecmp(obj, "matrix") != 0)
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1,
-                        "not a Matrix Market file (expected '%%%%MatrixMarket matrix FORMAT FIELD "
-                        "SYMMETRY')");
+                        "not a Matrix Market file (expected '%%%%MatrixMarket matrix FORMAT FIELD SYMMETRY')");
     if (!strcasecmp(fmt, "coordinate")) h->coordinate = 1;
     else if (strcasecmp(fmt, "array"))
-        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unknown format '%s'", fmt);
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unknown format '%s' (coordinate or array)", fmt);
     if (!strcasecmp(field, "pattern")) h->pattern = 1;
     else if (strcasecmp(field, "real") && strcasecmp(field, "integer"))
-        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported field '%s' (real, integer or pattern)",
-                        field);
-    if (!strcasecmp(sym, "symmetric") || !strcasecmp(sym, "skew-symmetric")) h->symmetric = 1;
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported field '%s' (real, integer or pattern)", field);
+    if (!strcasecmp(sym, "symmetric")) h->symmetric = 1;
+    else if (!strcasecmp(sym, "skew-symmetric")) h->symmetric = 2;
     else if (strcasecmp(sym, "general"))
-        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported symmetry '%s'", sym);
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported symmetry '%s' (general, symmetric, skew-symmetric)",
+                        sym);
     if (h->pattern && !h->coordinate)
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "pattern is only valid with coordinate");
     for (;;) {
-        if (!fgets(line, sizeof line, f))
+        if (next_line(f, line, cap, lineno) < 0)
             return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "no size line");
-        ++*lineno;
-        char *s = line;
-        while (isspace((unsigned char)*s)) s++;
-        if (*s == '%' || *s == '\0') continue;
-        char extra[8];
-        int got = h->coordinate ? sscanf(s, "%ld %ld %ld %7s", &h->m, &h->n, &h->nnz, extra)
-                                : sscanf(s, "%ld %ld %7s", &h->m, &h->n, extra);
-        if (got != (h->coordinate ? 3 : 2))
-            return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno,
-                            h->coordinate ? "size line must be 'ROWS COLS ENTRIES'"
-                                          : "size line must be 'ROWS COLS'");
-        break;
+        if (strlen(*line) > 1000) h->long_lines = 1;
+        if (!blank_or_comment(*line)) break;
     }
     h->size_line = *lineno;
+    char extra[8];
+    int got = h->coordinate ? sscanf(*line, "%ld %ld %ld %7s", &h->m, &h->n, &h->nnz, extra)
+                            : sscanf(*line, "%ld %ld %7s", &h->m, &h->n, extra);
+    if (got != (h->coordinate ? 3 : 2))
+        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno,
+                        h->coordinate ? "size line must be 'ROWS COLS ENTRIES'" : "size line must be 'ROWS COLS'");
     if (h->m < 0 || h->n < 0 || h->nnz < 0 || h->m > INT_MAX || h->n > INT_MAX || h->nnz > INT_MAX)
-        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "sizes %ld x %ld (%ld entries) out of range",
-                        h->m, h->n, h->nnz);
+        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "sizes %ld x %ld (%ld entries) out of range", h->m,
+                        h->n, h->nnz);
+    if (h->symmetric && h->m != h->n)
+        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "a %s matrix must be square, not %ld x %ld",
+                        h->symmetric == 1 ? "symmetric" : "skew-symmetric", h->m, h->n);
     if (!h->coordinate) {
         if (h->n && h->m > LONG_MAX / h->n)
             return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "sizes overflow");
-        h->nnz = h->m * h->n;
-        if (h->symmetric) h->nnz = h->m * (h->m + 1) / 2;
+        h->nnz = h->symmetric == 1 ? h->m * (h->m + 1) / 2 : h->symmetric == 2 ? h->m * (h->m - 1) / 2 : h->m * h->n;
     }
     /* every entry needs at least two bytes of text ("0\n"), coordinates four */
-    long need = h->nnz * (h->coordinate ? 4 : 2);
-    if (fsize >= 0 && need > fsize)
-        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno,
-                        "declares %ld entries but the file has only %ld bytes", h->nnz, fsize);
+    if (fsize >= 0 && h->nnz > fsize / (h->coordinate ? 4 : 2))
+        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "declares %ld entries but the file has only %ld bytes",
+                        h->nnz, fsize);
     return 0;
 }
 
-/* After CHOLMOD refused the file (or a value is not finite): find the line. */
-static int mtx_locate(const char *path, lcp_err *err)
+/* Reads one number at *s, advancing it; 0 when there is none. */
+static int number(char **s, double *x)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot open: %s", strerror(errno));
+    char *end;
+    *x = strtod(*s, &end);
+    if (end == *s) return 0;
+    *s = end;
+    return 1;
+}
+
+/* Checks every line of the file: CHOLMOD parses leniently (0-based or
+ * fractional indices, extra entries, both triangles of a symmetric file,
+ * overlong lines are all let through or misread), so nothing reaches it
+ * that the Matrix Market format does not allow.  Names the line at fault. */
+static int mtx_validate(FILE *f, const char *path, long fsize, int *long_lines, lcp_err *err)
+{
     mtx_header h;
     long lineno = 0, count = 0;
-    int rc = mtx_read_header(f, path, -1, &h, &lineno, err);
-    char line[4096];
-    int want = h.coordinate ? (h.pattern ? 2 : 3) : 1;
-    while (!rc && fgets(line, sizeof line, f)) {
-        lineno++;
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = mtx_read_header(f, path, fsize, &h, &lineno, &line, &cap, err);
+    int want = h.coordinate ? (h.pattern ? 2 : 3) : 0;
+    *long_lines = h.long_lines;
+    while (!rc && next_line(f, &line, &cap, &lineno) >= 0) {
+        if (strlen(line) > 1000) *long_lines = 1; /* CHOLMOD reads at most ~1030 a line */
+        if (blank_or_comment(line)) continue;
         char *s = line;
-        while (isspace((unsigned char)*s)) s++;
-        if (*s == '%' || *s == '\0') continue;
-        if (count >= h.nnz) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "more entries than the %ld declared", h.nnz);
+        if (strlen(line) > 1000) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "line longer than 1000 characters");
             break;
         }
         double tok[3];
-        char *end = s;
-        int k;
-        for (k = 0; k < want; k++) {
-            char *next;
-            errno = 0;
-            tok[k] = strtod(end, &next);
-            if (next == end) break;
-            end = next;
+        int k = 0;
+        if (h.coordinate) {
+            while (k < want && number(&s, &tok[k])) k++;
+        } else { /* arrays: one value a line */
+            k = number(&s, &tok[0]);
         }
-        while (isspace((unsigned char)*end)) end++;
-        if (k < want || *end) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "expected %d number%s per line, found '%.40s'",
-                          want, want > 1 ? "s" : "", strtok(s, "\n"));
+        while (isspace((unsigned char)*s)) s++;
+        if ((h.coordinate && k < want) || (!h.coordinate && k == 0) || *s) {
+            line[strcspn(line, "\r\n")] = '\0';
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "expected %s, found '%.40s'",
+                          h.coordinate ? (h.pattern ? "'ROW COL'" : "'ROW COL VALUE'") : "a number", line);
+            break;
+        }
+        if (count + 1 > h.nnz) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "more entries than the %ld declared", h.nnz);
+            break;
+        }
+        double v = h.coordinate ? (h.pattern ? 1.0 : tok[2]) : tok[0];
+        if (!isfinite(v) || fabs(v) >= 1e308) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "value is not finite (or beyond 1e308)");
             break;
         }
         if (h.coordinate) {
-            if (tok[0] != floor(tok[0]) || tok[1] != floor(tok[1]) || tok[0] < 1 || tok[0] > h.m ||
-                tok[1] < 1 || tok[1] > h.n) {
-                rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "index (%g, %g) outside the %ld x %ld matrix",
-                              tok[0], tok[1], h.m, h.n);
-                break;
-            }
-            if (h.symmetric && tok[1] > tok[0]) {
+            if (tok[0] != floor(tok[0]) || tok[1] != floor(tok[1]) || tok[0] < 1 || tok[0] > h.m || tok[1] < 1 ||
+                tok[1] > h.n) {
                 rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno,
-                              "entry (%g, %g) above the diagonal in a symmetric file", tok[0], tok[1]);
+                              "index (%g, %g) is not a 1-based position in the %ld x %ld matrix", tok[0], tok[1],
+                              h.m, h.n);
                 break;
             }
-        }
-        if (!isfinite(tok[want - 1]) && !h.pattern) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "value is not finite");
-            break;
+            if ((h.symmetric == 1 && tok[1] > tok[0]) || (h.symmetric == 2 && tok[1] >= tok[0])) {
+                rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno,
+                              "entry (%g, %g) is not below the diagonal of a %s file (store the lower triangle)",
+                              tok[0], tok[1], h.symmetric == 1 ? "symmetric" : "skew-symmetric");
+                break;
+            }
         }
         count++;
     }
     if (!rc && count < h.nnz)
         rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "file ends after %ld of %ld entries", count, h.nnz);
-    if (!rc) rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "CHOLMOD could not read this Matrix Market file");
-    fclose(f);
+    free(line);
     return rc;
 }
 
@@ -162,76 +185,112 @@ static void quiet_common(cholmod_common *c)
     c->error_handler = NULL;
 }
 
-/* Reads any Matrix Market matrix into CSR (dense arrays become CSR too;
- * explicit zeros of coordinate files are kept out). */
+/* Standard input copied to a temporary file, so it can be checked first. */
+static FILE *spool_stdin(void)
+{
+    FILE *t = tmpfile();
+    if (!t) return NULL;
+    char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, stdin)) > 0)
+        if (fwrite(buf, 1, k, t) != k) {
+            fclose(t);
+            return NULL;
+        }
+    rewind(t);
+    return t;
+}
+
+/* A copy of a checked file without its comment lines (except the banner),
+ * for CHOLMOD when some comment line is longer than its line buffer. */
+static FILE *without_comments(FILE *f)
+{
+    FILE *t = tmpfile();
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    if (!t) return NULL;
+    rewind(f);
+    while (next_line(f, &line, &cap, &lineno) >= 0)
+        if (lineno == 1 || !blank_or_comment(line)) fputs(line, t);
+    free(line);
+    fclose(f);
+    rewind(t);
+    return t;
+}
+
+/* Reads any Matrix Market matrix into CSR: checked line by line by
+ * mtx_validate(), then parsed by CHOLMOD (dense arrays become CSR too). */
 int lcp_read_mtx_matrix(const char *path, lcp_csr *A, lcp_err *err)
 {
     memset(A, 0, sizeof *A);
     int is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
-    FILE *f = is_stdin ? stdin : fopen(path, "r");
-    if (!f) return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot open: %s", strerror(errno));
-    if (!is_stdin) {
-        struct stat st;
-        mtx_header h;
-        long lineno;
-        if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-            fclose(f);
-            return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "is a folder, not a Matrix Market file");
-        }
-        int rc = mtx_read_header(f, name, (long)st.st_size, &h, &lineno, err);
-        if (rc) {
-            fclose(f);
-            return rc;
-        }
-        rewind(f);
+    FILE *f = is_stdin ? spool_stdin() : fopen(path, "r");
+    if (!f) return lcp_fail(err, LCP_INPUT_ERROR, name, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return lcp_fail(err, LCP_INPUT_ERROR, name, 0, "is a folder, not a Matrix Market file");
     }
+    int long_lines = 0;
+    int rc = mtx_validate(f, name, S_ISREG(st.st_mode) ? (long)st.st_size : -1, &long_lines, err);
+    if (rc) {
+        fclose(f);
+        return rc;
+    }
+    if (long_lines && !(f = without_comments(f)))
+        return lcp_fail(err, LCP_ERROR, name, 0, "cannot make a temporary file");
+    rewind(f);
     cholmod_common c;
     quiet_common(&c);
     int mtype = 0;
     void *M = cholmod_read_matrix(f, 1, &mtype, &c);
-    if (!is_stdin) fclose(f);
-    int rc = 0;
+    fclose(f);
     if (!M) {
         cholmod_finish(&c);
-        if (is_stdin) return lcp_fail(err, LCP_INPUT_ERROR, name, 0, "not a valid Matrix Market matrix");
-        return mtx_locate(path, err);
+        return lcp_fail(err, c.status == CHOLMOD_OUT_OF_MEMORY ? LCP_ERROR : LCP_INPUT_ERROR, name, 0,
+                        "CHOLMOD could not read this Matrix Market file (status %d)", c.status);
     }
     if (mtype == CHOLMOD_DENSE) {
         cholmod_dense *D = M;
-        if (D->nrow > INT_MAX || D->ncol > INT_MAX) rc = LCP_INPUT_ERROR;
-        else rc = lcp_csr_from_dense_colmajor(A, (int)D->nrow, (int)D->ncol, D->x);
+        rc = lcp_csr_from_dense_colmajor(A, (int)D->nrow, (int)D->ncol, D->x);
         cholmod_free_dense(&D, &c);
     } else if (mtype == CHOLMOD_SPARSE) {
         cholmod_sparse *S = M; /* unsymmetric CSC with both triangles (prefer = 1) */
-        lcp_csr T; /* a CSC of A is the CSR of A' */
-        long nnz = (long)((int *)S->p)[S->ncol];
+        lcp_csr T;             /* a CSC of A is the CSR of A': transpose it */
         memset(&T, 0, sizeof T);
         T.m = (int)S->ncol;
         T.n = (int)S->nrow;
         T.p = S->p;
         T.j = S->i;
         T.x = S->x;
-        if (!S->sorted || !S->packed) rc = LCP_ERROR;
-        else {
-            (void)nnz;
-            rc = lcp_csr_transpose(&T, A); /* (A')' = A, rows sorted */
-        }
+        rc = (!S->packed || S->xtype != CHOLMOD_REAL) ? LCP_ERROR : lcp_csr_transpose(&T, A);
         cholmod_free_sparse(&S, &c);
     } else {
         rc = LCP_ERROR;
         cholmod_free_triplet((cholmod_triplet **)&M, &c);
     }
     cholmod_finish(&c);
-    if (rc) return lcp_fail(err, rc, name, 0, "cannot convert the matrix (too large or out of memory)");
-    int bi = 0, bj = 0;
-    if (!lcp_csr_all_finite(A, &bi, &bj)) {
-        lcp_csr_free(A);
-        if (is_stdin)
-            return lcp_fail(err, LCP_INPUT_ERROR, name, 0, "entry (%d, %d) is not finite", bi + 1, bj + 1);
-        return mtx_locate(path, err);
-    }
+    if (rc) return lcp_fail(err, rc, name, 0, "cannot convert the matrix (out of memory)");
     return 0;
+}
+
+/* The line of the size line of a Matrix Market file (0 if unknown). */
+long mtx_size_line(const char *path)
+{
+    if (!strcmp(path, "-")) return 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    mtx_header h;
+    long lineno = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    lcp_err e;
+    long at = mtx_read_header(f, path, -1, &h, &lineno, &line, &cap, &e) ? 0 : h.size_line;
+    free(line);
+    fclose(f);
+    return at;
 }
 
 /* A vector: an array n x 1 or 1 x n, or a coordinate n x 1 / 1 x n. */
@@ -244,7 +303,8 @@ int lcp_read_mtx_vector(const char *path, double **v, int *n, lcp_err *err)
     if (rc) return rc;
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     if (A.n != 1 && A.m != 1) {
-        rc = lcp_fail(err, LCP_INPUT_ERROR, name, 0, "expected a vector, found a %d x %d matrix", A.m, A.n);
+        rc = lcp_fail(err, LCP_INPUT_ERROR, name, mtx_size_line(path), "expected a vector, found a %d x %d matrix",
+                      A.m, A.n);
         lcp_csr_free(&A);
         return rc;
     }
@@ -259,7 +319,6 @@ int lcp_read_mtx_vector(const char *path, double **v, int *n, lcp_err *err)
     lcp_csr_free(&A);
     *v = d;
     *n = len;
-    (void)base_name;
     return 0;
 }
 
