@@ -3,6 +3,7 @@
 #   make test       run every test (unit tests, then end-to-end tests)
 #   make install    PREFIX=/usr/local: binary and man page
 #   make bench      the benchmarks of BENCHMARKS.md
+#   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first)
 # Overridable: CC, CFLAGS, PREFIX, OPENMP=0 to build without OpenMP.
 
 CC      ?= cc
@@ -14,6 +15,11 @@ override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g \
 ifeq ($(OPENMP),1)
 override CFLAGS += -fopenmp
 LDOMP = -fopenmp
+endif
+SANITIZE ?= 0
+ifeq ($(SANITIZE),1)
+override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=address,undefined
 endif
 LDLIBS  = -lcholmod -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
           -lfclib -lhdf5_serial -lcjson -lyaml -lopenblas -llapack -lm $(LDOMP)
@@ -35,14 +41,14 @@ build/%.o: %.c
 
 build/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
 test: lcpsolve $(TESTBIN)
 	@sh tests/run.sh $(TESTBIN)
 
 build/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
 bench: lcpsolve build/bench/sweeps
 	@sh scripts/bench-sweeps
