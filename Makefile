@@ -53,6 +53,13 @@ build/bench/%: bench/%.c $(LIBOBJ)
 bench: lcpsolve build/bench/sweeps
 	@sh scripts/bench-sweeps
 
+# the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
+SICONOS_INC = /usr/include/siconos
+peer: build/peer/siconos_lcp
+build/peer/%: peer/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -I$(SICONOS_INC) -I$(SICONOS_INC)/numerics -o $@ $< -lsiconos_numerics -lm
+
 install: lcpsolve
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 lcpsolve $(DESTDIR)$(PREFIX)/bin/lcpsolve
@@ -61,5 +68,5 @@ install: lcpsolve
 clean:
 	rm -rf build lcpsolve
 
-.PHONY: all test bench install clean
+.PHONY: all test bench peer install clean
 -include $(OBJ:.o=.d)
