@@ -39,8 +39,38 @@ static long line_of_key(const char *text, const char *key)
     return s ? line_at(text, (size_t)(s - text)) : 1;
 }
 
+/* Standard input, read whole (at most JSON_MAX_BYTES). */
+static char *slurp_stdin(size_t *len, lcp_err *err)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            char *b = cap >= (size_t)JSON_MAX_BYTES ? NULL : realloc(buf, 2 * cap + 1);
+            if (!b) {
+                free(buf);
+                lcp_fail(err, LCP_INPUT_ERROR, "<stdin>", 0, "more than 1 GiB, or out of memory");
+                return NULL;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        size_t k = fread(buf + n, 1, cap - n, stdin);
+        n += k;
+        if (k == 0) break;
+    }
+    if (!buf) {
+        lcp_fail(err, LCP_ERROR, "<stdin>", 0, "out of memory");
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
 static char *slurp(const char *path, size_t *len, lcp_err *err)
 {
+    if (!strcmp(path, "-")) return slurp_stdin(len, err);
     FILE *f = fopen(path, "rb");
     if (!f) {
         lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot open: %s", strerror(errno));
@@ -190,6 +220,7 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
     size_t len = 0;
     char *text = slurp(path, &len, err);
     if (!text) return LCP_INPUT_ERROR;
+    if (!strcmp(path, "-")) path = "<stdin>";
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     int rc = 0;

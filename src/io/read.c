@@ -16,8 +16,10 @@ int lcp_read_problem(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_e
 {
     struct stat st;
     int rc;
-    if (stat(path, &st) != 0) return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "no such file or folder");
-    if (S_ISDIR(st.st_mode)) rc = lcp_read_folder(path, kind_hint, p, err);
+    if (!strcmp(path, "-")) /* standard input: a whole problem in JSON */
+        rc = lcp_read_json(path, p, err);
+    else if (stat(path, &st) != 0) return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "no such file or folder");
+    else if (S_ISDIR(st.st_mode)) rc = lcp_read_folder(path, kind_hint, p, err);
     else if (has_ext(path, ".json")) rc = lcp_read_json(path, p, err);
     else if (has_ext(path, ".dat")) rc = lcp_read_dat(path, kind_hint, p, err);
     else if (has_ext(path, ".hdf5") || has_ext(path, ".h5")) rc = lcp_read_fclib(path, p, err);
@@ -34,6 +36,6 @@ int lcp_read_problem(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_e
                             lcp_kind_name(p->kind), lcp_kind_name(kind_hint));
     }
     if (kind_hint) p->kind = kind_hint;
-    if (!p->source) p->source = lcp_strdup(path);
+    if (!p->source) p->source = lcp_strdup(strcmp(path, "-") ? path : "<stdin>");
     return lcp_problem_finish(p, err);
 }

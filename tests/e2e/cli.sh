@@ -103,6 +103,21 @@ check "independent residual" python3 tests/check_residual.py "$T/A.mtx" "$T/b.mt
 run "b wrong length" 2 -A "$T/A.mtx" -b "$T/b3.mtx"
 check "b length message" grep -q "b has 3 entries" "$T/err"
 
+run "problem JSON from stdin" 0 -s pgs --json - <"$T/p.json"
+check "stdin problem named" [ "$(json_field problem)" = "<stdin>" ]
+
+# --- time limit and interruption: exit 1, the best iterate written whole
+"$LCP" generate column --bodies 2000 -o "$T/c2k" 2>/dev/null
+run "time limit" 1 -s pgs -n 100000000 --time-limit 0.3 --json -o "$T/tl.mtx" "$T/c2k"
+check "status time_limit" [ "$(json_field status)" = time_limit ]
+check "time limit: best iterate written" grep -q "^2000 1" "$T/tl.mtx"
+"$LCP" -s pgs -n 100000000 --json -o "$T/int.mtx" --trace "$T/int.csv" "$T/c2k" >"$T/out" 2>"$T/err" &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
+check "SIGINT: exit 1" [ "$rc" -eq 1 ]
+check "SIGINT: message interrupted" [ "$(json_field message)" = interrupted ]
+check "SIGINT: solution written whole" [ "$(grep -cv '^%' "$T/int.mtx")" -eq 2001 ]
+check "SIGINT: trace flushed" [ "$(($(wc -l <"$T/int.csv") - 2))" -eq "$(json_field iterations)" ]
+
 # --- blcp with bounds and findex: pgs and jacobi agree
 cat >"$T/box.json" <<'J'
 {"kind": "blcp", "A": [[4, 1, 0], [1, 4, 1], [0, 1, 4]], "b": [-8, 3, -2],
