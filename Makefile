@@ -21,7 +21,7 @@ ifeq ($(SANITIZE),1)
 override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 override LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS  = -lcholmod -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
+LDLIBS  = -lcholmod -lumfpack -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
           -lfclib -lhdf5_serial -lcjson -lyaml -lopenblas -llapack -lm $(LDOMP)
 
 SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c)

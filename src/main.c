@@ -36,6 +36,7 @@ enum {
     OPT_E = 'e',
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
+    OPT_COVER, OPT_LINSOLVE,
 };
 
 typedef struct {
@@ -60,6 +61,8 @@ static const option_doc options[] = {
     {"ref-tol", 1, OPT_REFTOL, "X", "largest relative difference to --reference (default 1e-6)"},
     {"warm-start", 1, OPT_WARM, "FILE", "start from this vector (.mtx)"},
     {"config", 1, OPT_CONFIG, "FILE.yaml", "read options from a YAML mapping (the command line wins)"},
+    {"cover", 1, OPT_COVER, "FILE", "lemke: the covering vector (.mtx, all entries > 0; default all ones)"},
+    {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse", "linear systems of ipm and the Newton solvers (default auto)"},
     {"kind", 1, OPT_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
     {"mu", 1, OPT_MU, "FILE", "friction coefficients (one a contact; blcp with findex: one a row)"},
     {"lo", 1, OPT_LO, "FILE", "blcp lower bounds (|x| >= 1e300 means infinite)"},
@@ -81,7 +84,7 @@ static const option_doc options[] = {
 
 typedef struct {
     lcp_settings s;
-    const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem;
+    const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem, *cover;
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
     int json, info, quiet;
@@ -219,6 +222,13 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->ref_tol = x;
         break;
     case OPT_WARM: c->warm = val; break;
+    case OPT_COVER: c->cover = val; break;
+    case OPT_LINSOLVE:
+        if (!strcmp(val, "auto")) c->s.linsolve = LCP_LINSOLVE_AUTO;
+        else if (!strcmp(val, "dense")) c->s.linsolve = LCP_LINSOLVE_DENSE;
+        else if (!strcmp(val, "sparse")) c->s.linsolve = LCP_LINSOLVE_SPARSE;
+        else return bad(c, "--%s: '%s' must be auto, dense or sparse", name, val);
+        break;
     case OPT_KIND:
         if (!(c->kind = lcp_kind_parse(val))) return bad(c, "--%s: unknown kind '%s' (lcp, blcp, ccp, fc3d)", name, val);
         break;
@@ -374,7 +384,7 @@ static int solve(cli *c, lcp_err *err)
     double t0 = lcp_now();
     int rc = load(c, &p, err);
     double parse_s = lcp_now() - t0;
-    double *x = NULL, *ref = NULL;
+    double *x = NULL, *ref = NULL, *cover = NULL;
     lcp_trace trace, *tr = NULL;
     lcp_monitor mon = {0};
     int exit_code = -1; /* set once a run completed */
@@ -414,6 +424,21 @@ static int solve(cli *c, lcp_err *err)
         memcpy(x, w0, (size_t)p.n * sizeof(double));
         free(w0);
     }
+    if (c->cover) {
+        int nc;
+        if ((rc = lcp_read_mtx_vector(c->cover, &cover, &nc, err))) goto done;
+        if (nc != p.n) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, c->cover, 0, "has %d entries, the problem has %d unknowns", nc, p.n);
+            goto done;
+        }
+        for (int i = 0; i < nc; i++)
+            if (!(cover[i] > 0)) {
+                rc = lcp_fail(err, LCP_INPUT_ERROR, c->cover, 0, "entry %d is %g: a covering vector must be positive",
+                              i + 1, cover[i]);
+                goto done;
+            }
+        c->s.cover = cover;
+    }
     if (c->reference) {
         int nr;
         if ((rc = lcp_read_mtx_vector(c->reference, &ref, &nr, err))) goto done;
@@ -439,9 +464,10 @@ static int solve(cli *c, lcp_err *err)
     rc = sv->solve(&p, &c->s, x, &mon, &info, err);
     double solve_s = lcp_now() - ts;
     if (rc) goto done;
-    lcp_status status = mon.status;
+    lcp_status status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
     /* the answer reported is verified here, not taken from the solver */
-    if (status != LCP_SOLVED) memcpy(x, mon.best_x, (size_t)p.n * sizeof(double));
+    if (status != LCP_SOLVED && mon.best.residual <= mon.last.residual)
+        memcpy(x, mon.best_x, (size_t)p.n * sizeof(double));
     run_report r = {.p = &p, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
                     .parse_s = parse_s, .omega = info.omega, .message = info.message};
     lcp_verify(&p, x, mon.w, &r.m);
@@ -466,6 +492,8 @@ done:
     lcp_monitor_free(&mon);
     free(x);
     free(ref);
+    free(cover);
+    c->s.cover = NULL;
     lcp_problem_free(&p);
     if (exit_code >= 0) return exit_code;
     if (c->info && !rc) return 0;

@@ -23,7 +23,11 @@ typedef struct {
     double omega;       /* relaxation; 0 = the solver's default */
     int omega_auto;     /* --omega auto: estimate the optimal omega */
     int threads;
+    const double *cover; /* lemke: the covering vector d (n), NULL for all ones */
+    int linsolve;        /* Newton-type solvers' linear systems: LCP_LINSOLVE_* */
 } lcp_settings;
+
+enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2 };
 
 void lcp_settings_default(lcp_settings *s);
 
@@ -51,6 +55,10 @@ int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *
 
 typedef struct {
     int iterations;
+    /* The solver's own verdict, where it has one: LCP_NO_SOLUTION (with the
+     * evidence in message, e.g. Lemke's ray termination) or LCP_ERROR (a
+     * breakdown: singular system, non-monotone problem...).  Left at
+     * LCP_MAX_ITER, the monitor's status (solved, limits) decides. */
     lcp_status status;
     char message[256];  /* why the solver stopped when it was not the monitor */
     double omega;       /* the relaxation used (psor) */
