@@ -6,21 +6,41 @@
 #include <string.h>
 
 extern const lcp_solver lcp_solver_pgs, lcp_solver_psor, lcp_solver_sgs, lcp_solver_jacobi;
+/* DEVELOPMENT ONLY (being written in parallel): weak until their files land */
+extern const lcp_solver lcp_solver_lemke __attribute__((weak));
+extern const lcp_solver lcp_solver_pivot __attribute__((weak));
+extern const lcp_solver lcp_solver_ipm __attribute__((weak));
+extern const lcp_solver lcp_solver_newton_fb __attribute__((weak));
+extern const lcp_solver lcp_solver_newton_min __attribute__((weak));
 
-static const lcp_solver *const solvers[] = {
+static const lcp_solver *const all[] = {
     &lcp_solver_pgs,
     &lcp_solver_psor,
     &lcp_solver_sgs,
     &lcp_solver_jacobi,
-    NULL,
+    &lcp_solver_lemke,
+    &lcp_solver_pivot,
+    &lcp_solver_ipm,
+    &lcp_solver_newton_fb,
+    &lcp_solver_newton_min,
 };
+static const lcp_solver *solvers[sizeof all / sizeof all[0] + 1];
 
-const lcp_solver *const *lcp_solver_list(void) { return solvers; }
+const lcp_solver *const *lcp_solver_list(void)
+{
+    if (!solvers[0]) {
+        int k = 0;
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            if (all[i]) solvers[k++] = all[i];
+    }
+    return solvers;
+}
 
 const lcp_solver *lcp_solver_find(const char *name)
 {
-    for (int i = 0; solvers[i]; i++)
-        if (!strcmp(solvers[i]->name, name)) return solvers[i];
+    const lcp_solver *const *list = lcp_solver_list();
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(list[i]->name, name)) return list[i];
     return NULL;
 }
 
