@@ -56,9 +56,10 @@ bench: lcpsolve build/bench/sweeps
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos
 peer: build/peer/siconos_lcp
-build/peer/%: peer/%.c
+build/peer/%: peer/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -I$(SICONOS_INC) -I$(SICONOS_INC)/numerics -o $@ $< -lsiconos_numerics -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -I$(SICONOS_INC) -I$(SICONOS_INC)/numerics -o $@ $< $(LIBOBJ) \
+	    -lsiconos_numerics $(LDLIBS)
 
 install: lcpsolve
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

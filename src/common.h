@@ -8,8 +8,8 @@
  *  - Indices are int (32 bit); sizes are checked against INT_MAX at load.
  *  - Free functions are NULL-safe.
  */
-#ifndef LCP_COMMON_H
-#define LCP_COMMON_H
+#ifndef LCPSOLVE_COMMON_H
+#define LCPSOLVE_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * the command line (solver, precond, tol, max-iter, omega, threads,
  * time-limit, ...) and whose values are scalars; each pair is handed to the
  * same option handler as the command line, which takes precedence. */
-#ifndef LCP_CONFIG_H
-#define LCP_CONFIG_H
+#ifndef LCPSOLVE_CONFIG_H
+#define LCPSOLVE_CONFIG_H
 
 #include "common.h"
 

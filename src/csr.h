@@ -1,7 +1,7 @@
 /* src/csr.h: compressed sparse row matrices, 0-based, columns sorted within
  * each row, no duplicates.  nnz = p[m]. */
-#ifndef LCP_CSR_H
-#define LCP_CSR_H
+#ifndef LCPSOLVE_CSR_H
+#define LCPSOLVE_CSR_H
 
 #include "common.h"
 

@@ -1,8 +1,8 @@
 /* src/generate.h: `lcpsolve generate SCENE [OPTIONS] -o DIR`, the problem
  * generator (scenes: column, pyramid, random-spd, murty; see
  * `lcpsolve generate --help` and the comments of src/generate.c). */
-#ifndef LCP_GENERATE_H
-#define LCP_GENERATE_H
+#ifndef LCPSOLVE_GENERATE_H
+#define LCPSOLVE_GENERATE_H
 
 /* argv[0] is the word "generate", the scene and the options follow (in any
  * order; argv itself is not reordered).  Writes the problem folder, prints

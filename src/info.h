@@ -1,6 +1,6 @@
 /* src/info.h: `lcpsolve info PROBLEM`: what a problem is, before solving it. */
-#ifndef LCP_INFO_H
-#define LCP_INFO_H
+#ifndef LCPSOLVE_INFO_H
+#define LCPSOLVE_INFO_H
 
 #include <stdio.h>
 

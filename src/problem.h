@@ -10,8 +10,8 @@
  * A problem may come in factored form (M, J, v[, e]); lcp_problem_finish()
  * then forms A = J M^-1 J' and b = J v + e (through CHOLMOD).
  */
-#ifndef LCP_PROBLEM_H
-#define LCP_PROBLEM_H
+#ifndef LCPSOLVE_PROBLEM_H
+#define LCPSOLVE_PROBLEM_H
 
 #include "csr.h"
 

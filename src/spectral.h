@@ -1,6 +1,6 @@
 /* src/spectral.h: cheap spectral estimates by the Lanczos process. */
-#ifndef LCP_SPECTRAL_H
-#define LCP_SPECTRAL_H
+#ifndef LCPSOLVE_SPECTRAL_H
+#define LCPSOLVE_SPECTRAL_H
 
 #include "csr.h"
 

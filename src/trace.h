@@ -1,8 +1,8 @@
 /* src/trace.h: CSV convergence traces, header
  * "iter,time_s,residual,complementarity,feasibility" then solver columns.
  * Written to a temporary file and renamed on close: whole or not at all. */
-#ifndef LCP_TRACE_H
-#define LCP_TRACE_H
+#ifndef LCPSOLVE_TRACE_H
+#define LCPSOLVE_TRACE_H
 
 #include "io/io.h"
 #include "verify.h"

@@ -6,8 +6,8 @@
  *               / max(||q||, ||r||, ||u||)   (ccp without the mu|u_T| term;
  *               denominator 1 when all three vanish)
  */
-#ifndef LCP_VERIFY_H
-#define LCP_VERIFY_H
+#ifndef LCPSOLVE_VERIFY_H
+#define LCPSOLVE_VERIFY_H
 
 #include "problem.h"
 

@@ -5,8 +5,8 @@
  * not call lcp_problem_finish(); lcp_read_problem() does.  Readers survive
  * any input: no crash, no unbounded allocation from a header's claims.
  */
-#ifndef LCP_IO_H
-#define LCP_IO_H
+#ifndef LCPSOLVE_IO_H
+#define LCPSOLVE_IO_H
 
 #include "../problem.h"
 

@@ -9,8 +9,8 @@
  * (iter 0) and once after every iteration; it stops when that returns
  * non-zero.  All of a solver's workspace is allocated before its loop.
  */
-#ifndef LCP_SOLVER_H
-#define LCP_SOLVER_H
+#ifndef LCPSOLVE_SOLVER_H
+#define LCPSOLVE_SOLVER_H
 
 #include "../problem.h"
 #include "../trace.h"
