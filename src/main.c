@@ -36,7 +36,7 @@ enum {
     OPT_E = 'e',
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
-    OPT_COVER, OPT_LINSOLVE,
+    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE,
 };
 
 typedef struct {
@@ -63,6 +63,9 @@ static const option_doc options[] = {
     {"config", 1, OPT_CONFIG, "FILE.yaml", "read options from a YAML mapping (the command line wins)"},
     {"cover", 1, OPT_COVER, "FILE", "lemke: the covering vector (.mtx, all entries > 0; default all ones)"},
     {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse", "linear systems of ipm and the Newton solvers (default auto)"},
+    {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
+    {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diagonal of the contact block)"},
+    {"shuffle", 0, OPT_SHUFFLE, NULL, "nsgs: a new (seeded, reproducible) contact order each sweep"},
     {"kind", 1, OPT_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
     {"mu", 1, OPT_MU, "FILE", "friction coefficients (one a contact; blcp with findex: one a row)"},
     {"lo", 1, OPT_LO, "FILE", "blcp lower bounds (|x| >= 1e300 means infinite)"},
@@ -223,6 +226,17 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         break;
     case OPT_WARM: c->warm = val; break;
     case OPT_COVER: c->cover = val; break;
+    case OPT_LOCAL:
+        if (!strcmp(val, "projection")) c->s.local = LCP_LOCAL_PROJECTION;
+        else if (!strcmp(val, "newton")) c->s.local = LCP_LOCAL_NEWTON;
+        else if (!strcmp(val, "exact")) c->s.local = LCP_LOCAL_EXACT;
+        else return bad(c, "--%s: '%s' must be projection, newton or exact", name, val);
+        break;
+    case OPT_RHO:
+        if (!parse_double(val, &x) || x <= 0) return bad(c, "--%s: '%s' is not a positive number", name, val);
+        c->s.rho = x;
+        break;
+    case OPT_SHUFFLE: c->s.shuffle = 1; break;
     case OPT_LINSOLVE:
         if (!strcmp(val, "auto")) c->s.linsolve = LCP_LINSOLVE_AUTO;
         else if (!strcmp(val, "dense")) c->s.linsolve = LCP_LINSOLVE_DENSE;

@@ -12,6 +12,7 @@ extern const lcp_solver lcp_solver_pivot __attribute__((weak));
 extern const lcp_solver lcp_solver_ipm __attribute__((weak));
 extern const lcp_solver lcp_solver_newton_fb __attribute__((weak));
 extern const lcp_solver lcp_solver_newton_min __attribute__((weak));
+extern const lcp_solver lcp_solver_nsgs __attribute__((weak));
 
 static const lcp_solver *const all[] = {
     &lcp_solver_pgs,
@@ -23,6 +24,7 @@ static const lcp_solver *const all[] = {
     &lcp_solver_ipm,
     &lcp_solver_newton_fb,
     &lcp_solver_newton_min,
+    &lcp_solver_nsgs,
 };
 static const lcp_solver *solvers[sizeof all / sizeof all[0] + 1];
 

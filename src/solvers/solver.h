@@ -25,9 +25,13 @@ typedef struct {
     int threads;
     const double *cover; /* lemke: the covering vector d (n), NULL for all ones */
     int linsolve;        /* Newton-type solvers' linear systems: LCP_LINSOLVE_* */
+    int local;           /* nsgs: the per-contact solver, LCP_LOCAL_* */
+    double rho;          /* nsgs --local projection: the step; 0 = the solver's default */
+    int shuffle;         /* nsgs: visit contacts in a new random order each sweep (seeded: reproducible) */
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2 };
+enum { LCP_LOCAL_AUTO = 0, LCP_LOCAL_PROJECTION = 1, LCP_LOCAL_NEWTON = 2, LCP_LOCAL_EXACT = 3 };
 
 void lcp_settings_default(lcp_settings *s);
 
