@@ -1,8 +1,8 @@
 /* src/info.c: facts about a problem: kind, sizes, symmetry, definiteness
  * (PD means a unique solution for every b), diagonal range, condition. */
 #include "info.h"
+#include "suitesparse.h"
 
-#include <cholmod.h>
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -63,20 +63,9 @@ static int cholesky_test(const lcp_problem *p, lcp_matrix_facts *f)
     lcp_csr T;
     if (lcp_csr_transpose(&p->A, &T)) return LCP_ERROR;
     cholmod_common c;
-    cholmod_start(&c);
-    c.print = 0;
-    c.error_handler = NULL;
-    c.final_ll = 1; /* LL': a negative pivot fails (LDL' would accept it) */
-    /* S = (A + A')/2 as CHOLMOD sparse (CSR of A = CSC of A') */
-    cholmod_sparse At = {0}, Tt = {0};
-    At.nrow = At.ncol = Tt.nrow = Tt.ncol = (size_t)p->n;
-    At.nzmax = Tt.nzmax = (size_t)lcp_csr_nnz(&p->A);
-    At.p = p->A.p, At.i = p->A.j, At.x = p->A.x;
-    Tt.p = T.p, Tt.i = T.j, Tt.x = T.x;
-    At.itype = Tt.itype = CHOLMOD_INT;
-    At.xtype = Tt.xtype = CHOLMOD_REAL;
-    At.dtype = Tt.dtype = CHOLMOD_DOUBLE;
-    At.sorted = Tt.sorted = At.packed = Tt.packed = 1;
+    lcp_cholmod_start(&c); /* LL': a negative pivot fails */
+    /* S = (A + A')/2: the views are A' and A */
+    cholmod_sparse At = lcp_csr_as_cholmod(&p->A, 0), Tt = lcp_csr_as_cholmod(&T, 0);
     double alpha[2] = {0.5, 0}, beta[2] = {0.5, 0}; /* S = A/2 + A'/2 */
     cholmod_sparse *S = cholmod_add(&At, &Tt, alpha, beta, 1, 1, &c);
     int rc = LCP_ERROR;

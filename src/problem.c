@@ -1,8 +1,8 @@
 /* src/problem.c: the problem model: defaults, the factored form
  * (A = J M^-1 J', b = J v + e, through CHOLMOD), and load-time checks. */
 #include "problem.h"
+#include "suitesparse.h"
 
-#include <cholmod.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,39 +79,15 @@ void lcp_problem_free(lcp_problem *p)
     memset(p, 0, sizeof *p);
 }
 
-/* A CSR matrix seen by CHOLMOD as the CSC of its transpose (no copy). */
-static cholmod_sparse csr_as_csc_transpose(const lcp_csr *A)
-{
-    cholmod_sparse S;
-    memset(&S, 0, sizeof S);
-    S.nrow = (size_t)A->n;
-    S.ncol = (size_t)A->m;
-    S.nzmax = (size_t)lcp_csr_nnz(A);
-    S.p = A->p;
-    S.i = A->j;
-    S.x = A->x;
-    S.stype = 0;
-    S.itype = CHOLMOD_INT;
-    S.xtype = CHOLMOD_REAL;
-    S.dtype = CHOLMOD_DOUBLE;
-    S.sorted = 1;
-    S.packed = 1;
-    return S;
-}
-
 /* A = J M^-1 J' by a sparse Cholesky factorisation of M (CHOLMOD): X = M \ J',
  * A = J X.  Works for any symmetric positive definite M, block-diagonal or not. */
 static int form_A(lcp_problem *p, lcp_err *err)
 {
     const char *src = p->source;
     cholmod_common c;
-    cholmod_start(&c);
-    c.print = 0;
-    c.error_handler = NULL;
-    c.final_ll = 1; /* LL': an indefinite M fails (LDL' would accept it) */
-    cholmod_sparse Mt = csr_as_csc_transpose(&p->M); /* M symmetric: M' = M */
-    cholmod_sparse Jt = csr_as_csc_transpose(&p->J); /* nb x n */
-    Mt.stype = 0;
+    lcp_cholmod_start(&c); /* LL': an indefinite M fails */
+    cholmod_sparse Mt = lcp_csr_as_cholmod(&p->M, 0); /* M symmetric: M' = M */
+    cholmod_sparse Jt = lcp_csr_as_cholmod(&p->J, 0); /* J' (nb x n) */
     cholmod_sparse *Ml = cholmod_copy(&Mt, -1, 1, &c); /* lower triangle, symmetric */
     cholmod_factor *L = NULL;
     cholmod_sparse *X = NULL, *Jm = NULL, *AJ = NULL;

@@ -23,6 +23,7 @@
  * its result is checked again (pointers, index ranges, finite values).
  */
 #include "io.h"
+#include "../suitesparse.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -428,24 +429,10 @@ static int solve_mass(const h5ctx *c, const lcp_csr *M, const double *f, double 
     int n = M->m;
     if (n == 0) return 0;
     cholmod_common cm;
-    cholmod_start(&cm);
-    cm.print = 0;
-    cm.final_ll = 1; /* LL', so that an indefinite M is reported (LDL' would not) */
+    lcp_cholmod_start(&cm); /* LL', so that an indefinite M is reported */
     /* M is symmetric, so its CSR arrays are also its CSC arrays; stype 1
      * uses the upper triangle */
-    cholmod_sparse S;
-    memset(&S, 0, sizeof S);
-    S.nrow = S.ncol = (size_t)n;
-    S.nzmax = (size_t)lcp_csr_nnz(M);
-    S.p = M->p;
-    S.i = M->j;
-    S.x = M->x;
-    S.stype = 1;
-    S.itype = CHOLMOD_INT;
-    S.xtype = CHOLMOD_REAL;
-    S.dtype = CHOLMOD_DOUBLE;
-    S.sorted = 1;
-    S.packed = 1;
+    cholmod_sparse S = lcp_csr_as_cholmod(M, 1);
     cholmod_dense *B = NULL, *X = NULL;
     int rc = 0;
     cholmod_factor *L = cholmod_analyze(&S, &cm);

@@ -10,8 +10,8 @@
  * through an atomic lcp_outfile.
  */
 #include "io.h"
+#include "../suitesparse.h"
 
-#include <cholmod.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -178,13 +178,6 @@ static int mtx_validate(FILE *f, const char *path, long fsize, int *long_lines, 
     return rc;
 }
 
-static void quiet_common(cholmod_common *c)
-{
-    cholmod_start(c);
-    c->print = 0;
-    c->error_handler = NULL;
-}
-
 /* Standard input copied to a temporary file, so it can be checked first. */
 static FILE *spool_stdin(void)
 {
@@ -243,7 +236,7 @@ int lcp_read_mtx_matrix(const char *path, lcp_csr *A, lcp_err *err)
         return lcp_fail(err, LCP_ERROR, name, 0, "cannot make a temporary file");
     rewind(f);
     cholmod_common c;
-    quiet_common(&c);
+    lcp_cholmod_start(&c);
     int mtype = 0;
     void *M = cholmod_read_matrix(f, 1, &mtype, &c);
     fclose(f);
