@@ -141,7 +141,7 @@ static void list_solvers(void)
                 if (*kinds) strcat(kinds, ",");
                 strcat(kinds, lcp_kind_name((lcp_kind)k));
             }
-        printf("%-8s %-12s precond: none  %s\n", (*s)->name, kinds, (*s)->summary);
+        printf("%-11s %-15s precond: none  %s\n", (*s)->name, kinds, (*s)->summary);
     }
 }
 
