@@ -55,7 +55,7 @@ bench: lcpsolve build/bench/sweeps
 
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos
-peer: build/peer/siconos_lcp
+peer: build/peer/siconos_lcp build/peer/siconos_fc3d
 build/peer/%: peer/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -I$(SICONOS_INC) -I$(SICONOS_INC)/numerics -o $@ $< $(LIBOBJ) \

@@ -387,8 +387,8 @@ static const lcp_solver *choose_auto(const lcp_problem *p, char *why, size_t len
                  lcp_kind_name(p->kind));
         return lcp_solver_find("psor");
     }
-    snprintf(why, len, "auto: no solver for %s problems in this build", lcp_kind_name(p->kind));
-    return NULL;
+    snprintf(why, len, "auto: nsgs (%s, block Gauss-Seidel over contacts)", lcp_kind_name(p->kind));
+    return lcp_solver_find("nsgs");
 }
 
 static int solve(cli *c, lcp_err *err)

@@ -28,6 +28,13 @@ void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_me
 /* Projection of r (3 doubles) onto the cone ||r_T|| <= mu r_n, in place. */
 void lcp_cone_project(double mu, double *r);
 
+/* The natural-map residual of one friction contact, squared:
+ * ||r - P_K(r - v)||^2 with v = u + mu |u_T| e_n (desaxce: fc3d, De Saxce's
+ * modified velocity) or v = u (ccp); r, u: 3 doubles (normal, tangents).
+ * The term of the ccp/fc3d residual above for one contact; per-contact
+ * solvers (nsgs) judge their local solves with it. */
+double lcp_contact_residual2(double mu, int desaxce, const double *r, const double *u);
+
 /* max_i |x_i - y_i| / max(1, max_i |y_i|) */
 double lcp_relative_diff(const double *x, const double *y, int n);
 
