@@ -65,8 +65,8 @@ static const gen_scene gen_scenes[] = {
      "sparse SPD A = D L D + delta I (L a random graph's Laplacian,\n"
      "  D = diag(+-1), delta sets the condition number), b uniform in [-1, 1]"},
     {"murty", SC_MURTY, 8,
-     "Murty's example (2^n Lemke pivots): A upper triangular, 1 on\n"
-     "  and 2 above the diagonal, b = -1"},
+     "Murty's example (2^n Lemke pivots): A lower triangular, 1 on\n"
+     "  and 2 below the diagonal, b = -1"},
 };
 #define NSCENES ((int)(sizeof gen_scenes / sizeof gen_scenes[0]))
 
@@ -763,14 +763,16 @@ done:
 
 /* ------------------------------------------------------------ murty */
 
-/* Murty (1988, ch. 6): A(i,i) = 1, A(i,j) = 2 for j > i, 0 below; b = -1.
- * Lemke's method with the covering vector 1 takes 2^n pivots on it. */
+/* Murty (1988, ch. 6): A(i,i) = 1, A(i,j) = 2 for j < i, 0 above; b = -1.
+ * Lemke's method with the covering vector 1 takes 2^n pivots on it (the
+ * transpose, upper triangular, takes 2: Siconos' lcp_exp_murty.dat read
+ * column-major is that one). */
 static int build_murty(const gen_params *g, gen_result *res)
 {
     int n = (int)g->size;
     triplets t = {0};
     for (int i = 0; i < n; i++)
-        for (int j = i; j < n; j++)
+        for (int j = 0; j <= i; j++)
             if (trip_push(&t, i, j, i == j ? 1.0 : 2.0)) {
                 trip_free(&t);
                 return LCP_ERROR;

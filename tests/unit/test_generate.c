@@ -445,7 +445,7 @@ static void test_murty(void)
         for (int i = 0; i < 6; i++) {
             ok &= b[i] == -1.0;
             for (int j = 0; j < 6; j++)
-                ok &= A[i + j * 6] == (j == i ? 1.0 : j > i ? 2.0 : 0.0);
+                ok &= A[i + j * 6] == (j == i ? 1.0 : j < i ? 2.0 : 0.0); /* lower triangular */
         }
         CHECK(ok);
     }

@@ -1,0 +1,484 @@
+/* src/solvers/lemke.c: Lemke's complementary pivoting method for lcp, with
+ * the lexicographic ratio test (Lemke 1965; Cottle, Pang and Stone 1992,
+ * sec. 4.4; Murty 1988, ch. 2).
+ *
+ * The LCP  w = A z + b, z >= 0, w >= 0, z'w = 0  is embedded, with an
+ * artificial variable z0 and a covering vector d > 0 (--cover, default 1), in
+ *     w - A z - d z0 = b,   w, z, z0 >= 0,   w_i z_i = 0  (i = 1..n).     (*)
+ * Variables are numbered w_j = j, z_j = n + j, z0 = 2n; a basis B holds n of
+ * the columns of [I, -A, -d], beta = B^-1 b are the basic values.
+ *   start:  b >= 0: z = 0 solves the LCP (0 pivots).  Otherwise z0 enters the
+ *           basis {w} at the row r of the most negative b_r / d_r (ties: the
+ *           largest r, which is the lexicographic choice), giving
+ *           z0 = -b_r / d_r and w = b + d z0 >= 0.
+ *   pivot:  the complement of the variable that just left enters (w_j <->
+ *           z_j); its column is abar = B^-1 a_e and it grows until the first
+ *           basic variable reaches 0:
+ *               r = argmin { beta_i / abar_i : abar_i > 0 },
+ *           ties broken by the lexico-minimum of the rows [beta_i, (B^-1)_i.]
+ *           / abar_i.  That keeps every row of [beta, B^-1] lexico-positive,
+ *           so no basis repeats and the method cannot cycle.  When z0 is
+ *           among the tied rows it leaves.
+ *   end:    z0 leaves: z0 = 0, the basis is complementary, z solves the LCP.
+ *           No abar_i > 0: the ray (beta - t abar, t -> inf) stays feasible
+ *           for (*): ray termination.  Its z part moves along y >= 0; when
+ *           A is copositive-plus, y satisfies A'y <= 0 and b'y < 0 (CPS sec.
+ *           4.4), a Farkas certificate that no z >= 0 has A z + b >= 0.
+ *           The certificate is checked on the data: when it holds, the LCP
+ *           has no solution (LCP_NO_SOLUTION, whatever A); when it fails,
+ *           nothing is decided (LCP_ERROR: round-off if A is positive
+ *           semidefinite, hence copositive-plus, tested by a Cholesky factor
+ *           of (A + A')/2 + delta I; otherwise Lemke's method may ray-
+ *           terminate on solvable problems).
+ * Revised form: B^-1 is kept dense (n x n, column-major); abar is one dgemv
+ * (or daxpys for a sparse column), and a pivot at row r is the rank-1 update
+ *     B^-1 <- B^-1 - (abar - e_r) (e_r' B^-1) / abar_r          (dger)
+ *     beta <- beta - theta abar, beta_r <- theta = beta_r / abar_r.
+ * B^-1 is rebuilt from the basis columns (LAPACK dgetrf + dgetri) when the
+ * residual S b - B beta of the basis system, checked every CHECK_EVERY
+ * pivots, has drifted, and before accepting a ray or a pivot below
+ * SMALL_PIVOT * |abar|_inf (then the ratio test is redone).  The rows are
+ * scaled first, S = diag(1 / max_j |A_ij|): S w = (S A) z + S b + (S d) z0
+ * has the same z and, in exact arithmetic, the same pivots.  Pivot column
+ * entries below PIVOT_TOL * max(1, |abar|_inf) count as zero.  When z0 has
+ * left and round-off leaves the residual above --tol, one step of iterative
+ * refinement (beta += B^-1 (S b - B beta)) precedes the last check.
+ * Iterations are pivots (the first brings z0 in, the last takes it out).
+ * Trace columns: pivots, z0.  --warm-start is ignored (Lemke starts at
+ * z = 0); -j N sets the OpenBLAS threads.  The dense work is limited to
+ * 4 GiB (n <= 23170).
+ */
+#include "solver.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* LAPACK */
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetri_(const int *n, double *a, const int *lda, const int *ipiv, double *work, const int *lwork,
+             int *info);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+
+#define PIVOT_TOL 1e-9    /* abar_i <= PIVOT_TOL * max(1, |abar|_inf) does not block */
+#define SMALL_PIVOT 1e-6  /* a pivot below SMALL_PIVOT * |abar|_inf is checked with a fresh B^-1 */
+#define TIE_TOL 1e-12     /* ratio tie: row within TIE_TOL * max(1, |beta|_inf) of 0 after the step */
+#define LEX_TOL 1e-11     /* lexicographic tie: within LEX_TOL * the column's largest |entry| */
+#define CHECK_EVERY 32    /* pivots between checks of the basis residual */
+#define DRIFT_TOL 1e-11   /* basis residual above DRIFT_TOL * scale: rebuild B^-1 */
+#define CERT_TOL 1e-9     /* relative tolerance of the infeasibility certificate */
+#define PSD_SHIFT 1e-10   /* delta = PSD_SHIFT * max |(A + A')/2| in the Cholesky test */
+#define MAX_DENSE_BYTES (4.0 * 1024.0 * 1024.0 * 1024.0)
+
+static const char *const columns[] = {"pivots", "z0", NULL};
+
+typedef struct {
+    int n;
+    lcp_csr At;      /* (S A)': row j holds column j of the scaled A */
+    double *bs, *ds; /* S b and S d (n each) */
+    double *Binv;    /* n x n, column-major: the basis inverse */
+    double *beta;    /* n: the basic values B^-1 S b */
+    double *col;     /* n: the entering column B^-1 a_e */
+    double *rowr;    /* n: row r of B^-1 before an update */
+    double *tmp;     /* n: scattered columns, residuals */
+    double *wv;      /* n: A z + b for lcp_verify */
+    int *basis;      /* n: the variable basic at each row */
+    int *row_of;     /* 2n + 1: the row of each variable, -1 when nonbasic */
+    int *cand;       /* n: rows tied in the ratio test */
+    int *ipiv;       /* n: LU row interchanges */
+    double *lwork;   /* dgetri workspace */
+    int nlwork;
+} lemke_work;
+
+static void work_free(lemke_work *W)
+{
+    lcp_csr_free(&W->At);
+    free(W->bs);
+    free(W->ds);
+    free(W->Binv);
+    free(W->beta);
+    free(W->col);
+    free(W->rowr);
+    free(W->tmp);
+    free(W->wv);
+    free(W->basis);
+    free(W->row_of);
+    free(W->cand);
+    free(W->ipiv);
+    free(W->lwork);
+    memset(W, 0, sizeof *W);
+}
+
+/* All workspace; the scaled data S A (as columns), S b, S d; B = I. */
+static int work_init(lemke_work *W, const lcp_problem *p, const double *cover)
+{
+    int n = p->n;
+    memset(W, 0, sizeof *W);
+    W->n = n;
+    lcp_csr As;
+    if (lcp_csr_copy(&As, &p->A)) return LCP_ERROR;
+    W->bs = lcp_alloc((size_t)n, sizeof(double));
+    W->ds = lcp_alloc((size_t)n, sizeof(double));
+    W->Binv = lcp_calloc((size_t)n * (size_t)n, sizeof(double));
+    W->beta = lcp_alloc((size_t)n, sizeof(double));
+    W->col = lcp_alloc((size_t)n, sizeof(double));
+    W->rowr = lcp_alloc((size_t)n, sizeof(double));
+    W->tmp = lcp_alloc((size_t)n, sizeof(double));
+    W->wv = lcp_alloc((size_t)n, sizeof(double));
+    W->basis = lcp_alloc((size_t)n, sizeof(int));
+    W->row_of = lcp_alloc(2 * (size_t)n + 1, sizeof(int));
+    W->cand = lcp_alloc((size_t)n, sizeof(int));
+    W->ipiv = lcp_alloc((size_t)n, sizeof(int));
+    int ok = W->bs && W->ds && W->Binv && W->beta && W->col && W->rowr && W->tmp && W->wv && W->basis &&
+             W->row_of && W->cand && W->ipiv;
+    if (ok) {
+        for (int i = 0; i < n; i++) {
+            double amax = 0.0;
+            for (int k = As.p[i]; k < As.p[i + 1]; k++) amax = fmax(amax, fabs(As.x[k])); /* max_j |A_ij| */
+            double si = amax > 0 ? 1.0 / amax : 1.0;                                          /* S_ii */
+            for (int k = As.p[i]; k < As.p[i + 1]; k++) As.x[k] *= si;                        /* row i of S A */
+            W->bs[i] = si * p->b[i];                                                          /* S b */
+            W->ds[i] = si * (cover ? cover[i] : 1.0);                                         /* S d */
+            W->beta[i] = W->bs[i];                                                            /* B^-1 S b */
+            W->Binv[i + (size_t)i * n] = 1.0;                                                 /* B = I */
+            W->basis[i] = i;                                                                  /* w_i basic */
+        }
+        for (int v = 0; v <= 2 * n; v++) W->row_of[v] = v < n ? v : -1;
+        ok = !lcp_csr_transpose(&As, &W->At); /* columns of S A */
+    }
+    lcp_csr_free(&As);
+    if (ok) { /* dgetri's optimal workspace */
+        int lw = -1, info = 0;
+        double q = 0.0;
+        dgetri_(&n, W->Binv, &n, W->ipiv, &q, &lw, &info);
+        W->nlwork = info == 0 && q >= n ? (int)q : n;
+        W->lwork = lcp_alloc((size_t)W->nlwork, sizeof(double));
+        ok = W->lwork != NULL;
+    }
+    if (ok) return 0;
+    work_free(W);
+    return LCP_ERROR;
+}
+
+/* "w3", "z3" or "z0" for variable v (1-based indices). */
+static void var_name(int v, int n, char *buf, size_t len)
+{
+    if (v == 2 * n)
+        snprintf(buf, len, "z0");
+    else
+        snprintf(buf, len, "%c%d", v < n ? 'w' : 'z', (v < n ? v : v - n) + 1);
+}
+
+/* a = the column of variable v in [I, -S A, -S d] (dense, n). */
+static void basis_column(const lemke_work *W, int v, double *a)
+{
+    int n = W->n;
+    if (v == 2 * n) {
+        for (int i = 0; i < n; i++) a[i] = -W->ds[i]; /* -S d */
+        return;
+    }
+    memset(a, 0, (size_t)n * sizeof(double));
+    if (v < n) {
+        a[v] = 1.0; /* e_v */
+        return;
+    }
+    const lcp_csr *T = &W->At;
+    for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++) a[T->j[k]] = -T->x[k]; /* -(S A)(:, j) */
+}
+
+/* col = B^-1 a_v. */
+static void entering_column(lemke_work *W, int v)
+{
+    int n = W->n;
+    if (v < n) {
+        cblas_dcopy(n, W->Binv + (size_t)v * n, 1, W->col, 1); /* B^-1 e_v */
+        return;
+    }
+    const lcp_csr *T = &W->At;
+    if (v < 2 * n && 4L * (T->p[v - n + 1] - T->p[v - n]) < n) { /* sparse column: sum of columns of B^-1 */
+        memset(W->col, 0, (size_t)n * sizeof(double));
+        for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++)
+            cblas_daxpy(n, -T->x[k], W->Binv + (size_t)T->j[k] * n, 1, W->col, 1); /* col -= a_kj B^-1(:, k) */
+        return;
+    }
+    basis_column(W, v, W->tmp);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, W->Binv, n, W->tmp, 1, 0.0, W->col, 1); /* B^-1 a_v */
+}
+
+/* The leaving row for the column in W->col: minimum ratio, z0 first among
+ * ties, then the lexico-minimum of [beta_i, (B^-1)_i.] / abar_i; -1 when
+ * no entry blocks (a ray). */
+static int ratio_test(lemke_work *W)
+{
+    int n = W->n, z0 = 2 * n;
+    const double *a = W->col, *beta = W->beta;
+    double amax = fabs(a[cblas_idamax(n, a, 1)]);
+    double bmax = fmax(1.0, fabs(beta[cblas_idamax(n, beta, 1)]));
+    double ptol = PIVOT_TOL * fmax(1.0, amax); /* entries below it do not block */
+    double theta = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (a[i] > ptol) theta = fmin(theta, fmax(beta[i], 0.0) / a[i]); /* the step to the first zero */
+    if (theta == INFINITY) return -1;
+    int nc = 0;
+    for (int i = 0; i < n; i++)
+        if (a[i] > ptol && fmax(beta[i], 0.0) - theta * a[i] <= TIE_TOL * bmax) { /* reaches 0 with the step */
+            if (W->basis[i] == z0) return i;                                     /* z0 leaves: done */
+            W->cand[nc++] = i;
+        }
+    for (int k = 0; k < n && nc > 1; k++) { /* lexico-min over the columns of B^-1 */
+        const double *bk = W->Binv + (size_t)k * n;
+        double vmin = INFINITY, vabs = 0.0;
+        for (int c = 0; c < nc; c++) {
+            double v = bk[W->cand[c]] / a[W->cand[c]]; /* (B^-1)_ik / abar_i */
+            vmin = fmin(vmin, v);
+            vabs = fmax(vabs, fabs(v));
+        }
+        if (vabs == 0.0) continue;
+        int keep = 0;
+        for (int c = 0; c < nc; c++)
+            if (bk[W->cand[c]] / a[W->cand[c]] <= vmin + LEX_TOL * vabs) W->cand[keep++] = W->cand[c];
+        nc = keep;
+    }
+    int r = W->cand[0];
+    for (int c = 1; c < nc; c++) /* unresolved by round-off: the largest pivot */
+        if (a[W->cand[c]] > a[r]) r = W->cand[c];
+    return r;
+}
+
+/* Variable e enters at row r (column in W->col): beta and B^-1 updated. */
+static void do_pivot(lemke_work *W, int r, int e)
+{
+    int n = W->n;
+    double piv = W->col[r];
+    double theta = W->beta[r] / piv; /* the entering variable's new value */
+    if (theta < 0.0) theta = 0.0;    /* beta_r = -0 by round-off */
+    cblas_daxpy(n, -theta, W->col, 1, W->beta, 1);                /* beta -= theta abar */
+    W->beta[r] = theta;                                           /* beta_r = theta */
+    cblas_dcopy(n, W->Binv + r, n, W->rowr, 1);                   /* e_r' B^-1 */
+    W->col[r] -= 1.0;                                             /* abar - e_r */
+    cblas_dger(CblasColMajor, n, n, -1.0 / piv, W->col, 1, W->rowr, 1, W->Binv, n); /* eta update */
+    W->row_of[W->basis[r]] = -1;
+    W->basis[r] = e;
+    W->row_of[e] = r;
+}
+
+/* tmp = S b - B beta, the residual of the basis system; returns its max norm. */
+static double basis_residual(lemke_work *W)
+{
+    int n = W->n;
+    const lcp_csr *T = &W->At;
+    memcpy(W->tmp, W->bs, (size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++) {
+        int v = W->basis[i];
+        if (v < n) {
+            W->tmp[v] -= W->beta[i]; /* - e_v w_v */
+        } else if (v < 2 * n) {
+            for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++)
+                W->tmp[T->j[k]] += T->x[k] * W->beta[i]; /* + (S A)(:, j) z_j */
+        } else {
+            cblas_daxpy(n, W->beta[i], W->ds, 1, W->tmp, 1); /* + S d z0 */
+        }
+    }
+    return fabs(W->tmp[cblas_idamax(n, W->tmp, 1)]);
+}
+
+/* beta += B^-1 (S b - B beta): one step of iterative refinement. */
+static void refine(lemke_work *W)
+{
+    basis_residual(W);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, W->n, W->n, 1.0, W->Binv, W->n, W->tmp, 1, 1.0, W->beta, 1);
+}
+
+/* B^-1 rebuilt from the basis columns (LU), beta = B^-1 S b; 0, or -1
+ * when B is singular. */
+static int refactor(lemke_work *W)
+{
+    int n = W->n, info = 0;
+    for (int i = 0; i < n; i++) basis_column(W, W->basis[i], W->Binv + (size_t)i * n); /* B */
+    dgetrf_(&n, &n, W->Binv, &n, W->ipiv, &info);                                      /* P B = L U */
+    if (info != 0) return -1;
+    dgetri_(&n, W->Binv, &n, W->ipiv, W->lwork, &W->nlwork, &info); /* B^-1 */
+    if (info != 0) return -1;
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, W->Binv, n, W->bs, 1, 0.0, W->beta, 1); /* beta */
+    return 0;
+}
+
+/* x = the basic z values (z0 excluded), 0 elsewhere; returns z0. */
+static double current_z(const lemke_work *W, double *x)
+{
+    int n = W->n;
+    memset(x, 0, (size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++)
+        if (W->basis[i] >= n && W->basis[i] < 2 * n) x[W->basis[i] - n] = W->beta[i];
+    return W->row_of[2 * n] >= 0 ? W->beta[W->row_of[2 * n]] : 0.0;
+}
+
+/* 1 when A is positive semidefinite, hence copositive-plus: (A + A')/2 +
+ * delta I has a Cholesky factor.  S: n x n workspace. */
+static int positive_semidefinite(const lcp_problem *p, double *S)
+{
+    int n = p->n, info = 0;
+    memset(S, 0, (size_t)n * (size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) {
+            S[i + (size_t)p->A.j[k] * n] += 0.5 * p->A.x[k]; /* A/2 */
+            S[p->A.j[k] + (size_t)i * n] += 0.5 * p->A.x[k]; /* + A'/2 */
+        }
+    double smax = fabs(S[cblas_idamax(n * n, S, 1)]);
+    if (smax == 0.0) return 1; /* skew-symmetric A: z'Az = 0 */
+    for (int i = 0; i < n; i++) S[i + (size_t)i * n] += PSD_SHIFT * smax; /* + delta I */
+    dpotrf_("L", &n, S, &n, &info);
+    return info == 0;
+}
+
+/* The verdict on a ray termination: the entering variable e (column
+ * B^-1 a_e in W->col) grows without bound.  Along the ray the z part moves
+ * by y (y_j = -abar_i where z_j is basic at row i, y_e = 1 when e is z_e);
+ * y >= 0, A'y <= 0, b'y < 0 is a Farkas certificate that no z >= 0 has
+ * A z + b >= 0, which exact arithmetic guarantees when A is copositive-plus
+ * (CPS sec. 4.4).  Exit 3 needs the certificate checked on the data. */
+static void ray_verdict(const lcp_problem *p, lemke_work *W, int e, int pivot, lcp_info *info)
+{
+    int n = W->n;
+    double *y = W->tmp, *aty = W->wv;
+    char name[32];
+    var_name(e, n, name, sizeof name);
+    memset(y, 0, (size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++)
+        if (W->basis[i] >= n && W->basis[i] < 2 * n) y[W->basis[i] - n] = -W->col[i]; /* dz_j = -abar_i */
+    if (e >= n && e < 2 * n) y[e - n] = 1.0;                                         /* dz_e = 1 */
+    double ymax = fabs(y[cblas_idamax(n, y, 1)]), ymin = 0.0, amax = 0.0, by = 0.0, bscale = 0.0;
+    for (int i = 0; i < n; i++) ymin = fmin(ymin, y[i]);
+    int cert = ymax > 0 && ymin >= -CERT_TOL * ymax; /* y >= 0 up to round-off */
+    if (cert) {
+        for (int i = 0; i < n; i++) y[i] = fmax(y[i], 0.0) / ymax; /* y >= 0, max y = 1 */
+        memset(aty, 0, (size_t)n * sizeof(double));
+        for (int i = 0; i < n; i++)
+            for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) {
+                aty[p->A.j[k]] += p->A.x[k] * y[i]; /* A'y */
+                amax = fmax(amax, fabs(p->A.x[k]));
+            }
+        for (int i = 0; i < n; i++) {
+            by += p->b[i] * y[i];          /* b'y */
+            bscale += fabs(p->b[i]) * y[i]; /* |b|'y */
+        }
+        double atymax = aty[0], ysum = cblas_dasum(n, y, 1);
+        for (int j = 1; j < n; j++) atymax = fmax(atymax, aty[j]);
+        cert = atymax <= CERT_TOL * amax * ysum && by < -CERT_TOL * bscale;
+    }
+    int psd = positive_semidefinite(p, W->Binv);
+    if (cert) {
+        info->status = LCP_NO_SOLUTION;
+        snprintf(info->message, sizeof info->message,
+                 "ray termination at pivot %d: entering %s has no blocking variable%s; its ray gives y >= 0 with "
+                 "A'y <= 0 and b'y = %.3g < 0, so no z >= 0 has A z + b >= 0",
+                 pivot, name, psd ? " (A copositive-plus: no solution)" : "", by);
+    } else if (psd) {
+        info->status = LCP_ERROR;
+        snprintf(info->message, sizeof info->message,
+                 "ray termination at pivot %d entering %s; A is copositive-plus (positive semidefinite), but the "
+                 "ray's infeasibility certificate fails on the data (round-off): cannot decide",
+                 pivot, name);
+    } else {
+        info->status = LCP_ERROR;
+        snprintf(info->message, sizeof info->message,
+                 "ray termination at pivot %d entering %s; A is not copositive-plus as far as tested (not positive "
+                 "semidefinite), so this does not prove infeasibility (cannot decide)",
+                 pivot, name);
+    }
+}
+
+static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                       lcp_err *err)
+{
+    int n = p->n;
+    double extra[2] = {0.0, 0.0}; /* pivots, z0 */
+    memset(x, 0, (size_t)n * sizeof(double)); /* Lemke starts at z = 0 */
+    info->iterations = 0;
+    int r0 = -1;
+    for (int i = 0; i < n; i++) { /* the most negative b_i / d_i; ties: the last */
+        double t = p->b[i] / (s->cover ? s->cover[i] : 1.0);
+        if (t < 0 && (r0 < 0 || t <= p->b[r0] / (s->cover ? s->cover[r0] : 1.0))) r0 = i;
+    }
+    if (r0 < 0) { /* b >= 0: z = 0 */
+        lcp_monitor_step(mon, 0, x, extra);
+        return 0;
+    }
+    double bytes = 8.0 * (double)n * (double)n;
+    if (bytes > MAX_DENSE_BYTES)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                        "lemke: n = %d needs %.1f GiB for the dense basis inverse (n x n), over its 4 GiB limit "
+                        "(n <= 23170): use an iterative solver (pgs, psor)",
+                        n, bytes / (1024.0 * 1024.0 * 1024.0));
+    lemke_work W;
+    if (work_init(&W, p, s->cover)) return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
+    openblas_set_num_threads(s->threads > 0 ? s->threads : 1);
+
+    int k = 0, e = 2 * n, stopped = lcp_monitor_step(mon, 0, x, extra); /* z0 enters first */
+    int fresh = 1; /* B^-1 was formed directly, no rank-1 update since */
+    while (!stopped) {
+        entering_column(&W, e);
+        int r = k == 0 ? r0 : ratio_test(&W);
+        if (!fresh && (r < 0 || fabs(W.col[r]) < SMALL_PIVOT * fabs(W.col[cblas_idamax(n, W.col, 1)]))) {
+            if (refactor(&W)) { /* a ray or a small pivot: confirm it with a fresh B^-1 */
+                info->status = LCP_ERROR;
+                snprintf(info->message, sizeof info->message, "the basis became singular at pivot %d (its LU failed)", k);
+                break;
+            }
+            fresh = 1;
+            continue;
+        }
+        if (r < 0) { /* ray termination */
+            ray_verdict(p, &W, e, k + 1, info);
+            break;
+        }
+        int leaving = W.basis[r];
+        do_pivot(&W, r, e);
+        fresh = 0;
+        k++;
+        if (leaving == 2 * n) { /* z0 left: z solves the LCP */
+            current_z(&W, x);
+            lcp_metrics m;
+            lcp_verify(p, x, W.wv, &m);
+            if (!(m.residual <= s->tol)) { /* round-off: refine the final basis solution */
+                refine(&W);
+                current_z(&W, x);
+            }
+            extra[0] = k;
+            extra[1] = 0.0;
+            if (!lcp_monitor_step(mon, k, x, extra) && mon->status != LCP_SOLVED) {
+                info->status = LCP_ERROR;
+                snprintf(info->message, sizeof info->message,
+                         "z0 left the basis at pivot %d, but round-off leaves the residual at %.3g > tol "
+                         "(ill-conditioned basis)",
+                         k, mon->last.residual);
+            }
+            break;
+        }
+        if (k % CHECK_EVERY == 0) { /* drift of B^-1: rebuild it */
+            double scale = fmax(1.0, fmax(fabs(W.bs[cblas_idamax(n, W.bs, 1)]),
+                                          fabs(W.beta[cblas_idamax(n, W.beta, 1)])));
+            if (basis_residual(&W) > DRIFT_TOL * scale) {
+                if (refactor(&W)) {
+                    info->status = LCP_ERROR;
+                    snprintf(info->message, sizeof info->message, "the basis became singular at pivot %d (its LU failed)", k);
+                    break;
+                }
+                fresh = 1;
+            }
+        }
+        e = leaving < n ? leaving + n : leaving - n; /* the complement enters next */
+        extra[0] = k;
+        extra[1] = current_z(&W, x);
+        stopped = lcp_monitor_step(mon, k, x, extra);
+    }
+    info->iterations = k;
+    work_free(&W);
+    return 0;
+}
+
+const lcp_solver lcp_solver_lemke = {"lemke",
+                                     "Lemke's complementary pivoting, lexicographic (dense; --cover)",
+                                     LCP_KIND_LCP, columns, lemke_solve};

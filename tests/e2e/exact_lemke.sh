@@ -1,0 +1,237 @@
+#!/bin/sh
+# tests/e2e/exact_lemke.sh: the lemke solver (src/solvers/lemke.c) end to end.
+#  - the Siconos LCP collection: every file solved to 1e-10 (residual
+#    recomputed here from the .dat file, independently of lcpsolve), except
+#    the bimatrix game lcp_CPS_3, where Lemke's method ray-terminates although
+#    the LCP has solutions (three Nash equilibria): exit 5, "cannot decide",
+#    never exit 3.  No file of the collection is infeasible.
+#  - agreement with the peer, Siconos' lcp_lexicolemke, on the files whose
+#    solution is unique (skipped where libsiconos-numerics-dev is missing);
+#  - Murty's examples, `generate murty` and its transpose: upper triangular
+#    (b = -1: the lexicographic tie-break reaches z = e_n in 2 pivots) and
+#    lower triangular, the exponential one: 2^n pivots counting the first
+#    (z0 enters) and the last (z0 leaves), in --json and in the trace; the
+#    peer counts 2^n - 1 (it does not count the first);
+#  - infeasible LCPs: exit 3 with the ray message and its certificate; a
+#    solvable LCP where Lemke's ray decides nothing: exit 5;
+#  - degenerate problems (ties in the ratio test) terminate with the answer;
+#  - agreement with pgs on generated random-spd and column problems, and
+#    with itself under a non-default --cover; the trace columns;
+#  - refusals: blcp, friction, more than 4 GiB of dense work.
+# Run from the repository root: sh tests/e2e/exact_lemke.sh
+# Ends with "N passed, N failed"; exit 1 on a failure.
+LCP=${LCPSOLVE:-./lcpsolve}
+SICONOS=../shared/data/siconos/lcp
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()   { pass=$((pass + 1)); echo "PASS $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
+# (helpers use _-prefixed variables: sh has no locals)
+check() { _c=$1; shift; if "$@"; then ok "$_c"; else bad "$_c"; fi; }
+# run NAME EXPECTED_EXIT ARGS...: runs lcpsolve -s lemke, keeps stdout/stderr in $T/out, $T/err
+run() {
+    _r=$1; _want=$2; shift 2
+    "$LCP" -s lemke "$@" >"$T/out" 2>"$T/err"; _got=$?
+    if [ "$_got" -eq "$_want" ]; then ok "$_r (exit $_got)"; else bad "$_r: exit $_got, expected $_want: $(head -c 300 "$T/err")"; fi
+}
+json_field() { # json_field NAME: a top-level field of the --json output in $T/out
+    python3 -c "import json; v=json.load(open('$T/out')).get('$1'); print(v if v is not None else '')"
+}
+last_trace() { # last_trace FILE COLUMN: the column's value in the last row of a trace
+    python3 -c "import csv; r=list(csv.DictReader(open('$1'))); print(r[-1]['$2'])"
+}
+# mtx_x FILE I: entry I (1-based) of a Matrix Market array, as %.12g
+mtx_x() { python3 -c "
+l=[s for s in open('$1') if s.strip() and not s.startswith('%')][1:]
+print('%.12g' % float(l[$2 - 1]))"; }
+# dat_residual FILE.dat X.mtx: the residual of DESIGN.md, from a dense
+# Siconos .dat file read as Siconos reads it (M column-major), by Python alone
+dat_residual() { python3 - "$1" "$2" <<'P'
+import sys
+t = open(sys.argv[1]).read().split()
+n = int(t[0]); assert t[1] == "0", "dense .dat only"
+m = [float(v) for v in t[6:6 + n * n]]          # column-major: m[j*n + i] = A(i, j)
+b = [float(v) for v in t[6 + n * n:6 + n * n + n]]
+x = [float(s) for s in [s for s in open(sys.argv[2]) if s.strip() and not s.startswith('%')][1:]]
+w = [b[i] + sum(m[j * n + i] * x[j] for j in range(n)) for i in range(n)]
+print("%.3e" % (max(abs(min(xi, wi)) for xi, wi in zip(x, w)) / max(1.0, max(abs(v) for v in b))))
+P
+}
+indep() { python3 tests/check_residual.py "$@" >/dev/null; } # indep A.mtx b.mtx x.mtx --max X
+below() { python3 -c "import sys; sys.exit(0 if float('$1') <= float('$2') else 1)"; }
+mtx_vec() { # mtx_vec FILE V1 V2 ...: a Matrix Market array
+    _f=$1; shift
+    { printf '%%%%MatrixMarket matrix array real general\n%d 1\n' $#; for _v in "$@"; do echo "$_v"; done; } >"$_f"
+}
+
+# --- the Siconos LCP collection
+if [ -d "$SICONOS" ]; then
+    for f in "$SICONOS"/*.dat; do
+        name=$(basename "$f" .dat)
+        case $name in
+        lcp_CPS_3) # bimatrix game (CPS ex. 4.4.23): A >= 0 with zero diagonal
+            # blocks, not copositive-plus; z0 enters at row 4, z4 then meets
+            # no blocking row for any covering vector, yet the LCP has three
+            # solutions (Nash equilibria): lemke cannot decide (exit 5)
+            run "$name: ray, cannot decide" 5 -t 1e-10 --json "$f"
+            check "$name: not copositive-plus, cannot decide" grep -q "not copositive-plus.*cannot decide" "$T/out"
+            check "$name: status error" [ "$(json_field status)" = error ]
+            continue ;;
+        esac
+        run "$name solved to 1e-10" 0 -t 1e-10 -o "$T/x.mtx" "$f"
+        case $name in *_block) continue ;; esac # sparse-block storage: the dense twin is checked
+        r=$(dat_residual "$f" "$T/x.mtx")
+        check "$name: independent residual $r <= 1e-10" below "$r" 1e-10
+    done
+else
+    echo "SKIP $SICONOS absent"
+fi
+
+# --- agreement with Siconos' lcp_lexicolemke where the solution is unique:
+# positive definite A (a P-matrix): deudeu, mmc, ortiz, trivial (+ their
+# _block twins); exp_murty (triangular, unit diagonal: a P-matrix);
+# CPS_4/4bis (KKT of a strictly convex QP with an active constraint);
+# CPS_2 and Pang_isolated_sol (unique by case analysis).  Not compared:
+# CPS_1 (z1 + z2 = 1), inf_sol_perturbed (z = (1, t, t + 1e-4), t >= 0),
+# enum_fails (friction LCP, not known to be unique), CPS_3 (three solutions).
+PEER=build/peer/siconos_lcp
+if [ ! -d /usr/include/siconos ] || ! make -s build/peer/siconos_lcp >/dev/null 2>&1; then
+    echo "SKIP Siconos Numerics is not installed (scripts/install-deps --peer)"
+    PEER=
+elif [ -d "$SICONOS" ]; then
+    for name in lcp_CPS_2 lcp_CPS_4 lcp_CPS_4bis lcp_Pang_isolated_sol lcp_deudeu lcp_deudeu_block lcp_exp_murty \
+                lcp_mmc lcp_ortiz lcp_ortiz_block lcp_trivial lcp_trivial_block; do
+        f=$SICONOS/$name.dat
+        [ -f "$f" ] || { echo "SKIP $name: absent"; continue; }
+        if ! "$PEER" lemke "$f" "$T/ref.mtx" >"$T/peer" 2>&1; then
+            bad "siconos lemke fails on $name: $(head -c 200 "$T/peer")"; continue
+        fi
+        run "$name = siconos lexicolemke (1e-8)" 0 -t 1e-10 --reference "$T/ref.mtx" --ref-tol 1e-8 "$f"
+    done
+fi
+
+# --- Murty's examples: A(i,i) = 1, A(i,j) = 2 on one side of the diagonal,
+# b = -1.  Upper triangular (Siconos' lcp_exp_murty.dat): all b_i/d_i tie,
+# the lexicographic choice is row n, z_n enters and takes z0 out: z = e_n
+# after 2 pivots.  Lower triangular (Murty 1988, ch. 6; what `generate murty`
+# writes): z = e_1 after 2^n pivots.  Both orientations are run: the generated matrix and its transpose.
+# murty_check DIR N: solves DIR, checks z and the pivot count for its orientation
+murty_check() {
+    if awk '!/^%/ && ++k > 1 && $1 < $2 {f = 1} END {exit !f}' "$1/A.mtx"; then
+        _o=upper; _k=$2; _p=2
+    else
+        _o=lower; _k=1; _p=$((1 << $2))
+    fi
+    run "murty n=$2 ($_o) solved" 0 --json -o "$T/x.mtx" --trace "$T/tr.csv" "$1"
+    check "murty n=$2 ($_o): iterations = $_p" [ "$(json_field iterations)" = $_p ]
+    check "murty n=$2 ($_o): trace pivots = $_p" [ "$(last_trace "$T/tr.csv" pivots)" = $_p ]
+    check "murty n=$2 ($_o): z = e_$_k" [ "$(mtx_x "$T/x.mtx" "$_k")" = 1 ]
+    check "murty n=$2 ($_o): independent residual 0" indep "$1/A.mtx" "$1/b.mtx" "$T/x.mtx" --max 0
+    if [ -n "$PEER" ] && "$PEER" lemke "$1" "$T/ref.mtx" >"$T/peer" 2>&1; then
+        check "murty n=$2 ($_o): siconos counts one pivot less" grep -q "iterations $((_p - 1)) " "$T/peer"
+    fi
+}
+n=3
+while [ $n -le 10 ]; do
+    "$LCP" generate murty --size $n -o "$T/mu$n" >/dev/null 2>&1 || bad "generate murty --size $n"
+    murty_check "$T/mu$n" $n
+    mkdir -p "$T/mt$n" # the transpose
+    awk '/^%/ {print; next} !done {print; done = 1; next} {print $2, $1, $3}' "$T/mu$n/A.mtx" >"$T/mt$n/A.mtx"
+    cp "$T/mu$n/b.mtx" "$T/mt$n/b.mtx"
+    murty_check "$T/mt$n" $n
+    n=$((n + 1))
+done
+# the exponential one of the two, n = 10, stopped after 5 pivots
+if awk '!/^%/ && ++k > 1 && $1 < $2 {f = 1} END {exit !f}' "$T/mu10/A.mtx"; then ml=$T/mt10; else ml=$T/mu10; fi
+run "max-iter stops the exponential path" 1 --json -n 5 "$ml"
+check "max-iter: status max_iter after 5 pivots" [ "$(json_field status) $(json_field iterations)" = "max_iter 5" ]
+
+# --- infeasible LCPs (exit 3 with the evidence), and rays that decide nothing
+# A = [1 -1; -1 1] is positive semidefinite (so copositive-plus); b = (-1, -1):
+# w1 + w2 = -2 for every z, so w >= 0 is impossible
+cat >"$T/inf.json" <<'J'
+{"kind": "lcp", "A": [[1, -1], [-1, 1]], "b": [-1, -1]}
+J
+run "PSD infeasible: no solution" 3 --json "$T/inf.json"
+check "PSD infeasible: status no_solution" [ "$(json_field status)" = no_solution ]
+check "PSD infeasible: ray message" grep -q "ray termination at pivot [0-9]*: entering [wz][0-9]* has no blocking variable (A copositive-plus: no solution)" "$T/out"
+check "PSD infeasible: certificate b'y < 0" grep -q "b'y = -2 < 0" "$T/out"
+# the same A with b = (-1, 1) is feasible (z = (1, 0)): no ray
+cat >"$T/feas.json" <<'J'
+{"kind": "lcp", "A": [[1, -1], [-1, 1]], "b": [-1, 1]}
+J
+run "PSD singular feasible: solved" 0 "$T/feas.json"
+# skew-symmetric (z'Az = 0) and infeasible: w1 = z2 - 1, w2 = -z1 - 1 < 0
+cat >"$T/skew.json" <<'J'
+{"kind": "lcp", "A": [[0, 1], [-1, 0]], "b": [-1, -1]}
+J
+run "skew infeasible: no solution" 3 --json "$T/skew.json"
+check "skew infeasible: ray message" grep -q "ray termination.*copositive-plus" "$T/out"
+# A = -1 is not copositive, but w = -z - 1 < 0: the ray's certificate still proves it
+cat >"$T/neg.json" <<'J'
+{"kind": "lcp", "A": [[-1]], "b": [-1]}
+J
+run "non-copositive infeasible: certificate" 3 --json "$T/neg.json"
+check "non-copositive infeasible: certificate message" grep -q "ray termination.*A'y <= 0" "$T/out"
+# the bimatrix game of lcp_CPS_3 as lcpsolve reads it: solvable, ray at pivot 2
+cat >"$T/game.json" <<'J'
+{"kind": "lcp", "A": [[0, 0, 10, 20], [0, 0, 30, 15], [10, 20, 0, 0], [30, 15, 0, 0]], "b": [-1, -1, -1, -1]}
+J
+run "bimatrix game: cannot decide" 5 --json "$T/game.json"
+check "bimatrix game: message" grep -q "ray termination at pivot 2 entering z4; A is not copositive-plus.*so this does not prove infeasibility (cannot decide)" "$T/out"
+
+# --- degeneracy: ties in the ratio test
+# a cyclic P-matrix with b = -1: three-way tie at the start, unique solution
+mtx_vec "$T/b3.mtx" -1 -1 -1
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 6\n1 1 1\n1 2 2\n2 2 1\n2 3 2\n3 3 1\n3 1 2\n' >"$T/A3.mtx"
+run "cyclic P-matrix, tied b: solved" 0 -A "$T/A3.mtx" -b "$T/b3.mtx" -o "$T/x.mtx"
+check "cyclic: independent residual" indep "$T/A3.mtx" "$T/b3.mtx" "$T/x.mtx" --max 1e-12
+# equal b_i and a singular PSD A (redundant contacts: 4 per face)
+"$LCP" generate pyramid --base 5 -o "$T/pyr" >/dev/null 2>&1
+run "pyramid (degenerate, singular A): solved" 0 -o "$T/x.mtx" "$T/pyr"
+check "pyramid: independent residual" indep "$T/pyr/A.mtx" "$T/pyr/b.mtx" "$T/x.mtx" --max 1e-8
+# b >= 0: z = 0 without a pivot
+mtx_vec "$T/bpos.mtx" 1 0 2
+run "b >= 0: z = 0" 0 --json -A "$T/A3.mtx" -b "$T/bpos.mtx"
+check "b >= 0: 0 pivots" [ "$(json_field iterations)" = 0 ]
+
+# --- agreement with pgs, the covering vector, the trace
+for scene in "random-spd --size 100 --density 1" "random-spd --size 300" "column --bodies 50" "column --bodies 200"; do
+    # shellcheck disable=SC2086
+    "$LCP" generate $scene -o "$T/g" >/dev/null 2>&1 || { bad "generate $scene"; continue; }
+    run "$scene: solved" 0 -o "$T/xl.mtx" "$T/g"
+    check "$scene: independent residual" indep "$T/g/A.mtx" "$T/g/b.mtx" "$T/xl.mtx" --max 1e-10
+    if "$LCP" -s pgs -t 1e-12 -n 2000000 --quiet --reference "$T/xl.mtx" --ref-tol 1e-6 "$T/g" 2>"$T/err"; then
+        ok "$scene: pgs agrees (1e-6)"
+    else
+        bad "$scene: pgs differs: $(cat "$T/err")"
+    fi
+done
+"$LCP" generate random-spd --size 100 -o "$T/rs" >/dev/null 2>&1
+"$LCP" -s lemke -o "$T/x1.mtx" "$T/rs" >/dev/null 2>&1
+python3 -c "
+print('%%MatrixMarket matrix array real general'); print(100, 1)
+for i in range(100): print(1 + (37 * i % 11) / 3.0)" >"$T/cover.mtx"
+run "--cover: same answer" 0 --cover "$T/cover.mtx" --reference "$T/x1.mtx" --ref-tol 1e-10 "$T/rs"
+mtx_vec "$T/cover3.mtx" 1 2
+run "--cover of the wrong length refused" 2 --cover "$T/cover3.mtx" "$T/rs"
+run "trace written" 0 --json --trace "$T/tr.csv" "$T/rs"
+check "trace header ends in pivots,z0" [ "$(head -n 1 "$T/tr.csv")" = "iter,time_s,residual,complementarity,feasibility,pivots,z0" ]
+check "trace row 0: 0 pivots, z0 = 0" [ "$(sed -n 2p "$T/tr.csv" | cut -d, -f1,6,7)" = "0,0,0" ]
+check "trace: pivots = iterations" [ "$(last_trace "$T/tr.csv" pivots)" = "$(json_field iterations)" ]
+check "trace: z0 = 0 at the end" [ "$(last_trace "$T/tr.csv" z0)" = 0 ]
+check "trace: z0 > 0 after the first pivot" python3 -c "
+import csv, sys; r = list(csv.DictReader(open('$T/tr.csv'))); sys.exit(0 if float(r[1]['z0']) > 0 else 1)"
+
+# --- refusals
+echo '{"kind": "blcp", "A": [[2, 1], [1, 2]], "b": [-1, -1], "lo": [0, 0], "hi": [1, 1]}' >"$T/blcp.json"
+run "blcp refused" 2 "$T/blcp.json"
+check "blcp refused: reason" grep -q "does not solve blcp" "$T/err"
+"$LCP" generate column --bodies 3 --mu 0.5 -o "$T/fc" >/dev/null 2>&1
+run "fc3d refused" 2 "$T/fc"
+"$LCP" generate random-spd --size 24000 -o "$T/big" >/dev/null 2>&1
+run "n = 24000 refused (dense work > 4 GiB)" 2 "$T/big"
+check "memory guard names n" grep -q "n = 24000" "$T/err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
