@@ -1,0 +1,800 @@
+/* src/solvers/ipm.c: a primal-dual interior-point method with Mehrotra's
+ * predictor-corrector for the monotone lcp
+ *     w = A z + b,  z >= 0,  w >= 0,  z'w = 0,   A positive semidefinite
+ * (x'A x >= 0 for every x; A symmetric or not).  References: Wright 1997,
+ * "Primal-Dual Interior-Point Methods", SIAM, ch. 6 (infeasible starts), 8
+ * (the monotone LCP) and 10 (Mehrotra's method); Nocedal and Wright 2006, "Numerical
+ * Optimization", ch. 14 (predictor-corrector, step to the boundary);
+ * Mehrotra 1992, SIAM J. Optim. 2(4); Kojima, Megiddo, Noma and Yoshise
+ * 1991, "A unified approach to interior point algorithms for LCPs", LNCS 538.
+ *
+ * Iterates (z, w) > 0 strictly, infeasible in general: the residual
+ *     r = w - A z - b,   mu = z'w / n   (complementarity)
+ * goes to 0 together with mu.  Newton's method on (w - A z - b, Z W e) =
+ * (0, sigma mu e), Z = diag(z), W = diag(w), e = ones:
+ *     dw - A dz = -r,   W dz + Z dw = sigma mu e - Z W e - c
+ * with dw = A dz - r eliminated:
+ *     (A + Z^-1 W) dz = r - w + (sigma mu e - c) / z,   dw = A dz - r,
+ * an n x n system, nonsymmetric when A is and symmetric positive definite
+ * when A is symmetric (A psd plus a positive diagonal).  Step k, with one
+ * factorization of M = A + Z^-1 W:
+ *   predictor: sigma = 0, c = 0 (the affine-scaling direction dz_a, dw_a);
+ *              a_a = the largest step in (0, 1] with z + a dz_a, w + a dw_a
+ *              >= 0, mu_a = (z + a_a dz_a)'(w + a_a dw_a) / n;
+ *   centring:  sigma = (mu_a / mu)^3 (Mehrotra's heuristic);
+ *   corrector: c = dz_a .* dw_a (the second-order term of Z W);
+ *   step:      a = min(1, tau a_max), a_max the step to the boundary of the
+ *              corrected direction, tau = 0.99 rising to 0.9999 as mu/mu_0
+ *              falls (fraction to the boundary); z += a dz, w += a dw, r is
+ *              recomputed as w - A z - b (so the rounding of the steps never
+ *              accumulates into it).
+ * Monotonicity makes M nonsingular ((M + M')/2 >= Z^-1 W > 0) and gives the
+ * convergence of infeasible-start interior-point methods to a solution
+ * whenever one exists (Wright ch. 6 and 8); mu and r shrink by (1 - a) and
+ * about (1 - a(1 - sigma)) a step: 5 to 30 steps to 1e-10 whatever the
+ * conditioning.
+ *
+ * Starting point: z_0 = t_z e, w_0 = t_w e with t_w = max(1, ||b||_inf) and
+ * t_z = t_w / (mean of A's diagonal), so that A z_0 and w_0 have the same
+ * scale; the iterates do not use --warm-start (an interior-point method wants
+ * a well-centred start): a warm start is only checked as iteration 0, where
+ * the monitor accepts it when it already solves the problem.
+ *
+ * Endgame: near a solution the iterates stay interior, min(z_i, w_i) ~ mu /
+ * max(z_i, w_i) (~ sqrt(mu) where the solution is degenerate), so mu is
+ * driven well below the tolerance; once mu < 1e-6 mu_0 a cleanup ("polish")
+ * is tried every step: guess the active set B = {i: z_i >= w_i}, set z_N =
+ * 0 and solve A_BB z_B = -b_B by regularized Newton on the same pattern
+ * (rows and columns outside B replaced by those of the identity, so the
+ * symbolic factorization is reused), with two steps of iterative
+ * refinement; the candidate (projected on z >= 0) is shown to the monitor,
+ * as an iteration of its own, only when its residual is below the last one
+ * (it is no interior point: the iterates go on from z, w).
+ *
+ * Linear systems (--linsolve): dense: LAPACK, Cholesky dpotrf/dpotrs when A
+ * is symmetric (tested once, lcp_csr_is_symmetric to 1e-12), with LU
+ * dgetrf/dgetrs for the steps where Cholesky fails, LU otherwise (n <=
+ * 16384); sparse: SuiteSparse on the pattern of A plus the diagonal (fixed
+ * for every step, only the values of Z^-1 W change): CHOLMOD when A is
+ * symmetric (cholmod_analyze once, cholmod_factorize on the same symbolic
+ * factor each step; UMFPACK for the steps where it finds M not positive
+ * definite, set up at the first such step), UMFPACK otherwise (umfpack_di_symbolic once, umfpack_di_numeric
+ * per step); auto: dense for n <= 1000, sparse above.  info->message names
+ * what ran.  Z^-1 W is floored at 1e-13 max|A_ij| (a regularization that
+ * keeps M numerically nonsingular when A is singular; r is recomputed
+ * exactly, so it only makes the Newton step inexact).  All of our workspace
+ * is allocated before the loop, and the first factorization and solve are
+ * done there too; inside the loop CHOLMOD and UMFPACK manage their own numeric storage
+ * (UMFPACK has no in-place refactorization: each umfpack_di_numeric builds a
+ * new Numeric object, freed before the next).
+ *
+ * Verdicts (the monitor alone decides "solved"):
+ *  - A not positive semidefinite -> status error, "A is not positive
+ *    semidefinite (evidence): ipm needs a monotone LCP"; the evidence:
+ *    before the first step, a negative diagonal entry or an indefinite 2x2
+ *    principal submatrix of (A + A')/2 (O(nnz)); during the iteration,
+ *    negative curvature dz'A dz < -1e-9 |dz|'|A||dz| on a predictor or
+ *    corrector direction (beyond rounding: a certificate); after a failure to
+ *    progress, the smallest eigenvalue of (A + A')/2 (LAPACK dsyev, n <=
+ *    2000) or a failed Cholesky of (A + A')/2 + 1e-10 max(S_ii) I (CHOLMOD).
+ *  - no progress: ||z||_inf > 1e10 (1 + ||b||_inf) max(1, t_z) (or ||w||
+ *    likewise, or the monitor's divergence stop), 3 steps in a row shorter
+ *    than 1e-12, or the best residual not halved in 20 steps.  Then, first,
+ *    y = z and y = max(dz, 0) (the direction the iterates run off to) are
+ *    tried as Farkas certificates of infeasibility: y >= 0 with b'y < 0 and
+ *    A'y <= eps shows that no z >= 0 with ||z||_1 < -b'y / eps has A z + b
+ *    >= 0 (0 <= y'(A z + b) <= eps ||z||_1 + b'y); when that radius exceeds
+ *    both ||z||_inf and 1e4 ||z_0||_1 -> status no_solution, with y's
+ *    numbers in the message.  (Monotone LCPs without a solution are exactly
+ *    the infeasible ones, Cottle, Pang and Stone 1992, Thm 3.1.2, and the
+ *    infeasible-start iterates then diverge, Wright ch. 6.)  Otherwise the
+ *    definiteness test above; a psd A -> status error naming the symptom
+ *    (divergence without a certificate, collapsed steps, no progress), except
+ *    a stall with w - A z - b and mu already at the rounding level (||r|| <=
+ *    1e-8 max(1, ||b||, ||r_0||), mu <= 1e-8 mu_0: the tolerance asked is
+ *    below what double precision reaches), where the monitor's status
+ *    (max_iter, exit 1) stands, with the reason.
+ *  - a Newton matrix that cannot be factored (singular to working precision,
+ *    a non-finite step, out of memory) -> status error with the reason.
+ * Trace columns: mu (z'w/n after the step), step (a; NaN at iteration 0 and
+ * for a polish), sigma (the centring parameter; NaN likewise).  lcp only.
+ */
+#include "solver.h"
+#include "../info.h"
+#include "../suitesparse.h"
+
+#include <cholmod.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <umfpack.h>
+
+/* LAPACK */
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
+             const int *ldb, int *info);
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
+             double *b, const int *ldb, int *info);
+
+#define AUTO_DENSE_MAX 1000 /* --linsolve auto: dense up to this n */
+#define DENSE_MAX 16384     /* dense M: n^2 doubles (2 GiB) at most */
+#define TAU_MIN 0.99        /* fraction to the boundary, far from a solution ... */
+#define TAU_MAX 0.9999      /* ... and near one */
+#define REG 1e-13           /* floor of Z^-1 W, relative to max|A_ij| */
+#define CURV_TOL 1e-9       /* dz'A dz < -CURV_TOL |dz|'|A||dz|: negative curvature */
+#define MINOR_TOL 1e-12     /* 2x2 minor test: S_ii S_jj - S_ij^2 < -MINOR_TOL S_ij^2 */
+#define BLOWUP 1e10         /* ||z|| beyond this times the data's scale: divergence */
+#define TINY_STEP 1e-12     /* a step shorter than this ... */
+#define TINY_STEPS 3        /* ... this many times in a row: the steps collapsed */
+#define STALL_STEPS 20      /* the best residual not halved in this many steps: stall */
+#define INFEAS_REL 1e-8     /* a stall with ||r|| and mu below this (relative): rounding */
+#define CERT_RADIUS 1e4     /* no_solution: no feasible z within this times ||z_0||_1 */
+#define POLISH_MU 1e-6      /* polish once mu / mu_0 is below this */
+#define PSD_DENSE_MAX 2000  /* definiteness by eigenvalues up to this n */
+
+static const char *const columns[] = {"mu", "step", "sigma", NULL};
+
+/* ------------------------------------------------------------ linear systems */
+
+enum { LS_DENSE_CHOL, LS_DENSE_LU, LS_CHOLMOD, LS_UMFPACK };
+
+/* M = A + diag(d) (or its polish variant), factored once a step and solved
+ * twice (predictor, corrector). */
+typedef struct {
+    const lcp_csr *A;
+    int n, sym, sparse;
+    int cur;                     /* LS_*: the factorization in use this step */
+    int chol_fail;               /* steps where Cholesky failed (LU instead) */
+    int factored;                /* factorizations done */
+    /* dense */
+    double *ad;                  /* n x n column-major copy of A */
+    double *m;                   /* n x n: M, then its factor */
+    int *ipiv;
+    /* sparse: M in CSR on the pattern of A plus the diagonal */
+    int *mp, *mj, *dpos;         /* row pointers, columns, diagonal slots */
+    double *base, *mx;           /* A's values on that pattern (0 where A has none), M's values */
+    cholmod_common cc;
+    int cc_on;
+    cholmod_sparse cs;           /* view of (mp, mj, mx): CSC of M' = M (symmetric) */
+    cholmod_factor *L;           /* symbolic once, numeric every step */
+    cholmod_dense cb, *X, *Y, *E;/* right-hand side view; solve2's reusable workspace */
+    void *symbolic, *numeric;    /* UMFPACK */
+    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
+    int *wi;                     /* umfpack_di_wsolve workspace: n ints, 5n doubles */
+    double *ww, *tmp;
+} linsys;
+
+static const char *ls_method(const linsys *L)
+{
+    if (!L->sparse) {
+        if (!L->sym) return "LAPACK dgetrf (dense LU)";
+        return L->chol_fail ? "LAPACK dpotrf (dense Cholesky), dgetrf (LU) where it failed"
+                            : "LAPACK dpotrf (dense Cholesky)";
+    }
+    if (!L->sym) return "UMFPACK (sparse LU)";
+    return L->chol_fail ? "CHOLMOD (sparse Cholesky), UMFPACK (sparse LU) where it failed"
+                        : "CHOLMOD (sparse Cholesky)";
+}
+
+static void ls_free(linsys *L)
+{
+    free(L->ad);
+    free(L->m);
+    free(L->ipiv);
+    free(L->mp);
+    free(L->mj);
+    free(L->dpos);
+    free(L->base);
+    free(L->mx);
+    free(L->wi);
+    free(L->ww);
+    free(L->tmp);
+    if (L->numeric) umfpack_di_free_numeric(&L->numeric);
+    if (L->symbolic) umfpack_di_free_symbolic(&L->symbolic);
+    if (L->cc_on) {
+        cholmod_free_factor(&L->L, &L->cc);
+        cholmod_free_dense(&L->X, &L->cc);
+        cholmod_free_dense(&L->Y, &L->cc);
+        cholmod_free_dense(&L->E, &L->cc);
+        cholmod_finish(&L->cc);
+    }
+    memset(L, 0, sizeof *L);
+}
+
+/* UMFPACK's symbolic analysis of the pattern (once). */
+static int umf_setup(linsys *L, lcp_err *err)
+{
+    int n = L->n;
+    L->wi = lcp_alloc((size_t)n, sizeof(int));
+    L->ww = lcp_alloc(5 * (size_t)n, sizeof(double)); /* 5n: with iterative refinement */
+    L->tmp = lcp_alloc((size_t)n, sizeof(double));
+    if (!L->wi || !L->ww || !L->tmp) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
+    umfpack_di_defaults(L->control);
+    int st = umfpack_di_symbolic(n, n, L->mp, L->mj, NULL, &L->symbolic, L->control, L->uinfo);
+    if (st != UMFPACK_OK)
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: UMFPACK symbolic analysis failed (status %d%s)", st,
+                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+    return 0;
+}
+
+/* Chooses the method, allocates everything, runs the symbolic analyses. */
+static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, lcp_err *err)
+{
+    const lcp_csr *A = &p->A;
+    int n = p->n;
+    memset(L, 0, sizeof *L);
+    L->A = A;
+    L->n = n;
+    L->sym = sym;
+    L->sparse = sparse;
+    if (!sparse) {
+        L->ad = lcp_csr_to_dense_colmajor(A);
+        L->m = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+        L->ipiv = lcp_alloc((size_t)n, sizeof(int));
+        if (!L->ad || !L->m || !L->ipiv) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (dense M)");
+        return 0;
+    }
+    long nnz = lcp_csr_nnz(A) + n; /* at most one added diagonal a row */
+    L->mp = lcp_alloc((size_t)n + 1, sizeof(int));
+    L->mj = lcp_alloc((size_t)nnz, sizeof(int));
+    L->dpos = lcp_alloc((size_t)n, sizeof(int));
+    L->base = lcp_alloc((size_t)nnz, sizeof(double));
+    L->mx = lcp_alloc((size_t)nnz, sizeof(double));
+    if (!L->mp || !L->mj || !L->dpos || !L->base || !L->mx)
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (sparse M)");
+    int m = 0;
+    L->mp[0] = 0;
+    for (int i = 0; i < n; i++) { /* row i of A, the diagonal inserted where absent */
+        int placed = 0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            if (!placed && A->j[k] >= i) {
+                if (A->j[k] > i) {
+                    L->mj[m] = i;
+                    L->base[m] = 0.0;
+                    L->dpos[i] = m++;
+                }
+                placed = 1;
+            }
+            if (A->j[k] == i) L->dpos[i] = m;
+            L->mj[m] = A->j[k];
+            L->base[m++] = A->x[k];
+        }
+        if (!placed) {
+            L->mj[m] = i;
+            L->base[m] = 0.0;
+            L->dpos[i] = m++;
+        }
+        L->mp[i + 1] = m;
+    }
+    memcpy(L->mx, L->base, (size_t)m * sizeof(double));
+    if (!sym) return umf_setup(L, err);
+    lcp_cholmod_start(&L->cc);
+    L->cc_on = 1;
+    lcp_csr Mv = {n, n, L->mp, L->mj, L->mx};
+    L->cs = lcp_csr_as_cholmod(&Mv, -1); /* symmetric: CSR = CSC, lower triangle used */
+    L->L = cholmod_analyze(&L->cs, &L->cc);
+    if (!L->L)
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: CHOLMOD analysis failed (status %d%s)", L->cc.status,
+                        L->cc.status == CHOLMOD_OUT_OF_MEMORY ? ": out of memory" : "");
+    L->cb.nrow = L->cb.d = L->cb.nzmax = (size_t)n;
+    L->cb.ncol = 1;
+    L->cb.xtype = CHOLMOD_REAL;
+    L->cb.dtype = CHOLMOD_DOUBLE;
+    return 0;
+}
+
+/* Factors M = A + diag(d); with keep (polish), M = [A_BB + diag(d_B), 0;
+ * 0, I] for B = {i: keep[i]}.  Returns 0, or LCP_ERROR with the reason in
+ * err (singular to working precision, out of memory). */
+static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_err *err)
+{
+    int n = L->n, info = 0;
+    if (!L->sparse) {
+        double *m = L->m;
+        for (int pass = 0; pass < 2; pass++) {       /* 0: Cholesky (symmetric A), 1: LU */
+            if (pass == 0 && !L->sym) continue;
+            memcpy(m, L->ad, (size_t)n * (size_t)n * sizeof(double));
+            for (int j = 0; j < n; j++) {
+                if (keep && !keep[j]) {
+                    for (int i = 0; i < n; i++) m[i + (size_t)j * n] = 0.0;           /* column j: e_j */
+                    m[j + (size_t)j * n] = 1.0;
+                    continue;
+                }
+                if (keep)
+                    for (int i = 0; i < n; i++)
+                        if (!keep[i]) m[i + (size_t)j * n] = 0.0;                        /* row i: e_i' */
+                m[j + (size_t)j * n] += d[j];                                            /* + Z^-1 W */
+            }
+            if (pass == 0) {
+                dpotrf_("L", &n, m, &n, &info);
+                if (info == 0) {
+                    L->cur = LS_DENSE_CHOL;
+                    L->factored++;
+                    return 0;
+                }
+                L->chol_fail++;
+                continue;
+            }
+            dgetrf_(&n, &n, m, &n, L->ipiv, &info);
+            if (info > 0)
+                return lcp_fail(err, LCP_ERROR, NULL, 0,
+                                "ipm: the Newton matrix A + Z^-1 W is singular to working precision "
+                                "(LAPACK dgetrf: U(%d,%d) = 0)", info, info);
+            L->cur = LS_DENSE_LU;
+            L->factored++;
+            return 0;
+        }
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: internal error (no dense factorization)");
+    }
+    for (int i = 0; i < n; i++) {                    /* values of M on the fixed pattern */
+        for (int k = L->mp[i]; k < L->mp[i + 1]; k++)
+            L->mx[k] = keep && (!keep[i] || !keep[L->mj[k]]) ? 0.0 : L->base[k];
+        L->mx[L->dpos[i]] += keep && !keep[i] ? 1.0 : d[i];
+    }
+    if (L->sym) {
+        cholmod_factorize(&L->cs, L->L, &L->cc);     /* numeric, on the symbolic factor of ls_init */
+        if (L->cc.status == CHOLMOD_OK) {
+            L->cur = LS_CHOLMOD;
+            L->factored++;
+            return 0;
+        }
+        if (L->cc.status != CHOLMOD_NOT_POSDEF)
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: CHOLMOD factorization failed (status %d%s)",
+                            L->cc.status, L->cc.status == CHOLMOD_OUT_OF_MEMORY ? ": out of memory" : "");
+        L->chol_fail++;                              /* not positive definite: LU this step */
+        int rc = L->symbolic ? 0 : umf_setup(L, err);/* once, at the first failure */
+        if (rc) return rc;
+    }
+    if (L->numeric) umfpack_di_free_numeric(&L->numeric);
+    int st = umfpack_di_numeric(L->mp, L->mj, L->mx, L->symbolic, &L->numeric, L->control, L->uinfo);
+    if (st == UMFPACK_WARNING_singular_matrix)
+        return lcp_fail(err, LCP_ERROR, NULL, 0,
+                        "ipm: the Newton matrix A + Z^-1 W is singular to working precision (UMFPACK)");
+    if (st != UMFPACK_OK)
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: UMFPACK numeric factorization failed (status %d%s)", st,
+                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+    L->cur = LS_UMFPACK;
+    L->factored++;
+    return 0;
+}
+
+/* x <- M^-1 x with the last factorization.  Returns 0 or LCP_ERROR. */
+static int ls_solve(linsys *L, double *x, lcp_err *err)
+{
+    int n = L->n, one = 1, info = 0;
+    switch (L->cur) {
+    case LS_DENSE_CHOL:
+        dpotrs_("L", &n, &one, L->m, &n, x, &n, &info);
+        return 0;
+    case LS_DENSE_LU:
+        dgetrs_("N", &n, &one, L->m, &n, L->ipiv, x, &n, &info);
+        return 0;
+    case LS_CHOLMOD:
+        L->cb.x = x;
+        if (!cholmod_solve2(CHOLMOD_A, L->L, &L->cb, NULL, &L->X, NULL, &L->Y, &L->E, &L->cc))
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: CHOLMOD solve failed (status %d)", L->cc.status);
+        memcpy(x, L->X->x, (size_t)n * sizeof(double));
+        return 0;
+    default: {
+        memcpy(L->tmp, x, (size_t)n * sizeof(double));
+        /* the CSR arrays are M' in CSC: solve (M')' x = M x = b */
+        int st = umfpack_di_wsolve(UMFPACK_At, L->mp, L->mj, L->mx, x, L->tmp, L->numeric, L->control, L->uinfo,
+                                   L->wi, L->ww);
+        if (st != UMFPACK_OK && st != UMFPACK_WARNING_singular_matrix)
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: UMFPACK solve failed (status %d)", st);
+        return 0;
+    }
+    }
+}
+
+/* ------------------------------------------------------------ monotonicity */
+
+/* y = A x; returns x'A x, and |x|'|A||x| (the size of its rounding error,
+ * up to the row length times the unit roundoff) in *absq. */
+static double curvature(const lcp_csr *A, const double *x, double *y, double *absq)
+{
+    double q = 0.0, qa = 0.0;
+    for (int i = 0; i < A->m; i++) {
+        double s = 0.0, sa = 0.0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            s += A->x[k] * x[A->j[k]];
+            sa += fabs(A->x[k] * x[A->j[k]]);
+        }
+        y[i] = s;
+        q += x[i] * s;
+        qa += fabs(x[i]) * sa;
+    }
+    *absq = qa;
+    return q;
+}
+
+/* Cheap certificates that A is not psd, before the first step: A_ii < 0, or
+ * an indefinite 2x2 principal submatrix [S_ii S_ij; S_ij S_jj] of S = (A +
+ * A')/2.  diag: A's diagonal.  Returns 1 (with the evidence in why) or 0 (no
+ * conclusion). */
+static int not_psd_quick(const lcp_csr *A, const lcp_csr *At, const double *diag, char *why, size_t len)
+{
+    int n = A->m;
+    for (int i = 0; i < n; i++)
+        if (diag[i] < 0) {
+            snprintf(why, len, "A(%d,%d) = %g < 0", i + 1, i + 1, diag[i]);
+            return 1;
+        }
+    for (int i = 0; i < n; i++) {     /* row i of A and of A', merged by column */
+        int a = A->p[i], ae = A->p[i + 1], t = At->p[i], te = At->p[i + 1];
+        while (a < ae || t < te) {
+            int j;
+            double s = 0.0;
+            if (t >= te || (a < ae && A->j[a] < At->j[t])) j = A->j[a], s = A->x[a++];
+            else if (a >= ae || At->j[t] < A->j[a]) j = At->j[t], s = At->x[t++];
+            else j = A->j[a], s = A->x[a++] + At->x[t++];
+            if (j <= i) continue;
+            s *= 0.5;                                          /* S_ij */
+            if (diag[i] * diag[j] - s * s < -MINOR_TOL * s * s) { /* det of the 2x2 minor */
+                snprintf(why, len,
+                         "(A + A')/2 has the indefinite 2x2 principal submatrix [%g %g; %g %g] at rows %d, %d",
+                         diag[i], s, s, diag[j], i + 1, j + 1);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The definitive test, after a stall: 1 when (A + A')/2 is psd (to
+ * rounding), 0 when it is not (evidence in why), -1 when it could not be
+ * decided (out of memory). */
+static int is_psd(const lcp_problem *p, char *why, size_t len)
+{
+    if (p->n <= PSD_DENSE_MAX) {
+        lcp_matrix_facts f;
+        lcp_err e;
+        if (lcp_matrix_analyse(p, PSD_DENSE_MAX, &f, &e)) return -1;
+        if (strcmp(f.definite, "indefinite")) return 1;
+        snprintf(why, len, "the smallest eigenvalue of (A + A')/2 is %.3g", f.eig_min);
+        return 0;
+    }
+    const lcp_csr *A = &p->A;
+    lcp_csr T;
+    if (lcp_csr_transpose(A, &T)) return -1;
+    cholmod_common c;
+    lcp_cholmod_start(&c);
+    cholmod_sparse Av = lcp_csr_as_cholmod(A, 0), Tv = lcp_csr_as_cholmod(&T, 0);
+    double half[2] = {0.5, 0};
+    cholmod_sparse *S = cholmod_add(&Av, &Tv, half, half, 1, 1, &c); /* (A + A')/2 */
+    int res = -1;
+    if (S) {
+        S->stype = -1;
+        double smax = 0.0;
+        for (int i = 0; i < p->n; i++) smax = fmax(smax, lcp_csr_diag(A, i));
+        double beta[2] = {1e-10 * fmax(smax, 1e-300), 0};            /* S + beta I */
+        cholmod_factor *F = cholmod_analyze(S, &c);
+        if (F && cholmod_factorize_p(S, beta, NULL, 0, F, &c)) {
+            res = c.status == CHOLMOD_OK ? 1 : c.status == CHOLMOD_NOT_POSDEF ? 0 : -1;
+            if (res == 0)
+                snprintf(why, len, "the Cholesky factorization of (A + A')/2 + %.1e I fails at column %d",
+                         beta[0], (int)F->minor + 1);
+        }
+        cholmod_free_factor(&F, &c);
+        cholmod_free_sparse(&S, &c);
+    }
+    cholmod_finish(&c);
+    lcp_csr_free(&T);
+    return res;
+}
+
+/* ------------------------------------------------------------ the method */
+
+static double inf_norm(int n, const double *v)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(v[i]));
+    return m;
+}
+
+/* The largest a with v + a dv >= 0 (INFINITY when dv >= 0). */
+static double to_boundary(int n, const double *v, const double *dv)
+{
+    double a = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (dv[i] < 0) a = fmin(a, -v[i] / dv[i]);
+    return a;
+}
+
+typedef struct {
+    double *z, *w, *r, *az, *dz, *dw, *dza, *dwa, *d, *adz, *zp, *vw, *vr;
+    unsigned char *keep;
+    lcp_csr At;
+} ipm_work;
+
+static void work_free(ipm_work *W)
+{
+    double *v[] = {W->z, W->w, W->r, W->az, W->dz, W->dw, W->dza, W->dwa, W->d, W->adz, W->zp, W->vw, W->vr};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) free(v[i]);
+    free(W->keep);
+    lcp_csr_free(&W->At);
+}
+
+/* d = max(w / z, dmin): the diagonal Z^-1 W of M, floored. */
+static void scaling(int n, const double *z, const double *w, double dmin, double *d)
+{
+    for (int i = 0; i < n; i++) d[i] = fmax(w[i] / z[i], dmin);
+}
+
+/* The polish candidate zp: B = {z_i >= w_i}, z_N = 0, A_BB z_B = -b_B by
+ * regularized Newton with refinement.  Returns its residual (INFINITY when
+ * it could not be computed); M is left factored for the polish system, so
+ * the caller refactors for the next step. */
+static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, lcp_metrics *m, lcp_err *err)
+{
+    int n = p->n;
+    for (int i = 0; i < n; i++) {
+        W->keep[i] = W->z[i] >= W->w[i];
+        W->zp[i] = W->keep[i] ? W->z[i] : 0.0;
+        W->d[i] = dmin;                                     /* regularization on B */
+    }
+    if (ls_factor(L, W->d, W->keep, err)) return INFINITY;
+    for (int it = 0; it < 3; it++) {                        /* Newton + 2 refinement steps */
+        lcp_csr_matvec(&p->A, W->zp, W->vr);
+        for (int i = 0; i < n; i++) W->vr[i] = W->keep[i] ? -(W->vr[i] + p->b[i]) : 0.0; /* -(A z + b)_B */
+        if (ls_solve(L, W->vr, err)) return INFINITY;
+        for (int i = 0; i < n; i++)
+            if (W->keep[i]) W->zp[i] += W->vr[i];
+    }
+    for (int i = 0; i < n; i++) W->zp[i] = fmax(W->zp[i], 0.0);
+    lcp_verify(p, W->zp, W->vw, m);
+    return m->residual;
+}
+
+/* A Farkas certificate from y >= 0 (y is overwritten by y / ||y||_inf):
+ * for every z >= 0 with A z + b >= 0, 0 <= y'(A z + b) <= max(A'y, 0)
+ * ||z||_1 + b'y, so when b'y < 0 no feasible z has ||z||_1 < -b'y /
+ * max(A'y, 0).  Returns that radius (INFINITY for an exact certificate, 0
+ * when b'y >= 0); b'y and max(A'y, 0) in *by, *eps.  aty: n doubles. */
+static double farkas_radius(const lcp_problem *p, const lcp_csr *At, double *y, double *aty, double *by,
+                            double *eps)
+{
+    int n = p->n;
+    double ymax = inf_norm(n, y);
+    *by = *eps = 0.0;
+    if (!(ymax > 0) || !isfinite(ymax)) return 0.0;
+    for (int i = 0; i < n; i++) y[i] /= ymax;
+    lcp_csr_matvec(At, y, aty);                                 /* A'y */
+    for (int i = 0; i < n; i++) {
+        *by += p->b[i] * y[i];
+        *eps = fmax(*eps, aty[i]);
+    }
+    if (!(*by < 0)) return 0.0;
+    return *eps > 0 ? -*by / *eps : INFINITY;
+}
+
+/* The verdict when the loop stopped for want of progress (diverged: ||z||
+ * or ||w|| beyond their limits, or the monitor's divergence; tiny: the steps
+ * collapsed; else a stall).  no_solution needs a Farkas certificate whose
+ * radius exceeds both ||z||_inf and 1e4 ||z_0||_1 (z0norm); otherwise
+ * the definiteness test tells a non-monotone A from a breakdown.  Leaves
+ * info->status at LCP_MAX_ITER (the monitor's verdict) only for a stall
+ * at the rounding level. */
+static void diagnose(const lcp_problem *p, ipm_work *W, int k, int diverged, int tiny, double mu, double mu0,
+                     double rscale, double z0norm, lcp_info *info)
+{
+    int n = p->n;
+    double rn = inf_norm(n, W->r), zn = inf_norm(n, W->z);
+    char why[200] = "";
+    /* candidates: the iterate's direction z, and that of the last step, dz_+ */
+    double by, eps, by2, eps2;
+    memcpy(W->vr, W->z, (size_t)n * sizeof(double));
+    double radius = farkas_radius(p, &W->At, W->vr, W->vw, &by, &eps);
+    for (int i = 0; i < n; i++) W->zp[i] = fmax(W->dz[i], 0.0);
+    double radius2 = farkas_radius(p, &W->At, W->zp, W->vw, &by2, &eps2);
+    if (radius2 > radius) radius = radius2, by = by2, eps = eps2;
+    if (radius > fmax(zn, CERT_RADIUS * z0norm)) {
+        info->status = LCP_NO_SOLUTION;
+        if (isinf(radius))
+            snprintf(info->message, sizeof info->message,
+                     "no solution: after %d steps (||z|| = %.3g) y >= 0 with A'y <= 0, b'y = %.3g < 0 proves no "
+                     "z >= 0 has A z + b >= 0 (Farkas)", k, zn, by);
+        else
+            snprintf(info->message, sizeof info->message,
+                     "no solution: after %d steps (||z|| = %.3g) y >= 0 with A'y <= %.2g, b'y = %.3g < 0 proves no "
+                     "z >= 0 with ||z||_1 < %.3g has A z + b >= 0 (Farkas)", k, zn, eps, by, radius);
+        return;
+    }
+    int psd = is_psd(p, why, sizeof why);
+    info->status = LCP_ERROR;
+    if (psd == 0)
+        snprintf(info->message, sizeof info->message, "A is not positive semidefinite (%s): ipm needs a monotone LCP",
+                 why);
+    else if (diverged)
+        snprintf(info->message, sizeof info->message,
+                 "the iterates diverge (||z|| = %.3g, ||w - A z - b|| = %.3g after %d steps) without a certificate "
+                 "of infeasibility", zn, rn, k);
+    else if (rn <= INFEAS_REL * rscale && mu <= INFEAS_REL * mu0) {
+        info->status = LCP_MAX_ITER;                             /* rounding: the monitor's verdict */
+        snprintf(info->message, sizeof info->message,
+                 "stalled at the rounding level (%s; ||w - A z - b|| = %.3g, z'w/n = %.3g after %d steps)",
+                 tiny ? "the steps collapsed" : "the residual stopped halving", rn, mu, k);
+    } else if (tiny)
+        snprintf(info->message, sizeof info->message,
+                 "the step length collapsed (below %.0e %d times in a row; ||w - A z - b|| = %.3g, z'w/n = %.3g "
+                 "after %d steps)", TINY_STEP, TINY_STEPS, rn, mu, k);
+    else
+        snprintf(info->message, sizeof info->message,
+                 "no progress in %d steps (||w - A z - b|| = %.3g, z'w/n = %.3g after %d steps)", STALL_STEPS, rn,
+                 mu, k);
+}
+
+static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                     lcp_err *err)
+{
+    int n = p->n, rc = 0;
+    ipm_work W = {0};
+    linsys L = {0};
+    if (n == 0) { /* nothing to solve: the monitor accepts the empty vector */
+        lcp_monitor_step(mon, 0, x, NULL);
+        info->iterations = 0;
+        return 0;
+    }
+    int sparse = s->linsolve == LCP_LINSOLVE_SPARSE || (s->linsolve == LCP_LINSOLVE_AUTO && n > AUTO_DENSE_MAX);
+    const char *how = s->linsolve == LCP_LINSOLVE_AUTO ? (sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
+    if (!sparse && n > DENSE_MAX)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                        "ipm: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", n,
+                        DENSE_MAX);
+    double **v[] = {&W.z, &W.w, &W.r, &W.az, &W.dz, &W.dw, &W.dza, &W.dwa, &W.d, &W.adz, &W.zp, &W.vw, &W.vr};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!(*v[i] = lcp_alloc((size_t)n, sizeof(double)))) rc = 1;
+    W.keep = lcp_alloc((size_t)n, 1);
+    if (rc || !W.keep || lcp_csr_transpose(&p->A, &W.At)) {
+        work_free(&W);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
+    }
+    int sym = lcp_csr_is_symmetric(&p->A, 1e-12);
+    if ((rc = ls_init(&L, p, sparse, sym, err))) goto done;
+
+    /* scales and the starting point */
+    const double *b = p->b;
+    double bnorm = inf_norm(n, b), amax = 0.0, dsum = 0.0;
+    int dpos = 0;
+    for (long k = 0; k < lcp_csr_nnz(&p->A); k++) amax = fmax(amax, fabs(p->A.x[k]));
+    for (int i = 0; i < n; i++) {
+        double a = lcp_csr_diag(&p->A, i);
+        if (a > 0) dsum += a, dpos++;
+    }
+    double dmean = dpos ? dsum / dpos : amax > 0 ? amax : 1.0;
+    double dmin = REG * (amax > 0 ? amax : 1.0);            /* floor of Z^-1 W */
+    double tw = fmax(1.0, bnorm), tz = tw / dmean;
+    double zlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tz);   /* divergence of z ... */
+    double wlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tw);   /* ... and of w */
+    for (int i = 0; i < n; i++) W.z[i] = tz, W.w[i] = tw;
+    lcp_csr_matvec(&p->A, W.z, W.az);
+    for (int i = 0; i < n; i++) W.r[i] = W.w[i] - W.az[i] - b[i]; /* r = w - A z - b */
+    double mu = n ? tz * tw : 0.0, mu0 = mu;
+    double rnorm0 = inf_norm(n, W.r), rscale = fmax(fmax(1.0, bnorm), rnorm0);
+
+    /* iteration 0: the warm start if one was given, else the starting point */
+    int warm = 0;
+    for (int i = 0; i < n; i++) warm |= x[i] != 0.0;
+    double extra[3] = {mu, NAN, NAN};
+    const double *last = warm ? x : W.z;                   /* the point the monitor saw last */
+    int stop = lcp_monitor_step(mon, 0, last, extra);
+    char why[200] = "";
+    for (int i = 0; i < n; i++) W.vr[i] = lcp_csr_diag(&p->A, i);
+    if (!stop && not_psd_quick(&p->A, &W.At, W.vr, why, sizeof why)) {
+        info->status = LCP_ERROR;
+        snprintf(info->message, sizeof info->message, "A is not positive semidefinite (%s): ipm needs a monotone LCP",
+                 why);
+        stop = 1;
+    }
+    scaling(n, W.z, W.w, dmin, W.d);
+    if (!stop && (rc = ls_factor(&L, W.d, NULL, err))) goto broken; /* step 1's M: first-time allocations here */
+    if (!stop) {                                         /* and cholmod_solve2's workspace, on a scratch rhs */
+        for (int i = 0; i < n; i++) W.vr[i] = W.r[i] - W.w[i];
+        if ((rc = ls_solve(&L, W.vr, err))) goto broken;
+    }
+
+    int k = 0, tiny = 0, stalled = 0, diverged = 0, best_k = 0;
+    double best = mon->best.residual, sigma = NAN, alpha = NAN, qneg = 0.0;
+    while (!stop) {
+        k++;
+        /* predictor: (A + Z^-1 W) dz_a = r - w, dw_a = A dz_a - r */
+        for (int i = 0; i < n; i++) W.dza[i] = W.r[i] - W.w[i];
+        if ((rc = ls_solve(&L, W.dza, err))) goto broken;
+        double qa, q = curvature(&p->A, W.dza, W.adz, &qa);
+        for (int i = 0; i < n; i++) W.dwa[i] = W.adz[i] - W.r[i];
+        if (!isfinite(qa)) goto nonfinite;
+        if (!(q >= -CURV_TOL * qa)) {
+            qneg = q;
+            goto negative;
+        }
+        double aa = fmin(1.0, fmin(to_boundary(n, W.z, W.dza), to_boundary(n, W.w, W.dwa)));
+        double mua = 0.0;
+        for (int i = 0; i < n; i++) mua += (W.z[i] + aa * W.dza[i]) * (W.w[i] + aa * W.dwa[i]);
+        mua /= n;
+        sigma = fmin(1.0, fmax(0.0, pow(mua / mu, 3)));      /* Mehrotra's centring */
+        /* corrector: rhs r - w + (sigma mu - dz_a dw_a) / z */
+        for (int i = 0; i < n; i++) W.dz[i] = W.r[i] - W.w[i] + (sigma * mu - W.dza[i] * W.dwa[i]) / W.z[i];
+        if ((rc = ls_solve(&L, W.dz, err))) goto broken;
+        q = curvature(&p->A, W.dz, W.adz, &qa);
+        for (int i = 0; i < n; i++) W.dw[i] = W.adz[i] - W.r[i];
+        if (!isfinite(qa)) goto nonfinite;
+        if (!(q >= -CURV_TOL * qa)) {
+            qneg = q;
+            goto negative;
+        }
+        double amx = fmin(to_boundary(n, W.z, W.dz), to_boundary(n, W.w, W.dw));
+        double tau = fmin(TAU_MAX, fmax(TAU_MIN, 1.0 - mu / mu0));
+        alpha = fmin(1.0, tau * amx);
+        for (int i = 0; i < n; i++) {
+            W.z[i] += alpha * W.dz[i];
+            W.w[i] += alpha * W.dw[i];
+        }
+        lcp_csr_matvec(&p->A, W.z, W.az);
+        mu = 0.0;
+        for (int i = 0; i < n; i++) {
+            W.r[i] = W.w[i] - W.az[i] - b[i];
+            mu += W.z[i] * W.w[i];
+        }
+        mu /= n;
+        extra[0] = mu, extra[1] = alpha, extra[2] = sigma;
+        last = W.z;
+        if ((stop = lcp_monitor_step(mon, k, last, extra))) break;
+
+        /* polish once mu is small: shown to the monitor only if better */
+        if (mu < POLISH_MU * mu0) {
+            lcp_metrics pm;
+            double pr = polish(p, &W, &L, dmin, &pm, err);
+            if (pr < mon->last.residual) {
+                k++;
+                extra[1] = extra[2] = NAN;
+                last = W.zp;
+                if ((stop = lcp_monitor_step(mon, k, last, extra))) break;
+            }
+        }
+
+        /* verdicts instead of looping */
+        if (mon->best.residual <= 0.5 * best) best = mon->best.residual, best_k = k;
+        tiny = alpha < TINY_STEP ? tiny + 1 : 0;
+        diverged = inf_norm(n, W.z) > zlim || inf_norm(n, W.w) > wlim;
+        stalled = k - best_k >= STALL_STEPS || tiny >= TINY_STEPS || !(mu > 0) || !isfinite(mu);
+        if (diverged || stalled) break;
+
+        scaling(n, W.z, W.w, dmin, W.d);                      /* M for the next step */
+        if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
+    }
+    if (info->status == LCP_MAX_ITER && (diverged || stalled || mon->status == LCP_ERROR))
+        diagnose(p, &W, k, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
+                 info);
+    goto finish;
+negative:
+    info->status = LCP_ERROR;
+    snprintf(info->message, sizeof info->message,
+             "A is not positive semidefinite (dz'A dz = %.3g < 0 on a direction of step %d): ipm needs a "
+             "monotone LCP", qneg, k);
+    goto finish;
+nonfinite:
+    lcp_fail(err, LCP_ERROR, NULL, 0,
+             "ipm: the Newton step of step %d is not finite (A + Z^-1 W singular to working precision)", k);
+broken: /* a Newton system that cannot be factored or solved: a verdict, not a failure to run */
+    info->status = LCP_ERROR;
+    snprintf(info->message, sizeof info->message, "%.250s", err->msg);
+    rc = 0;
+finish:
+    if (last != x) memcpy(x, last, (size_t)n * sizeof(double));
+    info->iterations = mon->iter;
+    if (L.factored) {
+        size_t used = strlen(info->message);
+        snprintf(info->message + used, sizeof info->message - used, "%slinear systems: %s%s",
+                 used ? "; " : "", ls_method(&L), how);
+    }
+done:
+    ls_free(&L);
+    work_free(&W);
+    return rc;
+}
+
+const lcp_solver lcp_solver_ipm = {"ipm",
+                                   "primal-dual interior point (Mehrotra predictor-corrector), monotone LCP",
+                                   LCP_KIND_LCP, columns, ipm_solve};
