@@ -472,7 +472,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         e = leaving < n ? leaving + n : leaving - n; /* the complement enters next */
         extra[0] = k;
         extra[1] = current_z(&W, x);
-        stopped = lcp_monitor_step(mon, k, x, extra);
+        stopped = lcp_monitor_tick(mon, k, x, extra); /* z0 > 0: not a solution yet */
     }
     info->iterations = k;
     work_free(&W);

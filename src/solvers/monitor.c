@@ -81,3 +81,18 @@ int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *
     }
     return 0;
 }
+
+int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *extra)
+{
+    if (mon->trace) return lcp_monitor_step(mon, iter, x, extra); /* every row is traced */
+    mon->iter = iter;
+    if (iter >= mon->s->max_iter) {
+        mon->status = LCP_MAX_ITER;
+        return 1;
+    }
+    if ((mon->s->time_limit > 0 && lcp_now() - mon->t0 >= mon->s->time_limit) || lcp_interrupted) {
+        mon->status = LCP_TIME_LIMIT;
+        return 1;
+    }
+    return 0;
+}

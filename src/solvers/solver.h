@@ -56,6 +56,11 @@ void lcp_monitor_free(lcp_monitor *mon);
  * columns or NULL.  Returns non-zero when the solve must stop: converged,
  * iteration or time limit, or a NaN/divergence (status error). */
 int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *extra);
+/* For iterates that cannot be a solution (Lemke's bases with z0 > 0): with a
+ * trace open the same as lcp_monitor_step (a row per iteration), otherwise
+ * only the iteration and time limits and interrupts are checked, without
+ * the O(nnz) residual. */
+int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *extra);
 
 typedef struct {
     int iterations;
