@@ -19,6 +19,11 @@ void lcp_settings_default(lcp_settings *s)
     s->omega = 0.0; /* the solver's default */
     s->omega_auto = 0;
     s->threads = 1;
+    s->cover = NULL;
+    s->linsolve = LCP_LINSOLVE_AUTO;
+    s->local = LCP_LOCAL_AUTO;
+    s->rho = 0.0;
+    s->shuffle = 0;
 }
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)

@@ -5,47 +5,31 @@
 
 #include <string.h>
 
-extern const lcp_solver lcp_solver_pgs, lcp_solver_psor, lcp_solver_sgs, lcp_solver_jacobi;
-/* DEVELOPMENT ONLY (being written in parallel): weak until their files land */
-extern const lcp_solver lcp_solver_lemke __attribute__((weak));
-extern const lcp_solver lcp_solver_pivot __attribute__((weak));
-extern const lcp_solver lcp_solver_ipm __attribute__((weak));
-extern const lcp_solver lcp_solver_newton_fb __attribute__((weak));
-extern const lcp_solver lcp_solver_newton_min __attribute__((weak));
-extern const lcp_solver lcp_solver_nsgs __attribute__((weak));
+extern const lcp_solver lcp_solver_pgs, lcp_solver_psor, lcp_solver_sgs, lcp_solver_jacobi, lcp_solver_lemke,
+    lcp_solver_pivot, lcp_solver_ipm, lcp_solver_newton_fb, lcp_solver_newton_min, lcp_solver_nsgs;
 
-static const lcp_solver *const all[] = {
-    &lcp_solver_pgs,
-    &lcp_solver_psor,
-    &lcp_solver_sgs,
-    &lcp_solver_jacobi,
-    &lcp_solver_lemke,
-    &lcp_solver_pivot,
-    &lcp_solver_ipm,
-    &lcp_solver_newton_fb,
-    &lcp_solver_newton_min,
-    &lcp_solver_nsgs,
+static const lcp_solver *const solvers[] = {
+    &lcp_solver_pgs,        /* src/solvers/pgs.c */
+    &lcp_solver_psor,       /* src/solvers/pgs.c */
+    &lcp_solver_sgs,        /* src/solvers/pgs.c */
+    &lcp_solver_jacobi,     /* src/solvers/jacobi.c */
+    &lcp_solver_lemke,      /* src/solvers/lemke.c */
+    &lcp_solver_pivot,      /* src/solvers/pivot.c */
+    &lcp_solver_ipm,        /* src/solvers/ipm.c */
+    &lcp_solver_newton_fb,  /* src/solvers/newton.c */
+    &lcp_solver_newton_min, /* src/solvers/newton.c */
+    &lcp_solver_nsgs,       /* src/solvers/nsgs.c */
+    NULL,
 };
-static const lcp_solver *solvers[sizeof all / sizeof all[0] + 1];
 
-const lcp_solver *const *lcp_solver_list(void)
-{
-    if (!solvers[0]) {
-        int k = 0;
-        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-            if (all[i]) solvers[k++] = all[i];
-    }
-    return solvers;
-}
+const lcp_solver *const *lcp_solver_list(void) { return solvers; }
 
 const lcp_solver *lcp_solver_find(const char *name)
 {
-    const lcp_solver *const *list = lcp_solver_list();
-    for (int i = 0; list[i]; i++)
-        if (!strcmp(list[i]->name, name)) return list[i];
+    for (int i = 0; solvers[i]; i++)
+        if (!strcmp(solvers[i]->name, name)) return solvers[i];
     return NULL;
 }
-
 int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err)
 {
     if (sv->kinds & p->kind) return 0;

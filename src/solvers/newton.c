@@ -1,0 +1,524 @@
+/* src/solvers/newton.c: semismooth Newton methods for the lcp
+ *     w = A z + b,  z >= 0,  w >= 0,  z'w = 0
+ * (De Luca, Facchinei and Kanzow 1996, "A semismooth equation approach to
+ * the solution of nonlinear complementarity problems", Math. Prog. 75;
+ * Facchinei and Pang 2003, "Finite-Dimensional Variational Inequalities and
+ * Complementarity Problems", ch. 9.1; Qi and Sun 1993, "A nonsmooth version
+ * of Newton's method", Math. Prog. 58).
+ *
+ * Scaling.  The solvers work on the equivalent lcp (S A S, S b) with
+ * S = diag(A)^-1/2 (1 where A_ii <= 0): z = S zs, ws = S w, so zs >= 0,
+ * ws >= 0, zs'ws = z'w.  The FB function is not scale invariant and does
+ * badly on contact problems whose masses differ by orders of magnitude
+ * without it.  The iterate handed to the monitor is always x = S zs.
+ *
+ * Both solvers write the (scaled) lcp as Phi(z) = 0, componentwise:
+ *   newton-fb : Phi_i = phi(z_i, w_i),  phi(a, b) = a + b - sqrt(a^2 + b^2)
+ *               (Fischer-Burmeister); an element of its generalized
+ *               Jacobian is H = D_a + D_b A with, where r_i = |(z_i, w_i)| > 0,
+ *                   D_a,i = 1 - z_i / r_i,   D_b,i = 1 - w_i / r_i,
+ *               and where r_i = 0 the choice of De Luca et al. (Procedure
+ *               3.1): with zbar_i = 1 on B = {i: z_i = w_i = 0}, 0 elsewhere,
+ *               c = A zbar, rho_i = sqrt(1 + c_i^2):
+ *                   D_a,i = 1 - 1 / rho_i,   D_b,i = 1 - c_i / rho_i;
+ *   newton-min: Phi_i = min(z_i, w_i); H row i = e_i' where z_i < w_i and
+ *               A_i (row i of A) otherwise, ties included (a contact at
+ *               rest, z_i = w_i = 0, is taken as active): D_a = 1, D_b = 0
+ *               or the reverse (the active-set Newton method, Facchinei and
+ *               Pang 9.1.5).
+ * Step k solves the regularized Newton system
+ *     (D_a + D_b (A + delta_k I)) d = -Phi(z),   delta_k = min(c_k, ||Phi||),
+ * where c_k starts at 1e-10 and is divided by 10 after a full step (t = 1),
+ * multiplied by 10 after a damped or gradient step, within [1e-10, 1e-4]
+ * (a Levenberg-Marquardt-like adaptation).  delta_k D_b keeps H nonsingular
+ * where A is only positive semidefinite (redundant contacts: pyramids) and
+ * tames the long steps along its null space; it falls back to 1e-10 once
+ * full steps are taken, so that ill-conditioned nonsingular problems keep
+ * fast local convergence (the error it adds to the Newton equation is
+ * O(delta ||d||), below O(||Phi||^2) where delta <= ||Phi||^2).  The step is
+ * z <- z + t d, t the first of 1, 1/2, 1/4, ... (down to 1e-14) with the
+ * Armijo decrease
+ *     psi(z + t d) <= psi(z) + sigma t grad psi(z)'d,   sigma = 1e-4,
+ * of the Fischer-Burmeister merit psi(z) = 1/2 ||Phi_FB(z)||^2, which is
+ * continuously differentiable with grad psi = H_FB' Phi_FB = D_a Phi_FB +
+ * A'(D_b Phi_FB).  The direction must pass the angle test grad psi'd <=
+ * -1e-12 ||grad psi|| ||d|| (scale free; De Luca et al.'s test -rho ||d||^p
+ * rejected the good directions of heavy stacks, whose ||d|| is large).
+ * Where H is singular, d fails the test or its line search fails, the step
+ * is a gradient step d = -s grad psi instead, s = ||g||^2 / ||H_FB g||^2 (the
+ * Cauchy point of the Gauss-Newton model).  This is the globalisation of De
+ * Luca et al.: every limit point is a stationary point of psi, a solution
+ * when A is a P0 matrix (Facchinei and Soares 1997).
+ * newton-min globalises with the same smooth FB merit (the min merit is not
+ * differentiable and has no gradient to fall back on): its min-map
+ * direction is tried first, then the FB Newton direction, then the
+ * gradient.  Near a nondegenerate solution the min-map step lands on the
+ * solution of the identified active set, psi drops to zero and the full
+ * step is accepted (finite termination).  Near a solution where H is
+ * nonsingular (BD-regularity) both converge quadratically: the full step
+ * t = 1 is accepted and residual_{k+1} ~ residual_k^2 in the trace.
+ *
+ * Linear systems (--linsolve): dense: H as a dense array, LU by LAPACK
+ * dgetrf/dgetrs (n <= 16384); sparse: UMFPACK, symbolic analysis once on
+ * the pattern of H (that of A plus the diagonal, the same at every step),
+ * numeric LU per step; auto: dense for n <= 1000, sparse above.  Our
+ * workspace is allocated before the loop; UMFPACK allocates its numeric
+ * factor inside each umfpack_di_numeric call (the library's own storage).
+ *
+ * Verdicts: the monitor decides "solved" from the common residual.  When no
+ * step of at least 1e-14 decreases psi along the Newton and the gradient
+ * direction, when the gradient vanishes at psi > 0 (a stationary point that
+ * is no solution), or when psi gains less than a relative 1e-10 over 10
+ * steps in a row or less than 1e-6 over 100 steps (a crawl, e.g. towards an
+ * infimum of psi at infinity), the solve stops with status error ("line
+ * search failed: ..."); if the residual is already below sqrt(eps) = 1.5e-8
+ * the stall is taken for the rounding floor of the problem and the solve
+ * stops with the monitor's status (max_iter, exit 1) instead.
+ * Trace columns: merit (psi of the scaled problem after the step) and step
+ * (the accepted t; 0 at iteration 0).  lcp only.
+ */
+#include "solver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <umfpack.h>
+
+/* LAPACK */
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
+             double *b, const int *ldb, int *info);
+
+#define ARMIJO_SIGMA 1e-4       /* sufficient decrease factor */
+#define ARMIJO_BETA 0.5         /* backtracking factor */
+#define MIN_STEP 1e-14          /* smallest step the line search tries */
+#define DESCENT_ANGLE 1e-12     /* descent test grad'd <= -angle ||grad|| ||d|| */
+#define REG_MIN 1e-10           /* regularization delta = min(c, ||Phi||), c in [REG_MIN, REG_MAX] */
+#define REG_MAX 1e-4
+#define REG_FACTOR 10.0         /* c /= 10 after a full step, *= 10 after a damped one */
+#define STALL_REL 1e-10         /* a step that gains less than this share of psi ... */
+#define STALL_STEPS 10          /* ... this many times in a row: no progress */
+#define CRAWL_STEPS 100         /* psi gains less than CRAWL_REL over this many steps: */
+#define CRAWL_REL 1e-6          /* no progress either (e.g. psi's infimum at infinity) */
+#define ROUNDING_RESIDUAL 1.5e-8 /* below this (sqrt(eps)), a stall is rounding, not failure */
+#define AUTO_DENSE_MAX 1000     /* --linsolve auto: dense up to this n */
+#define DENSE_MAX 16384         /* dense H: n^2 doubles (2 GiB) at most */
+
+static const char *const columns[] = {"merit", "step", NULL};
+
+typedef struct {
+    const lcp_problem *p;
+    int n, sparse;
+    double delta;                /* regularization: H = D_a + D_b (A + delta I) */
+    lcp_csr A, At;               /* the scaled S A S and its transpose */
+    double *b, *sc, *z;          /* S b, the scaling S (diagonal), the scaled iterate S^-1 x */
+    double *w, *phi;             /* w = A z + b, Phi_FB(z) at the current z */
+    double *da, *db;             /* D_a, D_b of H_FB (merit gradient) */
+    double *ma, *mb, *rhs;       /* D_a, D_b and -Phi of the Newton system */
+    double *g, *d, *ad, *hg;     /* grad psi, direction, A d, H g */
+    double *zt, *wt, *tmp;       /* trial point, its w, scratch */
+    /* dense path */
+    double *H;                   /* n x n column-major, LU in place */
+    int *ipiv;
+    /* sparse path: H in CSR = H' in CSC for UMFPACK (solved with UMFPACK_At) */
+    int *Hp, *Hj, *amap, *hdiag; /* pattern, A entry of each H entry (-1: none), diagonal slots */
+    double *Hx;
+    void *symbolic;
+    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
+    int *Wi;                     /* umfpack_di_wsolve workspace */
+    double *W;
+} newton_work;
+
+/* phi(a, b) = a + b - sqrt(a^2 + b^2) without cancellation (2ab / (a + b + r)
+ * when a + b > 0); da, db (if not NULL): 1 - a/r, 1 - b/r, also free of
+ * cancellation.  Returns r = sqrt(a^2 + b^2); da, db are unset when r = 0. */
+static double fb(double a, double b, double *phi, double *da, double *db)
+{
+    double r = hypot(a, b), s = a + b;
+    *phi = s > 0 ? 2.0 * a * b / (s + r) : s - r;
+    if (da && r > 0) {
+        *da = (a > 0 ? b * b / (r + a) : r - a) / r; /* (r - a) / r */
+        *db = (b > 0 ? a * a / (r + b) : r - b) / r; /* (r - b) / r */
+    }
+    return r;
+}
+
+/* psi = 1/2 ||Phi_FB(z)||^2 for w = A z + b; Phi into phi when not NULL. */
+static double fb_merit(int n, const double *z, const double *w, double *phi)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        double f;
+        fb(z[i], w[i], &f, NULL, NULL);
+        if (phi) phi[i] = f;
+        s += f * f;
+    }
+    return 0.5 * s;
+}
+
+/* D_a, D_b of H_FB at (z, w), with De Luca et al.'s choice where r_i = 0. */
+static void fb_jacobian(newton_work *W, const double *z)
+{
+    int n = W->n, degenerate = 0;
+    for (int i = 0; i < n; i++) {
+        double f;
+        double r = fb(z[i], W->w[i], &f, &W->da[i], &W->db[i]);
+        W->tmp[i] = r > 0 ? 0.0 : 1.0; /* zbar: 1 on B = {z_i = w_i = 0} */
+        degenerate |= r == 0;
+    }
+    if (!degenerate) return;
+    lcp_csr_matvec(&W->A, W->tmp, W->hg); /* c = A zbar (hg as scratch) */
+    for (int i = 0; i < n; i++)
+        if (W->tmp[i] > 0) {
+            double rho = hypot(1.0, W->hg[i]);
+            W->da[i] = 1.0 - 1.0 / rho;
+            W->db[i] = 1.0 - W->hg[i] / rho;
+        }
+}
+
+/* g = grad psi = D_a Phi + A'(D_b Phi); returns ||g||^2. */
+static double fb_gradient(newton_work *W)
+{
+    int n = W->n;
+    for (int i = 0; i < n; i++) W->tmp[i] = W->db[i] * W->phi[i];
+    lcp_csr_matvec(&W->At, W->tmp, W->g);
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        W->g[i] += W->da[i] * W->phi[i];
+        s += W->g[i] * W->g[i];
+    }
+    return s;
+}
+
+/* Symbolic part of the sparse path: the pattern of H (A plus the diagonal,
+ * rows sorted) and UMFPACK's analysis of it, once. */
+static int sparse_setup(newton_work *W, lcp_err *err)
+{
+    const lcp_csr *A = &W->A;
+    int n = W->n;
+    long nnz = lcp_csr_nnz(A) + n; /* at most one added diagonal a row */
+    W->Hp = lcp_alloc((size_t)n + 1, sizeof(int));
+    W->Hj = lcp_alloc((size_t)nnz, sizeof(int));
+    W->amap = lcp_alloc((size_t)nnz, sizeof(int));
+    W->hdiag = lcp_alloc((size_t)n, sizeof(int));
+    W->Hx = lcp_alloc((size_t)nnz, sizeof(double));
+    W->Wi = lcp_alloc((size_t)n, sizeof(int));
+    W->W = lcp_alloc(5 * (size_t)n, sizeof(double)); /* 5n with iterative refinement */
+    if (!W->Hp || !W->Hj || !W->amap || !W->hdiag || !W->Hx || !W->Wi || !W->W)
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    int m = 0;
+    W->Hp[0] = 0;
+    for (int i = 0; i < n; i++) {
+        int placed = 0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            if (!placed && A->j[k] >= i) {
+                if (A->j[k] > i) { /* insert the absent diagonal */
+                    W->Hj[m] = i;
+                    W->amap[m] = -1;
+                    W->hdiag[i] = m++;
+                }
+                placed = 1;
+            }
+            if (A->j[k] == i) W->hdiag[i] = m;
+            W->Hj[m] = A->j[k];
+            W->amap[m++] = k;
+        }
+        if (!placed) {
+            W->Hj[m] = i;
+            W->amap[m] = -1;
+            W->hdiag[i] = m++;
+        }
+        W->Hp[i + 1] = m;
+    }
+    umfpack_di_defaults(W->control);
+    int st = umfpack_di_symbolic(n, n, W->Hp, W->Hj, NULL, &W->symbolic, W->control, W->uinfo);
+    if (st != UMFPACK_OK)
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK symbolic analysis of H failed (status %d%s)", st,
+                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+    return 0;
+}
+
+/* Solves H d = rhs, H = diag(ma) + diag(mb) A.  Returns 0, 1 when H is
+ * singular (d unset), or LCP_ERROR (out of memory, message in err). */
+static int newton_solve(newton_work *W, lcp_err *err)
+{
+    const lcp_csr *A = &W->A;
+    int n = W->n;
+    if (!W->sparse) {
+        double *H = W->H;
+        memset(H, 0, (size_t)n * (size_t)n * sizeof(double));
+        for (int i = 0; i < n; i++) {
+            for (int k = A->p[i]; k < A->p[i + 1]; k++)
+                H[i + (size_t)A->j[k] * n] = W->mb[i] * A->x[k]; /* D_b A */
+            H[i + (size_t)i * n] += W->ma[i] + W->delta * W->mb[i]; /* + D_a + delta D_b */
+        }
+        int info = 0, one = 1;
+        dgetrf_(&n, &n, H, &n, W->ipiv, &info);
+        if (info > 0) return 1; /* exactly singular U */
+        if (info < 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "dgetrf: argument %d invalid", -info);
+        memcpy(W->d, W->rhs, (size_t)n * sizeof(double));
+        dgetrs_("N", &n, &one, H, &n, W->ipiv, W->d, &n, &info);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = W->Hp[i]; k < W->Hp[i + 1]; k++) {
+            double v = W->amap[k] >= 0 ? W->mb[i] * A->x[W->amap[k]] : 0.0; /* D_b A */
+            W->Hx[k] = k == W->hdiag[i] ? v + W->ma[i] + W->delta * W->mb[i] : v; /* + D_a + delta D_b */
+        }
+    void *numeric = NULL;
+    int st = umfpack_di_numeric(W->Hp, W->Hj, W->Hx, W->symbolic, &numeric, W->control, W->uinfo);
+    if (st == UMFPACK_WARNING_singular_matrix) {
+        umfpack_di_free_numeric(&numeric);
+        return 1;
+    }
+    if (st != UMFPACK_OK) {
+        umfpack_di_free_numeric(&numeric);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK numeric factorization failed (status %d%s)", st,
+                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+    }
+    /* the CSR arrays are H' in CSC: solve (H')' d = H d = rhs */
+    st = umfpack_di_wsolve(UMFPACK_At, W->Hp, W->Hj, W->Hx, W->d, W->rhs, numeric, W->control, W->uinfo, W->Wi,
+                           W->W);
+    umfpack_di_free_numeric(&numeric);
+    if (st == UMFPACK_WARNING_singular_matrix) return 1;
+    if (st != UMFPACK_OK) return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK solve failed (status %d)", st);
+    return 0;
+}
+
+/* Armijo backtracking from t = 1 along d (ad = A d, slope = grad psi'd < 0).
+ * Returns the accepted t, with the trial point in zt, or 0 when no t >=
+ * MIN_STEP gives the sufficient decrease. */
+static double line_search(newton_work *W, const double *z, double psi, double slope)
+{
+    int n = W->n;
+    for (double t = 1.0; t >= MIN_STEP; t *= ARMIJO_BETA) {
+        for (int i = 0; i < n; i++) {
+            W->zt[i] = z[i] + t * W->d[i];
+            W->wt[i] = W->w[i] + t * W->ad[i];
+        }
+        double pt = fb_merit(n, W->zt, W->wt, NULL);
+        if (pt <= psi + ARMIJO_SIGMA * t * slope) return t; /* false for NaN */
+    }
+    return 0.0;
+}
+
+/* One Newton attempt with the system in ma, mb, rhs: solves H d = rhs and,
+ * when d passes the descent test g'd <= -angle ||g|| ||d|| (g = grad psi,
+ * gg = ||g||^2), searches along it.  *t: the accepted step, 0 when H is
+ * singular, d is no descent direction or the line search fails.  Returns 0,
+ * or LCP_ERROR (err set). */
+static int newton_step(newton_work *W, const double *z, double psi, double gg, lcp_err *err, double *t)
+{
+    int n = W->n;
+    *t = 0.0;
+    int sr = newton_solve(W, err);                           /* H d = -Phi */
+    if (sr != 0) return sr == 1 ? 0 : sr;                    /* singular: no step */
+    double slope = 0.0, dd = 0.0;
+    for (int i = 0; i < n; i++) {
+        slope += W->g[i] * W->d[i];                          /* grad psi'd */
+        dd += W->d[i] * W->d[i];                             /* ||d||^2 */
+    }
+    if (!isfinite(slope) || !isfinite(dd) || !(slope <= -DESCENT_ANGLE * sqrt(dd * gg))) return 0;
+    lcp_csr_matvec(&W->A, W->d, W->ad);                      /* A d */
+    *t = line_search(W, z, psi, slope);
+    return 0;
+}
+
+static void work_free(newton_work *W)
+{
+    lcp_csr_free(&W->A);
+    lcp_csr_free(&W->At);
+    double *dv[] = {W->b, W->sc, W->z, W->w, W->phi, W->da, W->db, W->ma, W->mb, W->rhs, W->g, W->d,
+                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->H, W->Hx, W->W};
+    for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
+    free(W->ipiv);
+    free(W->Hp);
+    free(W->Hj);
+    free(W->amap);
+    free(W->hdiag);
+    free(W->Wi);
+    if (W->symbolic) umfpack_di_free_symbolic(&W->symbolic);
+}
+
+static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                            lcp_info *info, lcp_err *err, int use_min)
+{
+    const char *name = use_min ? "newton-min" : "newton-fb";
+    int n = p->n, rc = 0;
+    newton_work W0 = {0}, *W = &W0;
+    W->p = p;
+    W->n = n;
+    W->sparse = s->linsolve == LCP_LINSOLVE_SPARSE || (s->linsolve == LCP_LINSOLVE_AUTO && n > AUTO_DENSE_MAX);
+    const char *how = s->linsolve == LCP_LINSOLVE_AUTO ? (W->sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
+    if (!W->sparse && n > DENSE_MAX)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                        "%s: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", name, n,
+                        DENSE_MAX);
+    double **dv[] = {&W->b, &W->sc, &W->z, &W->w, &W->phi, &W->da, &W->db, &W->ma, &W->mb, &W->rhs,
+                     &W->g, &W->d,   &W->ad, &W->hg, &W->zt, &W->wt, &W->tmp};
+    for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++)
+        if (!(*dv[i] = lcp_alloc((size_t)n, sizeof(double)))) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            goto done;
+        }
+    if (lcp_csr_copy(&W->A, &p->A)) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        double a = lcp_csr_diag(&p->A, i);
+        W->sc[i] = a > 0 ? 1.0 / sqrt(a) : 1.0;               /* S = diag(A)^-1/2 where positive */
+    }
+    for (int i = 0; i < n; i++) {
+        for (int k = W->A.p[i]; k < W->A.p[i + 1]; k++)
+            W->A.x[k] *= W->sc[i] * W->sc[W->A.j[k]];         /* S A S */
+        W->b[i] = W->sc[i] * p->b[i];                         /* S b */
+        W->z[i] = x[i] / W->sc[i];                            /* S^-1 x */
+    }
+    if (lcp_csr_transpose(&W->A, &W->At)) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    if (W->sparse) {
+        if ((rc = sparse_setup(W, err))) goto done;
+    } else {
+        W->H = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+        W->ipiv = lcp_alloc((size_t)n, sizeof(int));
+        if (!W->H || !W->ipiv) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory: dense H of n = %d (try --linsolve sparse)", n);
+            goto done;
+        }
+    }
+
+    const double *z = W->z;
+    lcp_csr_matvec(&W->A, z, W->w);
+    for (int i = 0; i < n; i++) W->w[i] += W->b[i];         /* w = A z + b */
+    double psi = fb_merit(n, z, W->w, W->phi), extra[2] = {psi, 0.0};
+    int min_steps = 0, newton_steps = 0, gradient_steps = 0, stalls = 0;
+    double psi_check = psi;                                  /* psi CRAWL_STEPS steps ago */
+    const char *why = NULL;                                  /* set when the solver gives up */
+    double regc = REG_MIN;                                   /* c: the cap of delta */
+    int stop = lcp_monitor_step(mon, 0, x, extra);
+    for (int k = 1; !stop; k++) {
+        W->delta = fmin(regc, sqrt(2.0 * psi));              /* delta = min(c, ||Phi||) */
+        fb_jacobian(W, z);                                   /* D_a, D_b of H_FB */
+        double gg = fb_gradient(W);                          /* g = H_FB' Phi, ||g||^2 */
+        double t = 0.0;
+        int sr = 0;
+        if (use_min) {
+            for (int i = 0; i < n; i++) {
+                int zi = z[i] < W->w[i];                     /* min picks z_i: row e_i'; ties: A_i */
+                W->ma[i] = zi ? 1.0 : 0.0;
+                W->mb[i] = zi ? 0.0 : 1.0;
+                W->rhs[i] = -(zi ? z[i] : W->w[i]);          /* -min(z_i, w_i) */
+            }
+            if ((sr = newton_step(W, z, psi, gg, err, &t)) == 0 && t > 0) min_steps++;
+        }
+        if (sr == 0 && !(t > 0)) {                           /* FB Newton step */
+            memcpy(W->ma, W->da, (size_t)n * sizeof(double));
+            memcpy(W->mb, W->db, (size_t)n * sizeof(double));
+            for (int i = 0; i < n; i++) W->rhs[i] = -W->phi[i];
+            if ((sr = newton_step(W, z, psi, gg, err, &t)) == 0 && t > 0) newton_steps++;
+        }
+        if (sr) {
+            info->status = LCP_ERROR;
+            snprintf(info->message, sizeof info->message, "%.250s", err->msg);
+            break;
+        }
+        if (!(t > 0)) {                                      /* gradient step */
+            if (!(gg > 0)) {
+                why = "stationary point of the merit";
+                break;
+            }
+            lcp_csr_matvec(&W->A, W->g, W->ad);              /* A g */
+            double hh = 0.0;
+            for (int i = 0; i < n; i++) {
+                W->hg[i] = W->da[i] * W->g[i] + W->db[i] * W->ad[i]; /* H_FB g */
+                hh += W->hg[i] * W->hg[i];
+            }
+            double c = hh > 0 && isfinite(hh) ? gg / hh : 1.0; /* Cauchy step of the Gauss-Newton model */
+            for (int i = 0; i < n; i++) {
+                W->d[i] = -c * W->g[i];
+                W->ad[i] *= -c;                              /* A d */
+            }
+            t = line_search(W, z, psi, -c * gg);
+            if (!(t > 0)) {
+                why = "no step >= 1e-14 decreases the merit";
+                break;
+            }
+            gradient_steps++;
+        }
+        regc = t >= 1.0 ? fmax(REG_MIN, regc / REG_FACTOR)   /* full step: less regularization */
+                        : fmin(REG_MAX, regc * REG_FACTOR);  /* damped step: more */
+        memcpy(W->z, W->zt, (size_t)n * sizeof(double));    /* z <- z + t d */
+        for (int i = 0; i < n; i++) x[i] = W->sc[i] * z[i];  /* x = S z */
+        lcp_csr_matvec(&W->A, z, W->w);
+        for (int i = 0; i < n; i++) W->w[i] += W->b[i];     /* w = A z + b, afresh */
+        double psi_new = fb_merit(n, z, W->w, W->phi);
+        stalls = psi - psi_new <= STALL_REL * psi ? stalls + 1 : 0;
+        psi = psi_new;
+        extra[0] = psi;
+        extra[1] = t;
+        stop = lcp_monitor_step(mon, k, x, extra);
+        if (!stop && !isfinite(psi)) {
+            why = "the merit overflows";
+            break;
+        }
+        if (!stop && stalls >= STALL_STEPS) {
+            why = "no progress over 10 steps";
+            break;
+        }
+        if (k % CRAWL_STEPS == 0) {
+            if (!stop && psi_check - psi <= CRAWL_REL * psi_check) {
+                why = "psi gained < 1e-6 over 100 steps";
+                break;
+            }
+            psi_check = psi;
+        }
+    }
+    info->iterations = mon->iter;
+    const char *path = W->sparse ? "sparse LU (UMFPACK)" : "dense LU (LAPACK)";
+    char steps[80];                                          /* which steps were taken */
+    if (use_min)
+        snprintf(steps, sizeof steps, "%d min-map, %d FB Newton, %d gradient steps", min_steps, newton_steps,
+                 gradient_steps);
+    else
+        snprintf(steps, sizeof steps, "%d Newton, %d gradient steps", newton_steps, gradient_steps);
+    if (info->status == LCP_ERROR) {
+        /* message already set (factorization failure) */
+    } else if (why && mon->last.residual <= ROUNDING_RESIDUAL) {
+        snprintf(info->message, sizeof info->message, "stopped at the rounding level: %.48s at residual %.3g; %s%s; %s",
+                 why, mon->last.residual, path, how, steps);
+    } else if (why || mon->status == LCP_ERROR) {
+        info->status = LCP_ERROR;
+        snprintf(info->message, sizeof info->message,
+                 "line search failed: the problem may have no solution or A may be degenerate (%.48s at psi "
+                 "%.3g; %s; %s)",
+                 why ? why : "NaN or overflow", psi, steps, path);
+    } else {
+        snprintf(info->message, sizeof info->message, "%s%s; %s", path, how, steps);
+    }
+done:
+    work_free(W);
+    return rc;
+}
+
+static int fb_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                    lcp_err *err)
+{
+    return newton_solve_lcp(p, s, x, mon, info, err, 0);
+}
+
+static int min_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                     lcp_err *err)
+{
+    return newton_solve_lcp(p, s, x, mon, info, err, 1);
+}
+
+const lcp_solver lcp_solver_newton_fb = {
+    "newton-fb", "semismooth Newton on the Fischer-Burmeister function, Armijo line search (--linsolve)",
+    LCP_KIND_LCP, columns, fb_solve};
+const lcp_solver lcp_solver_newton_min = {
+    "newton-min", "semismooth (active-set) Newton on min(z, w), FB-merit line search (--linsolve)",
+    LCP_KIND_LCP, columns, min_solve};
