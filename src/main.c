@@ -379,9 +379,11 @@ static const lcp_solver *choose_auto(const lcp_problem *p, char *why, size_t len
 {
     if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
         for (int i = 0; i < p->n; i++)
-            if (!(lcp_csr_diag(&p->A, i) > 0)) {
-                snprintf(why, len, "auto: A(%d,%d) <= 0 and no pivoting solver is built yet", i + 1, i + 1);
-                return NULL;
+            if (!(lcp_csr_diag(&p->A, i) > 0)) { /* no sweep method applies: pivot */
+                const char *name = p->kind == LCP_KIND_BLCP ? "pivot" : "lemke";
+                snprintf(why, len, "auto: %s (A(%d,%d) = %g: the sweep methods need a positive diagonal)", name,
+                         i + 1, i + 1, lcp_csr_diag(&p->A, i));
+                return lcp_solver_find(name);
             }
         snprintf(why, len, "auto: psor with the estimated optimal omega (%s with a positive diagonal)",
                  lcp_kind_name(p->kind));
