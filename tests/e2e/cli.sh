@@ -4,21 +4,13 @@
 # checked by an independent residual (tests/check_residual.py), and the
 # Siconos collection.  Run from the repository root: sh tests/e2e/cli.sh
 # Ends with "N passed, N failed".
-LCP=${LCPSOLVE:-./lcpsolve}
+. tests/lib.sh
 SICONOS=../shared/data/siconos
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "PASS $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
 # run NAME EXPECTED_EXIT ARGS...: runs lcpsolve, keeps stdout/stderr in $T/out, $T/err
 run() {
     name=$1; want=$2; shift 2
     "$LCP" "$@" >"$T/out" 2>"$T/err"; got=$?
     if [ "$got" -eq "$want" ]; then ok "$name (exit $got)"; else bad "$name: exit $got, expected $want: $(head -c 300 "$T/err")"; fi
-}
-json_field() { # json_field NAME: value of a top-level field of $T/out
-    python3 -c "import json,sys; v=json.load(open('$T/out')).get('$1'); print(v if v is not None else '')"
 }
 one_line_err() { [ "$(wc -l <"$T/err")" -eq 1 ]; }
 
@@ -199,5 +191,4 @@ for o in $("$LCP" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 done
 for s in $("$LCP" --list-solvers | awk '{print $1}'); do check "man page has solver $s" grep -qw "$s" man/lcpsolve.1; done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -16,15 +16,10 @@
 #    below rounding (exit 1); the trace columns; a warm start.
 # Run from the repository root: sh tests/e2e/exact_ipm.sh
 # Ends with "N passed, N failed"; exit 1 on any failure.
-LCP=${LCPSOLVE:-./lcpsolve}
+. tests/lib.sh
 SICONOS=../shared/data/siconos/lcp
 PEER=build/peer/siconos_lcp
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 command -v timeout >/dev/null 2>&1 || timeout() { shift; "$@"; } # no hang guard without coreutils
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "PASS $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-skip() { echo "SKIP $1"; }
 # run NAME EXPECTED_EXITS ARGS...: lcpsolve -s ipm (60 s at most), stdout in
 # $T/out, stderr in $T/err; EXPECTED_EXITS like "0" or "3|5"
 run() {
@@ -198,5 +193,4 @@ else bad "trace header: $(head -n 1 "$T/t.csv")"; fi
 run "warm start accepted at iteration 0" 0 --json -t 1e-8 -n 0 --warm-start "$T/sol.mtx" "$T/column50" &&
     if [ "$(field iterations)" = 0 ]; then ok "warm start: 0 iterations"; else bad "warm start: $(field iterations) iterations"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

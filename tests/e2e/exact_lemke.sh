@@ -20,22 +20,13 @@
 #  - refusals: blcp, friction, more than 4 GiB of dense work.
 # Run from the repository root: sh tests/e2e/exact_lemke.sh
 # Ends with "N passed, N failed"; exit 1 on a failure.
-LCP=${LCPSOLVE:-./lcpsolve}
+. tests/lib.sh
 SICONOS=../shared/data/siconos/lcp
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "PASS $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-# (helpers use _-prefixed variables: sh has no locals)
-check() { _c=$1; shift; if "$@"; then ok "$_c"; else bad "$_c"; fi; }
 # run NAME EXPECTED_EXIT ARGS...: runs lcpsolve -s lemke, keeps stdout/stderr in $T/out, $T/err
 run() {
     _r=$1; _want=$2; shift 2
     "$LCP" -s lemke "$@" >"$T/out" 2>"$T/err"; _got=$?
     if [ "$_got" -eq "$_want" ]; then ok "$_r (exit $_got)"; else bad "$_r: exit $_got, expected $_want: $(head -c 300 "$T/err")"; fi
-}
-json_field() { # json_field NAME: a top-level field of the --json output in $T/out
-    python3 -c "import json; v=json.load(open('$T/out')).get('$1'); print(v if v is not None else '')"
 }
 last_trace() { # last_trace FILE COLUMN: the column's value in the last row of a trace
     python3 -c "import csv; r=list(csv.DictReader(open('$1'))); print(r[-1]['$2'])"
@@ -57,7 +48,6 @@ w = [b[i] + sum(m[j * n + i] * x[j] for j in range(n)) for i in range(n)]
 print("%.3e" % (max(abs(min(xi, wi)) for xi, wi in zip(x, w)) / max(1.0, max(abs(v) for v in b))))
 P
 }
-indep() { python3 tests/check_residual.py "$@" >/dev/null; } # indep A.mtx b.mtx x.mtx --max X
 below() { python3 -c "import sys; sys.exit(0 if float('$1') <= float('$2') else 1)"; }
 mtx_vec() { # mtx_vec FILE V1 V2 ...: a Matrix Market array
     _f=$1; shift
@@ -233,5 +223,4 @@ run "fc3d refused" 2 "$T/fc"
 run "n = 24000 refused (dense work > 4 GiB)" 2 "$T/big"
 check "memory guard names n" grep -q "n = 24000" "$T/err"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -21,22 +21,13 @@
 #    1); refusals (blcp, fc3d, dense H beyond n = 16384).
 # Run from the repository root: sh tests/e2e/exact_newton.sh
 # Ends with "N passed, N failed"; exit 1 on a failure.
-LCP=${LCPSOLVE:-./lcpsolve}
+. tests/lib.sh
 SICONOS=../shared/data/siconos/lcp
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "PASS $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-# (helpers use _-prefixed variables: sh has no locals)
-check() { _c=$1; shift; if "$@"; then ok "$_c"; else bad "$_c"; fi; }
 # run NAME EXPECTED_EXIT ARGS...: runs lcpsolve (60 s at most), stdout/stderr in $T/out, $T/err
 run() {
     _r=$1; _want=$2; shift 2
     "$LCP" --time-limit 60 "$@" >"$T/out" 2>"$T/err"; _got=$?
     if [ "$_got" -eq "$_want" ]; then ok "$_r (exit $_got)"; else bad "$_r: exit $_got, expected $_want: $(head -c 300 "$T/out" "$T/err")"; fi
-}
-json_field() { # json_field NAME: a top-level field of the --json output in $T/out
-    python3 -c "import json; v=json.load(open('$T/out')).get('$1'); print(v if v is not None else '')"
 }
 # dat_residual FILE.dat X.mtx: the residual of DESIGN.md, from a dense
 # Siconos .dat file read as Siconos reads it (M column-major), by Python alone
@@ -51,7 +42,6 @@ w = [b[i] + sum(m[j * n + i] * x[j] for j in range(n)) for i in range(n)]
 print("%.3e" % (max(abs(min(xi, wi)) for xi, wi in zip(x, w)) / max(1.0, max(abs(v) for v in b))))
 P
 }
-indep() { python3 tests/check_residual.py "$@" >/dev/null; } # indep A.mtx b.mtx x.mtx --max X
 below() { python3 -c "import sys; sys.exit(0 if float('$1') <= float('$2') else 1)"; }
 
 # --- the Siconos LCP collection: every file, both solvers, both linear algebras
@@ -215,5 +205,4 @@ check "dense refusal names n and the way out" grep -q "n = 20000 > 16384.*--lins
 run "newton-fb: column 20000 sparse solved" 0 -s newton-fb -t 1e-10 -o "$T/x.mtx" "$T/c20k"
 check "column 20000: independent residual" indep "$T/c20k/A.mtx" "$T/c20k/b.mtx" "$T/x.mtx" --max 1e-10
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

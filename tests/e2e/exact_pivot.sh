@@ -11,14 +11,8 @@
 # A not positive semidefinite (exit 5), limits (exit 1), warm start, and
 # the dense-size refusal (exit 2).  Run from the repository root:
 # sh tests/e2e/exact_pivot.sh.  Ends with "N passed, N failed".
-LCP=${LCPSOLVE:-./lcpsolve}
+. tests/lib.sh
 SICONOS=../shared/data/siconos/lcp
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "PASS $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-skip() { echo "SKIP $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
 # field NAME FILE: a top-level field of a --json output
 field() { python3 -c "import json,sys; v=json.load(open(sys.argv[2])).get(sys.argv[1]); print('' if v is None else v)" "$1" "$2"; }
 le() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$1" "$2"; }
@@ -223,5 +217,4 @@ else
     skip "cannot generate random-spd --size 16400"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

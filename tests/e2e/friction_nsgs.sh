@@ -16,21 +16,15 @@
 # - refusals: a singular W_ii names its contact, an lcp problem is refused.
 # The Siconos parts skip cleanly when ../shared/data/siconos or the peer
 # (libsiconos-numerics-dev) is missing.  Ends with "N passed, N failed".
-LCP=${LCPSOLVE:-./lcpsolve}
+. tests/lib.sh
 DATA=../shared/data/siconos/fc3d
 PEER=build/peer/siconos_fc3d
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "PASS $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-skip() { echo "SKIP $1"; }
 # run NAME EXPECTED_EXIT ARGS...: lcpsolve with stdout/stderr in $T/out, $T/err
 run() {
     name=$1; want=$2; shift 2
     "$LCP" "$@" >"$T/out" 2>"$T/err"; got=$?
     if [ "$got" -eq "$want" ]; then ok "$name (exit $got)"; else bad "$name: exit $got, expected $want: $(head -c 300 "$T/err")"; fi
 }
-json_field() { python3 -c "import json; print(json.load(open('$T/out')).get('$1'))"; }
 have_python=0; command -v python3 >/dev/null 2>&1 && have_python=1
 
 # Tolerance per file: reached by nsgs (default --local exact, -n 100000) and
@@ -203,5 +197,4 @@ J
 run "nsgs refuses an lcp" 2 -s nsgs "$T/lcp.json"
 run "nsgs at the iteration limit" 1 -s nsgs -n 1 --local projection -t 1e-14 "$T/slide.json"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,12 +6,8 @@
 # own verification must accept the peer's pgs answer too.  Skips cleanly
 # where libsiconos-numerics-dev (scripts/install-deps --peer) or the
 # collection is missing.  Ends with "N passed, N failed".
-LCP=${LCPSOLVE:-./lcpsolve}
+. tests/lib.sh
 SICONOS=../shared/data/siconos/lcp
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()  { pass=$((pass + 1)); echo "PASS $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 if [ ! -d /usr/include/siconos ] || ! make -s peer >/dev/null 2>&1; then
     echo "SKIP Siconos Numerics is not installed (scripts/install-deps --peer)"
     echo "0 passed, 0 failed"; exit 0
@@ -43,5 +39,4 @@ for f in "$SICONOS"/*.dat; do
         bad "siconos pgs answer does not verify on $name"
     fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,0 +1,16 @@
+# tests/lib.sh: what every end-to-end test script shares.  Sourced from the
+# repository root (`. tests/lib.sh`); each script then counts with ok/bad/check
+# and ends with `finish`, which prints "N passed, N failed" and sets the exit
+# status.  Helpers use _-prefixed variables (sh has no locals).
+LCP=${LCPSOLVE:-./lcpsolve}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()    { pass=$((pass + 1)); echo "PASS $1"; }
+bad()   { fail=$((fail + 1)); echo "FAIL $1"; }
+skip()  { echo "SKIP $1"; }
+check() { _c=$1; shift; if "$@"; then ok "$_c"; else bad "$_c"; fi; }
+json_field() { # json_field NAME: a top-level field of the --json output in $T/out ('' if absent)
+    python3 -c "import json; v=json.load(open('$T/out')).get('$1'); print(v if v is not None else '')"
+}
+indep() { python3 tests/check_residual.py "$@" >/dev/null; } # indep A.mtx b.mtx x.mtx --max X
+finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
