@@ -129,13 +129,21 @@ static int lex_need(lexer *lx, const char *what)
     return lex_fail(lx, lx->tokline, "unexpected end of file, expected %s", what);
 }
 
+/* The last token as a C string in tmp (64 bytes); 0 if empty, too long or
+ * holding a NUL byte. */
+static int tok_cstr(const lexer *lx, char tmp[64])
+{
+    if (lx->toklen == 0 || lx->toklen >= 64 || memchr(lx->tok, '\0', lx->toklen)) return 0;
+    memcpy(tmp, lx->tok, lx->toklen);
+    tmp[lx->toklen] = '\0';
+    return 1;
+}
+
 /* Parses the last token as a whole integer (no range check beyond long long). */
 static int tok_ll(const lexer *lx, long long *v)
 {
     char tmp[64];
-    if (lx->toklen == 0 || lx->toklen >= sizeof tmp || memchr(lx->tok, '\0', lx->toklen)) return 0;
-    memcpy(tmp, lx->tok, lx->toklen);
-    tmp[lx->toklen] = '\0';
+    if (!tok_cstr(lx, tmp)) return 0;
     char *end;
     errno = 0;
     long long x = strtoll(tmp, &end, 10);
@@ -465,9 +473,7 @@ done:
 static int parse_m_by_n(const lexer *lx, long long *M, long long *N)
 {
     char tmp[64];
-    if (lx->toklen == 0 || lx->toklen >= sizeof tmp || memchr(lx->tok, '\0', lx->toklen)) return 0;
-    memcpy(tmp, lx->tok, lx->toklen);
-    tmp[lx->toklen] = '\0';
+    if (!tok_cstr(lx, tmp)) return 0;
     char *end;
     errno = 0;
     *M = strtoll(tmp, &end, 10);
