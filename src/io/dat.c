@@ -129,11 +129,11 @@ static int lex_need(lexer *lx, const char *what)
     return lex_fail(lx, lx->tokline, "unexpected end of file, expected %s", what);
 }
 
-/* The last token as a C string in tmp (64 bytes); 0 if empty, too long or
+/* The last token as a C string in tmp (size bytes); 0 if empty, too long or
  * holding a NUL byte. */
-static int tok_cstr(const lexer *lx, char tmp[64])
+static int tok_cstr(const lexer *lx, char *tmp, size_t size)
 {
-    if (lx->toklen == 0 || lx->toklen >= 64 || memchr(lx->tok, '\0', lx->toklen)) return 0;
+    if (lx->toklen == 0 || lx->toklen >= size || memchr(lx->tok, '\0', lx->toklen)) return 0;
     memcpy(tmp, lx->tok, lx->toklen);
     tmp[lx->toklen] = '\0';
     return 1;
@@ -143,7 +143,7 @@ static int tok_cstr(const lexer *lx, char tmp[64])
 static int tok_ll(const lexer *lx, long long *v)
 {
     char tmp[64];
-    if (!tok_cstr(lx, tmp)) return 0;
+    if (!tok_cstr(lx, tmp, sizeof tmp)) return 0;
     char *end;
     errno = 0;
     long long x = strtoll(tmp, &end, 10);
@@ -181,11 +181,9 @@ static int lex_count(lexer *lx, const char *what, int *v)
 static int tok_double(lexer *lx, const char *what, double *v)
 {
     char tmp[128], show[48];
-    if (lx->toklen == 0 || lx->toklen >= sizeof tmp || memchr(lx->tok, '\0', lx->toklen))
+    if (!tok_cstr(lx, tmp, sizeof tmp))
         return lex_fail(lx, lx->tokline, "expected %s (a number), found '%s'", what,
                         lex_show(lx, show));
-    memcpy(tmp, lx->tok, lx->toklen);
-    tmp[lx->toklen] = '\0';
     char *end;
     double x = strtod(tmp, &end);
     if (*end != '\0' || end == tmp)
@@ -473,7 +471,7 @@ done:
 static int parse_m_by_n(const lexer *lx, long long *M, long long *N)
 {
     char tmp[64];
-    if (!tok_cstr(lx, tmp)) return 0;
+    if (!tok_cstr(lx, tmp, sizeof tmp)) return 0;
     char *end;
     errno = 0;
     *M = strtoll(tmp, &end, 10);
