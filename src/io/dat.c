@@ -714,48 +714,6 @@ static int looks_friction(const lexer *lx0)
            t[3] == t[0] * t[1];
 }
 
-/* Reads the whole file (a regular file up to INT_MAX bytes). */
-static int slurp(const char *path, char **out, size_t *len, lcp_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    int rc = 0;
-    if (!buf) {
-        rc = lcp_fail(err, LCP_ERROR, path, 0, "out of memory");
-        goto done;
-    }
-    for (;;) {
-        if (n == cap) {
-            if (cap >= (size_t)INT_MAX) {
-                rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "file larger than %d bytes", INT_MAX);
-                goto done;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                rc = lcp_fail(err, LCP_ERROR, path, 0, "out of memory");
-                goto done;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "read error: %s", strerror(errno));
-done:
-    fclose(f);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
 int lcp_read_dat(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_err *err)
 {
     int friction;
@@ -772,7 +730,7 @@ int lcp_read_dat(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_err *
     }
     char *buf = NULL;
     size_t len = 0;
-    int rc = slurp(path, &buf, &len, err);
+    int rc = lcp_read_text(path, (size_t)INT_MAX, &buf, &len, err);
     if (rc) return rc;
     lexer lx = {.path = path, .err = err, .buf = buf, .len = len, .line = 1, .tokline = 1};
     if (friction < 0) friction = looks_friction(&lx);

@@ -39,6 +39,10 @@ int lcp_read_dat(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_err *
 /* FCLIB HDF5, local or global form, through libfclib (src/io/fclib.c). */
 int lcp_read_fclib(const char *path, lcp_problem *p, lcp_err *err);
 
+/* The whole of a text file ("-": standard input), NUL-terminated, at most
+ * max_bytes (src/io/text.c).  The caller frees *text. */
+int lcp_read_text(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err);
+
 /* Atomic output: opens "<path>.tmp.<pid>" for writing; commit renames it
  * over path, abort removes it.  path "-" means stdout (no temp file). */
 typedef struct {

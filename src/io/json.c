@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define JSON_MAX_BYTES (1L << 30)
 
@@ -37,66 +36,6 @@ static long line_of_key(const char *text, const char *key)
     snprintf(pat, sizeof pat, "\"%s\"", key);
     const char *s = strstr(text, pat);
     return s ? line_at(text, (size_t)(s - text)) : 1;
-}
-
-/* Standard input, read whole (at most JSON_MAX_BYTES). */
-static char *slurp_stdin(size_t *len, lcp_err *err)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            char *b = cap >= (size_t)JSON_MAX_BYTES ? NULL : realloc(buf, 2 * cap + 1);
-            if (!b) {
-                free(buf);
-                lcp_fail(err, LCP_INPUT_ERROR, "<stdin>", 0, "more than 1 GiB, or out of memory");
-                return NULL;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t k = fread(buf + n, 1, cap - n, stdin);
-        n += k;
-        if (k == 0) break;
-    }
-    if (!buf) {
-        lcp_fail(err, LCP_ERROR, "<stdin>", 0, "out of memory");
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
-static char *slurp(const char *path, size_t *len, lcp_err *err)
-{
-    if (!strcmp(path, "-")) return slurp_stdin(len, err);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > JSON_MAX_BYTES) {
-        fclose(f);
-        lcp_fail(err, LCP_INPUT_ERROR, path, 0, "not a regular file of at most 1 GiB");
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        fclose(f);
-        lcp_fail(err, LCP_ERROR, path, 0, "out of memory");
-        return NULL;
-    }
-    *len = fread(buf, 1, (size_t)st.st_size, f);
-    buf[*len] = '\0';
-    fclose(f);
-    if (strlen(buf) != *len) {
-        lcp_fail(err, LCP_INPUT_ERROR, path, line_at(buf, strlen(buf)), "NUL byte in a JSON file");
-        free(buf);
-        return NULL;
-    }
-    return buf;
 }
 
 /* A number, or for bounds "inf" / "-inf". */
@@ -218,12 +157,17 @@ static char *relative_path(const char *json_path, const char *name)
 int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
 {
     size_t len = 0;
-    char *text = slurp(path, &len, err);
-    if (!text) return LCP_INPUT_ERROR;
+    char *text = NULL;
+    int rc = lcp_read_text(path, JSON_MAX_BYTES, &text, &len, err);
+    if (rc) return rc;
     if (!strcmp(path, "-")) path = "<stdin>";
+    if (strlen(text) != len) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, path, line_at(text, strlen(text)), "NUL byte in a JSON file");
+        free(text);
+        return rc;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    int rc = 0;
     if (!root) {
         size_t off = end ? (size_t)(end - text) : 0;
         if (!end && cJSON_GetErrorPtr()) off = (size_t)(cJSON_GetErrorPtr() - text);
