@@ -36,7 +36,7 @@ enum {
     OPT_E = 'e',
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
-    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE,
+    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE,
 };
 
 typedef struct {
@@ -47,7 +47,7 @@ typedef struct {
 
 static const option_doc options[] = {
     {"solver", 1, OPT_SOLVER, "NAME", "solver (default auto; see --list-solvers)"},
-    {"precond", 1, OPT_PRECOND, "NAME", "preconditioner (default none)"},
+    {"precond", 1, OPT_PRECOND, "NAME", "preconditioner (default none; see --list-solvers)"},
     {"tol", 1, OPT_TOL, "X", "stop when the residual <= X (default 1e-8)"},
     {"max-iter", 1, OPT_MAXITER, "N", "iteration limit (default 100000)"},
     {"omega", 1, OPT_OMEGA, "W|auto", "relaxation (psor: default auto, the estimated optimum; sgs: 1; jacobi: 1/lmax)"},
@@ -60,9 +60,12 @@ static const option_doc options[] = {
     {"reference", 1, OPT_REFERENCE, "FILE", "compare the solution with a reference (.mtx vector)"},
     {"ref-tol", 1, OPT_REFTOL, "X", "largest relative difference to --reference (default 1e-6)"},
     {"warm-start", 1, OPT_WARM, "FILE", "start from this vector (.mtx)"},
+    {"warm-factor", 1, OPT_WARM_FACTOR, "F", "scale the --warm-start vector by F (default 1; 0.8-0.95 typical)"},
+    {"dt-ratio", 1, OPT_DT_RATIO, "R", "scale the --warm-start impulses by the time-step ratio new/old (default 1)"},
     {"config", 1, OPT_CONFIG, "FILE.yaml", "read options from a YAML mapping (the command line wins)"},
     {"cover", 1, OPT_COVER, "FILE", "lemke: the covering vector (.mtx, all entries > 0; default all ones)"},
-    {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse", "linear systems of ipm and the Newton solvers (default auto)"},
+    {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse|pcg", "linear systems of ipm and the Newton solvers (default auto)"},
+    {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diagonal of the contact block)"},
     {"shuffle", 0, OPT_SHUFFLE, NULL, "nsgs: a new (seeded, reproducible) contact order each sweep"},
@@ -87,6 +90,7 @@ static const option_doc options[] = {
 
 typedef struct {
     lcp_settings s;
+    double warm_factor, dt_ratio;
     const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem, *cover;
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
@@ -141,7 +145,7 @@ static void list_solvers(void)
                 if (*kinds) strcat(kinds, ",");
                 strcat(kinds, lcp_kind_name((lcp_kind)k));
             }
-        printf("%-11s %-15s precond: none  %s\n", (*s)->name, kinds, (*s)->summary);
+        printf("%-11s %-15s precond: %-24s %s\n", (*s)->name, kinds, lcp_solver_precond_names(*s), (*s)->summary);
     }
 }
 
@@ -184,8 +188,21 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->solver = val;
         break;
     case OPT_PRECOND:
-        if (strcmp(val, "none")) return bad(c, "unknown preconditioner '%s' (this build has: none)%s", val, "");
+        if (strcmp(val, "none") && !lcp_precond_find(val))
+            return bad(c, "unknown preconditioner '%s' (this build has: %s)", val, lcp_precond_names());
         c->precond = val;
+        c->s.precond = lcp_precond_find(val);
+        break;
+    case OPT_WARM_FACTOR:
+    case OPT_DT_RATIO:
+        if (!parse_double(val, &x) || x < 0) return bad(c, "--%s: '%s' is not a non-negative number", name, val);
+        if (id == OPT_WARM_FACTOR) c->warm_factor = x;
+        else c->dt_ratio = x;
+        break;
+    case OPT_CYCLE:
+        if (!strcmp(val, "V") || !strcmp(val, "v")) c->s.mg_cycle = 1;
+        else if (!strcmp(val, "W") || !strcmp(val, "w")) c->s.mg_cycle = 2;
+        else return bad(c, "--%s: '%s' must be V or W", name, val);
         break;
     case OPT_TOL:
         if (!parse_double(val, &x) || x <= 0) return bad(c, "--%s: '%s' is not a positive number", name, val);
@@ -241,7 +258,8 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         if (!strcmp(val, "auto")) c->s.linsolve = LCP_LINSOLVE_AUTO;
         else if (!strcmp(val, "dense")) c->s.linsolve = LCP_LINSOLVE_DENSE;
         else if (!strcmp(val, "sparse")) c->s.linsolve = LCP_LINSOLVE_SPARSE;
-        else return bad(c, "--%s: '%s' must be auto, dense or sparse", name, val);
+        else if (!strcmp(val, "pcg")) c->s.linsolve = LCP_LINSOLVE_PCG;
+        else return bad(c, "--%s: '%s' must be auto, dense, sparse or pcg", name, val);
         break;
     case OPT_KIND:
         if (!(c->kind = lcp_kind_parse(val))) return bad(c, "--%s: unknown kind '%s' (lcp, blcp, ccp, fc3d)", name, val);
@@ -309,7 +327,7 @@ static void report(const cli *c, const run_report *r)
         cJSON_AddNumberToObject(o, "nnz", (double)lcp_csr_nnz(&p->A));
         cJSON_AddNumberToObject(o, "contacts", (p->kind & LCP_KIND_FRICTION) ? p->nc : p->n);
         cJSON_AddStringToObject(o, "solver", r->solver);
-        cJSON_AddStringToObject(o, "precond", "none");
+        cJSON_AddStringToObject(o, "precond", c->precond);
         cJSON_AddStringToObject(o, "status", lcp_status_name(r->status));
         cJSON_AddNumberToObject(o, "iterations", r->iterations);
         cJSON_AddNumberToObject(o, "time_s", r->time_s);
@@ -335,7 +353,7 @@ static void report(const cli *c, const run_report *r)
     if (c->quiet) return;
     printf("problem          %s (%s, n = %d, nnz = %ld)\n", p->source ? p->source : "-", lcp_kind_name(p->kind),
            p->n, lcp_csr_nnz(&p->A));
-    printf("solver           %s (precond none, %d thread%s)", r->solver, c->s.threads, c->s.threads > 1 ? "s" : "");
+    printf("solver           %s (precond %s, %d thread%s)", r->solver, c->precond, c->s.threads, c->s.threads > 1 ? "s" : "");
     if (r->omega > 0 && r->omega != 1.0) printf(", omega = %.4g", r->omega);
     printf("\nstatus           %s after %d iterations, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
            r->iterations, r->time_s, r->parse_s);
@@ -417,11 +435,8 @@ static int solve(cli *c, lcp_err *err)
                   : lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown solver '%s' (see --list-solvers)", c->solver);
         goto done;
     }
-    if (strcmp(c->precond, "none")) {
-        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown preconditioner '%s' (this build has: none)", c->precond);
-        goto done;
-    }
     if ((rc = lcp_solver_check(sv, &p, err))) goto done;
+    if ((rc = lcp_solver_check_precond(sv, c->precond, err))) goto done;
     if (*why && !c->json && !c->quiet) fprintf(stderr, "lcpsolve: %s\n", why);
     x = lcp_calloc((size_t)p.n, sizeof(double));
     if (!x) {
@@ -437,7 +452,9 @@ static int solve(cli *c, lcp_err *err)
             rc = lcp_fail(err, LCP_INPUT_ERROR, c->warm, 0, "has %d entries, the problem has %d unknowns", n0, p.n);
             goto done;
         }
-        memcpy(x, w0, (size_t)p.n * sizeof(double));
+        /* the previous step's impulses, damped (--warm-factor) and scaled to
+         * the new time step (--dt-ratio) */
+        for (int i = 0; i < p.n; i++) x[i] = c->warm_factor * c->dt_ratio * w0[i];
         free(w0);
     }
     if (c->cover) {
@@ -528,6 +545,8 @@ int main(int argc, char **argv)
     lcp_settings_default(&c.s);
     c.solver = "auto";
     c.precond = "none";
+    c.warm_factor = 1.0;
+    c.dt_ratio = 1.0;
     c.ref_tol = 1e-6;
     c.err = &err;
     c.info = info_cmd;

@@ -17,6 +17,8 @@
 #include <string.h>
 
 static const char *const columns[] = {"max_dx", NULL};
+/* -p diag: the step is already taken in the metric D = diag(A) */
+static const char *const preconds[] = {"diag", NULL};
 
 static int jacobi_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
                         lcp_info *info, lcp_err *err)
@@ -71,4 +73,4 @@ static int jacobi_solve(const lcp_problem *p, const lcp_settings *s, double *x, 
 }
 
 const lcp_solver lcp_solver_jacobi = {"jacobi", "projected Jacobi (OpenMP rows; default omega 1/lmax)",
-                                      LCP_KIND_LCP | LCP_KIND_BLCP, columns, jacobi_solve};
+                                      LCP_KIND_LCP | LCP_KIND_BLCP, columns, jacobi_solve, preconds};

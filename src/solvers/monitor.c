@@ -24,6 +24,8 @@ void lcp_settings_default(lcp_settings *s)
     s->local = LCP_LOCAL_AUTO;
     s->rho = 0.0;
     s->shuffle = 0;
+    s->precond = NULL;
+    s->mg_cycle = 1;
 }
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)

@@ -586,4 +586,4 @@ done:
 
 const lcp_solver lcp_solver_nsgs = {
     "nsgs", "nonsmooth block Gauss-Seidel over contacts (--local exact|newton|projection, --shuffle)",
-    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsgs_solve};
+    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsgs_solve, NULL};

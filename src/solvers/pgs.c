@@ -24,6 +24,10 @@
 #include <stdlib.h>
 
 static const char *const columns[] = {"max_dx", NULL};
+/* -p diag: Gauss-Seidel is invariant under the symmetric scaling
+ * D^-1/2 A D^-1/2 (the sweep already divides by A_ii), so the steps are the
+ * ones without it; taken so that scripts may pass it to every solver. */
+static const char *const preconds[] = {"diag", NULL};
 
 /* Inverse diagonal of A; fails (with the row) when a diagonal is not positive. */
 int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv, lcp_err *err)
@@ -137,8 +141,8 @@ static int sgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 }
 
 const lcp_solver lcp_solver_pgs = {"pgs", "projected Gauss-Seidel over sparse rows",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pgs_solve};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pgs_solve, preconds};
 const lcp_solver lcp_solver_psor = {"psor", "projected SOR (--omega W, or --omega auto)",
-                                    LCP_KIND_LCP | LCP_KIND_BLCP, columns, psor_solve};
+                                    LCP_KIND_LCP | LCP_KIND_BLCP, columns, psor_solve, preconds};
 const lcp_solver lcp_solver_sgs = {"sgs", "symmetric projected Gauss-Seidel (forward + backward sweep)",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, sgs_solve};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, sgs_solve, preconds};

@@ -42,3 +42,26 @@ int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err)
     return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' does not solve %s problems (it takes: %s)",
                     sv->name, lcp_kind_name(p->kind), kinds);
 }
+
+const char *lcp_solver_precond_names(const lcp_solver *sv)
+{
+    static char names[256];
+    strcpy(names, "none");
+    for (int i = 0; sv->preconds && sv->preconds[i]; i++)
+        if (strlen(names) + strlen(sv->preconds[i]) + 3 < sizeof names) {
+            strcat(names, ",");
+            strcat(names, sv->preconds[i]);
+        }
+    return names;
+}
+
+int lcp_solver_check_precond(const lcp_solver *sv, const char *name, lcp_err *err)
+{
+    if (!strcmp(name, "none")) return 0;
+    for (int i = 0; sv->preconds && sv->preconds[i]; i++)
+        if (!strcmp(sv->preconds[i], name)) return 0;
+    if (!sv->preconds)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' takes no preconditioner (only -p none)", sv->name);
+    return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' does not take preconditioner '%s' (it takes: %s)",
+                    sv->name, name, lcp_solver_precond_names(sv));
+}

@@ -15,8 +15,9 @@
 #include "../problem.h"
 #include "../trace.h"
 #include "../verify.h"
+#include "../precond/precond.h"
 
-typedef struct {
+typedef struct lcp_settings_s {
     double tol;         /* stop when residual <= tol */
     int max_iter;       /* iterations (sweeps, pivots, Newton steps) */
     double time_limit;  /* seconds, <= 0 for none */
@@ -28,9 +29,11 @@ typedef struct {
     int local;           /* nsgs: the per-contact solver, LCP_LOCAL_* */
     double rho;          /* nsgs --local projection: the step; 0 = the solver's default */
     int shuffle;         /* nsgs: visit contacts in a new random order each sweep (seeded: reproducible) */
+    const lcp_precond_type *precond; /* -p NAME; NULL for none (src/precond/) */
+    int mg_cycle;        /* mg/pmg: 1 for V-cycles (default), 2 for W-cycles (--cycle) */
 } lcp_settings;
 
-enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2 };
+enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 };
 enum { LCP_LOCAL_AUTO = 0, LCP_LOCAL_PROJECTION = 1, LCP_LOCAL_NEWTON = 2, LCP_LOCAL_EXACT = 3 };
 
 void lcp_settings_default(lcp_settings *s);
@@ -82,6 +85,9 @@ typedef struct lcp_solver {
      * non-zero with err set when it could not run at all. */
     int (*solve)(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
                  lcp_info *info, lcp_err *err);
+    /* the preconditioners it takes besides none, NULL-terminated names of
+     * src/precond/registry.c, or NULL for none only */
+    const char *const *preconds;
 } lcp_solver;
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming
@@ -97,5 +103,10 @@ const lcp_solver *lcp_solver_find(const char *name);
 const lcp_solver *const *lcp_solver_list(void); /* NULL-terminated */
 /* 0 if solver fits problem, else LCP_INPUT_ERROR with a one-line reason. */
 int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err);
+/* 0 if solver takes preconditioner `name` ("none" always fits), else
+ * LCP_INPUT_ERROR with the ones it takes. */
+int lcp_solver_check_precond(const lcp_solver *sv, const char *name, lcp_err *err);
+/* "none, diag, ..." (static storage). */
+const char *lcp_solver_precond_names(const lcp_solver *sv);
 
 #endif
