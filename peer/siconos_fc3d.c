@@ -7,7 +7,10 @@
  * solver, full error evaluation every sweep like lcpsolve's monitor),
  * nsn-ac = fc3d_nonsmooth_Newton_AlartCurnier (SICONOS_FRICTION_3D_NSN_AC),
  * admm = fc3d_admm (SICONOS_FRICTION_3D_ADMM), prox = fc3d_proximal
- * (SICONOS_FRICTION_3D_PROX).  STORAGE: how W is handed over: sbm (default;
+ * (SICONOS_FRICTION_3D_PROX); soclcp-nsgs = soclcp_nsgs, Siconos' block
+ * Gauss-Seidel for the second-order cone LCP, which is lcpsolve's ccp
+ * kind (the problem is read as ccp: a .dat or .hdf5 fc3d file is taken
+ * without the De Saxce term).  STORAGE: how W is handed over: sbm (default;
  * Siconos' sparse block matrix, 3x3 blocks, built from CSC with
  * SBM_from_csparse: the storage fc3d_nsgs is written for), sparse (NM_SPARSE,
  * CSC) or dense (NM_DENSE, column-major).
@@ -35,8 +38,16 @@
 #include "io/io.h"
 #include "verify.h"
 
+/* The SOCLCP header is not installed by Debian's libsiconos-numerics-dev
+ * 4.4 (NumericsFwd.h declares the type, NonSmoothDrivers.h the driver),
+ * but the library exports the constructor and destructor: declared here. */
+SecondOrderConeLinearComplementarityProblem *secondOrderConeLinearComplementarityProblem_new(
+    int n, int nc, NumericsMatrix *M, double *q, unsigned int *coneIndex, double *mu);
+void freeSecondOrderConeLinearComplementarityProblem(SecondOrderConeLinearComplementarityProblem *p);
+
 static int solver_id(const char *name)
 {
+    if (!strcmp(name, "soclcp-nsgs")) return solver_options_name_to_id("SOCLCP_NSGS");
     if (!strcmp(name, "nsgs")) return SICONOS_FRICTION_3D_NSGS;
     if (!strcmp(name, "nsn-ac")) return SICONOS_FRICTION_3D_NSN_AC;
     if (!strcmp(name, "admm")) return SICONOS_FRICTION_3D_ADMM;
@@ -87,19 +98,23 @@ int main(int argc, char **argv)
     const char *storage = argc > 7 ? argv[7] : "sbm";
     if (argc < 5 || solver_id(argv[1]) < 0 ||
         (strcmp(storage, "sbm") && strcmp(storage, "sparse") && strcmp(storage, "dense"))) {
-        fprintf(stderr, "usage: %s nsgs|nsn-ac|admm|prox PROBLEM R.mtx U.mtx [TOL [MAX_ITER [sbm|sparse|dense]]]\n",
+        fprintf(stderr, "usage: %s nsgs|nsn-ac|admm|prox|soclcp-nsgs PROBLEM R.mtx U.mtx [TOL [MAX_ITER [sbm|sparse|dense]]]\n",
                 argv[0]);
         return 2;
     }
     lcp_problem prob;
     lcp_err err = {{0}};
     lcp_problem_init(&prob);
-    if (lcp_read_problem(argv[2], LCP_KIND_FC3D, &prob, &err)) {
+    int soclcp = !strcmp(argv[1], "soclcp-nsgs");
+    lcp_kind kind = soclcp ? LCP_KIND_CCP : LCP_KIND_FC3D;
+    if (lcp_read_problem(argv[2], kind, &prob, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
-    if (prob.kind != LCP_KIND_FC3D) {
-        fprintf(stderr, "%s: a %s problem, the peer solves fc3d only\n", argv[2], lcp_kind_name(prob.kind));
+    if (soclcp && prob.kind == LCP_KIND_FC3D) prob.kind = LCP_KIND_CCP; /* the same data, without De Saxce */
+    if (prob.kind != kind) {
+        fprintf(stderr, "%s: a %s problem, %s solves %s\n", argv[2], lcp_kind_name(prob.kind), argv[1],
+                lcp_kind_name(kind));
         return 2;
     }
     int n = prob.n, nc = prob.nc;
@@ -112,14 +127,23 @@ int main(int argc, char **argv)
     }
     memcpy(q, prob.b, (size_t)n * sizeof(double));
     memcpy(mu, prob.mu, (size_t)nc * sizeof(double));
-    FrictionContactProblem *p = frictionContactProblem_new_with_data(3, nc, M, q, mu); /* owns M, q, mu */
+    FrictionContactProblem *p = NULL;
+    SecondOrderConeLinearComplementarityProblem *sp = NULL;
+    unsigned int *cone = NULL;
+    if (soclcp) { /* cone i is rows coneIndex[i] .. coneIndex[i+1]-1 */
+        cone = malloc((size_t)(nc + 1) * sizeof *cone);
+        for (int i = 0; cone && i <= nc; i++) cone[i] = 3u * (unsigned)i;
+        sp = secondOrderConeLinearComplementarityProblem_new(n, nc, M, q, cone, mu); /* owns M, q, cone, mu */
+    } else {
+        p = frictionContactProblem_new_with_data(3, nc, M, q, mu); /* owns M, q, mu */
+    }
     SolverOptions *o = solver_options_create(solver_id(argv[1]));
     if (argc > 5) o->dparam[SICONOS_DPARAM_TOL] = atof(argv[5]);
     if (argc > 6) o->iparam[SICONOS_IPARAM_MAX_ITER] = atoi(argv[6]);
     if (solver_id(argv[1]) == SICONOS_FRICTION_3D_NSGS) /* the full residual every sweep, as lcpsolve */
         o->iparam[SICONOS_FRICTION_3D_IPARAM_ERROR_EVALUATION] = SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_FULL;
     double t0 = lcp_now();
-    int info = fc3d_driver(p, r, u, o);
+    int info = soclcp ? soclcp_driver(sp, r, u, o) : fc3d_driver(p, r, u, o);
     double t = lcp_now() - t0;
     lcp_metrics m;
     lcp_verify(&prob, r, u, &m); /* u = W r + q, by lcpsolve */
@@ -129,7 +153,8 @@ int main(int argc, char **argv)
     printf("info %d iterations %d time_s %.6e residual %.3e siconos_error %.3e\n", info,
            o->iparam[SICONOS_IPARAM_ITER_DONE], t, m.residual, o->dparam[SICONOS_DPARAM_RESIDU]);
     solver_options_delete(o);
-    frictionContactProblem_free(p);
+    if (p) frictionContactProblem_free(p);
+    if (sp) freeSecondOrderConeLinearComplementarityProblem(sp);
     free(r);
     free(u);
     lcp_problem_free(&prob);
