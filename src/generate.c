@@ -6,6 +6,8 @@
  *  column      N spheres stacked on a static ground plane: rigid bodies with
  *              mass and inertia, one contact under each sphere.
  *  pyramid     a 2D pyramid of boxes (x-z plane), 4 contact points a face.
+ *  granular    a pile of spheres in close-packed layers with random holes:
+ *              contacts with the ground, the spheres below and beside.
  *  random-spd  a random sparse symmetric positive definite A, set condition.
  *  murty       Murty's exponential example for Lemke's method.
  *
@@ -45,9 +47,9 @@
 
 /* ---------------------------------------------------------------- tables */
 
-enum { SC_COLUMN = 1, SC_PYRAMID = 2, SC_RANDOM_SPD = 4, SC_MURTY = 8 };
-#define SC_RIGID (SC_COLUMN | SC_PYRAMID)
-#define SC_ALL (SC_COLUMN | SC_PYRAMID | SC_RANDOM_SPD | SC_MURTY)
+enum { SC_COLUMN = 1, SC_PYRAMID = 2, SC_RANDOM_SPD = 4, SC_MURTY = 8, SC_GRANULAR = 16 };
+#define SC_RIGID (SC_COLUMN | SC_PYRAMID | SC_GRANULAR)
+#define SC_ALL (SC_RIGID | SC_RANDOM_SPD | SC_MURTY)
 
 typedef struct {
     const char *name;
@@ -61,6 +63,10 @@ static const gen_scene gen_scenes[] = {
      "spheres stacked on the ground, one contact under each"},
     {"pyramid", SC_PYRAMID, 0,
      "2D pyramid of boxes, each on two below, 4 contact points a face"},
+    {"granular", SC_GRANULAR, 0,
+     "a pile of equal spheres in face-centred layers (B x B, then\n"
+     "  (B-1) x (B-1) in the hollows, ...) with a random share of sites empty;\n"
+     "  contacts with the ground, the spheres below (45 degree normals) and beside"},
     {"random-spd", SC_RANDOM_SPD, 100,
      "sparse SPD A = D L D + delta I (L a random graph's Laplacian,\n"
      "  D = diag(+-1), delta sets the condition number), b uniform in [-1, 1]"},
@@ -89,6 +95,8 @@ enum {
     K_DENSITY,
     K_COND,
     K_SEED,
+    K_LAYERS,
+    K_HOLES,
 };
 
 /* The one table of options: --help, getopt_long, the defaults (parsed by
@@ -104,11 +112,14 @@ typedef struct {
 
 static const gen_option gen_options[] = {
     {"bodies", K_BODIES, "N", "10", SC_COLUMN, "spheres in the column"},
-    {"radius", K_RADIUS, "R", "0.1", SC_COLUMN, "sphere radius, m"},
+    {"radius", K_RADIUS, "R", "0.1", SC_COLUMN | SC_GRANULAR, "sphere radius, m"},
     {"mass", K_MASS, "M", "1", SC_RIGID, "mass of a box, or of the bottom sphere, kg"},
     {"mass-ratio", K_MASS_RATIO, "R", "1", SC_COLUMN,
      "top / bottom sphere mass (geometric series)"},
-    {"base", K_BASE, "B", "10", SC_PYRAMID, "boxes in the base row (4 B^2 contacts)"},
+    {"base", K_BASE, "B", "10", SC_PYRAMID | SC_GRANULAR,
+     "pyramid: boxes in the base row (4 B^2 contacts); granular: spheres along a side"},
+    {"layers", K_LAYERS, "L", "6", SC_GRANULAR, "granular: layers of spheres"},
+    {"holes", K_HOLES, "P", "0.1", SC_GRANULAR, "granular: share of lattice sites left empty, in [0, 1)"},
     {"width", K_WIDTH, "W", "1", SC_PYRAMID, "box size along x, m"},
     {"depth", K_DEPTH, "D", "1", SC_PYRAMID, "box size along y, m"},
     {"height", K_HEIGHT, "H", "0.5", SC_PYRAMID, "box size along z, m"},
@@ -122,7 +133,7 @@ static const gen_option gen_options[] = {
     {"density", K_DENSITY, "D", NULL, SC_RANDOM_SPD,
      "share of nonzero off-diagonal pairs (default 10/(n-1))"},
     {"cond", K_COND, "C", "1000", SC_RANDOM_SPD, "condition number of A, > 1"},
-    {"seed", K_SEED, "S", "1", SC_ALL, "random seed (only random-spd is random)"},
+    {"seed", K_SEED, "S", "1", SC_ALL, "random seed (random-spd and granular are random)"},
     {"output", K_OUTPUT, "DIR", NULL, SC_ALL, "output folder (required, created if absent)"},
     {"help", K_HELP, NULL, NULL, SC_ALL, "print this help and exit"},
 };
@@ -139,7 +150,8 @@ static const gen_option gen_options[] = {
 
 typedef struct {
     const gen_scene *scene;
-    long bodies, base, size;
+    long bodies, base, size, layers;
+    double holes;
     double radius, mass, mass_ratio, width, depth, height, dt, gravity, mu, density, cond;
     const char *kind; /* "fc3d" or "ccp" */
     uint64_t seed;
@@ -432,6 +444,110 @@ static int scene_pyramid(const gen_params *g, rb_scene *s)
         }
     }
     free(row0);
+    return 0;
+}
+
+/* granular: L layers of solid spheres of radius r (--base B, --layers L).
+ * Even layers hold a B x B square grid of spacing 2r; odd layers a
+ * (B-1) x (B-1) grid in the hollows, shifted by (r, r) and raised by
+ * sqrt(2) r, so each of their spheres touches the 4 below (normals at 45
+ * degrees), and an even layer above an odd one sits in its hollows the same
+ * way (a face-centred cubic packing).  Each lattice site is left empty with
+ * probability --holes (seeded): spheres above a hole have fewer supports,
+ * and the contact graph is irregular.  Contacts: every pair of spheres at
+ * distance 2r (beside: along x and y in a layer; below: the 4 hollow
+ * neighbours), and every sphere of layer 0 with the ground.  The normal
+ * points from the lower (or, in a layer, the first) sphere to the other. */
+static int scene_granular(const gen_params *g, rb_scene *s)
+{
+    long B = g->base, L = g->layers;
+    double r = g->radius, m = g->mass, h = sqrt(2.0) * r;
+    uint64_t rng = g->seed;
+    /* site (k, i, j) -> body index or -1; layer k has side B - k % 2 */
+    long nsite = 0;
+    for (long k = 0; k < L; k++) nsite += (B - k % 2) * (B - k % 2);
+    long *site = lcp_alloc((size_t)(nsite > 0 ? nsite : 1), sizeof *site), *first = lcp_alloc((size_t)L, sizeof *first);
+    if (!site || !first) {
+        free(site);
+        free(first);
+        return LCP_ERROR;
+    }
+    long nb = 0, q = 0;
+    for (long k = 0; k < L; k++) {
+        first[k] = q;
+        for (long t = 0; t < (B - k % 2) * (B - k % 2); t++, q++)
+            site[q] = rng_uniform(&rng) < g->holes ? -1 : nb++;
+    }
+#define SITE(k, i, j) site[first[k] + (i) * (B - (k) % 2) + (j)]
+    /* contacts: at most 1 (ground) or 4 (below) + 2 (beside) a sphere */
+    if (scene_alloc(s, nb > 0 ? nb : 1, 6 * (nb > 0 ? nb : 1))) {
+        free(site);
+        free(first);
+        return LCP_ERROR;
+    }
+    s->nb = (int)nb;
+    long nc = 0;
+    for (long k = 0; k < L; k++) {
+        long side = B - k % 2;
+        double off = k % 2 ? r : 0.0;
+        for (long i = 0; i < side; i++)
+            for (long j = 0; j < side; j++) {
+                long b = SITE(k, i, j);
+                if (b < 0) continue;
+                rb_body *bd = &s->body[b];
+                bd->m = m;
+                set3(bd->x, off + 2.0 * r * (double)i, off + 2.0 * r * (double)j, r + h * (double)k);
+                double Is = 0.4 * m * r * r;
+                inertia_diag(bd->I, Is, Is, Is);
+            }
+    }
+    for (long k = 0; k < L; k++) {
+        long side = B - k % 2;
+        for (long i = 0; i < side; i++)
+            for (long j = 0; j < side; j++) {
+                long b = SITE(k, i, j);
+                if (b < 0) continue;
+                long nbr[6];
+                int nn = 0;
+                if (k > 0) { /* the 4 hollow neighbours below */
+                    long d = k % 2 ? 0 : -1; /* an odd layer is shifted by +r over the even one */
+                    for (long di = 0; di < 2; di++)
+                        for (long dj = 0; dj < 2; dj++) {
+                            long ii = i + d + di, jj = j + d + dj, sb = B - (k - 1) % 2;
+                            if (ii >= 0 && jj >= 0 && ii < sb && jj < sb && SITE(k - 1, ii, jj) >= 0)
+                                nbr[nn++] = SITE(k - 1, ii, jj);
+                        }
+                }
+                if (i + 1 < side && SITE(k, i + 1, j) >= 0) nbr[nn++] = SITE(k, i + 1, j);
+                if (j + 1 < side && SITE(k, i, j + 1) >= 0) nbr[nn++] = SITE(k, i, j + 1);
+                const double *xb = s->body[b].x;
+                if (k == 0) { /* the ground */
+                    rb_contact *C = &s->con[nc++];
+                    C->a = -1;
+                    C->b = (int)b;
+                    set3(C->p, xb[0], xb[1], 0.0);
+                    set3(C->n, 0.0, 0.0, 1.0);
+                }
+                for (int t = 0; t < nn; t++) {
+                    const double *xa = s->body[nbr[t]].x;
+                    double d[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+                    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                    /* the normal from the lower sphere up, or in a layer from the earlier one */
+                    int up = d[2] > 0.5 * r || (d[2] > -0.5 * r && (d[0] + d[1]) < 0.0);
+                    rb_contact *C = &s->con[nc++];
+                    C->a = up ? (int)nbr[t] : (int)b;
+                    C->b = up ? (int)b : (int)nbr[t];
+                    double sg = up ? 1.0 : -1.0;
+                    set3(C->n, sg * d[0] / len, sg * d[1] / len, sg * d[2] / len);
+                    const double *xl = up ? xa : xb;
+                    set3(C->p, xl[0] + r * C->n[0], xl[1] + r * C->n[1], xl[2] + r * C->n[2]);
+                }
+            }
+    }
+#undef SITE
+    s->nc = (int)nc;
+    free(site);
+    free(first);
     return 0;
 }
 
@@ -846,6 +962,13 @@ static int write_json(const gen_params *g, const gen_result *r, const char *path
         add_num(par, "radius", g->radius);
         add_num(par, "mass", g->mass);
         add_num(par, "mass_ratio", g->mass_ratio);
+    } else if (id == SC_GRANULAR) {
+        add_num(par, "base", (double)g->base);
+        add_num(par, "layers", (double)g->layers);
+        add_num(par, "holes", g->holes);
+        add_num(par, "radius", g->radius);
+        add_num(par, "mass", g->mass);
+        add_num(par, "seed", (double)(g->seed & ((1ULL << 53) - 1)));
     } else if (id == SC_PYRAMID) {
         add_num(par, "base", (double)g->base);
         add_num(par, "width", g->width);
@@ -1044,6 +1167,11 @@ static int set_option(gen_params *g, const gen_option *o, const char *val)
     switch (o->key) {
     case K_BODIES: rc = parse_long(o->name, val, 1, MAX_BODIES, &g->bodies); break;
     case K_BASE: rc = parse_long(o->name, val, 1, MAX_BASE, &g->base); break;
+    case K_LAYERS: rc = parse_long(o->name, val, 1, MAX_BASE, &g->layers); break;
+    case K_HOLES:
+        rc = parse_double(o->name, val, 2, &g->holes);
+        if (!rc && g->holes >= 1.0) rc = usage_error("--%s: %s must be < 1", o->name, val);
+        break;
     case K_SIZE: rc = parse_long(o->name, val, 1, MAX_SIZE, &g->size); break;
     case K_RADIUS: rc = parse_double(o->name, val, 1, &g->radius); break;
     case K_MASS: rc = parse_double(o->name, val, 1, &g->mass); break;
@@ -1147,12 +1275,12 @@ static int parse_args(int argc, char **av, gen_params *g)
         g->given[idx] = 1;
     }
     if (optind >= argc)
-        return usage_error("no scene given (column, pyramid, random-spd or murty)");
+        return usage_error("no scene given (column, pyramid, granular, random-spd or murty)");
     if (optind + 1 < argc) return usage_error("unexpected argument '%s'", av[optind + 1]);
     for (int s = 0; s < NSCENES; s++)
         if (!strcmp(av[optind], gen_scenes[s].name)) g->scene = &gen_scenes[s];
     if (!g->scene)
-        return usage_error("unknown scene '%s' (column, pyramid, random-spd or murty)",
+        return usage_error("unknown scene '%s' (column, pyramid, granular, random-spd or murty)",
                            av[optind]);
     for (int k = 0; k < NOPTIONS; k++)
         if (g->given[k] && !(gen_options[k].scenes & g->scene->id))
@@ -1198,7 +1326,10 @@ int lcp_generate_main(int argc, char **argv)
     switch (g.scene->id) {
     case SC_COLUMN:
     case SC_PYRAMID:
-        status = g.scene->id == SC_COLUMN ? scene_column(&g, &s) : scene_pyramid(&g, &s);
+    case SC_GRANULAR:
+        status = g.scene->id == SC_COLUMN    ? scene_column(&g, &s)
+                 : g.scene->id == SC_PYRAMID ? scene_pyramid(&g, &s)
+                                             : scene_granular(&g, &s);
         if (!status) status = build_rigid(&g, &s, g.mu >= 0.0, &r);
         break;
     case SC_RANDOM_SPD: status = build_random_spd(&g, &r); break;

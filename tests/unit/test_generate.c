@@ -430,6 +430,46 @@ static void test_pyramid(void)
     cJSON_Delete(j);
 }
 
+static void test_granular(void)
+{
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/granular", base);
+    /* no holes, B = 3, L = 2: layer 0 has 9 spheres (9 ground contacts, 12
+     * beside), layer 1 has 4 in the hollows (4 x 4 below, 4 beside) */
+    CHECK(run("granular", "--base", "3", "--layers", "2", "--holes", "0", "-o", dir, NULL) == 0);
+    CHECK(one_line() && strstr(captured, "13 bodies, 41 contacts"));
+    double *b, *A = check_rigid(dir, 41, 13, &b);
+    /* ground contacts approach at dt g, the others do not */
+    int ground = 0;
+    for (int i = 0; i < 41; i++) ground += fabs(b[i] + 0.0981) < 1e-15;
+    CHECK(ground == 9);
+    CHECK(symmetric(A, 41));
+    free(A);
+    free(b);
+    /* the normals of the hollow contacts are at 45 degrees: J has entries
+     * +-1/sqrt(2) in the z columns of the spheres below and above */
+    int m, n;
+    double *J = dense(path(dir, "J.mtx"), &m, &n);
+    CHECK(J && m == 41 && n == 78);
+    int diag45 = 0;
+    for (int i = 0; J && i < 41; i++)
+        for (int k = 0; k < 13; k++) diag45 += fabs(fabs(J[i + (6 * k + 2) * 41]) - sqrt(0.5)) < 1e-14;
+    CHECK(diag45 == 32); /* 16 contacts, 2 spheres each */
+    free(J);
+    /* holes are seeded: the same seed gives the same scene, another seed another */
+    CHECK(run("granular", "--base", "6", "--layers", "4", "--seed", "7", "-o", dir, NULL) == 0);
+    char first[8192];
+    snprintf(first, sizeof first, "%.8000s", captured);
+    CHECK(run("granular", "--base", "6", "--layers", "4", "--seed", "7", "-o", dir, NULL) == 0);
+    CHECK(!strcmp(first, captured));
+    CHECK(run("granular", "--base", "6", "--layers", "4", "--seed", "8", "--mu", "0.4", "-o", dir, NULL) == 0);
+    CHECK(strcmp(first, captured) != 0);
+    CHECK(strstr(captured, "fc3d") != NULL);
+    CHECK(run("granular", "--holes", "1", "-o", dir, NULL) == 2);
+    CHECK(run("granular", "--layers", "0", "-o", dir, NULL) == 2);
+    CHECK(run("column", "--layers", "3", "-o", dir, NULL) == 2);
+}
+
 static void test_murty(void)
 {
     char dir[300];
@@ -586,6 +626,7 @@ int main(void)
     }
     test_column();
     test_pyramid();
+    test_granular();
     test_murty();
     test_random_spd();
     test_errors();
