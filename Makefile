@@ -24,7 +24,7 @@ endif
 LDLIBS  = -lcholmod -lumfpack -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
           -lfclib -lhdf5_serial -lcjson -lyaml -lopenblas -llapack -lm $(LDOMP)
 
-SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c src/precond/*.c)
+SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c)
 OBJ     = $(SRC:%.c=build/%.o)
 LIBOBJ  = $(filter-out build/src/main.o,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)

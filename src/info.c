@@ -2,6 +2,7 @@
  * (PD means a unique solution for every b), diagonal range, condition. */
 #include "info.h"
 #include "suitesparse.h"
+#include "graph/graph.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -111,6 +112,12 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
     if (rc) return rc;
     long nnz = lcp_csr_nnz(&p->A);
     int bodies = p->M.p ? p->M.m : 0;
+    lcp_graph g;
+    lcp_graph_facts gf;
+    if ((rc = lcp_graph_build(p, &g, err))) return rc;
+    rc = lcp_graph_analyse(&g, &gf);
+    lcp_graph_free(&g);
+    if (rc) return lcp_fail(err, LCP_ERROR, p->source, 0, "cannot analyse the contact graph (out of memory)");
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "problem", p->source ? p->source : "");
@@ -126,6 +133,27 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
         cJSON_AddNumberToObject(o, "diag_min", f.diag_min);
         cJSON_AddNumberToObject(o, "diag_max", f.diag_max);
         if (f.cond > 0) cJSON_AddNumberToObject(o, "condition", isfinite(f.cond) ? f.cond : 1e308);
+        cJSON *go = cJSON_AddObjectToObject(o, "graph");
+        cJSON_AddNumberToObject(go, "nodes", gf.nodes);
+        cJSON_AddNumberToObject(go, "edges", (double)gf.edges);
+        cJSON_AddNumberToObject(go, "components", gf.components);
+        cJSON_AddNumberToObject(go, "largest_component", gf.largest);
+        cJSON_AddNumberToObject(go, "degree_min", gf.deg_min);
+        cJSON_AddNumberToObject(go, "degree_median", gf.deg_median);
+        cJSON_AddNumberToObject(go, "degree_mean", gf.deg_mean);
+        cJSON_AddNumberToObject(go, "degree_max", gf.deg_max);
+        double hist[8];
+        for (int k = 0; k < 8; k++) hist[k] = (double)gf.deg_hist[k];
+        cJSON_AddItemToObject(go, "degree_histogram", cJSON_CreateDoubleArray(hist, 8));
+        cJSON_AddNumberToObject(go, "density", gf.nodes > 1 ? 2.0 * (double)gf.edges / ((double)gf.nodes * (gf.nodes - 1)) : 0.0);
+        cJSON_AddNumberToObject(go, "colours_greedy", gf.colours_greedy);
+        cJSON_AddNumberToObject(go, "colours_dsatur", gf.colours_dsatur);
+        if (gf.lap_steps > 0) {
+            cJSON_AddNumberToObject(go, "laplacian_lmax", gf.lap_lmax);
+            cJSON_AddNumberToObject(go, "laplacian_fiedler", gf.lap_fiedler);
+            cJSON_AddNumberToObject(go, "laplacian_condition", isfinite(gf.lap_cond) ? gf.lap_cond : 1e308);
+            cJSON_AddNumberToObject(go, "laplacian_lanczos_steps", gf.lap_steps);
+        }
         char *s = cJSON_PrintUnformatted(o);
         fprintf(out, "%s\n", s ? s : "{}");
         free(s);
@@ -147,5 +175,18 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
     if (f.cond > 1e15) fprintf(out, "condition   infinite: A is singular to working precision\n");
     else if (f.cond > 0) fprintf(out, "condition   %.3g (2-norm, singular values)\n", f.cond);
     else fprintf(out, "condition   not estimated (n > 2000)\n");
+    fprintf(out, "graph       %d contacts, %ld edges (%.3g%% of pairs), %d component%s, the largest %d\n", gf.nodes,
+            gf.edges, gf.nodes > 1 ? 200.0 * (double)gf.edges / ((double)gf.nodes * (gf.nodes - 1)) : 0.0,
+            gf.components, gf.components == 1 ? "" : "s", gf.largest);
+    fprintf(out, "degree      min %d, median %d, mean %.3g, max %d; histogram 0:%ld 1:%ld 2-3:%ld 4-7:%ld 8-15:%ld "
+                 "16-31:%ld 32-63:%ld 64+:%ld\n",
+            gf.deg_min, gf.deg_median, gf.deg_mean, gf.deg_max, gf.deg_hist[0], gf.deg_hist[1], gf.deg_hist[2],
+            gf.deg_hist[3], gf.deg_hist[4], gf.deg_hist[5], gf.deg_hist[6], gf.deg_hist[7]);
+    fprintf(out, "colours     %d greedy (balanced), %d DSATUR: independent classes for parallel sweeps (--order)\n",
+            gf.colours_greedy, gf.colours_dsatur);
+    if (gf.lap_steps > 0)
+        fprintf(out, "laplacian   largest component: lmax %.4g, Fiedler value %.4g, condition %.4g (%d Lanczos steps: "
+                     "an estimate)\n",
+                gf.lap_lmax, gf.lap_fiedler, gf.lap_cond, gf.lap_steps);
     return 0;
 }

@@ -37,6 +37,7 @@ enum {
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
     OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE,
+    OPT_ORDER, OPT_GRAPH,
 };
 
 typedef struct {
@@ -66,6 +67,8 @@ static const option_doc options[] = {
     {"cover", 1, OPT_COVER, "FILE", "lemke: the covering vector (.mtx, all entries > 0; default all ones)"},
     {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse|pcg", "linear systems of ipm and the Newton solvers (default auto)"},
     {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
+    {"order", 1, OPT_ORDER, "NAME", "sweep order: natural, rcm, amd, nd, colour, dsatur (colour classes: parallel on -j)"},
+    {"graph", 1, OPT_GRAPH, "FILE.dot", "write the contact graph for Graphviz (nodes filled by DSATUR colour)"},
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diagonal of the contact block)"},
     {"shuffle", 0, OPT_SHUFFLE, NULL, "nsgs: a new (seeded, reproducible) contact order each sweep"},
@@ -91,6 +94,9 @@ static const option_doc options[] = {
 typedef struct {
     lcp_settings s;
     double warm_factor, dt_ratio;
+    const char *graph;
+    int order_given;
+    lcp_order_method order;
     const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem, *cover;
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
@@ -199,6 +205,12 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         if (id == OPT_WARM_FACTOR) c->warm_factor = x;
         else c->dt_ratio = x;
         break;
+    case OPT_ORDER:
+        if (lcp_order_parse(val, &c->order))
+            return bad(c, "--%s: '%s' must be natural, rcm, amd, nd, colour or dsatur", name, val);
+        c->order_given = c->order != LCP_ORDER_NATURAL;
+        break;
+    case OPT_GRAPH: c->graph = val; break;
     case OPT_CYCLE:
         if (!strcmp(val, "V") || !strcmp(val, "v")) c->s.mg_cycle = 1;
         else if (!strcmp(val, "W") || !strcmp(val, "w")) c->s.mg_cycle = 2;
@@ -393,6 +405,22 @@ static int load(cli *c, lcp_problem *p, lcp_err *err)
 }
 
 /* auto: the best fitting solver this build has, with its reason. */
+/* --graph FILE.dot: the contact graph, nodes filled by DSATUR colour. */
+static int write_graph(const lcp_problem *p, const char *path, lcp_err *err)
+{
+    lcp_graph g;
+    int rc = lcp_graph_build(p, &g, err);
+    if (rc) return rc;
+    int *colour = lcp_alloc((size_t)(g.n > 0 ? g.n : 1), sizeof(int));
+    if (!colour || lcp_graph_colour(&g, LCP_COLOUR_DSATUR, colour) < 0)
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (--graph)");
+    else
+        rc = lcp_graph_write_dot(&g, colour, path, err);
+    free(colour);
+    lcp_graph_free(&g);
+    return rc;
+}
+
 static const lcp_solver *choose_auto(const lcp_problem *p, char *why, size_t len)
 {
     if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
@@ -421,8 +449,10 @@ static int solve(cli *c, lcp_err *err)
     double *x = NULL, *ref = NULL, *cover = NULL;
     lcp_trace trace, *tr = NULL;
     lcp_monitor mon = {0};
+    lcp_order order = {0};
     int exit_code = -1; /* set once a run completed */
     if (rc) goto done;
+    if (c->graph && (rc = write_graph(&p, c->graph, err))) goto done;
     if (c->info) {
         rc = lcp_info_print(stdout, &p, c->json, err);
         goto done;
@@ -437,6 +467,15 @@ static int solve(cli *c, lcp_err *err)
     }
     if ((rc = lcp_solver_check(sv, &p, err))) goto done;
     if ((rc = lcp_solver_check_precond(sv, c->precond, err))) goto done;
+    if (c->order_given) {
+        if (!(sv->flags & LCP_SOLVER_ORDER)) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' does not take --order (the sweeping solvers do: "
+                          "pgs, psor, sgs, nsgs)", sv->name);
+            goto done;
+        }
+        if ((rc = lcp_order_build(&p, c->order, &order, err))) goto done;
+        c->s.order = &order;
+    }
     if (*why && !c->json && !c->quiet) fprintf(stderr, "lcpsolve: %s\n", why);
     x = lcp_calloc((size_t)p.n, sizeof(double));
     if (!x) {
@@ -523,6 +562,8 @@ static int solve(cli *c, lcp_err *err)
 done:
     if (tr) lcp_trace_abort(tr);
     lcp_monitor_free(&mon);
+    lcp_order_free(&order);
+    c->s.order = NULL;
     free(x);
     free(ref);
     free(cover);

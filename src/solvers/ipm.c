@@ -797,4 +797,4 @@ done:
 
 const lcp_solver lcp_solver_ipm = {"ipm",
                                    "primal-dual interior point (Mehrotra predictor-corrector), monotone LCP",
-                                   LCP_KIND_LCP, columns, ipm_solve, NULL};
+                                   LCP_KIND_LCP, columns, ipm_solve, NULL, 0};

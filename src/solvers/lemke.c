@@ -481,4 +481,4 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
 
 const lcp_solver lcp_solver_lemke = {"lemke",
                                      "Lemke's complementary pivoting, lexicographic (dense; --cover)",
-                                     LCP_KIND_LCP, columns, lemke_solve, NULL};
+                                     LCP_KIND_LCP, columns, lemke_solve, NULL, 0};

@@ -518,6 +518,39 @@ static int diagonal_blocks(const lcp_problem *p, double *W, double *Winv, int *b
     return 0;
 }
 
+/* What one contact's update reads. */
+typedef struct {
+    const lcp_problem *p;
+    const double *W, *Winv, *rho;
+    const int *blo, *bhi;
+    int local;
+    double omega;
+} sweep_data;
+
+/* Solves contact i's local problem with the others fixed and writes r_i;
+ * returns |dr_i|.  Reads only the rows of contact i and the r_j it is
+ * coupled with, so contacts that share no body may run at once. */
+static double contact_update(const sweep_data *C, int i, double *x)
+{
+    const lcp_problem *p = C->p;
+    const int *ap = p->A.p, *aj = p->A.j, *blo = C->blo, *bhi = C->bhi;
+    const double *ax = p->A.x, *b = p->b;
+    local_problem L = {C->W + 9 * i, C->Winv + 9 * i, {0, 0, 0}, p->mu[i], p->kind == LCP_KIND_FC3D, C->rho[i]};
+    for (int a = 0; a < 3; a++) { /* qloc = q_i + sum_{j != i} W_ij r_j */
+        int row = 3 * i + a;
+        L.q[a] = b[row] + row_dot(aj, ax, x, ap[row], blo[row]) + row_dot(aj, ax, x, bhi[row], ap[row + 1]);
+    }
+    double *ri = x + 3 * i, rl[3] = {ri[0], ri[1], ri[2]};
+    local_solve(&L, C->local, rl);
+    if (C->omega != 1.0) { /* r <- omega r_loc + (1 - omega) r */
+        for (int a = 0; a < 3; a++) rl[a] = C->omega * rl[a] + (1.0 - C->omega) * ri[a];
+        if (C->omega > 1.0) lcp_cone_project(L.mu, rl);
+    }
+    double dr[3] = {rl[0] - ri[0], rl[1] - ri[1], rl[2] - ri[2]};
+    memcpy(ri, rl, sizeof rl);
+    return norm3(dr);
+}
+
 static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                       lcp_err *err)
 {
@@ -541,8 +574,11 @@ static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     }
     info->omega = omega;
 
-    const int *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x, *b = p->b;
+    if (order && s->order) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "nsgs: --shuffle and --order cannot be used together");
+        goto done;
+    }
+    sweep_data C = {p, W, Winv, rho, blo, bhi, local, omega};
     uint64_t seed = 0x6e7367736e736773ULL;                         /* fixed: reproducible shuffles */
     double maxdr = 0.0;
     if (!lcp_monitor_step(mon, 0, x, &maxdr)) {
@@ -553,22 +589,18 @@ static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
                     int t = order[i]; order[i] = order[j]; order[j] = t;
                 }
             maxdr = 0.0;
-            for (int ii = 0; ii < nc; ii++) {
-                int i = order ? order[ii] : ii;
-                local_problem L = {W + 9 * i, Winv + 9 * i, {0, 0, 0}, p->mu[i], p->kind == LCP_KIND_FC3D, rho[i]};
-                for (int a = 0; a < 3; a++) {                      /* qloc = q_i + sum_{j != i} W_ij r_j */
-                    int row = 3 * i + a;
-                    L.q[a] = b[row] + row_dot(aj, ax, x, ap[row], blo[row]) + row_dot(aj, ax, x, bhi[row], ap[row + 1]);
+            if (s->order && s->order->ncolours > 0) { /* a colour class at a time, its contacts at once */
+                const lcp_order *o = s->order;
+                for (int c = 0; c < o->ncolours; c++) {
+#pragma omp parallel for schedule(static) reduction(max : maxdr)
+                    for (int ii = o->cptr[c]; ii < o->cptr[c + 1]; ii++)
+                        maxdr = fmax(maxdr, contact_update(&C, o->perm[ii], x));
                 }
-                double *ri = x + 3 * i, rl[3] = {ri[0], ri[1], ri[2]};
-                local_solve(&L, local, rl);
-                if (omega != 1.0) {                                /* r <- omega r_loc + (1 - omega) r */
-                    for (int a = 0; a < 3; a++) rl[a] = omega * rl[a] + (1.0 - omega) * ri[a];
-                    if (omega > 1.0) lcp_cone_project(L.mu, rl);
+            } else {
+                for (int ii = 0; ii < nc; ii++) {
+                    int i = order ? order[ii] : s->order ? s->order->perm[ii] : ii;
+                    maxdr = fmax(maxdr, contact_update(&C, i, x));
                 }
-                double dr[3] = {rl[0] - ri[0], rl[1] - ri[1], rl[2] - ri[2]};
-                maxdr = fmax(maxdr, norm3(dr));
-                memcpy(ri, rl, sizeof rl);
             }
             if (lcp_monitor_step(mon, k, x, &maxdr)) break;
         }
@@ -586,4 +618,4 @@ done:
 
 const lcp_solver lcp_solver_nsgs = {
     "nsgs", "nonsmooth block Gauss-Seidel over contacts (--local exact|newton|projection, --shuffle)",
-    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsgs_solve, NULL};
+    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsgs_solve, NULL, LCP_SOLVER_ORDER};

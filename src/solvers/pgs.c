@@ -71,28 +71,52 @@ static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimat
     return 0;
 }
 
-/* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
-double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
-                    int step)
+/* The projected update of row i; returns |dx|. */
+static inline double pgs_row(const lcp_problem *p, const double *dinv, double omega, double *x, int i)
 {
     const int *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x, *b = p->b;
-    int box = p->kind == LCP_KIND_BLCP;
-    double dmax = 0.0;
-    for (int i = first; i != last + step; i += step) {
-        double r = b[i];
-        for (int k = ap[i]; k < ap[i + 1]; k++) r += ax[k] * x[aj[k]];
-        double xi = x[i] - omega * r * dinv[i];
-        if (box) {
-            double lo, hi;
-            lcp_problem_bounds(p, x, i, &lo, &hi);
-            xi = fmin(fmax(xi, lo), hi);
-        } else if (xi < 0.0) {
-            xi = 0.0;
-        }
-        dmax = fmax(dmax, fabs(xi - x[i]));
-        x[i] = xi;
+    const double *ax = p->A.x;
+    double r = p->b[i];
+    for (int k = ap[i]; k < ap[i + 1]; k++) r += ax[k] * x[aj[k]];
+    double xi = x[i] - omega * r * dinv[i];
+    if (p->kind == LCP_KIND_BLCP) {
+        double lo, hi;
+        lcp_problem_bounds(p, x, i, &lo, &hi);
+        xi = fmin(fmax(xi, lo), hi);
+    } else if (xi < 0.0) {
+        xi = 0.0;
     }
+    double d = fabs(xi - x[i]);
+    x[i] = xi;
+    return d;
+}
+
+/* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
+double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
+                     int step)
+{
+    double dmax = 0.0;
+    for (int i = first; i != last + step; i += step) dmax = fmax(dmax, pgs_row(p, dinv, omega, x, i));
+    return dmax;
+}
+
+/* One sweep in the order o (backward when step < 0).  With colour classes
+ * the rows of a class share no entry of A (nor a findex link), so they are
+ * updated at once on the OpenMP threads: every thread count gives the bits
+ * of the sequential sweep in the same order. */
+static double ordered_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, const lcp_order *o,
+                            int step)
+{
+    double dmax = 0.0;
+    if (o->ncolours > 0) {
+        for (int cc = 0; cc < o->ncolours; cc++) {
+            int c = step > 0 ? cc : o->ncolours - 1 - cc;
+#pragma omp parallel for schedule(static) reduction(max : dmax)
+            for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++) dmax = fmax(dmax, pgs_row(p, dinv, omega, x, o->perm[k]));
+        }
+        return dmax;
+    }
+    for (int kk = 0; kk < o->n; kk++) dmax = fmax(dmax, pgs_row(p, dinv, omega, x, o->perm[step > 0 ? kk : o->n - 1 - kk]));
     return dmax;
 }
 
@@ -112,8 +136,13 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     double dx = 0.0;
     if (!lcp_monitor_step(mon, 0, x, &dx)) {
         for (int k = 1;; k++) {
-            dx = lcp_pgs_sweep(p, dinv, omega, x, 0, p->n - 1, 1);
-            if (symmetric) dx = fmax(dx, lcp_pgs_sweep(p, dinv, omega, x, p->n - 1, 0, -1));
+            if (s->order) {
+                dx = ordered_sweep(p, dinv, omega, x, s->order, 1);
+                if (symmetric) dx = fmax(dx, ordered_sweep(p, dinv, omega, x, s->order, -1));
+            } else {
+                dx = lcp_pgs_sweep(p, dinv, omega, x, 0, p->n - 1, 1);
+                if (symmetric) dx = fmax(dx, lcp_pgs_sweep(p, dinv, omega, x, p->n - 1, 0, -1));
+            }
             if (lcp_monitor_step(mon, k, x, &dx)) break;
         }
     }
@@ -141,8 +170,8 @@ static int sgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 }
 
 const lcp_solver lcp_solver_pgs = {"pgs", "projected Gauss-Seidel over sparse rows",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pgs_solve, preconds};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pgs_solve, preconds, LCP_SOLVER_ORDER};
 const lcp_solver lcp_solver_psor = {"psor", "projected SOR (--omega W, or --omega auto)",
-                                    LCP_KIND_LCP | LCP_KIND_BLCP, columns, psor_solve, preconds};
+                                    LCP_KIND_LCP | LCP_KIND_BLCP, columns, psor_solve, preconds, LCP_SOLVER_ORDER};
 const lcp_solver lcp_solver_sgs = {"sgs", "symmetric projected Gauss-Seidel (forward + backward sweep)",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, sgs_solve, preconds};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, sgs_solve, preconds, LCP_SOLVER_ORDER};

@@ -16,6 +16,7 @@
 #include "../trace.h"
 #include "../verify.h"
 #include "../precond/precond.h"
+#include "../graph/graph.h"
 
 typedef struct lcp_settings_s {
     double tol;         /* stop when residual <= tol */
@@ -31,6 +32,11 @@ typedef struct lcp_settings_s {
     int shuffle;         /* nsgs: visit contacts in a new random order each sweep (seeded: reproducible) */
     const lcp_precond_type *precond; /* -p NAME; NULL for none (src/precond/) */
     int mg_cycle;        /* mg/pmg: 1 for V-cycles (default), 2 for W-cycles (--cycle) */
+    /* --order: the sweep order over contacts (rows, or 3-row blocks for the
+     * friction kinds); NULL for natural.  With colour classes (ncolours > 0)
+     * the sweeps run a class at a time on -j threads, the same bits for any
+     * thread count.  Taken by the solvers with LCP_SOLVER_ORDER. */
+    const lcp_order *order;
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 };
@@ -88,7 +94,10 @@ typedef struct lcp_solver {
     /* the preconditioners it takes besides none, NULL-terminated names of
      * src/precond/registry.c, or NULL for none only */
     const char *const *preconds;
+    unsigned flags; /* LCP_SOLVER_* */
 } lcp_solver;
+
+enum { LCP_SOLVER_ORDER = 1 /* sweeps follow s->order (--order) */ };
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming
  * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */
