@@ -97,6 +97,7 @@ enum {
     K_SEED,
     K_LAYERS,
     K_HOLES,
+    K_PILES,
 };
 
 /* The one table of options: --help, getopt_long, the defaults (parsed by
@@ -120,6 +121,7 @@ static const gen_option gen_options[] = {
      "pyramid: boxes in the base row (4 B^2 contacts); granular: spheres along a side"},
     {"layers", K_LAYERS, "L", "6", SC_GRANULAR, "granular: layers of spheres"},
     {"holes", K_HOLES, "P", "0.1", SC_GRANULAR, "granular: share of lattice sites left empty, in [0, 1)"},
+    {"piles", K_PILES, "K", "1", SC_RIGID, "K copies of the scene side by side, apart (K separate contact groups)"},
     {"width", K_WIDTH, "W", "1", SC_PYRAMID, "box size along x, m"},
     {"depth", K_DEPTH, "D", "1", SC_PYRAMID, "box size along y, m"},
     {"height", K_HEIGHT, "H", "0.5", SC_PYRAMID, "box size along z, m"},
@@ -150,7 +152,7 @@ static const gen_option gen_options[] = {
 
 typedef struct {
     const gen_scene *scene;
-    long bodies, base, size, layers;
+    long bodies, base, size, layers, piles;
     double holes;
     double radius, mass, mass_ratio, width, depth, height, dt, gravity, mu, density, cond;
     const char *kind; /* "fc3d" or "ccp" */
@@ -548,6 +550,38 @@ static int scene_granular(const gen_params *g, rb_scene *s)
     s->nc = (int)nc;
     free(site);
     free(first);
+    return 0;
+}
+
+/* --piles K: K copies of the scene, the k-th shifted by k times (the
+ * scene's extent + 1 m) along y, so no two copies touch: K components of
+ * the contact graph. */
+static int replicate(rb_scene *s, long K)
+{
+    if (K <= 1) return 0;
+    if ((long)s->nb * K > MAX_BODIES * 4 || (long)s->nc * K > INT_MAX / 3) return LCP_ERROR;
+    double ymin = INFINITY, ymax = -INFINITY;
+    for (int b = 0; b < s->nb; b++) ymin = fmin(ymin, s->body[b].x[1]), ymax = fmax(ymax, s->body[b].x[1]);
+    for (int c = 0; c < s->nc; c++) ymin = fmin(ymin, s->con[c].p[1]), ymax = fmax(ymax, s->con[c].p[1]);
+    double gap = (s->nb ? ymax - ymin : 0.0) + 1.0;
+    rb_scene r;
+    if (scene_alloc(&r, (long)s->nb * K, (long)s->nc * K)) return LCP_ERROR;
+    for (long k = 0; k < K; k++) {
+        for (int b = 0; b < s->nb; b++) {
+            rb_body *d = &r.body[k * s->nb + b];
+            *d = s->body[b];
+            d->x[1] += (double)k * gap;
+        }
+        for (int c = 0; c < s->nc; c++) {
+            rb_contact *d = &r.con[k * s->nc + c];
+            *d = s->con[c];
+            d->p[1] += (double)k * gap;
+            if (d->a >= 0) d->a += (int)(k * s->nb);
+            d->b += (int)(k * s->nb);
+        }
+    }
+    scene_free(s);
+    *s = r;
     return 0;
 }
 
@@ -979,6 +1013,7 @@ static int write_json(const gen_params *g, const gen_result *r, const char *path
         add_num(par, "size", (double)g->size);
     }
     if (id & SC_RIGID) {
+        add_num(par, "piles", (double)g->piles);
         add_num(par, "dt", g->dt);
         add_num(par, "gravity", g->gravity);
         if (r->mu) add_num(par, "mu", g->mu);
@@ -1168,6 +1203,7 @@ static int set_option(gen_params *g, const gen_option *o, const char *val)
     case K_BODIES: rc = parse_long(o->name, val, 1, MAX_BODIES, &g->bodies); break;
     case K_BASE: rc = parse_long(o->name, val, 1, MAX_BASE, &g->base); break;
     case K_LAYERS: rc = parse_long(o->name, val, 1, MAX_BASE, &g->layers); break;
+    case K_PILES: rc = parse_long(o->name, val, 1, 100000, &g->piles); break;
     case K_HOLES:
         rc = parse_double(o->name, val, 2, &g->holes);
         if (!rc && g->holes >= 1.0) rc = usage_error("--%s: %s must be < 1", o->name, val);
@@ -1330,6 +1366,7 @@ int lcp_generate_main(int argc, char **argv)
         status = g.scene->id == SC_COLUMN    ? scene_column(&g, &s)
                  : g.scene->id == SC_PYRAMID ? scene_pyramid(&g, &s)
                                              : scene_granular(&g, &s);
+        if (!status) status = replicate(&s, g.piles);
         if (!status) status = build_rigid(&g, &s, g.mu >= 0.0, &r);
         break;
     case SC_RANDOM_SPD: status = build_random_spd(&g, &r); break;

@@ -26,6 +26,7 @@
 #include "info.h"
 #include "io/io.h"
 #include "solvers/solver.h"
+#include "graph/decompose.h"
 
 extern volatile sig_atomic_t lcp_interrupted;
 
@@ -37,7 +38,7 @@ enum {
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
     OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE,
-    OPT_ORDER, OPT_GRAPH,
+    OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE,
 };
 
 typedef struct {
@@ -68,6 +69,8 @@ static const option_doc options[] = {
     {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse|pcg", "linear systems of ipm and the Newton solvers (default auto)"},
     {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
     {"order", 1, OPT_ORDER, "NAME", "sweep order: natural, rcm, amd, nd, colour, dsatur (colour classes: parallel on -j)"},
+    {"decompose", 1, OPT_DECOMPOSE, "auto|on|off",
+     "solve each connected component on its own (auto, the default: when there are several and no --trace)"},
     {"graph", 1, OPT_GRAPH, "FILE.dot", "write the contact graph for Graphviz (nodes filled by DSATUR colour)"},
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diagonal of the contact block)"},
@@ -95,7 +98,7 @@ typedef struct {
     lcp_settings s;
     double warm_factor, dt_ratio;
     const char *graph;
-    int order_given;
+    int order_given, decompose; /* decompose: -1 auto, 0 off, 1 on */
     lcp_order_method order;
     const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem, *cover;
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
@@ -211,6 +214,12 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->order_given = c->order != LCP_ORDER_NATURAL;
         break;
     case OPT_GRAPH: c->graph = val; break;
+    case OPT_DECOMPOSE:
+        if (!strcmp(val, "auto")) c->decompose = -1;
+        else if (!strcmp(val, "on")) c->decompose = 1;
+        else if (!strcmp(val, "off")) c->decompose = 0;
+        else return bad(c, "--%s: '%s' must be auto, on or off", name, val);
+        break;
     case OPT_CYCLE:
         if (!strcmp(val, "V") || !strcmp(val, "v")) c->s.mg_cycle = 1;
         else if (!strcmp(val, "W") || !strcmp(val, "w")) c->s.mg_cycle = 2;
@@ -322,7 +331,7 @@ typedef struct {
     const lcp_problem *p;
     const char *solver;
     lcp_status status;
-    int iterations;
+    int iterations, components;
     double time_s, parse_s, omega, ref_diff;
     lcp_metrics m;
     const char *message;
@@ -342,6 +351,7 @@ static void report(const cli *c, const run_report *r)
         cJSON_AddStringToObject(o, "precond", c->precond);
         cJSON_AddStringToObject(o, "status", lcp_status_name(r->status));
         cJSON_AddNumberToObject(o, "iterations", r->iterations);
+        cJSON_AddNumberToObject(o, "components", r->components);
         cJSON_AddNumberToObject(o, "time_s", r->time_s);
         cJSON_AddNumberToObject(o, "parse_time_s", r->parse_s);
         cJSON_AddNumberToObject(o, "residual", isfinite(r->m.residual) ? r->m.residual : 1e308);
@@ -367,8 +377,9 @@ static void report(const cli *c, const run_report *r)
            p->n, lcp_csr_nnz(&p->A));
     printf("solver           %s (precond %s, %d thread%s)", r->solver, c->precond, c->s.threads, c->s.threads > 1 ? "s" : "");
     if (r->omega > 0 && r->omega != 1.0) printf(", omega = %.4g", r->omega);
-    printf("\nstatus           %s after %d iterations, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
-           r->iterations, r->time_s, r->parse_s);
+    if (r->components > 1) printf(", %d components solved apart", r->components);
+    printf("\nstatus           %s after %d iterations%s, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
+           r->iterations, r->components > 1 ? " (the most of any component)" : "", r->time_s, r->parse_s);
     printf("residual         %.3e (tol %.1e)\n", r->m.residual, c->s.tol);
     printf("complementarity  %.3e\nfeasibility      %.3e\n", r->m.complementarity, r->m.feasibility);
     if (c->reference) printf("reference        relative difference %.3e (ref-tol %.1e)\n", r->ref_diff, c->ref_tol);
@@ -533,7 +544,21 @@ static int solve(cli *c, lcp_err *err)
     lcp_info info = {0};
     info.status = LCP_MAX_ITER;
     double ts = lcp_now();
-    rc = sv->solve(&p, &c->s, x, &mon, &info, err);
+    int ncomp = 1;
+    if (c->decompose == 1 && c->trace) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--decompose on and --trace cannot be used together (a trace "
+                                                     "follows the whole problem)");
+        goto done;
+    }
+    rc = -1;
+    if (c->decompose != 0 && !c->trace && !c->order_given && (ncomp = lcp_component_count(&p, err)) > 1)
+        rc = lcp_solve_components(sv, &p, &c->s, x, &mon, &info, &ncomp, err);
+    if (ncomp < 0) rc = LCP_ERROR;
+    if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */
+        ncomp = 1;
+        info = (lcp_info){.status = LCP_MAX_ITER};
+        rc = sv->solve(&p, &c->s, x, &mon, &info, err);
+    }
     double solve_s = lcp_now() - ts;
     if (rc) goto done;
     lcp_status status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
@@ -541,6 +566,7 @@ static int solve(cli *c, lcp_err *err)
     if (status != LCP_SOLVED && mon.best.residual <= mon.last.residual)
         memcpy(x, mon.best_x, (size_t)p.n * sizeof(double));
     run_report r = {.p = &p, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
+                    .components = ncomp > 0 ? ncomp : 1,
                     .parse_s = parse_s, .omega = info.omega, .message = info.message};
     lcp_verify(&p, x, mon.w, &r.m);
     if (status == LCP_SOLVED && !(r.m.residual <= c->s.tol)) status = r.status = LCP_ERROR;
@@ -587,6 +613,7 @@ int main(int argc, char **argv)
     c.solver = "auto";
     c.precond = "none";
     c.warm_factor = 1.0;
+    c.decompose = -1;
     c.dt_ratio = 1.0;
     c.ref_tol = 1e-6;
     c.err = &err;

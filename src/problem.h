@@ -53,6 +53,12 @@ typedef struct lcp_problem {
      * indexed by lcp_field_index(): A b mu lo hi findex M J v e */
     char *where[10];
 
+    /* a lower bound on the residual's normalisation (max(1, |b|_inf) for
+     * lcp/blcp, max(|q|, |r|, |u|) for friction): 0, except for the parts of
+     * a decomposed problem, which carry the whole problem's |b| so that
+     * their residuals add up to the whole one (src/graph/decompose.c) */
+    double scale_floor;
+
     char *source;   /* the path it was read from (for messages) */
     char *format;   /* "mtx", "json", "dat", "fclib", "folder", "generated" */
 } lcp_problem;

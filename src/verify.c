@@ -59,7 +59,7 @@ static void metrics_lcp(const lcp_problem *p, const double *x, const double *w, 
         comp += x[i] * w[i];
         feas = fmax(feas, fmax(-x[i], -w[i]));
     }
-    m->residual = res / fmax(1.0, inf_norm(p->b, p->n));
+    m->residual = res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
     m->complementarity = fabs(comp);
     m->feasibility = fmax(0.0, feas);
 }
@@ -77,7 +77,7 @@ static void metrics_blcp(const lcp_problem *p, const double *x, const double *w,
         double d = isfinite(bound) ? fabs(x[i] - bound) : fmax(1.0, fabs(x[i]));
         if (w[i] != 0) comp += fabs(w[i]) * d;
     }
-    m->residual = res / fmax(1.0, inf_norm(p->b, p->n));
+    m->residual = res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
     m->complementarity = comp;
     m->feasibility = fmax(0.0, feas);
 }
@@ -104,7 +104,7 @@ static void metrics_friction(const lcp_problem *p, const double *r, const double
                          (ri[2] - pr[2]) * (ri[2] - pr[2]));
         feas = fmax(feas, fmax(dr, dual_cone_distance(mu, ut)));
     }
-    double norm = fmax(sqrt(nq), fmax(sqrt(nr), sqrt(nu)));
+    double norm = fmax(fmax(sqrt(nq), p->scale_floor), fmax(sqrt(nr), sqrt(nu)));
     m->residual = sqrt(err2) / (norm > 0 ? norm : 1.0);
     m->complementarity = comp;
     m->feasibility = feas;

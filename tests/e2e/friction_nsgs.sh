@@ -70,7 +70,8 @@ else
         base=$(basename "$f")
         tol=$(echo "$TABLE" | awk -v f="$base" '$1 == f { print $2 }')
         [ -n "$tol" ] || { tol=$DEFAULT_TOL; echo "NOTE $base is not in the table: tol $tol"; }
-        run "nsgs solves $base to $tol" 0 -s nsgs -t "$tol" --json --output-w "$T/u.mtx" "$f"
+        # the whole problem in one sweep order, as Siconos (no --decompose): the same iterates
+        run "nsgs solves $base to $tol" 0 -s nsgs -t "$tol" --decompose off --json --output-w "$T/u.mtx" "$f"
         [ $peer_ok -eq 1 ] || continue
         "$LCP" -s nsgs -n 0 --quiet --output-w "$T/q.mtx" "$f" 2>/dev/null # u at r = 0: q
         if ! "$PEER" nsgs "$f" "$T/rs.mtx" "$T/us.mtx" "$tol" 100000 >"$T/peer" 2>&1; then

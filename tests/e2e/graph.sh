@@ -60,9 +60,9 @@ check "pgs --order colour sweeps differently ($it0 vs $it1)" [ "$it0" != "$it1" 
 check "pgs --order colour: independent residual" indep problems/column-20/A.mtx problems/column-20/b.mtx "$T/x.mtx" --max 1e-8
 for f in "$SIC"/*.dat "$SIC"/*.hdf5; do
     [ -f "$f" ] || continue
-    case $f in *BoxesStack1*) n=2000 ;; *) n=100000 ;; esac
-    "$LCP" -s nsgs --order dsatur -t 1e-8 -n $n -j 1 -o "$T/x1.mtx" --quiet "$f"
-    "$LCP" -s nsgs --order dsatur -t 1e-8 -n $n -j 2 -o "$T/x2.mtx" --quiet "$f"
+    # 300 sweeps are enough to compare bits (the colour barriers are slow on a busy machine)
+    "$LCP" -s nsgs --order dsatur -t 1e-8 -n 300 -j 1 -o "$T/x1.mtx" --quiet "$f"
+    "$LCP" -s nsgs --order dsatur -t 1e-8 -n 300 -j 2 -o "$T/x2.mtx" --quiet "$f"
     check "nsgs --order dsatur $(basename "$f"): -j 2 = -j 1" cmp -s "$T/x1.mtx" "$T/x2.mtx"
 done
 

@@ -1,0 +1,234 @@
+/* src/graph/decompose.c: solving a problem one connected component of its
+ * contact graph at a time (--decompose).
+ *
+ * Contacts in different components share no entry of A (nor a findex link),
+ * so the problem is the direct sum of the components' problems: each is cut
+ * out (A, b, bounds, findex, mu, and the factored form: the rows of J, the
+ * bodies they touch with their whole mass blocks, v, e), solved by the
+ * chosen solver with its own monitor, largest first, as OpenMP tasks on the
+ * -j threads (each solve is sequential inside, so the bits do not depend on
+ * the thread count), and written back into x.  The whole answer is then
+ * checked once by the caller's monitor on the whole problem.
+ *
+ * Tolerances: each part carries the whole problem's |b| as the floor of its
+ * residual's normalisation (lcp_problem.scale_floor), so for lcp and blcp
+ * the whole residual is the largest of the parts' and tol carries over.  The
+ * friction residual is a 2-norm over contacts normalised by the largest of
+ * |q|, |r|, |u| (at least |q| of the whole): with k parts each solved to
+ * tol / sqrt(k) the whole is within tol.
+ */
+#include "decompose.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* S = rows `rows` (nr of them) of A, columns mapped by colmap (global ->
+ * local, -1 to drop); ncols local columns. */
+static int submatrix(const lcp_csr *A, const int *rows, int nr, const int *colmap, int ncols, lcp_csr *S)
+{
+    long nnz = 0;
+    for (int r = 0; r < nr; r++)
+        for (int k = A->p[rows[r]]; k < A->p[rows[r] + 1]; k++) nnz += colmap[A->j[k]] >= 0;
+    if (lcp_csr_alloc(S, nr, ncols, nnz)) return LCP_ERROR;
+    long q = 0;
+    for (int r = 0; r < nr; r++) {
+        for (int k = A->p[rows[r]]; k < A->p[rows[r] + 1]; k++)
+            if (colmap[A->j[k]] >= 0) S->j[q] = colmap[A->j[k]], S->x[q++] = A->x[k];
+        S->p[r + 1] = (int)q;
+    }
+    return 0; /* column order is kept: the maps are increasing */
+}
+
+static double *pick(const double *v, const int *idx, int n)
+{
+    double *o = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double));
+    for (int i = 0; o && i < n; i++) o[i] = v[idx[i]];
+    return o;
+}
+
+/* The sub-problem of the rows `rows` (nr, increasing; whole contacts), its
+ * residual normalised by at least floor. */
+static int subproblem(const lcp_problem *p, const int *rows, int nr, double floor, int *map, lcp_problem *s)
+{
+    lcp_problem_init(s);
+    s->scale_floor = floor;
+    s->kind = p->kind;
+    s->n = nr;
+    s->nc = (p->kind & LCP_KIND_FRICTION) ? nr / 3 : 0;
+    for (int i = 0; i < p->n; i++) map[i] = -1;
+    for (int r = 0; r < nr; r++) map[rows[r]] = r;
+    if (submatrix(&p->A, rows, nr, map, nr, &s->A) || !(s->b = pick(p->b, rows, nr))) return LCP_ERROR;
+    if (p->lo && !(s->lo = pick(p->lo, rows, nr))) return LCP_ERROR;
+    if (p->hi && !(s->hi = pick(p->hi, rows, nr))) return LCP_ERROR;
+    if (p->findex) {
+        if (!(s->findex = lcp_alloc((size_t)nr, sizeof(int)))) return LCP_ERROR;
+        for (int r = 0; r < nr; r++) s->findex[r] = p->findex[rows[r]] >= 0 ? map[p->findex[rows[r]]] : -1;
+    }
+    if (p->mu) {
+        if (p->kind & LCP_KIND_FRICTION) {
+            if (!(s->mu = lcp_alloc((size_t)(s->nc > 0 ? s->nc : 1), sizeof(double)))) return LCP_ERROR;
+            for (int c = 0; c < s->nc; c++) s->mu[c] = p->mu[rows[3 * c] / 3];
+            s->nmu = s->nc;
+        } else {
+            if (!(s->mu = pick(p->mu, rows, nr))) return LCP_ERROR;
+            s->nmu = nr;
+        }
+    }
+    if (p->e && !(s->e = pick(p->e, rows, nr))) return LCP_ERROR;
+    if (p->J.p && p->M.p && p->v) { /* the bodies the rows touch, with their whole mass blocks */
+        int nb = p->J.n, *bmap = lcp_alloc((size_t)nb, sizeof(int)), *queue = lcp_alloc((size_t)nb, sizeof(int));
+        if (!bmap || !queue) {
+            free(bmap), free(queue);
+            return LCP_ERROR;
+        }
+        for (int k = 0; k < nb; k++) bmap[k] = -1;
+        int head = 0, tail = 0;
+        for (int r = 0; r < nr; r++)
+            for (int k = p->J.p[rows[r]]; k < p->J.p[rows[r] + 1]; k++)
+                if (bmap[p->J.j[k]] < 0) bmap[p->J.j[k]] = 0, queue[tail++] = p->J.j[k];
+        while (head < tail) { /* closure in M's graph: a body's whole block */
+            int d = queue[head++];
+            for (int k = p->M.p[d]; k < p->M.p[d + 1]; k++)
+                if (bmap[p->M.j[k]] < 0) bmap[p->M.j[k]] = 0, queue[tail++] = p->M.j[k];
+        }
+        int nsb = 0;
+        for (int k = 0; k < nb; k++)
+            if (bmap[k] >= 0) queue[nsb] = k, bmap[k] = nsb++;
+        int rc = submatrix(&p->J, rows, nr, bmap, nsb, &s->J) || submatrix(&p->M, queue, nsb, bmap, nsb, &s->M) ||
+                 !(s->v = pick(p->v, queue, nsb));
+        free(bmap), free(queue);
+        if (rc) return LCP_ERROR;
+    }
+    s->source = lcp_strdup(p->source);
+    s->format = lcp_strdup(p->format);
+    return 0;
+}
+
+/* Which outcome of two tells more: a verdict over a failure over a limit. */
+static int severity(lcp_status s)
+{
+    switch (s) {
+    case LCP_NO_SOLUTION: return 5;
+    case LCP_ERROR: return 4;
+    case LCP_TIME_LIMIT: return 3;
+    case LCP_MAX_ITER: return 2;
+    default: return 1;
+    }
+}
+
+typedef struct {
+    int rows_first, nrows; /* into the row list */
+    lcp_status status;
+    int iterations, rc;
+    char message[256];
+    lcp_err err;
+} part;
+
+int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s, double *x,
+                         lcp_monitor *mon, lcp_info *info, int *ncomp, lcp_err *err)
+{
+    lcp_graph g;
+    int rc = lcp_graph_build(p, &g, err);
+    if (rc) return rc;
+    int n = g.n, block = g.block;
+    int *comp = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(int)), *size = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(int));
+    int *rows = lcp_alloc((size_t)(p->n > 0 ? p->n : 1), sizeof(int)), k = 0;
+    double *x0 = lcp_alloc((size_t)(p->n > 0 ? p->n : 1), sizeof(double));
+    part *parts = NULL;
+    if (!comp || !size || !rows || !x0 || (k = lcp_graph_components(&g, comp, size)) < 0 ||
+        !(parts = lcp_calloc((size_t)(k > 0 ? k : 1), sizeof(part)))) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (--decompose)");
+        goto done;
+    }
+    *ncomp = k;
+    memcpy(x0, x, (size_t)p->n * sizeof(double));
+    /* rows grouped by component (largest first), increasing within each */
+    for (int c = 0, first = 0; c < k; c++) parts[c].rows_first = first, first += size[c] * block;
+    for (int v = 0; v < n; v++)
+        for (int a = 0; a < block; a++)
+            rows[parts[comp[v]].rows_first + parts[comp[v]].nrows++] = v * block + a;
+    (void)err;
+    lcp_settings sub = *s;
+    sub.order = NULL; /* orders are of the whole problem */
+    double t0 = lcp_now();
+    if (p->kind & LCP_KIND_FRICTION) sub.tol = s->tol / sqrt((double)k);
+    double floor = 0.0; /* the whole problem's |b|, in the residual's norm */
+    for (int i = 0; i < p->n; i++)
+        floor = (p->kind & LCP_KIND_FRICTION) ? floor + p->b[i] * p->b[i] : fmax(floor, fabs(p->b[i]));
+    if (p->kind & LCP_KIND_FRICTION) floor = sqrt(floor);
+    int worst = -1, iters = 0;
+#pragma omp parallel
+#pragma omp single
+    for (int c = 0; c < k; c++) {
+#pragma omp task firstprivate(c)
+        {
+            part *pc = &parts[c];
+            lcp_problem sp;
+            lcp_monitor m;
+            lcp_problem_init(&sp);
+            lcp_settings ss = sub;
+            int *map = lcp_alloc((size_t)p->n, sizeof(int));
+            double *xc = NULL;
+            pc->status = LCP_ERROR;
+            if (ss.time_limit > 0) ss.time_limit = fmax(s->time_limit - (lcp_now() - t0), 1e-9);
+            if (!map || subproblem(p, rows + pc->rows_first, pc->nrows, floor, map, &sp) ||
+                !(xc = pick(x, rows + pc->rows_first, pc->nrows)) || lcp_monitor_init(&m, &sp, &ss, NULL)) {
+                pc->rc = lcp_fail(&pc->err, LCP_ERROR, NULL, 0, "out of memory (--decompose)");
+            } else {
+                lcp_info in = {0};
+                in.status = LCP_MAX_ITER;
+                pc->rc = sv->solve(&sp, &ss, xc, &m, &in, &pc->err);
+                pc->status = in.status == LCP_NO_SOLUTION || in.status == LCP_ERROR ? in.status : m.status;
+                pc->iterations = in.iterations;
+                snprintf(pc->message, sizeof pc->message, "%s", in.message);
+                if (pc->status != LCP_SOLVED && m.best.residual <= m.last.residual)
+                    memcpy(xc, m.best_x, (size_t)pc->nrows * sizeof(double));
+                for (int r = 0; r < pc->nrows; r++) x[rows[pc->rows_first + r]] = xc[r];
+                lcp_monitor_free(&m);
+            }
+            free(xc);
+            free(map);
+            lcp_problem_free(&sp);
+        }
+    }
+    /* a component that could not run or gave a verdict (no solution,
+     * breakdown): the whole problem is solved as one instead, so that the
+     * message and its evidence name the problem's own rows and contacts */
+    worst = -1;
+    for (int c = 0; c < k; c++) {
+        if (parts[c].rc || parts[c].status == LCP_NO_SOLUTION || parts[c].status == LCP_ERROR) {
+            memcpy(x, x0, (size_t)p->n * sizeof(double));
+            rc = -1;
+            goto done;
+        }
+        if (parts[c].iterations > iters) iters = parts[c].iterations;
+        if (parts[c].status != LCP_SOLVED && (worst < 0 || severity(parts[c].status) > severity(parts[worst].status)))
+            worst = c;
+    }
+    info->iterations = iters;
+    snprintf(info->message, sizeof info->message, "%s", parts[0].message); /* the largest component's */
+    lcp_monitor_step(mon, iters, x, NULL); /* the whole answer, once */
+    if (mon->status != LCP_SOLVED && worst >= 0) {
+        mon->status = parts[worst].status;
+        snprintf(info->message, sizeof info->message, "component %d of %d (%d contacts)%s%.180s", worst + 1, k,
+                 parts[worst].nrows / block, *parts[worst].message ? ": " : "", parts[worst].message);
+    }
+done:
+    lcp_graph_free(&g);
+    free(comp), free(size), free(rows), free(parts), free(x0);
+    return rc;
+}
+
+int lcp_component_count(const lcp_problem *p, lcp_err *err)
+{
+    lcp_graph g;
+    if (lcp_graph_build(p, &g, err)) return -1;
+    int *comp = lcp_alloc((size_t)(g.n > 0 ? g.n : 1), sizeof(int));
+    int k = comp ? lcp_graph_components(&g, comp, NULL) : -1;
+    free(comp);
+    lcp_graph_free(&g);
+    if (k < 0) lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (--decompose)");
+    return k;
+}
