@@ -11,34 +11,48 @@
  * Column j of M minimises ||S m_j - e_j||_2 over the vectors with the
  * sparsity pattern J of column j of A (plus j itself): with I the rows where
  * the columns J of S have entries, that is the small dense least-squares
- * problem min ||S(I,J) m - e_j(I)||_2, solved by LAPACK dgelsd (SVD, so the
+ * problem min ||S(I,J) m - e_j(I)||_2, solved by LAPACK dgelsy (QR with
+ * column pivoting and a complete orthogonal factorisation, so the
  * rank-deficient submatrices of semidefinite contact matrices give the
- * minimum-norm solution; singular values below 1e-12 of the largest are
- * dropped).  The columns are independent, so M minimises ||I - S M||_F over
- * every matrix with that pattern.
+ * minimum-norm solution; rank decided at rcond 1e-12).  dgelsy, not dgels,
+ * because those submatrices are often rank deficient, and not dgelsd (SVD):
+ * the same answers on the test problems at half the time.  The columns are
+ * independent, so M minimises ||I - S M||_F over every matrix with that
+ * pattern, and they are computed on the OpenMP threads of -j (one OpenBLAS
+ * thread each), the same bits for every thread count.
  *
  * M itself is not symmetric, but conjugate gradients need a symmetric
  * preconditioner, so apply uses (M + M')/2 (the same pattern when A's
  * pattern is symmetric): y = D^-1/2 ((M + M')/2) D^-1/2 r, one sparse
  * matvec.  That matrix is not always positive definite (M's columns can
- * overshoot where S is far from diagonally dominant); CG may then break
- * down, and ichol is the safer choice.
+ * overshoot where S is far from diagonally dominant; tests/unit/
+ * test_precond.c has a 5 x 5 SPD example); CG may then break down, and
+ * ichol is the safer choice.
  *
- * Cost: setup sum_j (4 |I_j| |J_j|^2 + 10 |J_j|^3) flops (one SVD per
- * column), about 4 n k^4 for k entries a row; apply 2 nnz(A) flops; memory
- * about nnz(A).  Patterns whose least-squares problems would take more than
- * 1e11 flops (dense A) are refused with LCP_INPUT_ERROR.
+ * Cost: setup sum_j (4 |I_j| |J_j|^2 + 10 |J_j|^3) flops at most (one QR
+ * per column), about 4 n k^4 for k entries a row: 0.6 s for a 3600-contact
+ * pyramid (26 a row), 2 s for KaplasTower (n = 1710, 68 a row), 5 s for a
+ * 1600-contact friction pyramid (n = 4800, 60 a row), one thread; apply
+ * 2 nnz(A) flops; memory about nnz(A).  Patterns whose estimate exceeds
+ * 1e11 flops (dense A, a quarter of a minute and more) are refused with
+ * LCP_INPUT_ERROR.
  */
 #include "precond.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
-             double *s, const double *rcond, int *rank, double *work, const int *lwork, int *iwork, int *info);
+#include "../solvers/solver.h"
+
+void dgelsy_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
+             int *jpvt, const double *rcond, int *rank, double *work, const int *lwork, int *info);
 
 typedef struct {
-    lcp_csr M; /* (M + M')/2 */
+    lcp_csr M; /* D^-1/2 ((M + M')/2) D^-1/2 */
 } spai;
 
 static void release(void *state)
@@ -60,9 +74,83 @@ static int grow(void **buf, size_t *cap, size_t need, size_t sz)
     return 0;
 }
 
+/* One thread's workspace for the least-squares problems. */
+typedef struct {
+    int *pos;   /* n: row -> index in I, or -1 */
+    int *cols;  /* J */
+    int *rows;  /* I */
+    double *a, *b, *work;
+    int *iwork; /* dgelsy's column pivots */
+    size_t acap, bcap, wcap, icap;
+} lsq_work;
+
+static void lsq_free(lsq_work *w)
+{
+    free(w->pos);
+    free(w->cols);
+    free(w->rows);
+    free(w->a);
+    free(w->b);
+    free(w->work);
+    free(w->iwork);
+}
+
+/* J = row j of S' (the pattern of column j of S) with j first; I = the
+ * rows where those columns have entries.  Returns |J|, sets *ni = |I| and
+ * leaves pos set on I (the caller resets it). */
+static int pattern(const lcp_csr *St, int j, lsq_work *w, int *ni)
+{
+    int nj = 0, m = 0;
+    w->cols[nj++] = j;
+    for (int t = St->p[j]; t < St->p[j + 1]; t++)
+        if (St->j[t] != j) w->cols[nj++] = St->j[t];
+    for (int c = 0; c < nj; c++)
+        for (int t = St->p[w->cols[c]]; t < St->p[w->cols[c] + 1]; t++)
+            if (w->pos[St->j[t]] < 0) {
+                w->pos[St->j[t]] = m;
+                w->rows[m++] = St->j[t];
+            }
+    *ni = m;
+    return nj;
+}
+
+/* Column j of M into w->b[0..nj-1] (pattern in w->cols); 0, or -1 out of
+ * memory. */
+static int column(const lcp_csr *St, int j, lsq_work *w, int *nj_out)
+{
+    int ni, nj = pattern(St, j, w, &ni);
+    *nj_out = nj;
+    int ldb = ni > nj ? ni : nj, nrhs = 1, rank, info = 0, lwork = -1;
+    const double rcond = 1e-12;
+    if (grow((void **)&w->a, &w->acap, (size_t)ni * nj, sizeof(double)) ||
+        grow((void **)&w->b, &w->bcap, (size_t)ldb, sizeof(double)) ||
+        grow((void **)&w->iwork, &w->icap, (size_t)nj, sizeof(int))) {
+        info = -1;
+        goto done;
+    }
+    for (int k = 0; k < ldb; k++) w->b[k] = 0;
+    if (ni == 0) goto done; /* column j of S is empty: m_j = 0 */
+    for (size_t k = 0; k < (size_t)ni * nj; k++) w->a[k] = 0;
+    for (int c = 0; c < nj; c++)
+        for (int t = St->p[w->cols[c]]; t < St->p[w->cols[c] + 1]; t++)
+            w->a[w->pos[St->j[t]] + (size_t)c * ni] = St->x[t];
+    if (w->pos[j] >= 0) w->b[w->pos[j]] = 1;
+    for (int c = 0; c < nj; c++) w->iwork[c] = 0; /* every column free to pivot */
+    double wq;
+    dgelsy_(&ni, &nj, &nrhs, w->a, &ni, w->b, &ldb, w->iwork, &rcond, &rank, &wq, &lwork, &info);
+    lwork = (int)wq + 1;
+    if (grow((void **)&w->work, &w->wcap, (size_t)lwork, sizeof(double))) {
+        info = -1;
+        goto done;
+    }
+    dgelsy_(&ni, &nj, &nrhs, w->a, &ni, w->b, &ldb, w->iwork, &rcond, &rank, w->work, &lwork, &info);
+done:
+    for (int r = 0; r < ni; r++) w->pos[w->rows[r]] = -1;
+    return info;
+}
+
 static int setup(const lcp_csr *A, const struct lcp_settings_s *s, void **state, lcp_err *err)
 {
-    (void)s;
     int n = A->n;
     if (A->m != n) return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "preconditioner spai needs a square matrix");
     int bad_row, bad_col;
@@ -75,124 +163,94 @@ static int setup(const lcp_csr *A, const struct lcp_settings_s *s, void **state,
             return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                             "preconditioner spai needs a positive diagonal, but A(%d,%d) = %g", i + 1, i + 1, d);
     }
+    int nth = s && s->threads > 1 ? s->threads : 1;
     /* S' = (D^-1/2 A D^-1/2)': its rows are the columns of S */
-    lcp_csr At = {0};
+    lcp_csr St = {0};
     double *dhalf = lcp_alloc((size_t)n, sizeof(double));
-    if (!dhalf || lcp_csr_transpose(A, &At)) {
-        free(dhalf);
-        lcp_csr_free(&At);
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    long *off = lcp_alloc((size_t)n + 1, sizeof(long)); /* column j's triplets start at off[j] */
+    lsq_work *ws = lcp_calloc((size_t)nth, sizeof(lsq_work));
+    int *ti = NULL, *tj = NULL;
+    double *tx = NULL;
+    spai *f = lcp_calloc(1, sizeof *f);
+    int rc = 0;
+    if (!dhalf || !off || !ws || !f || lcp_csr_transpose(A, &St)) goto oom;
+    for (int t = 0; t < nth; t++) {
+        if (!(ws[t].pos = lcp_alloc((size_t)n, sizeof(int))) || !(ws[t].cols = lcp_alloc((size_t)n + 1, sizeof(int))) ||
+            !(ws[t].rows = lcp_alloc((size_t)n, sizeof(int))))
+            goto oom;
+        for (int i = 0; i < n; i++) ws[t].pos[i] = -1;
     }
     for (int i = 0; i < n; i++) dhalf[i] = 1 / sqrt(lcp_csr_diag(A, i));
     for (int i = 0; i < n; i++)
-        for (int t = At.p[i]; t < At.p[i + 1]; t++) At.x[t] *= dhalf[i] * dhalf[At.j[t]];
-    /* the pattern J of column j is row j of A', plus j; the rows I are the
-     * union of the columns k in J, i.e. of the rows k of A' */
-    int *pos = lcp_alloc((size_t)n, sizeof(int));
-    int *cols = lcp_alloc((size_t)n + 1, sizeof(int));
-    int *rows = lcp_alloc((size_t)n, sizeof(int));
-    long nt = 0; /* triplets: two per entry of M */
-    for (int j = 0; j < n; j++) nt += 2 * ((long)(At.p[j + 1] - At.p[j]) + 1);
-    int *ti = lcp_alloc((size_t)nt, sizeof(int)), *tj = lcp_alloc((size_t)nt, sizeof(int));
-    double *tx = lcp_alloc((size_t)nt, sizeof(double));
-    double *a = NULL, *bv = NULL, *sv = NULL, *work = NULL;
-    int *iwork = NULL;
-    size_t acap = 0, bcap = 0, scap = 0, wcap = 0, icap = 0;
-    spai *f = lcp_calloc(1, sizeof *f);
-    int rc = 0;
-    if (!pos || !cols || !rows || !ti || !tj || !tx || !f) {
-        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-        goto done;
-    }
-    for (int i = 0; i < n; i++) pos[i] = -1;
-    /* the cost estimate first, so a dense A is refused before any work */
+        for (int t = St.p[i]; t < St.p[i + 1]; t++) St.x[t] *= dhalf[i] * dhalf[St.j[t]];
+    /* the cost estimate and the triplet offsets first, so that a dense A is
+     * refused before any work */
     double flops = 0;
-    for (int j = 0; j < n && flops <= 1e11; j++) {
-        int nj = 0, ni = 0;
-        cols[nj++] = j;
-        for (int t = At.p[j]; t < At.p[j + 1]; t++)
-            if (At.j[t] != j) cols[nj++] = At.j[t];
-        for (int c = 0; c < nj; c++)
-            for (int t = At.p[cols[c]]; t < At.p[cols[c] + 1]; t++)
-                if (pos[At.j[t]] < 0) pos[rows[ni++] = At.j[t]] = 1;
-        for (int r = 0; r < ni; r++) pos[rows[r]] = -1;
+    off[0] = 0;
+    for (int j = 0; j < n; j++) {
+        int ni, nj = pattern(&St, j, &ws[0], &ni);
+        for (int r = 0; r < ni; r++) ws[0].pos[ws[0].rows[r]] = -1;
         flops += 4.0 * ni * (double)nj * nj + 10.0 * (double)nj * nj * nj;
+        off[j + 1] = off[j] + 2L * nj;
     }
     if (flops > 1e11) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
-                      "preconditioner spai: A is too dense for a sparse approximate inverse (more than 1e11 flops "
-                      "of least squares); use ichol or diag");
+                      "preconditioner spai: A is too dense for a sparse approximate inverse (%.2g flops of least "
+                      "squares, more than 1e11); use ichol or diag",
+                      flops);
         goto done;
     }
-    long q = 0;
-    const double rcond = 1e-12;
+    if (!(ti = lcp_alloc((size_t)off[n], sizeof(int))) || !(tj = lcp_alloc((size_t)off[n], sizeof(int))) ||
+        !(tx = lcp_alloc((size_t)off[n], sizeof(double))))
+        goto oom;
+    /* the columns are independent: OpenMP threads (-j) over them, each with
+     * its own workspace and its own triplet slots (the same bits for every
+     * thread count); OpenBLAS on one thread inside, since its threads only
+     * slow these small problems down */
+    int blas_threads = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    int failed_col = -1, failed_info = 0;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nth)
     for (int j = 0; j < n; j++) {
-        int nj = 0, ni = 0;
-        cols[nj++] = j;
-        for (int t = At.p[j]; t < At.p[j + 1]; t++)
-            if (At.j[t] != j) cols[nj++] = At.j[t];
-        for (int c = 0; c < nj; c++)
-            for (int t = At.p[cols[c]]; t < At.p[cols[c] + 1]; t++)
-                if (pos[At.j[t]] < 0) {
-                    pos[At.j[t]] = ni;
-                    rows[ni++] = At.j[t];
-                }
-        int ldb = ni > nj ? ni : nj, mn = ni < nj ? ni : nj, nrhs = 1, rank, info, lwork = -1;
-        if (ni == 0) { /* column j of A is empty: m_j = 0 */
-            for (int c = 0; c < nj; c++) {
-                ti[q] = cols[c], tj[q] = j, tx[q++] = 0;
-                ti[q] = j, tj[q] = cols[c], tx[q++] = 0;
-            }
+#ifdef _OPENMP
+        lsq_work *w = &ws[omp_get_thread_num()];
+#else
+        lsq_work *w = &ws[0];
+#endif
+        int nj, info = column(&St, j, w, &nj);
+        if (info) {
+#pragma omp critical(spai_fail)
+            if (failed_col < 0 || j < failed_col) failed_col = j, failed_info = info;
             continue;
         }
-        if (grow((void **)&a, &acap, (size_t)ni * nj, sizeof(double)) ||
-            grow((void **)&bv, &bcap, (size_t)ldb, sizeof(double)) ||
-            grow((void **)&sv, &scap, (size_t)mn, sizeof(double))) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto done;
-        }
-        for (size_t k = 0; k < (size_t)ni * nj; k++) a[k] = 0;
-        for (int c = 0; c < nj; c++)
-            for (int t = At.p[cols[c]]; t < At.p[cols[c] + 1]; t++) a[pos[At.j[t]] + (size_t)c * ni] = At.x[t];
-        for (int k = 0; k < ldb; k++) bv[k] = 0;
-        if (pos[j] >= 0) bv[pos[j]] = 1;
-        double wq;
-        int iwq;
-        dgelsd_(&ni, &nj, &nrhs, a, &ni, bv, &ldb, sv, &rcond, &rank, &wq, &lwork, &iwq, &info);
-        lwork = (int)wq + 1;
-        if (grow((void **)&work, &wcap, (size_t)lwork, sizeof(double)) ||
-            grow((void **)&iwork, &icap, (size_t)(iwq > 1 ? iwq : 1), sizeof(int))) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto done;
-        }
-        dgelsd_(&ni, &nj, &nrhs, a, &ni, bv, &ldb, sv, &rcond, &rank, work, &lwork, iwork, &info);
-        if (info != 0) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "preconditioner spai: the SVD for column %d did not converge",
-                          j + 1);
-            goto done;
-        }
-        for (int r = 0; r < ni; r++) pos[rows[r]] = -1;
-        for (int c = 0; c < nj; c++) { /* M(cols[c], j) = bv[c], into D^-1/2 ((M + M')/2) D^-1/2 */
-            double v = 0.5 * bv[c] * dhalf[cols[c]] * dhalf[j];
-            ti[q] = cols[c], tj[q] = j, tx[q++] = v;
-            ti[q] = j, tj[q] = cols[c], tx[q++] = v;
+        for (int c = 0; c < nj; c++) { /* M(cols[c], j) = b[c], into D^-1/2 ((M + M')/2) D^-1/2 */
+            long q = off[j] + 2L * c;
+            double v = 0.5 * w->b[c] * dhalf[w->cols[c]] * dhalf[j];
+            ti[q] = w->cols[c], tj[q] = j, tx[q] = v;
+            ti[q + 1] = j, tj[q + 1] = w->cols[c], tx[q + 1] = v;
         }
     }
-    if (lcp_csr_from_triplets(&f->M, n, n, q, ti, tj, tx)) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    openblas_set_num_threads(blas_threads);
+    if (failed_col >= 0) {
+        if (failed_info < 0) goto oom;
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "preconditioner spai: LAPACK dgelsy fails on column %d (info %d)",
+                      failed_col + 1, failed_info);
+        goto done;
+    }
+    if (lcp_csr_from_triplets(&f->M, n, n, off[n], ti, tj, tx)) goto oom;
+    goto done;
+oom:
+    rc = lcp_fail(err, LCP_ERROR, NULL, 0, "preconditioner spai: out of memory");
 done:
-    lcp_csr_free(&At);
+    lcp_csr_free(&St);
     free(dhalf);
-    free(pos);
-    free(cols);
-    free(rows);
+    free(off);
+    if (ws)
+        for (int t = 0; t < nth; t++) lsq_free(&ws[t]);
+    free(ws);
     free(ti);
     free(tj);
     free(tx);
-    free(a);
-    free(bv);
-    free(sv);
-    free(work);
-    free(iwork);
     if (rc) release(f);
     else *state = f;
     return rc;
@@ -205,5 +263,5 @@ static void apply(void *state, const double *r, double *y)
 }
 
 const lcp_precond_type lcp_precond_spai = {
-    "spai", "sparse approximate inverse of D^-1/2 A D^-1/2 on the pattern of A (least squares a column, dgelsd), symmetrised",
+    "spai", "sparse approximate inverse of D^-1/2 A D^-1/2 on the pattern of A (least squares a column, dgelsy), symmetrised",
     setup, apply, release};

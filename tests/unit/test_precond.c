@@ -114,10 +114,11 @@ static lcp_csr laplace2d(int k, const double *s)
     return A;
 }
 
-static int build(lcp_precond *P, const char *name, const lcp_csr *A, lcp_err *err)
+static int build_threads(lcp_precond *P, const char *name, const lcp_csr *A, int threads, lcp_err *err)
 {
     lcp_settings s;
     lcp_settings_default(&s);
+    s.threads = threads;
     const lcp_precond_type *t = lcp_precond_find(name);
     if (!t) {
         fprintf(stderr, "no preconditioner %s\n", name);
@@ -125,6 +126,11 @@ static int build(lcp_precond *P, const char *name, const lcp_csr *A, lcp_err *er
     }
     memset(err, 0, sizeof *err);
     return lcp_precond_setup(P, t, A, &s, err);
+}
+
+static int build(lcp_precond *P, const char *name, const lcp_csr *A, lcp_err *err)
+{
+    return build_threads(P, name, A, 1, err);
 }
 
 /* max_i |(P^-1 A x - x)_i| / max|x| over a random x */
@@ -515,6 +521,33 @@ static void test_pcg_file(const char *path)
     lcp_csr_free(&C);
 }
 
+/* spai's columns on 1 and 3 threads: the same bits */
+static void test_spai_threads(void)
+{
+    lcp_csr C = {0};
+    lcp_err err = {{0}};
+    CHECK(lcp_read_mtx_matrix("problems/pyramid-5-fc3d/A.mtx", &C, &err) == 0);
+    if (!C.p) return;
+    lcp_precond P1, P3;
+    CHECK(build_threads(&P1, "spai", &C, 1, &err) == 0);
+    CHECK(build_threads(&P3, "spai", &C, 3, &err) == 0);
+    int n = C.n, same = 1;
+    double *r = calloc((size_t)n, sizeof(double)), *y1 = calloc((size_t)n, sizeof(double));
+    double *y3 = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++) r[i] = urand();
+    if (P1.type && P3.type) {
+        lcp_precond_apply(&P1, r, y1);
+        lcp_precond_apply(&P3, r, y3);
+        same = !memcmp(y1, y3, (size_t)n * sizeof(double));
+    }
+    CHECK(same);
+    CHECK(dot(n, r, y1) > 0);
+    free(r), free(y1), free(y3);
+    lcp_precond_free(&P1);
+    lcp_precond_free(&P3);
+    lcp_csr_free(&C);
+}
+
 static void test_pcg(void)
 {
     /* 1D Dirichlet Laplacian: IC(0) is exact, one iteration */
@@ -576,6 +609,7 @@ int main(int argc, char **argv)
     test_ichol_indefinite();
     test_bad_diagonal();
     test_spai();
+    test_spai_threads();
     test_pcg();
     CHECK_DONE();
 }
