@@ -109,8 +109,8 @@ static int setup(const lcp_csr *A, const struct lcp_settings_s *s, void **state,
     ichol *f = lcp_calloc(1, sizeof *f);
     double *sv = NULL, *lw = NULL;
     if (!f || !(f->p = lcp_alloc((size_t)n + 1, sizeof(int))) || !(f->j = lcp_alloc((size_t)nl, sizeof(int))) ||
-        !(f->x = lcp_alloc((size_t)nl, sizeof(double))) || !(f->dhalf = lcp_alloc((size_t)n, sizeof(double))) || !(sv = lcp_alloc((size_t)nl, sizeof(double))) ||
-        !(lw = lcp_calloc((size_t)n, sizeof(double)))) {
+        !(f->x = lcp_alloc((size_t)nl, sizeof(double))) || !(f->dhalf = lcp_alloc((size_t)n, sizeof(double))) ||
+        !(sv = lcp_alloc((size_t)nl, sizeof(double))) || !(lw = lcp_calloc((size_t)n, sizeof(double)))) {
         release(f);
         free(sv);
         free(lw);
@@ -148,12 +148,15 @@ static int setup(const lcp_csr *A, const struct lcp_settings_s *s, void **state,
      * factor 10^(1/4)); a smaller shift keeps P closer to A */
     if (bad < 0 && alpha > 1e-3) {
         double lo = alpha / 10, hi = alpha;
+        int holds_hi = 1; /* f->x is the factor for hi */
         for (int k = 0; k < 2; k++) {
             double mid = sqrt(lo * hi);
-            if (factor(f, sv, mid, lw) < 0) hi = mid;
+            holds_hi = factor(f, sv, mid, lw) < 0;
+            if (holds_hi) hi = mid;
             else lo = mid;
         }
-        if (hi < alpha) bad = factor(f, sv, alpha = hi, lw);
+        alpha = hi;
+        if (!holds_hi) bad = factor(f, sv, alpha, lw);
     }
     free(sv);
     free(lw);

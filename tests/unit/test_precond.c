@@ -363,6 +363,25 @@ static void test_ichol_indefinite(void)
     lcp_precond_free(&P);
     lcp_csr_free(&A);
 
+    /* [1 c; c 1], c = 1.8: IC(0) is the full Cholesky factor of S + alpha I,
+     * which exists for alpha > 0.8; the search fails at 0.1, works at 1, and
+     * both refinements (0.316, 0.562) fail, so the factor must be rebuilt
+     * for alpha = 1: P = A + alpha diag(A) exactly */
+    const double rm2[4] = {4, 7.2, 7.2, 4}; /* 4 [1 1.8; 1.8 1] */
+    lcp_csr A2 = dense(2, rm2);
+    CHECK(build(&P, "ichol", &A2, &err) == 0);
+    if (P.type) {
+        double alpha = lcp_precond_ichol_shift(P.state);
+        CHECK_NEAR(alpha, 1, 1e-12);
+        lcp_csr B2;
+        CHECK(lcp_csr_copy(&B2, &A2) == 0);
+        B2.x[0] *= 1 + alpha, B2.x[3] *= 1 + alpha;
+        CHECK(inverse_error(&P, &B2) < 1e-12);
+        lcp_csr_free(&B2);
+    }
+    lcp_precond_free(&P);
+    lcp_csr_free(&A2);
+
     /* a friction pyramid (3 rows a contact): IC(0) breaks down with a
      * negative pivot even at alpha = 0.1, so the refined shift lies in
      * (0.1, 1], not on the powers of ten */
