@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "io/io.h"
@@ -540,6 +541,31 @@ static void test_pcg_file(const char *path)
     lcp_csr_free(&C);
 }
 
+/* a dense A (n = 1000: 1.4e10 flops a column) is refused at once, in one line */
+static void test_spai_dense(void)
+{
+    int n = 1000;
+    lcp_csr A;
+    CHECK(lcp_csr_alloc(&A, n, n, (long)n * n) == 0);
+    for (int i = 0; i < n; i++) {
+        A.p[i + 1] = (i + 1) * n;
+        for (int c = 0; c < n; c++) A.j[(long)i * n + c] = c, A.x[(long)i * n + c] = c == i ? n + 1 : 1;
+    }
+    lcp_precond P;
+    lcp_err err;
+    clock_t t0 = clock();
+    int rc = build(&P, "spai", &A, &err);
+    double t = (double)(clock() - t0) / CLOCKS_PER_SEC; /* CPU seconds */
+    CHECK(rc == LCP_INPUT_ERROR);
+    CHECK(strstr(err.msg, "too dense") != NULL);
+    CHECK(t < 0.5);
+    lcp_precond_free(&P);
+    CHECK(build(&P, "ichol", &A, &err) == 0); /* ichol takes it: a dense Cholesky */
+    CHECK(inverse_error(&P, &A) < 1e-10);
+    lcp_precond_free(&P);
+    lcp_csr_free(&A);
+}
+
 /* spai's columns on 1 and 3 threads: the same bits */
 static void test_spai_threads(void)
 {
@@ -629,6 +655,7 @@ int main(int argc, char **argv)
     test_bad_diagonal();
     test_spai();
     test_spai_threads();
+    test_spai_dense();
     test_pcg();
     CHECK_DONE();
 }
