@@ -7,9 +7,13 @@
 #include <string.h>
 
 extern const lcp_precond_type lcp_precond_diag;
+extern const lcp_precond_type lcp_precond_ichol;
+extern const lcp_precond_type lcp_precond_spai;
 
 static const lcp_precond_type *const preconds[] = {
-    &lcp_precond_diag, /* src/precond/diag.c */
+    &lcp_precond_diag,  /* src/precond/diag.c */
+    &lcp_precond_ichol, /* src/precond/ichol.c */
+    &lcp_precond_spai,  /* src/precond/spai.c */
     NULL,
 };
 
