@@ -36,7 +36,7 @@ enum {
     OPT_E = 'e',
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
-    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE,
+    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE, OPT_INNER,
 };
 
 typedef struct {
@@ -68,6 +68,7 @@ static const option_doc options[] = {
     {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diag of W_ii); admm: the starting penalty"},
+    {"inner", 1, OPT_INNER, "NAME", "fixed-point: the ccp solver of each outer step (default nsgs)"},
     {"shuffle", 0, OPT_SHUFFLE, NULL, "nsgs: a new (seeded, reproducible) contact order each sweep"},
     {"kind", 1, OPT_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
     {"mu", 1, OPT_MU, "FILE", "friction coefficients (one a contact; blcp with findex: one a row)"},
@@ -254,6 +255,15 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->s.rho = x;
         break;
     case OPT_SHUFFLE: c->s.shuffle = 1; break;
+    case OPT_INNER: {
+        const lcp_solver *in = lcp_solver_find(val);
+        if (!in) return bad(c, "--%s: unknown solver '%s' (see lcpsolve --list-solvers)", name, val);
+        if (!(in->kinds & LCP_KIND_CCP))
+            return bad(c, "--inner: solver '%s' does not solve ccp problems (%s)", val,
+                       "fixed-point needs a ccp solver: nsgs, admm, ...");
+        c->s.inner = in;
+        break;
+    }
     case OPT_LINSOLVE:
         if (!strcmp(val, "auto")) c->s.linsolve = LCP_LINSOLVE_AUTO;
         else if (!strcmp(val, "dense")) c->s.linsolve = LCP_LINSOLVE_DENSE;

@@ -26,6 +26,7 @@ void lcp_settings_default(lcp_settings *s)
     s->shuffle = 0;
     s->precond = NULL;
     s->mg_cycle = 1;
+    s->inner = lcp_solver_find("nsgs");
 }
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)

@@ -31,6 +31,7 @@ typedef struct lcp_settings_s {
     int shuffle;         /* nsgs: visit contacts in a new random order each sweep (seeded: reproducible) */
     const lcp_precond_type *precond; /* -p NAME; NULL for none (src/precond/) */
     int mg_cycle;        /* mg/pmg: 1 for V-cycles (default), 2 for W-cycles (--cycle) */
+    const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 };

@@ -115,6 +115,33 @@ run "admm warm-started from the solution" 0 -s admm -t 1e-8 --warm-start "$T/r.m
 [ $have_python -eq 1 ] && { le "$(json_field iterations)" 1 && ok "warm start: $(json_field iterations) iterations" || bad "warm start took $(json_field iterations) iterations"; }
 run "admm at the iteration limit" 1 -s admm -n 2 -t 1e-14 "$d"
 
+# ------------------------------------------------------------ fixed-point
+for inner in nsgs admm; do
+    for prob in "$T/pyramidbase6mu05-fc3d" "$T/columnbodies20mu03-fc3d" "$DATA/Rover1039.dat" "$DATA/FC3D_Example1.dat" \
+                "$DATA/Spheres-i099-356-679.hdf5"; do
+        [ -e "$prob" ] || continue
+        same_u "fixed-point --inner $inner" "$prob" -s fixed-point --inner $inner
+    done
+done
+f="$DATA/BoxesStack1-i100000-32.hdf5.dat"
+[ -f "$f" ] && run "fixed-point --inner admm solves BoxesStack1 to 1e-8 (admm alone stalls)" 0 -s fixed-point --inner admm -t 1e-8 "$f"
+d="$T/pyramidbase6mu05-fc3d"
+run "fixed-point trace" 0 -s fixed-point -t 1e-8 --json --trace "$T/trace.csv" "$d"
+if head -n 1 "$T/trace.csv" | grep -q '^iter,time_s,residual,complementarity,feasibility,inner_iterations,inner_residual$'; then ok "fixed-point trace header"
+else bad "fixed-point trace header: $(head -n 1 "$T/trace.csv")"; fi
+if [ $have_python -eq 1 ]; then
+    its=$(json_field iterations)
+    # outer iterations: the De Saxce fixed point takes a handful, nsgs alone ~850 sweeps
+    le "$its" 30 && ok "fixed-point reports outer iterations ($its)" || bad "fixed-point iterations $its"
+    [ "$(json_field message)" = "inner solver nsgs" ] && ok "default inner solver nsgs named" || bad "message: $(json_field message)"
+fi
+run "fixed-point --inner pgs refused" 2 -s fixed-point --inner pgs "$d"
+grep -q "does not solve ccp" "$T/err" && ok "the refusal says why" || bad "refusal: $(cat "$T/err")"
+run "fixed-point --inner fixed-point refused" 2 -s fixed-point --inner fixed-point "$d"
+run "fixed-point --inner nosuch refused" 2 -s fixed-point --inner nosuch "$d"
+run "fixed-point refuses a ccp problem" 2 -s fixed-point "$T/pyramidbase6mu05-ccp"
+run "fixed-point at the iteration limit" 1 -s fixed-point -n 1 -t 1e-14 "$d"
+
 # ------------------------------------------------------------------ refusals
 cat >"$T/lcp.json" <<'J'
 {"kind": "lcp", "A": [[2, 1], [1, 2]], "b": [-5, -6]}
