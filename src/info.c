@@ -104,7 +104,7 @@ int lcp_matrix_analyse(const lcp_problem *p, int dense_max, lcp_matrix_facts *f,
     return rc ? lcp_fail(err, LCP_ERROR, p->source, 0, "cannot analyse A (out of memory)") : 0;
 }
 
-int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
+int lcp_info_print(FILE *out, const lcp_problem *p, const lcp_cone_facts *cone, int json, lcp_err *err)
 {
     lcp_matrix_facts f;
     int rc = lcp_matrix_analyse(p, 2000, &f, err);
@@ -126,6 +126,16 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
         cJSON_AddNumberToObject(o, "diag_min", f.diag_min);
         cJSON_AddNumberToObject(o, "diag_max", f.diag_max);
         if (f.cond > 0) cJSON_AddNumberToObject(o, "condition", isfinite(f.cond) ? f.cond : 1e308);
+        if (cone) {
+            cJSON_AddStringToObject(o, "cone", cone->cone);
+            cJSON_AddStringToObject(o, "cone_form", cone->form);
+            cJSON_AddNumberToObject(o, "cone_n", cone->n);
+            cJSON_AddStringToObject(o, "cone_solver", cone->solver);
+            cJSON_AddStringToObject(o, "cone_status", cone->status);
+            cJSON_AddNumberToObject(o, "cone_iterations", cone->iterations);
+            cJSON_AddNumberToObject(o, "cone_residual", isfinite(cone->residual) ? cone->residual : 1e308);
+            cJSON_AddNumberToObject(o, "cone_error", isfinite(cone->cone_error) ? cone->cone_error : 1e308);
+        }
         char *s = cJSON_PrintUnformatted(o);
         fprintf(out, "%s\n", s ? s : "{}");
         free(s);
@@ -147,5 +157,11 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
     if (f.cond > 1e15) fprintf(out, "condition   infinite: A is singular to working precision\n");
     else if (f.cond > 0) fprintf(out, "condition   %.3g (2-norm, singular values)\n", f.cond);
     else fprintf(out, "condition   not estimated (n > 2000)\n");
+    if (cone) {
+        fprintf(out, "cone        %s as %s, n = %d: %s, %s after %d iterations, residual %.3e\n", cone->cone, cone->form,
+                cone->n, cone->solver, cone->status, cone->iterations, cone->residual);
+        fprintf(out, "cone error  %.3e (the %s residual of the pyramid solution on this problem)\n", cone->cone_error,
+                lcp_kind_name(p->kind));
+    }
     return 0;
 }

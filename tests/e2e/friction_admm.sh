@@ -12,6 +12,9 @@
 # - trace columns rho, primal_res, dual_res;
 # - fixed-point --inner nsgs and --inner admm on fc3d: solved, u as nsgs's;
 #   its refusals (--inner with a solver that does not take ccp);
+# - --cone pyramid:4 (box blcp) by pgs and pivot: the same u; pyramid:K by
+#   lemke (Stewart-Trinkle lcp): cone_error present, shrinking with K; info
+#   --cone; refusals (bad K, lcp input, solvers that do not fit);
 # - refusals: lcp problems, a negative diagonal of W.
 # Siconos parts skip cleanly when ../shared/data/siconos or the peer is
 # missing.  Ends with "N passed, N failed".
@@ -115,6 +118,10 @@ run "admm warm-started from the solution" 0 -s admm -t 1e-8 --warm-start "$T/r.m
 [ $have_python -eq 1 ] && { le "$(json_field iterations)" 1 && ok "warm start: $(json_field iterations) iterations" || bad "warm start took $(json_field iterations) iterations"; }
 run "admm at the iteration limit" 1 -s admm -n 2 -t 1e-14 "$d"
 
+cat >"$T/lcp.json" <<'J'
+{"kind": "lcp", "A": [[2, 1], [1, 2]], "b": [-5, -6]}
+J
+
 # ------------------------------------------------------------ fixed-point
 for inner in nsgs admm; do
     for prob in "$T/pyramidbase6mu05-fc3d" "$T/columnbodies20mu03-fc3d" "$DATA/Rover1039.dat" "$DATA/FC3D_Example1.dat" \
@@ -142,10 +149,58 @@ run "fixed-point --inner nosuch refused" 2 -s fixed-point --inner nosuch "$d"
 run "fixed-point refuses a ccp problem" 2 -s fixed-point "$T/pyramidbase6mu05-ccp"
 run "fixed-point at the iteration limit" 1 -s fixed-point -n 1 -t 1e-14 "$d"
 
-# ------------------------------------------------------------------ refusals
-cat >"$T/lcp.json" <<'J'
-{"kind": "lcp", "A": [[2, 1], [1, 2]], "b": [-5, -6]}
+# --------------------------------------------------------- --cone pyramid:K
+# pyramid:4 is a box LCP (findex), solved by pgs and pivot: the same u
+# (the pyramid's r is not unique: A is singular there); pyramid:8 a
+# Stewart-Trinkle lcp for lemke; the answers are mapped back to r (3 a
+# contact) and cone_error is the fc3d residual of that r
+for prob in "$T/pyramidbase6mu05-fc3d" "$T/columnbodies20mu03-fc3d" "$DATA/Rover1039.dat"; do
+    [ -e "$prob" ] || continue
+    b=$(basename "$prob")
+    run "pyramid:4 by pivot on $b" 0 -s pivot --cone pyramid:4 --json -o "$T/rp.mtx" --output-w "$T/up.mtx" "$prob"
+    [ $have_python -eq 1 ] || continue
+    [ "$(json_field kind)" = blcp ] && ok "pyramid:4 is a blcp" || bad "pyramid:4 kind $(json_field kind)"
+    [ "$(json_field original_kind)" = fc3d ] && ok "original kind reported" || bad "original_kind $(json_field original_kind)"
+    ce=$(json_field cone_error)
+    [ -n "$ce" ] && ok "cone_error present ($ce)" || bad "no cone_error"
+    nr=$(grep -v '^%' "$T/rp.mtx" | head -n 1 | awk '{print $1}'); n3=$("$LCP" info --json "$prob" | python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')
+    [ "$nr" = "$n3" ] && ok "the written r has 3 rows a contact ($nr)" || bad "written r has $nr rows, expected $n3"
+    run "pyramid:4 by pgs on $b" 0 -s pgs -t 1e-12 -n 1000000 --cone pyramid:4 --output-w "$T/ug.mtx" "$prob"
+    "$LCP" -s nsgs -n 0 --quiet --output-w "$T/q.mtx" "$prob" 2>/dev/null
+    d=$(udiff "$T/ug.mtx" "$T/up.mtx" "$T/q.mtx")
+    if le "$d" 1e-6; then ok "pyramid:4: u of pgs = u of pivot on $b ($d)"; else bad "pyramid:4: u of pgs differs from pivot on $b: $d"; fi
+done
+# one sliding contact (the slide problem of friction_nsgs.sh): the cone
+# error shrinks as the pyramid gets more facets; exact for no pyramid
+cat >"$T/slide.json" <<'J'
+{"kind": "fc3d", "A": [[2, 0.5, 0.2], [0.5, 1.5, 0.1], [0.2, 0.1, 1]], "b": [-2.184, -2.092, -2.144], "mu": [0.4]}
 J
+prev=1
+for K in 4 8 32 64; do
+    run "pyramid:$K by lemke on the slide" 0 -s lemke --cone pyramid:$K -t 1e-12 --json "$T/slide.json"
+    [ $have_python -eq 1 ] || continue
+    [ "$(json_field kind)" = lcp ] && ok "pyramid:$K with lemke is an lcp" || bad "kind $(json_field kind)"
+    ce=$(json_field cone_error)
+    if le "$ce" 0.1 && le "$ce" "$prev"; then ok "cone error $ce <= 0.1 and no larger than with fewer facets ($prev)"
+    else bad "cone error $ce with K = $K (fewer facets: $prev)"; fi
+    prev=$ce
+done
+le "$prev" 0.005 && ok "pyramid:64: cone error $prev <= 5e-3" || bad "pyramid:64: cone error $prev"
+run "pyramid:8 human summary" 0 -s lemke --cone pyramid:8 "$T/slide.json"
+grep -q "^cone error" "$T/out" && ok "the summary prints the cone error" || bad "summary: $(cat "$T/out")"
+run "info --cone pyramid:8" 0 info --cone pyramid:8 -s lemke "$T/slide.json"
+grep -q "^cone error" "$T/out" && ok "info prints the cone error" || bad "info: $(cat "$T/out")"
+run "info --cone pyramid:4 --json" 0 info --json --cone pyramid:4 "$T/slide.json"
+[ $have_python -eq 1 ] && { [ -n "$(json_field cone_error)" ] && ok "info --json has cone_error" || bad "info --json: $(cat "$T/out")"; }
+run "pyramid:8 with pgs refused (zero diagonal)" 2 -s pgs --cone pyramid:8 "$T/slide.json"
+run "pyramid:4 with nsgs refused" 2 -s nsgs --cone pyramid:4 "$T/slide.json"
+grep -q "cone pyramid:4 makes it" "$T/err" && ok "the refusal names --cone" || bad "refusal: $(cat "$T/err")"
+run "pyramid:2 refused" 2 --cone pyramid:2 "$T/slide.json"
+run "cube:4 refused" 2 --cone cube:4 "$T/slide.json"
+run "--cone on an lcp refused" 2 --cone pyramid:4 "$T/lcp.json"
+run "--warm-start with Stewart-Trinkle refused" 2 -s lemke --cone pyramid:8 --warm-start "$T/rp.mtx" "$T/slide.json"
+
+# ------------------------------------------------------------------ refusals
 run "admm refuses an lcp" 2 -s admm "$T/lcp.json"
 cat >"$T/neg.json" <<'J'
 {"kind": "fc3d", "A": [[-1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [-1, 0, 0], "mu": [0.5]}
