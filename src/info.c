@@ -105,7 +105,7 @@ int lcp_matrix_analyse(const lcp_problem *p, int dense_max, lcp_matrix_facts *f,
     return rc ? lcp_fail(err, LCP_ERROR, p->source, 0, "cannot analyse A (out of memory)") : 0;
 }
 
-int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
+int lcp_info_print(FILE *out, const lcp_problem *p, const lcp_cone_facts *cone, int json, lcp_err *err)
 {
     lcp_matrix_facts f;
     int rc = lcp_matrix_analyse(p, 2000, &f, err);
@@ -154,6 +154,16 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
             cJSON_AddNumberToObject(go, "laplacian_condition", isfinite(gf.lap_cond) ? gf.lap_cond : 1e308);
             cJSON_AddNumberToObject(go, "laplacian_lanczos_steps", gf.lap_steps);
         }
+        if (cone) {
+            cJSON_AddStringToObject(o, "cone", cone->cone);
+            cJSON_AddStringToObject(o, "cone_form", cone->form);
+            cJSON_AddNumberToObject(o, "cone_n", cone->n);
+            cJSON_AddStringToObject(o, "cone_solver", cone->solver);
+            cJSON_AddStringToObject(o, "cone_status", cone->status);
+            cJSON_AddNumberToObject(o, "cone_iterations", cone->iterations);
+            cJSON_AddNumberToObject(o, "cone_residual", isfinite(cone->residual) ? cone->residual : 1e308);
+            cJSON_AddNumberToObject(o, "cone_error", isfinite(cone->cone_error) ? cone->cone_error : 1e308);
+        }
         char *s = cJSON_PrintUnformatted(o);
         fprintf(out, "%s\n", s ? s : "{}");
         free(s);
@@ -188,5 +198,11 @@ int lcp_info_print(FILE *out, const lcp_problem *p, int json, lcp_err *err)
         fprintf(out, "laplacian   largest component: lmax %.4g, Fiedler value %.4g, condition %.4g (%d Lanczos steps: "
                      "an estimate)\n",
                 gf.lap_lmax, gf.lap_fiedler, gf.lap_cond, gf.lap_steps);
+    if (cone) {
+        fprintf(out, "cone        %s as %s, n = %d: %s, %s after %d iterations, residual %.3e\n", cone->cone, cone->form,
+                cone->n, cone->solver, cone->status, cone->iterations, cone->residual);
+        fprintf(out, "cone error  %.3e (the %s residual of the pyramid solution on this problem)\n", cone->cone_error,
+                lcp_kind_name(p->kind));
+    }
     return 0;
 }

@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cone.h"
 #include "config.h"
 #include "generate.h"
 #include "info.h"
@@ -37,7 +38,7 @@ enum {
     OPT_E = 'e',
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
-    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE,
+    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE, OPT_INNER, OPT_CONE,
     OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE,
 };
 
@@ -73,8 +74,10 @@ static const option_doc options[] = {
      "solve each connected component on its own (auto, the default: when there are several and no --trace)"},
     {"graph", 1, OPT_GRAPH, "FILE.dot", "write the contact graph for Graphviz (nodes filled by DSATUR colour)"},
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
-    {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diagonal of the contact block)"},
+    {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diag of W_ii); admm: the starting penalty"},
+    {"inner", 1, OPT_INNER, "NAME", "fixed-point: the ccp solver of each outer step (default nsgs)"},
     {"shuffle", 0, OPT_SHUFFLE, NULL, "nsgs: a new (seeded, reproducible) contact order each sweep"},
+    {"cone", 1, OPT_CONE, "pyramid:K", "solve a K-facet pyramid approximation of the friction cones (4: box blcp)"},
     {"kind", 1, OPT_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
     {"mu", 1, OPT_MU, "FILE", "friction coefficients (one a contact; blcp with findex: one a row)"},
     {"lo", 1, OPT_LO, "FILE", "blcp lower bounds (|x| >= 1e300 means infinite)"},
@@ -104,6 +107,7 @@ typedef struct {
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
     int json, info, quiet;
+    int cone_k;        /* --cone pyramid:K, 0 for none */
     lcp_kind kind;
     const char *where; /* "FILE:LINE" prefix for config errors, NULL for the command line */
     lcp_err *err;
@@ -275,6 +279,18 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->s.rho = x;
         break;
     case OPT_SHUFFLE: c->s.shuffle = 1; break;
+    case OPT_CONE:
+        if (lcp_cone_parse(val, &c->cone_k, c->err)) return bad(c, "%s%s", c->err->msg, "");
+        break;
+    case OPT_INNER: {
+        const lcp_solver *in = lcp_solver_find(val);
+        if (!in) return bad(c, "--%s: unknown solver '%s' (see lcpsolve --list-solvers)", name, val);
+        if (!(in->kinds & LCP_KIND_CCP))
+            return bad(c, "--inner: solver '%s' does not solve ccp problems (%s)", val,
+                       "fixed-point needs a ccp solver: nsgs, admm, ...");
+        c->s.inner = in;
+        break;
+    }
     case OPT_LINSOLVE:
         if (!strcmp(val, "auto")) c->s.linsolve = LCP_LINSOLVE_AUTO;
         else if (!strcmp(val, "dense")) c->s.linsolve = LCP_LINSOLVE_DENSE;
@@ -335,6 +351,10 @@ typedef struct {
     double time_s, parse_s, omega, ref_diff;
     lcp_metrics m;
     const char *message;
+    /* --cone: the original problem, the form solved, the error of the mapped-back r */
+    const lcp_problem *orig;
+    const char *cone_form;
+    double cone_error;
 } run_report;
 
 static void report(const cli *c, const run_report *r)
@@ -365,6 +385,15 @@ static void report(const cli *c, const run_report *r)
             cJSON_AddNumberToObject(o, "ref_tol", c->ref_tol);
         }
         if (r->message && *r->message) cJSON_AddStringToObject(o, "message", r->message);
+        if (r->orig) {
+            char cone[32];
+            snprintf(cone, sizeof cone, "pyramid:%d", c->cone_k);
+            cJSON_AddStringToObject(o, "cone", cone);
+            cJSON_AddStringToObject(o, "cone_form", r->cone_form);
+            cJSON_AddStringToObject(o, "original_kind", lcp_kind_name(r->orig->kind));
+            cJSON_AddNumberToObject(o, "original_n", r->orig->n);
+            cJSON_AddNumberToObject(o, "cone_error", isfinite(r->cone_error) ? r->cone_error : 1e308);
+        }
         cJSON_AddStringToObject(o, "version", LCP_VERSION);
         char *s = cJSON_PrintUnformatted(o);
         printf("%s\n", s ? s : "{}");
@@ -382,6 +411,11 @@ static void report(const cli *c, const run_report *r)
            r->iterations, r->components > 1 ? " (the most of any component)" : "", r->time_s, r->parse_s);
     printf("residual         %.3e (tol %.1e)\n", r->m.residual, c->s.tol);
     printf("complementarity  %.3e\nfeasibility      %.3e\n", r->m.complementarity, r->m.feasibility);
+    if (r->orig)
+        printf("cone             pyramid:%d as %s of the %s problem, %d contacts\n"
+               "cone error       %.3e (the %s residual of the mapped-back r on the original problem)\n",
+               c->cone_k, r->cone_form, lcp_kind_name(r->orig->kind), r->orig->nc, r->cone_error,
+               lcp_kind_name(r->orig->kind));
     if (c->reference) printf("reference        relative difference %.3e (ref-tol %.1e)\n", r->ref_diff, c->ref_tol);
     if (r->message && *r->message) printf("note             %s\n", r->message);
 }
@@ -452,31 +486,54 @@ static const lcp_solver *choose_auto(const lcp_problem *p, char *why, size_t len
 
 static int solve(cli *c, lcp_err *err)
 {
-    lcp_problem p;
+    lcp_problem p, pc; /* as read; its pyramid approximation (--cone) */
     lcp_problem_init(&p);
+    lcp_problem_init(&pc);
     double t0 = lcp_now();
     int rc = load(c, &p, err);
     double parse_s = lcp_now() - t0;
-    double *x = NULL, *ref = NULL, *cover = NULL;
+    double *x = NULL, *ref = NULL, *cover = NULL, *rb = NULL, *ub = NULL;
+    lcp_problem *wp = &p;  /* the problem solved */
+    lcp_cone_form form = LCP_CONE_NONE;
     lcp_trace trace, *tr = NULL;
     lcp_monitor mon = {0};
     lcp_order order = {0};
     int exit_code = -1; /* set once a run completed */
     if (rc) goto done;
     if (c->graph && (rc = write_graph(&p, c->graph, err))) goto done;
-    if (c->info) {
-        rc = lcp_info_print(stdout, &p, c->json, err);
+    if (c->info && !c->cone_k) {
+        rc = lcp_info_print(stdout, &p, NULL, c->json, err);
         goto done;
+    }
+    if (c->cone_k) { /* the box form for K = 4 when the solver takes blcp, else Stewart-Trinkle */
+        const lcp_solver *named = strcmp(c->solver, "auto") ? lcp_solver_find(c->solver) : NULL;
+        form = c->cone_k == 4 && (!named || (named->kinds & LCP_KIND_BLCP)) ? LCP_CONE_BOX : LCP_CONE_STEWART_TRINKLE;
+        if ((rc = lcp_cone_convert(&p, form, c->cone_k, &pc, err))) goto done;
+        if (c->warm && form == LCP_CONE_STEWART_TRINKLE) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                          "--warm-start: the Stewart-Trinkle form (--cone pyramid:%d) has other unknowns than r",
+                          c->cone_k);
+            goto done;
+        }
+        wp = &pc;
     }
     char why[256] = "";
     const lcp_solver *sv =
-        strcmp(c->solver, "auto") ? lcp_solver_find(c->solver) : choose_auto(&p, why, sizeof why);
+        strcmp(c->solver, "auto") ? lcp_solver_find(c->solver) : choose_auto(wp, why, sizeof why);
     if (!sv) {
         rc = *why ? lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "%s", why)
                   : lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown solver '%s' (see --list-solvers)", c->solver);
         goto done;
     }
-    if ((rc = lcp_solver_check(sv, &p, err))) goto done;
+    if ((rc = lcp_solver_check(sv, wp, err))) {
+        if (form) { /* say where the lcp/blcp came from */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%.700s: --cone pyramid:%d makes it a%s", err->msg, c->cone_k,
+                     form == LCP_CONE_BOX ? " blcp (K = 4 with a blcp solver)" : "n lcp (Stewart-Trinkle: try lemke)");
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
+        goto done;
+    }
     if ((rc = lcp_solver_check_precond(sv, c->precond, err))) goto done;
     if (c->order_given) {
         if (!(sv->flags & LCP_SOLVER_ORDER)) {
@@ -484,12 +541,16 @@ static int solve(cli *c, lcp_err *err)
                           "pgs, psor, sgs, nsgs)", sv->name);
             goto done;
         }
-        if ((rc = lcp_order_build(&p, c->order, &order, err))) goto done;
+        if ((rc = lcp_order_build(wp, c->order, &order, err))) goto done;
         c->s.order = &order;
     }
-    if (*why && !c->json && !c->quiet) fprintf(stderr, "lcpsolve: %s\n", why);
-    x = lcp_calloc((size_t)p.n, sizeof(double));
-    if (!x) {
+    if (*why && !c->json && !c->quiet && !c->info) fprintf(stderr, "lcpsolve: %s\n", why);
+    x = lcp_calloc((size_t)wp->n, sizeof(double));
+    if (form) {
+        rb = lcp_alloc((size_t)p.n, sizeof(double));
+        ub = lcp_alloc((size_t)p.n, sizeof(double));
+    }
+    if (!x || (form && (!rb || !ub))) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
         goto done;
     }
@@ -497,21 +558,21 @@ static int solve(cli *c, lcp_err *err)
         double *w0;
         int n0;
         if ((rc = lcp_read_mtx_vector(c->warm, &w0, &n0, err))) goto done;
-        if (n0 != p.n) {
+        if (n0 != wp->n) {
             free(w0);
-            rc = lcp_fail(err, LCP_INPUT_ERROR, c->warm, 0, "has %d entries, the problem has %d unknowns", n0, p.n);
+            rc = lcp_fail(err, LCP_INPUT_ERROR, c->warm, 0, "has %d entries, the problem has %d unknowns", n0, wp->n);
             goto done;
         }
         /* the previous step's impulses, damped (--warm-factor) and scaled to
          * the new time step (--dt-ratio) */
-        for (int i = 0; i < p.n; i++) x[i] = c->warm_factor * c->dt_ratio * w0[i];
+        for (int i = 0; i < wp->n; i++) x[i] = c->warm_factor * c->dt_ratio * w0[i];
         free(w0);
     }
     if (c->cover) {
         int nc;
         if ((rc = lcp_read_mtx_vector(c->cover, &cover, &nc, err))) goto done;
-        if (nc != p.n) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, c->cover, 0, "has %d entries, the problem has %d unknowns", nc, p.n);
+        if (nc != wp->n) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, c->cover, 0, "has %d entries, the problem has %d unknowns", nc, wp->n);
             goto done;
         }
         for (int i = 0; i < nc; i++)
@@ -537,7 +598,7 @@ static int solve(cli *c, lcp_err *err)
 #ifdef _OPENMP
     omp_set_num_threads(c->s.threads);
 #endif
-    if (lcp_monitor_init(&mon, &p, &c->s, tr)) {
+    if (lcp_monitor_init(&mon, wp, &c->s, tr)) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
         goto done;
     }
@@ -551,39 +612,57 @@ static int solve(cli *c, lcp_err *err)
         goto done;
     }
     rc = -1;
-    if (c->decompose != 0 && !c->trace && !c->order_given && (ncomp = lcp_component_count(&p, err)) > 1)
-        rc = lcp_solve_components(sv, &p, &c->s, x, &mon, &info, &ncomp, err);
+    if (c->decompose != 0 && !c->trace && !c->order_given && (ncomp = lcp_component_count(wp, err)) > 1)
+        rc = lcp_solve_components(sv, wp, &c->s, x, &mon, &info, &ncomp, err);
     if (ncomp < 0) rc = LCP_ERROR;
     if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */
         ncomp = 1;
         info = (lcp_info){.status = LCP_MAX_ITER};
-        rc = sv->solve(&p, &c->s, x, &mon, &info, err);
+        rc = sv->solve(wp, &c->s, x, &mon, &info, err);
     }
     double solve_s = lcp_now() - ts;
     if (rc) goto done;
     lcp_status status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
     /* the answer reported is verified here, not taken from the solver */
     if (status != LCP_SOLVED && mon.best.residual <= mon.last.residual)
-        memcpy(x, mon.best_x, (size_t)p.n * sizeof(double));
-    run_report r = {.p = &p, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
+        memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+    run_report r = {.p = wp, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
                     .components = ncomp > 0 ? ncomp : 1,
                     .parse_s = parse_s, .omega = info.omega, .message = info.message};
-    lcp_verify(&p, x, mon.w, &r.m);
+    lcp_verify(wp, x, mon.w, &r.m);
+    const double *xout = x, *wout = mon.w; /* what --output and --output-w write */
+    if (form) { /* r of the original problem, and how far it is from solving it */
+        lcp_metrics cm;
+        lcp_cone_map_back(&p, form, c->cone_k, x, rb);
+        lcp_verify(&p, rb, ub, &cm);
+        r.orig = &p;
+        r.cone_form = form == LCP_CONE_BOX ? "blcp (box friction, findex)" : "lcp (Stewart-Trinkle)";
+        r.cone_error = cm.residual;
+        xout = rb;
+        wout = ub;
+    }
     if (status == LCP_SOLVED && !(r.m.residual <= c->s.tol)) status = r.status = LCP_ERROR;
     if (status == LCP_ERROR && !*info.message)
         r.message = "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try another solver";
     if (status == LCP_TIME_LIMIT && lcp_interrupted) r.message = "interrupted";
     if (ref) {
-        r.ref_diff = lcp_relative_diff(x, ref, p.n);
+        r.ref_diff = lcp_relative_diff(xout, ref, p.n);
         if (status == LCP_SOLVED && !(r.ref_diff <= c->ref_tol)) r.status = status = LCP_REF_MISMATCH;
     }
     if (tr) {
         tr = NULL;
         if ((rc = lcp_trace_close(&trace, err))) goto done;
     }
-    if (c->output && (rc = lcp_write_mtx_vector(c->output, x, p.n, "lcpsolve solution", err))) goto done;
-    if (c->output_w && (rc = lcp_write_mtx_vector(c->output_w, mon.w, p.n, "lcpsolve w = A x + b", err))) goto done;
-    report(c, &r);
+    if (c->output && (rc = lcp_write_mtx_vector(c->output, xout, p.n, "lcpsolve solution", err))) goto done;
+    if (c->output_w && (rc = lcp_write_mtx_vector(c->output_w, wout, p.n, "lcpsolve w = A x + b", err))) goto done;
+    if (c->info) { /* lcpsolve info --cone: the problem's facts and the approximation's error */
+        char cone[32];
+        snprintf(cone, sizeof cone, "pyramid:%d", c->cone_k);
+        lcp_cone_facts cf = {cone, r.cone_form, wp->n, sv->name, lcp_status_name(status), info.iterations,
+                             r.m.residual, r.cone_error};
+        if ((rc = lcp_info_print(stdout, &p, &cf, c->json, err))) goto done;
+    } else
+        report(c, &r);
     exit_code = lcp_status_exit_code(status);
 done:
     if (tr) lcp_trace_abort(tr);
@@ -594,6 +673,9 @@ done:
     free(ref);
     free(cover);
     c->s.cover = NULL;
+    free(rb);
+    free(ub);
+    lcp_problem_free(&pc);
     lcp_problem_free(&p);
     if (exit_code >= 0) return exit_code;
     if (c->info && !rc) return 0;

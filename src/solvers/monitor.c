@@ -27,6 +27,7 @@ void lcp_settings_default(lcp_settings *s)
     s->precond = NULL;
     s->mg_cycle = 1;
     s->order = NULL;
+    s->inner = lcp_solver_find("nsgs");
 }
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)

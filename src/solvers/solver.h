@@ -37,6 +37,7 @@ typedef struct lcp_settings_s {
      * the sweeps run a class at a time on -j threads, the same bits for any
      * thread count.  Taken by the solvers with LCP_SOLVER_ORDER. */
     const lcp_order *order;
+    const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 };
