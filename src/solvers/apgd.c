@@ -29,7 +29,9 @@
  * + A_t2t2), so that the Euclidean cone projection stays the projection of
  * the metric.  -p none: m = 1.
  *
- * The monitor keeps the best iterate (APGD is not monotone).  Refused
+ * The monitor keeps the best iterate (APGD is not monotone).  Negative
+ * curvature (x_new - y)'A(x_new - y) < 0 is an error: A is not positive
+ * semidefinite.  Refused
  * (exit 2): non-symmetric A, blcp with findex rows; fc3d is not a convex
  * QP and is not taken.  Trace columns: L (the Lipschitz estimate used),
  * restarts (so far), matvecs (products with A so far, the monitor's
@@ -105,6 +107,12 @@ static int apgd_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
             double sc = 3.0 / (1.0 / m[3 * c] + 1.0 / m[3 * c + 1] + 1.0 / m[3 * c + 2]);
             m[3 * c] = m[3 * c + 1] = m[3 * c + 2] = sc;
         }
+    double anorm = 0.0; /* Gershgorin bound of ||A||: the curvature threshold */
+    for (int i = 0; i < n; i++) {
+        double r = 0.0;
+        for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) r += fabs(p->A.x[k]);
+        anorm = fmax(anorm, r);
+    }
     proj_set S = {p, l, u, cone};
     project(&S, x);
     /* the first Lipschitz estimate |M^1/2 A v| / |M^-1/2 v| */
@@ -131,12 +139,19 @@ static int apgd_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
             project(&S, xn);
             lcp_csr_matvec(&p->A, xn, Axn);
             matvecs++;
-            double dAd = 0.0;
+            double dAd = 0.0, dd = 0.0;
             dMd = 0.0;
             for (int i = 0; i < n; i++) {
                 double di = xn[i] - y[i];
                 dAd += di * (Axn[i] - Ay[i]);
                 dMd += di * di / m[i];
+                dd += di * di;
+            }
+            if (dAd < -1e-10 * anorm * dd) {
+                info->status = LCP_ERROR;
+                snprintf(info->message, sizeof info->message,
+                         "A is not positive semidefinite: negative curvature d'Ad = %.3g (d'd = %.3g)", dAd, dd);
+                goto finish;
             }
             if (dAd <= L * dMd || !(dMd > 0)) break;
             if (trial >= 200 || !isfinite(dAd)) { /* L beyond any bound of ||A||: not a number left */
