@@ -56,6 +56,7 @@
 #define REG_START 1e-10 /* first regularisation delta */
 #define REG_MAX 1e-2    /* largest delta tried */
 #define REG_FACTOR 10.0
+#define LM_FACTOR 0.1  /* delta >= LM_FACTOR |Phi| / max(|r|, |rho q|) */
 #define CRAWL_STEPS 100
 #define CRAWL_REL 1e-6
 #define ROUNDING_RESIDUAL 1.5e-8
@@ -235,6 +236,7 @@ int nsn_work_new(const lcp_problem *p, nsn_work **out, lcp_err *err)
             for (int k = W->p[3 * i + b]; k < W->p[3 * i + b + 1]; k++) w->wpos[k] = pos[W->j[k]];
     }
     umfpack_di_defaults(w->control);
+    w->control[UMFPACK_IRSTEP] = 0; /* a Newton direction needs no iterative refinement */
     int st = umfpack_di_symbolic(n, n, w->Hp, w->Hj, NULL, &w->symbolic, w->control, w->uinfo);
     if (st != UMFPACK_OK) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK symbolic analysis of the Newton matrix failed (status %d%s)",
@@ -404,6 +406,14 @@ int nsn_step(nsn_work *w, double *r, double *t, lcp_err *err)
     eval_phi(w, r, w->u, w->phi, 1);                         /* the blocks at r */
     for (int i = 0; i < n; i++) w->rhs[i] = -w->phi[i];
     double delta = w->delta;
+    double rr = 0.0, qq = 0.0;                               /* Levenberg-Marquardt: delta ~ |Phi| / |r| */
+    for (int i = 0; i < w->nc; i++)
+        for (int a = 0; a < 3; a++) {
+            double v = w->rho[2 * i + (a > 0)] * w->p->b[3 * i + a];
+            qq += v * v;
+        }
+    rr = fmax(dot(r, r, n), qq);
+    if (rr > 0) delta = fmax(delta, fmin(REG_MAX, LM_FACTOR * sqrt(2 * w->psi / rr)));
     for (;;) {
         assemble(w, delta);
         int st = lu_solve(w, err);
