@@ -26,16 +26,23 @@
  *
  * Globalisation: Armijo backtracking (sigma 1e-4, factor 1/2, down to
  * 1e-12) on the merit psi = |Phi|^2 / 2, whose slope along d is Phi'H d
- * (= -2 psi for the exact Newton direction).  When H is singular (UMFPACK
- * says so, d is not finite or no descent direction, or no step passes the
- * line search) the system is regularised, H + delta I with delta from 1e-10
- * up to 1e-2 (x10 a try; delta /10 after each accepted step: rank-deficient
- * contact sets keep a small delta), then the steepest-descent direction
- * -H'Phi with the Cauchy step is tried.  When that fails too the solve
- * stops: status error "line search failed" (or, if the residual is already
- * below 1.5e-8 = sqrt(eps), the monitor's status: a rounding floor).  It
- * also stops as error when psi gains less than a relative 1e-6 over 100
- * steps (a crawl).
+ * (= -2 psi for the exact Newton direction).  H is regularised as in
+ * Levenberg-Marquardt, H + delta I with delta >= 0.1 |Phi| / max(|r|,
+ * |rho q|) (-> 0 at a solution: the local convergence stays superlinear):
+ * on the rank-deficient W of stacks and towers H is singular where contacts
+ * stick, and plain Newton crawls (Siconos' nsn-ac takes 379 steps on
+ * KaplasTower, fails on BoxesStack1 and generated pyramids).  When H + delta I
+ * is singular (UMFPACK says so, d is not finite or no descent direction),
+ * the line search fails or only a step below 1/64 passes, delta is raised
+ * (x100, from 1e-10, up to 1e-2) and the best point of these tries is taken
+ * (its delta / 10 is where the next step starts, when the first delta gave
+ * no step at all); then the steepest-descent direction -H'Phi with the
+ * Cauchy step is tried.  When that fails too the solve stops: status error
+ * "line search failed" (or, if the residual is already below 1.5e-8 =
+ * sqrt(eps), the monitor's status: a rounding floor).  It also stops as
+ * error when psi gains less than a relative 1e-6 over 100 steps (a crawl),
+ * and with the monitor's status when, below a residual of 1.5e-8, psi does
+ * not halve in 10 steps (rounding: a tolerance below what the data allow).
  *
  * One iteration = one Newton step.  Trace columns: merit (psi after the
  * step) and step (the accepted t).  The step is exported through nsn.h for
@@ -55,11 +62,14 @@
 #define MIN_STEP 1e-12
 #define REG_START 1e-10 /* first regularisation delta */
 #define REG_MAX 1e-2    /* largest delta tried */
-#define REG_FACTOR 10.0
+#define REG_FACTOR 10.0 /* delta / 10 after a step */
+#define REG_JUMP 100.0  /* delta x 100 a retry */
+#define SHORT_STEP 0.015625 /* a step below 1/64: retry with a larger delta */
 #define LM_FACTOR 0.1  /* delta >= LM_FACTOR |Phi| / max(|r|, |rho q|) */
 #define CRAWL_STEPS 100
 #define CRAWL_REL 1e-6
 #define ROUNDING_RESIDUAL 1.5e-8
+#define ROUNDING_STEPS 10 /* below it: stop when psi does not halve in this many steps */
 
 struct nsn_work {
     const lcp_problem *p;
@@ -71,7 +81,7 @@ struct nsn_work {
     int *Hp, *Hj, *wpos, *bdiag; /* H's pattern; W entry k -> offset in its block row; diagonal block offset */
     double *Hx;
     double *Ab, *Cb;         /* 9 nc each: the A_i and C_i blocks at the current r */
-    double *u, *phi, *d, *wd, *hd, *g, *rt, *ut, *phit, *rhs;
+    double *u, *phi, *d, *wd, *hd, *g, *rt, *ut, *phit, *rhs, *rb, *ub, *phib;
     double psi;
     void *symbolic;
     double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
@@ -155,7 +165,7 @@ void nsn_work_free(nsn_work *w)
     if (!w) return;
     if (w->symbolic) umfpack_di_free_symbolic(&w->symbolic);
     double *dv[] = {w->diag, w->rho, w->Hx, w->Ab, w->Cb, w->u, w->phi, w->d, w->wd, w->hd,
-                    w->g, w->rt, w->ut, w->phit, w->rhs, w->Ww};
+                    w->g, w->rt, w->ut, w->phit, w->rhs, w->rb, w->ub, w->phib, w->Ww};
     for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
     free(w->Hp);
     free(w->Hj);
@@ -184,7 +194,8 @@ int nsn_work_new(const lcp_problem *p, nsn_work **out, lcp_err *err)
     w->bdiag = lcp_alloc((size_t)nc + 1, sizeof(int));
     w->Ab = lcp_alloc(9 * (size_t)nc, sizeof(double));
     w->Cb = lcp_alloc(9 * (size_t)nc, sizeof(double));
-    double **vecs[] = {&w->u, &w->phi, &w->d, &w->wd, &w->hd, &w->g, &w->rt, &w->ut, &w->phit, &w->rhs};
+    double **vecs[] = {&w->u, &w->phi, &w->d, &w->wd, &w->hd, &w->g, &w->rt, &w->ut, &w->phit, &w->rhs,
+                       &w->rb, &w->ub, &w->phib};
     int okv = 1;
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) okv &= (*vecs[i] = lcp_alloc((size_t)n, sizeof(double))) != NULL;
     w->Wi = lcp_alloc((size_t)n, sizeof(int));
@@ -368,9 +379,10 @@ static int lu_solve(nsn_work *w, lcp_err *err)
     return 0;
 }
 
-/* Armijo along d (wd = W d) from r; slope = Phi'H d < 0.  Accepts the
- * trial point into r, u, phi, psi and returns t, or 0. */
-static double line_search(nsn_work *w, double *r, double slope)
+/* Armijo along d (wd = W d) from r; slope = Phi'H d < 0.  Leaves the
+ * accepted trial point in rt, ut, phit with its merit in *pt and returns t,
+ * or 0. */
+static double line_search(nsn_work *w, const double *r, double slope, double *pt)
 {
     int n = w->n;
     double psi0 = w->psi, sg = w->sigma;
@@ -379,16 +391,34 @@ static double line_search(nsn_work *w, double *r, double slope)
             w->rt[i] = r[i] + t * w->d[i];
             w->ut[i] = w->u[i] + t * (w->wd[i] + sg * w->d[i]);
         }
-        double pt = eval_phi(w, w->rt, w->ut, w->phit, 0);
-        if (pt <= psi0 + ARMIJO_SIGMA * t * slope) {         /* false for NaN */
-            memcpy(r, w->rt, (size_t)n * sizeof(double));
-            double *tmp = w->u; w->u = w->ut; w->ut = tmp;
-            tmp = w->phi; w->phi = w->phit; w->phit = tmp;
-            w->psi = pt;
-            return t;
-        }
+        *pt = eval_phi(w, w->rt, w->ut, w->phit, 0);
+        if (*pt <= psi0 + ARMIJO_SIGMA * t * slope) return t; /* false for NaN */
     }
     return 0.0;
+}
+
+static void swap_ptr(double **a, double **b)
+{
+    double *t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* the trial point (rt, ut, phit) becomes the kept candidate (rb, ub, phib) */
+static void keep_trial(nsn_work *w)
+{
+    swap_ptr(&w->rt, &w->rb);
+    swap_ptr(&w->ut, &w->ub);
+    swap_ptr(&w->phit, &w->phib);
+}
+
+/* the kept candidate becomes the iterate */
+static void commit(nsn_work *w, double *r, double psi)
+{
+    memcpy(r, w->rb, (size_t)w->n * sizeof(double));
+    swap_ptr(&w->u, &w->ub);
+    swap_ptr(&w->phi, &w->phib);
+    w->psi = psi;
 }
 
 static double dot(const double *a, const double *b, int n)
@@ -405,33 +435,50 @@ int nsn_step(nsn_work *w, double *r, double *t, lcp_err *err)
     if (!(w->psi > 0)) return 1;
     eval_phi(w, r, w->u, w->phi, 1);                         /* the blocks at r */
     for (int i = 0; i < n; i++) w->rhs[i] = -w->phi[i];
-    double delta = w->delta;
-    double rr = 0.0, qq = 0.0;                               /* Levenberg-Marquardt: delta ~ |Phi| / |r| */
+    double qq = 0.0;                                         /* Levenberg-Marquardt: delta ~ |Phi| / |r| */
     for (int i = 0; i < w->nc; i++)
         for (int a = 0; a < 3; a++) {
             double v = w->rho[2 * i + (a > 0)] * w->p->b[3 * i + a];
             qq += v * v;
         }
-    rr = fmax(dot(r, r, n), qq);
+    double rr = fmax(dot(r, r, n), qq);
+    double delta = w->delta;
     if (rr > 0) delta = fmax(delta, fmin(REG_MAX, LM_FACTOR * sqrt(2 * w->psi / rr)));
-    for (;;) {
+    /* the Newton direction with delta; when H is singular, d no descent
+     * direction, or the step short, again with a larger delta: the best
+     * point of these tries is taken */
+    double best = w->psi, best_t = 0.0, best_delta = 0.0;
+    int first_ok = 0, attempt = 0;
+    for (;; attempt++) {
         assemble(w, delta);
         int st = lu_solve(w, err);
         if (st == LCP_ERROR) return st;
+        double tt = 0.0, pt;
         if (st == 0) {
             h_matvec(w, delta, w->d, w->hd);                 /* H d, H without delta */
             double slope = dot(w->phi, w->hd, n);
             if (isfinite(slope) && slope < 0) {
                 lcp_csr_matvec(&w->p->A, w->d, w->wd);
-                *t = line_search(w, r, slope);
-                if (*t > 0) {
-                    w->delta = delta / REG_FACTOR < REG_START ? 0.0 : delta / REG_FACTOR;
-                    return 0;
+                tt = line_search(w, r, slope, &pt);
+                if (attempt == 0 && tt > 0) first_ok = 1;
+                if (tt > 0 && pt < best) {
+                    keep_trial(w);
+                    best = pt;
+                    best_t = tt;
+                    best_delta = delta;
                 }
             }
         }
-        delta = delta > 0 ? delta * REG_FACTOR : REG_START;
+        if (tt >= SHORT_STEP) break;
+        delta = fmax(delta * REG_JUMP, REG_START);
         if (delta > REG_MAX) break;
+    }
+    if (best_t > 0) {
+        commit(w, r, best);
+        *t = best_t;
+        /* remembered (divided by 10) only when the first delta gave no step */
+        w->delta = first_ok || best_delta / REG_FACTOR < REG_START ? 0.0 : best_delta / REG_FACTOR;
+        return 0;
     }
     /* steepest descent on psi: d = -c g, g = H'Phi, c the Cauchy step */
     assemble(w, 0.0);
@@ -439,12 +486,14 @@ int nsn_step(nsn_work *w, double *r, double *t, lcp_err *err)
     h_matvec(w, 0.0, w->g, w->hd);
     double gg = dot(w->g, w->g, n), hh = dot(w->hd, w->hd, n);
     if (!(gg > 0) || !(hh > 0) || !isfinite(gg) || !isfinite(hh)) return 1;
-    double c = gg / hh;
+    double c = gg / hh, pt;
     for (int i = 0; i < n; i++) w->d[i] = -c * w->g[i];
     lcp_csr_matvec(&w->p->A, w->d, w->wd);
-    *t = line_search(w, r, -c * gg);
-    if (*t > 0) {
-        *t *= c;
+    double tt = line_search(w, r, -c * gg, &pt);
+    if (tt > 0) {
+        keep_trial(w);
+        commit(w, r, pt);
+        *t = tt * c;
         return 0;
     }
     return 1;
@@ -462,7 +511,7 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     int rc = nsn_work_new(p, &w, err);
     if (rc) return rc;
     double extra[2] = {nsn_eval(w, x), 0.0};
-    double psi_old[CRAWL_STEPS];
+    double psi_old[CRAWL_STEPS], psi_mark = extra[0];
     if (!lcp_monitor_step(mon, 0, x, extra)) {
         for (int k = 1;; k++) {
             psi_old[(k - 1) % CRAWL_STEPS] = nsn_merit(w);
@@ -484,6 +533,10 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
             extra[0] = nsn_merit(w);
             extra[1] = t;
             if (lcp_monitor_step(mon, k, x, extra)) break;
+            if (k % ROUNDING_STEPS == 0) {                   /* at the rounding floor: stop when psi stalls */
+                if (mon->last.residual <= ROUNDING_RESIDUAL && nsn_merit(w) > 0.5 * psi_mark) break;
+                psi_mark = nsn_merit(w);
+            }
             if (k >= CRAWL_STEPS && nsn_merit(w) > (1.0 - CRAWL_REL) * psi_old[k % CRAWL_STEPS]) {
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
                     info->status = LCP_ERROR;
