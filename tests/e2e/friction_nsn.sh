@@ -18,7 +18,8 @@
 #   exact r with --reference;
 # - trace columns, --warm-start, the iteration limit (exit 1), a problem
 #   without solution (W = 0, q_n < 0: nsn's line search fails, exit 5),
-#   refusals (lcp kind, a preconditioner: exit 2).
+#   a singular W_ii (which nsgs refuses) solved, refusals (lcp kind, a
+#   preconditioner: exit 2).
 # The Siconos parts skip cleanly when ../shared/data/siconos or the peer
 # (libsiconos-numerics-dev) is missing.  Ends with "N passed, N failed".
 . tests/lib.sh
@@ -196,6 +197,16 @@ for s in nsn prox; do
         p=${regime%%:*}; ref=${regime#*:}
         run "$s: $p, exact r" 0 -s $s -t 1e-12 --reference "$T/$ref.mtx" --ref-tol 1e-9 "$T/$p.json"
     done
+done
+
+# a singular diagonal block (contact 2: W_TT = [[1, 1], [1, 1]]), which nsgs
+# refuses: the global Newton needs no W_ii^-1 (r_2 is not unique: any
+# (1, a, -a) in the cone)
+cat >"$T/singular.json" <<'J'
+{"kind": "fc3d", "A": [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 1, 1]], "b": [-1, 0, 0, -1, 0, 0], "mu": [0.5, 0.5]}
+J
+for s in nsn prox; do
+    run "$s solves a problem with a singular W_ii" 0 -s $s -t 1e-10 "$T/singular.json"
 done
 
 # ------------------------------------------------------------------ failures, refusals
