@@ -40,8 +40,10 @@ double nsn_merit(const nsn_work *w);
 double nsn_residual(const nsn_work *w, const double *r);
 
 /* One globalised Newton step from r (which must be the r of the last
- * nsn_eval / nsn_step): solves H d = -Phi (H + delta I when H is singular),
- * Armijo line search on psi, the gradient direction -H'Phi as the fallback.
+ * nsn_eval / nsn_step): solves (H + delta I) d = -Phi (delta: a
+ * Levenberg-Marquardt term ~ |Phi|, raised when H is singular or the step
+ * short), Armijo line search on psi, the gradient direction -H'Phi as the
+ * last fallback (details in nsn.c).
  * *t: the step taken (0 when none).  Returns 0 after a step, 1 when no
  * direction decreases psi (r unchanged), LCP_ERROR with err set on a
  * breakdown (out of memory). */
