@@ -1,0 +1,558 @@
+/* src/solvers/nsn.c: global nonsmooth Newton on the Alart-Curnier function,
+ * for ccp and fc3d (Alart & Curnier 1991, "A mixed formulation for frictional
+ * contact problems prone to Newton like solution methods"; Christensen,
+ * Klarbring, Pang & Stromberg 1998; Siconos'
+ * fc3d_nonsmooth_Newton_AlartCurnier).
+ *
+ * With u = W r + q, per contact i (rows 3i = normal, 3i+1, 3i+2 = tangents):
+ *     x_n   = r_n - rho_n nu,            nu = u_n (fc3d), u_n - mu |u_T| (ccp)
+ *     Phi_n = r_n - max(0, x_n)
+ *     Phi_T = r_T - P_B(mu max(0, x_n)) (r_T - rho_T u_T)
+ * (P_B(R): the projection onto the disc of radius R).  Phi(r) = 0 is
+ * Coulomb's law, i.e. the fc3d problem with De Saxce's term (r in K,
+ * u + mu |u_T| e_n in K^*, perpendicular); the ccp in u is the fc3d in
+ * u - mu |u_T| e_n (same u_T), hence its nu.  rho_n = 1 / W_nn, rho_T =
+ * 2 / (W_t1t1 + W_t2t2) per contact (1 / the mean positive diagonal where
+ * a diagonal entry is not positive).
+ *
+ * A Newton step solves H d = -Phi with H = A + C W an element of the
+ * generalised Jacobian: A = dPhi/dr and C = dPhi/dv dv/du (v = (nu, u_T))
+ * are 3x3 blocks per contact, so block row i of H is A_i on the diagonal
+ * block plus C_i times rows 3i..3i+2 of W: its pattern is the union of
+ * those rows' patterns and the diagonal block, the same at every step.  H
+ * is assembled in CSR (= H' in CSC, solved with UMFPACK_At as in
+ * src/solvers/newton.c); UMFPACK's symbolic analysis is done once, the
+ * numeric LU each step (UMFPACK allocates that factor itself).
+ *
+ * Globalisation: Armijo backtracking (sigma 1e-4, factor 1/2, down to
+ * 1e-12) on the merit psi = |Phi|^2 / 2, whose slope along d is Phi'H d
+ * (= -2 psi for the exact Newton direction).  H is regularised as in
+ * Levenberg-Marquardt, H + delta I with delta >= 0.1 |Phi| / max(|r|,
+ * |rho q|) (-> 0 at a solution: the local convergence stays superlinear):
+ * on the rank-deficient W of stacks and towers H is singular where contacts
+ * stick, and plain Newton crawls (Siconos' nsn-ac takes 379 steps on
+ * KaplasTower, fails on BoxesStack1 and generated pyramids).  When H + delta I
+ * is singular (UMFPACK says so, d is not finite or no descent direction),
+ * the line search fails or only a step below 1/64 passes, delta is raised
+ * (x100, from 1e-10, up to 1e-2) and the best point of these tries is taken
+ * (its delta / 10 is where the next step starts, when the first delta gave
+ * no step at all); then the steepest-descent direction -H'Phi with the
+ * Cauchy step is tried.  When that fails too the solve stops: status error
+ * "line search failed" (or, if the residual is already below 1.5e-8 =
+ * sqrt(eps), the monitor's status: a rounding floor).  It also stops as
+ * error when psi gains less than a relative 1e-6 over 100 steps (a crawl),
+ * and with the monitor's status when, below a residual of 1.5e-8, psi does
+ * not halve in 10 steps (rounding: a tolerance below what the data allow).
+ *
+ * One iteration = one Newton step.  Trace columns: merit (psi after the
+ * step) and step (the accepted t).  The step is exported through nsn.h for
+ * the proximal-point solver prox (src/solvers/prox.c), which runs it on the
+ * regularised problem u = (W + sigma I) r + q - sigma r_k.
+ */
+#include "nsn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <umfpack.h>
+
+#define ARMIJO_SIGMA 1e-4
+#define ARMIJO_BETA 0.5
+#define MIN_STEP 1e-12
+#define REG_START 1e-10 /* first regularisation delta */
+#define REG_MAX 1e-2    /* largest delta tried */
+#define REG_FACTOR 10.0 /* delta / 10 after a step */
+#define REG_JUMP 100.0  /* delta x 100 a retry */
+#define SHORT_STEP 0.015625 /* a step below 1/64: retry with a larger delta */
+#define LM_FACTOR 0.1  /* delta >= LM_FACTOR |Phi| / max(|r|, |rho q|) */
+#define CRAWL_STEPS 100
+#define CRAWL_REL 1e-6
+#define ROUNDING_RESIDUAL 1.5e-8
+#define ROUNDING_STEPS 10 /* below it: stop when psi does not halve in this many steps */
+
+struct nsn_work {
+    const lcp_problem *p;
+    int n, nc, desaxce;
+    double sigma, delta;
+    const double *rk;
+    double *diag;            /* n: diagonal of W */
+    double *rho;             /* 2 nc: rho_n, rho_T */
+    int *Hp, *Hj, *wpos, *bdiag; /* H's pattern; W entry k -> offset in its block row; diagonal block offset */
+    double *Hx;
+    double *Ab, *Cb;         /* 9 nc each: the A_i and C_i blocks at the current r */
+    double *u, *phi, *d, *wd, *hd, *g, *rt, *ut, *phit, *rhs, *rb, *ub, *phib;
+    double psi;
+    void *symbolic;
+    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
+    int *Wi;
+    double *Ww;
+};
+
+static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
+
+/* Phi of one contact at (r, u) and, when A != NULL, the blocks A = dPhi/dr
+ * and C = dPhi/du (both 3x3 row-major). */
+static void contact_ac(int desaxce, double mu, double rn_rho, double rt_rho, const double *r, const double *u,
+                       double *F, double *A, double *C)
+{
+    double ut = norm2(u[1], u[2]);
+    double kap = desaxce ? 0.0 : mu;                         /* ccp: nu = u_n - mu |u_T| */
+    double nu = u[0] - kap * ut;
+    double xn = r[0] - rn_rho * nu;
+    int on = xn > 0;
+    double y0 = r[1] - rt_rho * u[1], y1 = r[2] - rt_rho * u[2];
+    double R = on ? mu * xn : 0.0, ny = norm2(y0, y1);
+    int inside = ny <= R;
+    F[0] = r[0] - (on ? xn : 0.0);
+    if (inside) {
+        F[1] = r[1] - y0;
+        F[2] = r[2] - y1;
+    } else {
+        F[1] = r[1] - R * y0 / ny;
+        F[2] = r[2] - R * y1 / ny;
+    }
+    if (!A) return;
+    double B[9] = {0};                                       /* dPhi / dv, v = (nu, u_T) */
+    memset(A, 0, 9 * sizeof(double));
+    A[0] = on ? 0.0 : 1.0;
+    B[0] = on ? rn_rho : 0.0;
+    if (inside) {                                            /* Phi_T = rho_T u_T */
+        B[4] = B[8] = rt_rho;
+    } else {                                                 /* d(R y/|y|) = t dR + R/|y| (I - t t') dy */
+        double t[2] = {y0 / ny, y1 / ny}, s = R / ny;
+        for (int a = 0; a < 2; a++) {
+            A[3 * (a + 1)] = on ? -t[a] * mu : 0.0;          /* dR/dr_n = mu */
+            B[3 * (a + 1)] = on ? t[a] * mu * rn_rho : 0.0;  /* dR/dnu = -mu rho_n */
+            for (int b = 0; b < 2; b++) {
+                double P = s * ((a == b) - t[a] * t[b]);
+                A[3 * (a + 1) + b + 1] = (a == b) - P;       /* dy/dr_T = I */
+                B[3 * (a + 1) + b + 1] = rt_rho * P;         /* dy/du_T = -rho_T I */
+            }
+        }
+    }
+    double g1 = 0.0, g2 = 0.0;                               /* dnu/du = (1, g1, g2) */
+    if (kap > 0 && ut > 0) g1 = -kap * u[1] / ut, g2 = -kap * u[2] / ut;
+    for (int a = 0; a < 3; a++) {                            /* C = B dv/du */
+        C[3 * a] = B[3 * a];
+        C[3 * a + 1] = B[3 * a + 1] + B[3 * a] * g1;
+        C[3 * a + 2] = B[3 * a + 2] + B[3 * a] * g2;
+    }
+}
+
+/* phi (and the blocks when jac) at (r, u); returns psi. */
+static double eval_phi(nsn_work *w, const double *r, const double *u, double *phi, int jac)
+{
+    const lcp_problem *p = w->p;
+    double s = 0.0;
+    for (int i = 0; i < w->nc; i++) {
+        double *F = phi + 3 * i;
+        contact_ac(w->desaxce, p->mu[i], w->rho[2 * i], w->rho[2 * i + 1], r + 3 * i, u + 3 * i, F,
+                   jac ? w->Ab + 9 * i : NULL, jac ? w->Cb + 9 * i : NULL);
+        s += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
+    }
+    return 0.5 * s;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+void nsn_work_free(nsn_work *w)
+{
+    if (!w) return;
+    if (w->symbolic) umfpack_di_free_symbolic(&w->symbolic);
+    double *dv[] = {w->diag, w->rho, w->Hx, w->Ab, w->Cb, w->u, w->phi, w->d, w->wd, w->hd,
+                    w->g, w->rt, w->ut, w->phit, w->rhs, w->rb, w->ub, w->phib, w->Ww};
+    for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
+    free(w->Hp);
+    free(w->Hj);
+    free(w->wpos);
+    free(w->bdiag);
+    free(w->Wi);
+    free(w);
+}
+
+int nsn_work_new(const lcp_problem *p, nsn_work **out, lcp_err *err)
+{
+    *out = NULL;
+    nsn_work *w = calloc(1, sizeof *w);
+    if (!w) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    const lcp_csr *W = &p->A;
+    int n = p->n, nc = p->nc;
+    w->p = p;
+    w->n = n;
+    w->nc = nc;
+    w->desaxce = p->kind == LCP_KIND_FC3D;
+    long wnnz = lcp_csr_nnz(W);
+    w->diag = lcp_alloc((size_t)n, sizeof(double));
+    w->rho = lcp_alloc(2 * (size_t)nc, sizeof(double));
+    w->Hp = lcp_alloc((size_t)n + 1, sizeof(int));
+    w->wpos = lcp_alloc((size_t)wnnz + 1, sizeof(int));
+    w->bdiag = lcp_alloc((size_t)nc + 1, sizeof(int));
+    w->Ab = lcp_alloc(9 * (size_t)nc, sizeof(double));
+    w->Cb = lcp_alloc(9 * (size_t)nc, sizeof(double));
+    double **vecs[] = {&w->u, &w->phi, &w->d, &w->wd, &w->hd, &w->g, &w->rt, &w->ut, &w->phit, &w->rhs,
+                       &w->rb, &w->ub, &w->phib};
+    int okv = 1;
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) okv &= (*vecs[i] = lcp_alloc((size_t)n, sizeof(double))) != NULL;
+    w->Wi = lcp_alloc((size_t)n, sizeof(int));
+    w->Ww = lcp_alloc(5 * (size_t)n, sizeof(double));
+    int *mark = lcp_alloc((size_t)n, sizeof(int)), *cols = lcp_alloc((size_t)n, sizeof(int));
+    int *pos = lcp_alloc((size_t)n, sizeof(int));
+    int rc = 0;
+    if (!okv || !w->diag || !w->rho || !w->Hp || !w->wpos || !w->bdiag || !w->Ab || !w->Cb || !w->Wi || !w->Ww ||
+        !mark || !cols || !pos) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
+        goto done;
+    }
+    for (int i = 0; i < n; i++) w->diag[i] = lcp_csr_diag(W, i), mark[i] = -1;
+    /* pass 1: the block rows' lengths */
+    long hnnz = 0;
+    w->Hp[0] = 0;
+    for (int i = 0; i < nc; i++) {
+        int len = 0;
+        for (int c = 3 * i; c < 3 * i + 3; c++) mark[c] = i, len++;
+        for (int b = 0; b < 3; b++)
+            for (int k = W->p[3 * i + b]; k < W->p[3 * i + b + 1]; k++)
+                if (mark[W->j[k]] != i) mark[W->j[k]] = i, len++;
+        for (int a = 0; a < 3; a++) w->Hp[3 * i + a + 1] = w->Hp[3 * i + a] + len;
+        hnnz += 3L * len;
+        if (hnnz > 2000000000L) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "the Newton matrix is too large (%ld entries)", hnnz);
+            goto done;
+        }
+    }
+    w->Hj = lcp_alloc((size_t)hnnz + 1, sizeof(int));
+    w->Hx = lcp_alloc((size_t)hnnz + 1, sizeof(double));
+    if (!w->Hj || !w->Hx) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (Newton matrix, %ld entries)", hnnz);
+        goto done;
+    }
+    /* pass 2: sorted columns of each block row, copied to its 3 rows */
+    for (int i = 0; i < n; i++) mark[i] = -1;
+    for (int i = 0; i < nc; i++) {
+        int len = 0;
+        for (int c = 3 * i; c < 3 * i + 3; c++) mark[c] = i, cols[len++] = c;
+        for (int b = 0; b < 3; b++)
+            for (int k = W->p[3 * i + b]; k < W->p[3 * i + b + 1]; k++)
+                if (mark[W->j[k]] != i) mark[W->j[k]] = i, cols[len++] = W->j[k];
+        qsort(cols, (size_t)len, sizeof(int), cmp_int);
+        for (int o = 0; o < len; o++) pos[cols[o]] = o;
+        w->bdiag[i] = pos[3 * i];
+        for (int a = 0; a < 3; a++) memcpy(w->Hj + w->Hp[3 * i + a], cols, (size_t)len * sizeof(int));
+        for (int b = 0; b < 3; b++)
+            for (int k = W->p[3 * i + b]; k < W->p[3 * i + b + 1]; k++) w->wpos[k] = pos[W->j[k]];
+    }
+    umfpack_di_defaults(w->control);
+    w->control[UMFPACK_IRSTEP] = 0; /* a Newton direction needs no iterative refinement */
+    int st = umfpack_di_symbolic(n, n, w->Hp, w->Hj, NULL, &w->symbolic, w->control, w->uinfo);
+    if (st != UMFPACK_OK) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK symbolic analysis of the Newton matrix failed (status %d%s)",
+                      st, st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+        goto done;
+    }
+    nsn_set_prox(w, 0.0, NULL);
+done:
+    free(mark);
+    free(cols);
+    free(pos);
+    if (rc) nsn_work_free(w);
+    else *out = w;
+    return rc;
+}
+
+void nsn_set_prox(nsn_work *w, double sigma, const double *rk)
+{
+    w->sigma = sigma;
+    w->rk = rk;
+    double sum = 0.0;
+    int cnt = 0;
+    for (int i = 0; i < w->n; i++)
+        if (w->diag[i] + sigma > 0) sum += w->diag[i] + sigma, cnt++;
+    double fb = cnt ? cnt / sum : 1.0;                        /* 1 / mean positive diagonal */
+    for (int i = 0; i < w->nc; i++) {
+        double dn = w->diag[3 * i] + sigma, dt = w->diag[3 * i + 1] + w->diag[3 * i + 2] + 2 * sigma;
+        w->rho[2 * i] = dn > 0 ? 1.0 / dn : fb;
+        w->rho[2 * i + 1] = dt > 0 && w->diag[3 * i + 1] + sigma > 0 && w->diag[3 * i + 2] + sigma > 0 ? 2.0 / dt : fb;
+    }
+}
+
+/* u = W r + q + sigma (r - rk) */
+static void compute_u(const nsn_work *w, const double *r, double *u)
+{
+    const lcp_problem *p = w->p;
+    lcp_csr_matvec(&p->A, r, u);
+    for (int i = 0; i < w->n; i++) u[i] += p->b[i];
+    if (w->sigma > 0)
+        for (int i = 0; i < w->n; i++) u[i] += w->sigma * (r[i] - w->rk[i]);
+}
+
+double nsn_eval(nsn_work *w, const double *r)
+{
+    compute_u(w, r, w->u);
+    w->psi = eval_phi(w, r, w->u, w->phi, 0);
+    return w->psi;
+}
+
+double nsn_merit(const nsn_work *w) { return w->psi; }
+
+double nsn_residual(const nsn_work *w, const double *r)
+{
+    const lcp_problem *p = w->p;
+    double e = 0.0, nq = 0.0, nr = 0.0, nu = 0.0;
+    for (int i = 0; i < w->n; i++) {
+        double q = p->b[i] - (w->sigma > 0 ? w->sigma * w->rk[i] : 0.0);
+        nq += q * q;
+        nr += r[i] * r[i];
+        nu += w->u[i] * w->u[i];
+    }
+    for (int i = 0; i < w->nc; i++) e += lcp_contact_residual2(p->mu[i], w->desaxce, r + 3 * i, w->u + 3 * i);
+    double s = sqrt(fmax(nq, fmax(nr, nu)));
+    return s > 0 ? sqrt(e) / s : sqrt(e);
+}
+
+/* H = A + C (W + sigma I) + delta I at the blocks of the last eval_phi(jac). */
+static void assemble(nsn_work *w, double delta)
+{
+    const lcp_csr *W = &w->p->A;
+    for (int i = 0; i < w->nc; i++) {
+        int base = w->Hp[3 * i], len = w->Hp[3 * i + 1] - base;
+        double *h = w->Hx + base;
+        const double *A = w->Ab + 9 * i, *C = w->Cb + 9 * i;
+        memset(h, 0, 3 * (size_t)len * sizeof(double));
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                h[a * len + w->bdiag[i] + b] = A[3 * a + b] + w->sigma * C[3 * a + b] + (a == b ? delta : 0.0);
+        for (int b = 0; b < 3; b++)
+            for (int k = W->p[3 * i + b]; k < W->p[3 * i + b + 1]; k++) {
+                double v = W->x[k];
+                int o = w->wpos[k];
+                h[o] += C[b] * v;
+                h[len + o] += C[3 + b] * v;
+                h[2 * len + o] += C[6 + b] * v;
+            }
+    }
+}
+
+/* y = (H - delta I) x, H as assembled */
+static void h_matvec(const nsn_work *w, double delta, const double *x, double *y)
+{
+    for (int i = 0; i < w->n; i++) {
+        double s = -delta * x[i];
+        for (int k = w->Hp[i]; k < w->Hp[i + 1]; k++) s += w->Hx[k] * x[w->Hj[k]];
+        y[i] = s;
+    }
+}
+
+/* y = (H - delta I)' x */
+static void h_tmatvec(const nsn_work *w, double delta, const double *x, double *y)
+{
+    for (int i = 0; i < w->n; i++) y[i] = -delta * x[i];
+    for (int i = 0; i < w->n; i++)
+        for (int k = w->Hp[i]; k < w->Hp[i + 1]; k++) y[w->Hj[k]] += w->Hx[k] * x[i];
+}
+
+/* H d = rhs with H as assembled: 0, 1 when singular, LCP_ERROR */
+static int lu_solve(nsn_work *w, lcp_err *err)
+{
+    void *numeric = NULL;
+    int st = umfpack_di_numeric(w->Hp, w->Hj, w->Hx, w->symbolic, &numeric, w->control, w->uinfo);
+    if (st == UMFPACK_WARNING_singular_matrix) {
+        umfpack_di_free_numeric(&numeric);
+        return 1;
+    }
+    if (st != UMFPACK_OK) {
+        umfpack_di_free_numeric(&numeric);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK numeric factorization failed (status %d%s)", st,
+                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+    }
+    st = umfpack_di_wsolve(UMFPACK_At, w->Hp, w->Hj, w->Hx, w->d, w->rhs, numeric, w->control, w->uinfo, w->Wi,
+                           w->Ww);
+    umfpack_di_free_numeric(&numeric);
+    if (st == UMFPACK_WARNING_singular_matrix) return 1;
+    if (st != UMFPACK_OK) return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK solve failed (status %d)", st);
+    for (int i = 0; i < w->n; i++)
+        if (!isfinite(w->d[i])) return 1;
+    return 0;
+}
+
+/* Armijo along d (wd = W d) from r; slope = Phi'H d < 0.  Leaves the
+ * accepted trial point in rt, ut, phit with its merit in *pt and returns t,
+ * or 0. */
+static double line_search(nsn_work *w, const double *r, double slope, double *pt)
+{
+    int n = w->n;
+    double psi0 = w->psi, sg = w->sigma;
+    for (double t = 1.0; t >= MIN_STEP; t *= ARMIJO_BETA) {
+        for (int i = 0; i < n; i++) {
+            w->rt[i] = r[i] + t * w->d[i];
+            w->ut[i] = w->u[i] + t * (w->wd[i] + sg * w->d[i]);
+        }
+        *pt = eval_phi(w, w->rt, w->ut, w->phit, 0);
+        if (*pt <= psi0 + ARMIJO_SIGMA * t * slope) return t; /* false for NaN */
+    }
+    return 0.0;
+}
+
+static void swap_ptr(double **a, double **b)
+{
+    double *t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* the trial point (rt, ut, phit) becomes the kept candidate (rb, ub, phib) */
+static void keep_trial(nsn_work *w)
+{
+    swap_ptr(&w->rt, &w->rb);
+    swap_ptr(&w->ut, &w->ub);
+    swap_ptr(&w->phit, &w->phib);
+}
+
+/* the kept candidate becomes the iterate */
+static void commit(nsn_work *w, double *r, double psi)
+{
+    memcpy(r, w->rb, (size_t)w->n * sizeof(double));
+    swap_ptr(&w->u, &w->ub);
+    swap_ptr(&w->phi, &w->phib);
+    w->psi = psi;
+}
+
+static double dot(const double *a, const double *b, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+int nsn_step(nsn_work *w, double *r, double *t, lcp_err *err)
+{
+    int n = w->n;
+    *t = 0.0;
+    if (!(w->psi > 0)) return 1;
+    eval_phi(w, r, w->u, w->phi, 1);                         /* the blocks at r */
+    for (int i = 0; i < n; i++) w->rhs[i] = -w->phi[i];
+    double qq = 0.0;                                         /* Levenberg-Marquardt: delta ~ |Phi| / |r| */
+    for (int i = 0; i < w->nc; i++)
+        for (int a = 0; a < 3; a++) {
+            double v = w->rho[2 * i + (a > 0)] * w->p->b[3 * i + a];
+            qq += v * v;
+        }
+    double rr = fmax(dot(r, r, n), qq);
+    double delta = w->delta;
+    if (rr > 0) delta = fmax(delta, fmin(REG_MAX, LM_FACTOR * sqrt(2 * w->psi / rr)));
+    /* the Newton direction with delta; when H is singular, d no descent
+     * direction, or the step short, again with a larger delta: the best
+     * point of these tries is taken */
+    double best = w->psi, best_t = 0.0, best_delta = 0.0;
+    int first_ok = 0, attempt = 0;
+    for (;; attempt++) {
+        assemble(w, delta);
+        int st = lu_solve(w, err);
+        if (st == LCP_ERROR) return st;
+        double tt = 0.0, pt;
+        if (st == 0) {
+            h_matvec(w, delta, w->d, w->hd);                 /* H d, H without delta */
+            double slope = dot(w->phi, w->hd, n);
+            if (isfinite(slope) && slope < 0) {
+                lcp_csr_matvec(&w->p->A, w->d, w->wd);
+                tt = line_search(w, r, slope, &pt);
+                if (attempt == 0 && tt > 0) first_ok = 1;
+                if (tt > 0 && pt < best) {
+                    keep_trial(w);
+                    best = pt;
+                    best_t = tt;
+                    best_delta = delta;
+                }
+            }
+        }
+        if (tt >= SHORT_STEP) break;
+        delta = fmax(delta * REG_JUMP, REG_START);
+        if (delta > REG_MAX) break;
+    }
+    if (best_t > 0) {
+        commit(w, r, best);
+        *t = best_t;
+        /* remembered (divided by 10) only when the first delta gave no step */
+        w->delta = first_ok || best_delta / REG_FACTOR < REG_START ? 0.0 : best_delta / REG_FACTOR;
+        return 0;
+    }
+    /* steepest descent on psi: d = -c g, g = H'Phi, c the Cauchy step */
+    assemble(w, 0.0);
+    h_tmatvec(w, 0.0, w->phi, w->g);
+    h_matvec(w, 0.0, w->g, w->hd);
+    double gg = dot(w->g, w->g, n), hh = dot(w->hd, w->hd, n);
+    if (!(gg > 0) || !(hh > 0) || !isfinite(gg) || !isfinite(hh)) return 1;
+    double c = gg / hh, pt;
+    for (int i = 0; i < n; i++) w->d[i] = -c * w->g[i];
+    lcp_csr_matvec(&w->p->A, w->d, w->wd);
+    double tt = line_search(w, r, -c * gg, &pt);
+    if (tt > 0) {
+        keep_trial(w);
+        commit(w, r, pt);
+        *t = tt * c;
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------- the solver */
+
+static const char *const columns[] = {"merit", "step", NULL};
+
+static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                     lcp_err *err)
+{
+    (void)s;
+    nsn_work *w;
+    int rc = nsn_work_new(p, &w, err);
+    if (rc) return rc;
+    double extra[2] = {nsn_eval(w, x), 0.0};
+    double psi_old[CRAWL_STEPS], psi_mark = extra[0];
+    if (!lcp_monitor_step(mon, 0, x, extra)) {
+        for (int k = 1;; k++) {
+            psi_old[(k - 1) % CRAWL_STEPS] = nsn_merit(w);
+            double t;
+            int st = nsn_step(w, x, &t, err);
+            if (st == LCP_ERROR) {
+                rc = st;
+                break;
+            }
+            if (st == 1) {
+                if (mon->last.residual > ROUNDING_RESIDUAL) {
+                    info->status = LCP_ERROR;
+                    snprintf(info->message, sizeof info->message,
+                             "line search failed: no descent for the merit %.3e (residual %.3e) after %d steps",
+                             nsn_merit(w), mon->last.residual, k - 1);
+                }
+                break;
+            }
+            extra[0] = nsn_merit(w);
+            extra[1] = t;
+            if (lcp_monitor_step(mon, k, x, extra)) break;
+            if (k % ROUNDING_STEPS == 0) {                   /* at the rounding floor: stop when psi stalls */
+                if (mon->last.residual <= ROUNDING_RESIDUAL && nsn_merit(w) > 0.5 * psi_mark) break;
+                psi_mark = nsn_merit(w);
+            }
+            if (k >= CRAWL_STEPS && nsn_merit(w) > (1.0 - CRAWL_REL) * psi_old[k % CRAWL_STEPS]) {
+                if (mon->last.residual > ROUNDING_RESIDUAL) {
+                    info->status = LCP_ERROR;
+                    snprintf(info->message, sizeof info->message,
+                             "line search failed: the merit gained less than %g over %d steps (merit %.3e)",
+                             CRAWL_REL, CRAWL_STEPS, nsn_merit(w));
+                }
+                break;
+            }
+        }
+    }
+    info->iterations = mon->iter;
+    nsn_work_free(w);
+    return rc;
+}
+
+const lcp_solver lcp_solver_nsn = {
+    "nsn", "global nonsmooth Newton on the Alart-Curnier function, UMFPACK, Armijo line search",
+    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsn_solve, NULL, 0};
