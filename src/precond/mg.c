@@ -47,6 +47,7 @@ typedef struct {
 
 struct lcp_mg {
     int nl, cycle;
+    const char *who;  /* the caller, for messages (a string literal) */
     level lv[LCP_MG_MAX_LEVELS];
     cholmod_common cc;
     int cc_on;
@@ -353,15 +354,15 @@ static int coarse_factor(lcp_mg *mg, lcp_err *err)
     for (int i = 0; i < C->n; i++) dmax = fmax(dmax, lcp_csr_diag(&C->A, i));
     if (!(dmax > 0)) dmax = 1.0;
     mg->L = cholmod_analyze(&S, &mg->cc);
-    if (!mg->L) return lcp_fail(err, LCP_ERROR, NULL, 0, "mg: CHOLMOD analysis of the coarse matrix failed");
+    if (!mg->L) return lcp_fail(err, LCP_ERROR, NULL, 0, "%s: CHOLMOD analysis of the coarse matrix failed", mg->who);
     for (double shift = 1e-10 * dmax; shift <= 1e-2 * dmax; shift *= 100) {
         double beta[2] = {shift, 0.0};
         mg->shift = shift;
         if (cholmod_factorize_p(&S, beta, NULL, 0, mg->L, &mg->cc) && mg->cc.status == CHOLMOD_OK) return 0;
     }
     return lcp_fail(err, LCP_ERROR, NULL, 0,
-                    "mg: the coarse matrix (%d rows) is not positive semidefinite (CHOLMOD status %d)", C->n,
-                    mg->cc.status);
+                    "%s: A is not positive semidefinite (no Cholesky factor of its %d x %d Galerkin coarse matrix)",
+                    mg->who, C->n, C->n);
 }
 
 void lcp_mg_free(lcp_mg *mg)
@@ -401,6 +402,7 @@ static int build(lcp_mg **out, const lcp_csr *A, int cycle, const char *who, int
     double *B = lcp_alloc((size_t)n + 1, sizeof(double));
     if (!mg || !agg || !B) goto oom;
     mg->cycle = cycle == 2 ? 2 : 1;
+    mg->who = who;
     lcp_cholmod_start(&mg->cc);
     mg->cc_on = 1;
     mg->nl = 1;
