@@ -11,15 +11,22 @@
  *   2. the free set: rows inside their bounds, or at a bound that the
  *      gradient w = A x + b does not press them against; rows at a bound with
  *      w pointing outward (x_i = lo_i, w_i > 0, or x_i = hi_i, w_i < 0) are
- *      frozen, and the rows of the finest prolongation P_0 of the
+ *      frozen.  The rows of the finest prolongation P_0 of the
  *      smoothed-aggregation hierarchy (src/precond/mg.h) are masked to the
- *      free rows, the coarse Galerkin operators recomputed (only when the
- *      free set changed);
+ *      free rows and the coarse Galerkin operators recomputed, when more
+ *      than 0.5% of the rows changed since the last time, or any did 8
+ *      cycles ago (in between the correction is zeroed on frozen rows);
  *   3. the coarse-grid correction e = P_0 (V- or W-cycle (--cycle) for
- *      P_0' A P_0 e_c = -P_0' w), w = A x + b: zero on frozen rows;
- *   4. projected: d = mid(lo, x + e, hi) - x, a feasible direction, and the
- *      exact line search x += t d, t = -d'w / d'A d clamped to [0, 1];
- *   5. a backward projected Gauss-Seidel sweep.
+ *      P_0' A P_0 e_c = -P_0' w): zero on frozen rows;
+ *   4. c = a e + b s, the minimiser of f over the plane of e and the last
+ *      cycle's step s (restricted to free rows): a conjugate-gradient-like
+ *      acceleration, which matters where the coarse space is poor
+ *      (rank-deficient stacks);
+ *   5. two feasible steps, each with its exact line search: along c,
+ *      truncated at the first bound it meets, and along the projected
+ *      d = mid(lo, x + c, hi) - x (t in [0, the first bound along d]); the
+ *      one that lowers f more is taken;
+ *   6. a backward projected Gauss-Seidel sweep.
  * On contact chains (all contacts pressed: every row free) this is
  * smoothed-aggregation multigrid with an energy line search: a number of
  * cycles that hardly grows with the length, where projected Gauss-Seidel
@@ -29,7 +36,9 @@
  * box bounds: findex friction rows are refused (their bounds move with x:
  * not a QP; use pivot, pgs or nsgs).  Trace columns: max_dx (largest change
  * of x in the iteration), active (rows at a bound, frozen for the coarse
- * correction), step (the line-search step t).
+ * correction), step (the line-search step t).  An A that is not positive
+ * semidefinite shows when the coarse matrix has no Cholesky factor: status
+ * error (exit 5).
  */
 #include "solver.h"
 #include "../precond/mg.h"
@@ -70,7 +79,14 @@ static int pmg_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     lcp_mg *mg = NULL;
     if ((rc = lcp_mg_build_projected(&mg, &p->A, s->mg_cycle, "pmg", err))) {
         free(dinv);
-        return rc;
+        if (rc != LCP_ERROR) return rc;
+        /* A not positive semidefinite (no coarse factor): the solver's verdict */
+        double extra0[3] = {0.0, 0.0, 0.0};
+        lcp_monitor_step(mon, 0, x, extra0);
+        info->iterations = 0;
+        info->status = LCP_ERROR;
+        snprintf(info->message, sizeof info->message, "%.255s", err->msg);
+        return 0;
     }
     double *lo = lcp_alloc((size_t)n + 1, sizeof(double)), *hi = lcp_alloc((size_t)n + 1, sizeof(double));
     double *w = lcp_alloc((size_t)n + 1, sizeof(double)), *r = lcp_alloc((size_t)n + 1, sizeof(double));
