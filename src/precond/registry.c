@@ -6,14 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const lcp_precond_type lcp_precond_diag;
-extern const lcp_precond_type lcp_precond_ichol;
-extern const lcp_precond_type lcp_precond_spai;
+extern const lcp_precond_type lcp_precond_diag, lcp_precond_ichol, lcp_precond_spai, lcp_precond_mg;
 
 static const lcp_precond_type *const preconds[] = {
     &lcp_precond_diag,  /* src/precond/diag.c */
     &lcp_precond_ichol, /* src/precond/ichol.c */
     &lcp_precond_spai,  /* src/precond/spai.c */
+    &lcp_precond_mg,    /* src/precond/mg.c */
     NULL,
 };
 
