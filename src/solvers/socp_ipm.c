@@ -588,12 +588,13 @@ static double cert_radius(work *K, double *y, double *qy, double *eps)
     return *eps > 0 ? -*qy / *eps : INFINITY;
 }
 
-/* The verdict when the loop stopped for want of progress. */
-static void diagnose(work *K, int k, int diverged, int tiny, double mu, double mu0, double rscale, double r0norm,
-                     lcp_info *info)
+/* Tries r / ||r|| and the last direction as certificates of infeasibility;
+ * 1 (status no_solution with the numbers) when one proves that no feasible r
+ * lies within max(||r||, CERT_RADIUS ||r_0||). */
+static int certificate(work *K, int k, double r0norm, lcp_info *info)
 {
     int n = K->n;
-    double rn = inf_norm(n, K->rr), xn = two_norm(n, K->r);
+    double xn = two_norm(n, K->r);
     double qy, eps, qy2, eps2;
     memcpy(K->y, K->r, (size_t)n * sizeof(double)); /* r / ||r||: in K */
     double radius = cert_radius(K, K->y, &qy, &eps);
@@ -615,8 +616,18 @@ static void diagnose(work *K, int k, int diverged, int tiny, double mu, double m
             snprintf(info->message, sizeof info->message,
                      "no solution: after %d steps (||r|| = %.3g) y in K with -W'y within %.2g of K*, q'y = %.3g "
                      "< 0 proves no r in K with ||r|| < %.3g has W r + q in K*", k, xn, eps, qy, radius);
-        return;
+        return 1;
     }
+    return 0;
+}
+
+/* The verdict when the loop stopped for want of progress. */
+static void diagnose(work *K, int k, int diverged, int tiny, double mu, double mu0, double rscale, double r0norm,
+                     lcp_info *info)
+{
+    int n = K->n;
+    double rn = inf_norm(n, K->rr), xn = two_norm(n, K->r);
+    if (certificate(K, k, r0norm, info)) return;
     info->status = LCP_ERROR;
     if (diverged)
         snprintf(info->message, sizeof info->message,
@@ -771,6 +782,13 @@ static int socp_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
         mu = residuals(&K);
         extra[0] = mu, extra[1] = alpha, extra[2] = sigma;
         last = K.r;
+        /* r running off: DESIGN.md's residual, relative to ||r||, would call
+         * such an iterate solved; a certificate says there is no solution */
+        double rn2 = two_norm(n, K.r);
+        if (rn2 > CERT_RADIUS * fmax(r0norm, 1.0) && certificate(&K, k, r0norm, info)) {
+            if (!shown) lcp_monitor_step(mon, k, last, extra);
+            break;
+        }
         if (!shown && (stop = lcp_monitor_step(mon, k, last, extra))) break;
 
         if (mon->best.residual <= 0.5 * best) best = mon->best.residual, best_k = k;
@@ -798,7 +816,13 @@ nonfinite:
              "socp-ipm: the Newton step of step %d is not finite (P + W^2 singular to working precision)", k);
 broken:
     info->status = LCP_ERROR;
-    snprintf(info->message, sizeof info->message, "%.250s", err->msg);
+    if (k > 1 && mu <= INFEAS_REL * mu0 && inf_norm(n, K.rr) <= INFEAS_REL * rscale) {
+        info->status = LCP_MAX_ITER; /* at the rounding level: the monitor's verdict */
+        snprintf(info->message, sizeof info->message, "stalled at the rounding level (s'z/m = %.3g): %.200s", mu,
+                 err->msg);
+        err->msg[0] = '\0';
+    } else
+        snprintf(info->message, sizeof info->message, "%.250s", err->msg);
     rc = 0;
 finish:
     if (last != x) memcpy(x, last, (size_t)n * sizeof(double));
