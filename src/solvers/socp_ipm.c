@@ -712,6 +712,9 @@ static int socp_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     while (!stop) {
         k++;
         if ((bad_c = scalings(&K)) >= 0) goto outside;
+        double ll = 0.0; /* mu = s'z / m = lambda'lambda / m: a sum of squares, no cancellation */
+        for (int i = 0; i < n; i++) ll += K.lam[i] * K.lam[i];
+        mu = ll / K.m;
         if ((rc = ls_factor(&L, K.H, K.fixed, reg, regmax, err))) goto broken;
         /* predictor: rc = -lambda o lambda, t = -lambda */
         for (int i = 0; i < n; i++) K.t[i] = -K.lam[i];
