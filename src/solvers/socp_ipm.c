@@ -695,7 +695,7 @@ static int socp_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     }
     double dmean = dpos ? dsum / dpos : amax > 0 ? amax : 1.0;
     double reg = REG * (amax > 0 ? amax : 1.0), regmax = REG_MAX * (amax > 0 ? amax : 1.0);
-    double tz = fmax(1.0, qnorm), ts = tz / dmean;
+    double tz = qnorm > 0 ? qnorm : 1.0, ts = tz / dmean; /* the ccp residual is relative: no floor at 1 */
     for (int c = 0; c < nc; c++) K.s[3 * c] = ts, K.z[3 * c] = tz;
     double mu = residuals(&K), mu0 = mu;
     double r0norm = two_norm(n, K.r), rlim = BLOWUP * (1.0 + qnorm) * fmax(1.0, ts) * sqrt((double)nc);
