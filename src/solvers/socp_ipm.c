@@ -50,13 +50,21 @@
  *   step:      a = min(1, tau a_max), tau = 0.99 rising to 0.9999 as
  *              mu / mu_0 falls (fraction to the boundary); s += a ds, z += a
  *              dz; rr is recomputed from s and z (rounding never accumulates
- *              in it).  One factorization a step, two solves.
+ *              in it).  One factorization a step, two solves, each with up
+ *              to 3 steps of iterative refinement against P + W^2 (what is
+ *              left of that equation's residual is what is left of rr after
+ *              a full step).  mu is computed as lambda'lambda / m, a sum of
+ *              squares (s'z cancels on sliding contacts).
+ * Near the end, s and z of sliding contacts lie within rounding of the cone
+ * boundaries; when the step puts one outside in floating point, the monitor
+ * still sees that point (its r may well solve the problem), then the step
+ * is halved until the iterate is interior again.
  * The step to the boundary of Q is the smallest positive root of det(x + a
  * d) = 0, computed in the scaled space (x = lambda, well centred).
  *
- * Starting point: s_i = t_s e, z_i = t_z e with t_z = max(1, ||q||_inf)
- * and t_s = t_z / (mean of W's positive diagonal), so that W r and u have
- * the same scale.  --warm-start is only shown to the monitor as iteration 0
+ * Starting point: s_i = t_s e, z_i = t_z e with t_z = ||q||_inf (1 when
+ * q = 0; the ccp residual is relative, so no floor at 1) and t_s = t_z /
+ * (mean of W's positive diagonal), so that W r and u have the same scale.  --warm-start is only shown to the monitor as iteration 0
  * (it is accepted when it already solves the problem); an interior-point
  * method wants a well-centred start.
  *
@@ -75,7 +83,10 @@
  * it alone decides "solved" (DESIGN.md's ccp residual).
  *
  * Verdicts instead of looping:
- *  - no solution: when the iterates run off (||r|| beyond 1e10 times the
+ *  - no solution: once ||r|| exceeds 1e4 ||r_0|| (checked every step: the
+ *    relative residual of DESIGN.md would call an iterate running off to
+ *    infinity solved; here the radius must exceed 1e4 max(||r||, 1e4
+ *    ||r_0||)), and when the iterates run off (||r|| beyond 1e10 times the
  *    data's scale, the monitor's divergence) or stop progressing, r / ||r||
  *    and the last direction dr (projected on the cones) are tried as
  *    certificates of infeasibility: y in K with q'y < 0 and -W'y within eps
@@ -590,8 +601,10 @@ static double cert_radius(work *K, double *y, double *qy, double *eps)
 
 /* Tries r / ||r|| and the last direction as certificates of infeasibility;
  * 1 (status no_solution with the numbers) when one proves that no feasible r
- * lies within max(||r||, CERT_RADIUS ||r_0||). */
-static int certificate(work *K, int k, double r0norm, lcp_info *info)
+ * lies within margin max(||r||, CERT_RADIUS ||r_0||) (margin 1 when the
+ * iterates have stopped; CERT_RADIUS while they still move, so that a
+ * solution far beyond the iterate is never ruled out by mistake). */
+static int certificate(work *K, int k, double r0norm, double margin, lcp_info *info)
 {
     int n = K->n;
     double xn = two_norm(n, K->r);
@@ -606,7 +619,7 @@ static int certificate(work *K, int k, double r0norm, lcp_info *info)
     }
     double radius2 = cert_radius(K, K->y, &qy2, &eps2);
     if (radius2 > radius) radius = radius2, qy = qy2, eps = eps2;
-    if (radius > fmax(xn, CERT_RADIUS * r0norm)) {
+    if (radius > margin * fmax(xn, CERT_RADIUS * r0norm)) {
         info->status = LCP_NO_SOLUTION;
         if (isinf(radius))
             snprintf(info->message, sizeof info->message,
@@ -627,7 +640,7 @@ static void diagnose(work *K, int k, int diverged, int tiny, double mu, double m
 {
     int n = K->n;
     double rn = inf_norm(n, K->rr), xn = two_norm(n, K->r);
-    if (certificate(K, k, r0norm, info)) return;
+    if (certificate(K, k, r0norm, 1.0, info)) return;
     info->status = LCP_ERROR;
     if (diverged)
         snprintf(info->message, sizeof info->message,
@@ -788,7 +801,7 @@ static int socp_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
         /* r running off: DESIGN.md's residual, relative to ||r||, would call
          * such an iterate solved; a certificate says there is no solution */
         double rn2 = two_norm(n, K.r);
-        if (rn2 > CERT_RADIUS * fmax(r0norm, 1.0) && certificate(&K, k, r0norm, info)) {
+        if (rn2 > CERT_RADIUS * r0norm && certificate(&K, k, r0norm, CERT_RADIUS, info)) {
             if (!shown) lcp_monitor_step(mon, k, last, extra);
             break;
         }

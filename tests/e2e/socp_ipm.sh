@@ -146,6 +146,15 @@ cat >"$T/nosol2.json" <<'J'
 {"kind": "ccp", "A": [[1, 1, 0, -1, -1, 0], [1, 1, 0, -1, -1, 0], [0, 0, 1, 0, 0, 0], [-1, -1, 0, 1, 1, 0], [-1, -1, 0, 1, 1, 0], [0, 0, 0, 0, 0, 1]], "b": [-1, 0, 0, -1, 0, 0], "mu": [0.5, 0.5]}
 J
 run "no solution (singular W, two contacts)" 3 -s socp-ipm "$T/nosol2.json"
+# contact 2 touches nothing (zero rows of W) and its u = q = (1, 3, 0) is
+# outside K*_0.5 (0.5 * 3 > 1): no r helps; y = (1, -0.5, 0) in K certifies
+cat >"$T/nosol3.json" <<'J'
+{"kind": "ccp", "A": [[2, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0], [0, 0, 2, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]], "b": [-1, 0, 0, 1, 3, 0], "mu": [0.5, 0.5]}
+J
+run "no solution (an uncoupled contact with q outside K*)" 3 -s socp-ipm "$T/nosol3.json"
+# the same with q = (1, 1, 0) inside K*: solved, r_2 = 0
+sed 's/1, 3, 0\]/1, 1, 0]/' "$T/nosol3.json" >"$T/uncoupled.json"
+run "an uncoupled contact with q inside K*: solved" 0 -s socp-ipm -t 1e-10 "$T/uncoupled.json"
 # W indefinite
 cat >"$T/indef.json" <<'J'
 {"kind": "ccp", "A": [[1, 0, 0], [0, -1, 0], [0, 0, 1]], "b": [-1, 1, 1], "mu": [0.5]}
