@@ -6,7 +6,8 @@
 #include <string.h>
 
 extern const lcp_solver lcp_solver_pgs, lcp_solver_psor, lcp_solver_sgs, lcp_solver_jacobi, lcp_solver_lemke,
-    lcp_solver_pivot, lcp_solver_ipm, lcp_solver_newton_fb, lcp_solver_newton_min, lcp_solver_nsgs;
+    lcp_solver_pivot, lcp_solver_ipm, lcp_solver_newton_fb, lcp_solver_newton_min, lcp_solver_nsgs,
+    lcp_solver_si, lcp_solver_bgs;
 
 static const lcp_solver *const solvers[] = {
     &lcp_solver_pgs,        /* src/solvers/pgs.c */
@@ -19,6 +20,8 @@ static const lcp_solver *const solvers[] = {
     &lcp_solver_newton_fb,  /* src/solvers/newton.c */
     &lcp_solver_newton_min, /* src/solvers/newton.c */
     &lcp_solver_nsgs,       /* src/solvers/nsgs.c */
+    &lcp_solver_si,         /* src/solvers/si.c */
+    &lcp_solver_bgs,        /* src/solvers/bgs.c */
     NULL,
 };
 

@@ -1,0 +1,185 @@
+#!/bin/sh
+# tests/e2e/si_bgs.sh: sequential impulses (-s si, on the factored form M, J,
+# v) and block Gauss-Seidel (-s bgs) end to end.  si against pgs on the
+# assembled A: the same answer (--reference at 1e-7 after both reach 1e-10)
+# on a column of 20 spheres and one with mass ratio 100, the same iterates
+# after 2000 sweeps on a column of 200 (si is pgs computed on body
+# velocities), the same w and independently checked residuals on a
+# singular pyramid; given as -M -J -v files, a folder, and a findex friction
+# blcp; warm start from the solution with --warm-factor 0.9 in fewer
+# sweeps than cold; its own stop on stagnating impulses; refusals (A only,
+# friction kinds, a zero row of J: exit 2, one line).  bgs: lcp and blcp
+# (box JSONs, the friction pyramid as a findex blcp) to tol agreeing with
+# pgs / pivot; trace columns of both.  Run from the repository root:
+# sh tests/e2e/si_bgs.sh.  Ends with "N passed, N failed".
+. tests/lib.sh
+field() { python3 -c "import json,sys; v=json.load(open(sys.argv[2])).get(sys.argv[1]); print('' if v is None else v)" "$1" "$2"; }
+lt() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
+# close A.mtx B.mtx TOL: two Matrix Market vectors agree to TOL (relative to max(1, |B|_inf))
+close() {
+    python3 - "$1" "$2" "$3" <<'P'
+import sys
+def vec(p):
+    rows = [l for l in open(p) if l.strip() and not l.startswith('%')]
+    return [float(v) for v in rows[1:1 + int(rows[0].split()[0])]]
+a, b = vec(sys.argv[1]), vec(sys.argv[2])
+s = max([1.0] + [abs(v) for v in b])
+sys.exit(0 if len(a) == len(b) and max(abs(x - y) for x, y in zip(a, b)) <= float(sys.argv[3]) * s else 1)
+P
+}
+
+for s in si bgs; do
+    check "$s listed" sh -c "'$LCP' --list-solvers | grep -q '^$s '"
+done
+
+"$LCP" generate column --bodies 20 -o "$T/c20" >/dev/null 2>&1
+"$LCP" generate column --bodies 20 --mass-ratio 100 -o "$T/cm" >/dev/null 2>&1
+"$LCP" generate column --bodies 200 -o "$T/c200" >/dev/null 2>&1
+"$LCP" generate pyramid --base 5 -o "$T/p5" >/dev/null 2>&1
+
+# agree NAME SOLVER REFSOLVER ARGS...: the reference to 1e-10, then SOLVER to
+# 1e-10 agreeing with it to 1e-7
+agree() {
+    name=$1; sv=$2; ref=$3; shift 3
+    if ! "$LCP" -s "$ref" -t 1e-10 -n 10000000 --quiet -o "$T/ref.mtx" "$@" 2>"$T/err"; then
+        bad "$name: the reference ($ref) fails: $(head -c 200 "$T/err")"; return
+    fi
+    "$LCP" -s "$sv" -t 1e-10 -n 10000000 --json --reference "$T/ref.mtx" --ref-tol 1e-7 -o "$T/x.mtx" "$@" >"$T/out" 2>"$T/err"; rc=$?
+    if [ $rc -eq 0 ]; then
+        ok "$name: $sv = $ref ($(json_field iterations) iterations)"
+    else
+        bad "$name: $sv exit $rc: $(json_field status) $(json_field message) $(head -c 200 "$T/err")"
+    fi
+}
+
+# --- si = pgs on A
+agree "column 20 (folder: A and M, J, v)" si pgs "$T/c20"
+agree "column 20, -M -J -v" si pgs -M "$T/c20/M.mtx" -J "$T/c20/J.mtx" -v "$T/c20/v.mtx"
+indep "$T/c20/A.mtx" "$T/c20/b.mtx" "$T/x.mtx" --max 1e-10 && ok "column 20: si answer checked independently" ||
+    bad "column 20: independent residual of si above 1e-10"
+agree "column 20, mass ratio 100" si pgs "$T/cm"
+check "mass ratio 100: si takes pgs's sweeps" [ "$(json_field iterations)" = "$("$LCP" -s pgs -t 1e-10 --json "$T/cm" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations"])')" ]
+# column 200: pgs needs far more than 10^5 sweeps to 1e-10; the iterates after
+# 2000 sweeps are the same (si computes pgs's iteration on body velocities)
+"$LCP" -s pgs -n 2000 --quiet -o "$T/pgs200.mtx" "$T/c200"
+"$LCP" -s si -n 2000 --quiet -o "$T/si200.mtx" "$T/c200"
+check "column 200: si = pgs after 2000 sweeps (1e-10)" close "$T/si200.mtx" "$T/pgs200.mtx" 1e-10
+agree "column 200: bgs = pivot" bgs pivot "$T/c200"
+
+# pyramid: A = J M^-1 J' singular (4 contacts a face, rank 3): x is not
+# unique, w = A x + b is; compare w and check residuals independently
+for s in pgs si bgs; do
+    if "$LCP" -s $s -t 1e-10 --quiet -o "$T/p5-$s.mtx" --output-w "$T/p5w-$s.mtx" "$T/p5"; then
+        ok "pyramid 5: $s reaches 1e-10"
+    else
+        bad "pyramid 5: $s does not reach 1e-10"
+    fi
+    indep "$T/p5/A.mtx" "$T/p5/b.mtx" "$T/p5-$s.mtx" --max 1e-10 && ok "pyramid 5: $s residual checked independently" ||
+        bad "pyramid 5: $s independent residual above 1e-10"
+done
+check "pyramid 5: si w = pgs w (1e-8)" close "$T/p5w-si.mtx" "$T/p5w-pgs.mtx" 1e-8
+check "pyramid 5: bgs w = pgs w (1e-8)" close "$T/p5w-bgs.mtx" "$T/p5w-pgs.mtx" 1e-8
+
+# --- warm start: from the solution, damped by 0.9, fewer sweeps than cold
+"$LCP" -s pgs -t 1e-12 --quiet -o "$T/cm-sol.mtx" "$T/cm"
+for s in si bgs; do
+    "$LCP" -s $s -t 1e-10 --json "$T/cm" >"$T/out"; cold=$(json_field iterations)
+    "$LCP" -s $s -t 1e-10 --json --warm-start "$T/cm-sol.mtx" --warm-factor 0.9 "$T/cm" >"$T/out"; rc=$?
+    warm=$(json_field iterations)
+    if [ $rc -eq 0 ] && [ -n "$warm" ] && [ "$warm" -lt "$cold" ]; then
+        ok "warm start (0.9 x solution): $s $warm sweeps < $cold cold"
+    else
+        bad "warm start: $s exit $rc, $warm sweeps warm, $cold cold"
+    fi
+done
+"$LCP" -s si -t 1e-10 --json --warm-start "$T/cm-sol.mtx" "$T/cm" >"$T/out"
+check "warm start from the solution itself: si stops at sweep 0" [ "$(json_field iterations)" = 0 ]
+
+# --- si's own stop: below rounding the impulses stop changing (exit 1, a note)
+"$LCP" -s si -t 1e-20 --json "$T/c20" >"$T/out"; rc=$?
+check "si -t 1e-20: exit 1" [ $rc -eq 1 ]
+check "si -t 1e-20: stops on stagnating impulses before the iteration limit" \
+    sh -c "grep -q 'impulse changes' '$T/out' && [ \$(python3 -c 'import json; print(json.load(open(\"$T/out\"))[\"iterations\"])') -lt 100000 ]"
+
+# --- blcp: the friction pyramid as a findex blcp (normal rows [0, inf),
+# tangent rows +-mu lambda_n), given to si in factored form
+"$LCP" generate pyramid --base 5 --mu 0.5 -o "$T/pyr" >/dev/null 2>&1
+python3 - "$T/pyr" <<'P'
+import os, sys
+d = sys.argv[1]
+def vec(name):
+    with open(os.path.join(d, name)) as f:
+        rows = [l for l in f if l.strip() and not l.startswith('%')]
+    return [float(v) for v in rows[1:1 + int(rows[0].split()[0])]]
+def put(name, vals):
+    with open(os.path.join(d, name), 'w') as f:
+        f.write('%%%%MatrixMarket matrix array real general\n%d 1\n' % len(vals))
+        f.write(''.join('%.17g\n' % v for v in vals))
+mu = vec('mu.mtx')
+put('lo.mtx', [0.0] * (3 * len(mu)))
+put('hi.mtx', [v for c in mu for v in (1e300, 0.0, 0.0)])
+put('findex.mtx', [v for c in range(len(mu)) for v in (-1, 3 * c, 3 * c)])
+put('blcp_mu.mtx', [v for m in mu for v in (0.0, m, m)])
+P
+BOX="--lo $T/pyr/lo.mtx --hi $T/pyr/hi.mtx --findex $T/pyr/findex.mtx --mu $T/pyr/blcp_mu.mtx --kind blcp"
+for s in pgs bgs si; do
+    if [ $s = si ]; then prob="-M $T/pyr/M.mtx -J $T/pyr/J.mtx -v $T/pyr/v.mtx"; else prob="-A $T/pyr/A.mtx -b $T/pyr/b.mtx"; fi
+    # shellcheck disable=SC2086
+    "$LCP" -s $s -t 1e-10 --json -o "$T/pyr-$s.mtx" --output-w "$T/pyrw-$s.mtx" --trace "$T/pyr-$s.csv" $prob $BOX >"$T/out" 2>"$T/err"; rc=$?
+    if [ $rc -eq 0 ] && [ "$(json_field kind)" = blcp ]; then
+        ok "friction pyramid blcp: $s reaches 1e-10 ($(json_field iterations) sweeps)"
+    else
+        bad "friction pyramid blcp: $s exit $rc $(json_field message) $(head -c 200 "$T/err")"
+    fi
+done
+check "friction blcp: si = pgs (same iterates, 1e-9)" close "$T/pyr-si.mtx" "$T/pyr-pgs.mtx" 1e-9
+check "friction blcp: bgs w = pgs w (1e-6)" close "$T/pyrw-bgs.mtx" "$T/pyrw-pgs.mtx" 1e-6
+
+# box LCPs with finite, one-sided and infinite bounds (bgs against pivot)
+cat >"$T/box.json" <<'J'
+{"kind": "blcp",
+ "A": [[4.7, -0.5, -0.8, -0.2, -0.7, -0.9, -0.2],
+      [-0.5, 4.7, 0.8, 0.6, 0.5, -0.6, 0.1],
+      [-0.8, 0.8, 5.9, -0.4, -0.7, -0.8, -0.6],
+      [-0.2, 0.6, -0.4, 5.2, 0.9, 0.7, 0.6],
+      [-0.7, 0.5, -0.7, 0.9, 4.6, 0.6, -0.6],
+      [-0.9, -0.6, -0.8, 0.7, 0.6, 5.4, -0.4],
+      [-0.2, 0.1, -0.6, 0.6, -0.6, -0.4, 4]],
+ "b": [3, -4, 2, -5, 1, 6, -2],
+ "lo": [-0.3, "-inf", 0, -1, 0.2, "-inf", 0.5],
+ "hi": [0.3, 0.4, "inf", -0.5, 0.2, "inf", 2]}
+J
+agree "box LCP (7 rows, one block)" bgs pivot "$T/box.json"
+"$LCP" generate random-spd --size 300 -o "$T/rspd" >/dev/null 2>&1
+agree "random-spd 300" bgs pivot "$T/rspd"
+
+# --- trace columns
+"$LCP" -s si -t 1e-10 --json --trace "$T/si.csv" "$T/c20" >"$T/out"
+check "si trace header" [ "$(head -n 1 "$T/si.csv")" = "iter,time_s,residual,complementarity,feasibility,max_dlambda" ]
+check "si trace rows = iterations + 1" [ "$(($(wc -l <"$T/si.csv") - 1))" -eq "$(($(json_field iterations) + 1))" ]
+check "si trace: max_dlambda > 0 after row 0" awk -F, 'NR > 2 && !($6 > 0) { exit 1 }' "$T/si.csv"
+check "bgs trace header" [ "$(head -n 1 "$T/pyr-bgs.csv")" = "iter,time_s,residual,complementarity,feasibility,max_dx,pivots" ]
+check "bgs trace: pivots taken in the first sweep" awk -F, 'NR == 3 && !($7 > 0) { exit 1 }' "$T/pyr-bgs.csv"
+
+# --- refusals: exit 2, one line
+refuse() { # refuse NAME PATTERN ARGS...
+    name=$1; pat=$2; shift 2
+    "$LCP" "$@" >"$T/out" 2>"$T/err"; rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "$pat" "$T/err"; then
+        ok "$name (exit 2: $(cat "$T/err"))"
+    else
+        bad "$name: exit $rc: $(head -c 300 "$T/err")"
+    fi
+}
+refuse "si on A only" "pgs" -s si -A "$T/c20/A.mtx" -b "$T/c20/b.mtx"
+refuse "si on a JSON with A only" "factored form" -s si "$T/box.json"
+"$LCP" generate column --bodies 4 --mu 0.3 -o "$T/cf" >/dev/null 2>&1
+refuse "si on fc3d" "does not solve fc3d" -s si "$T/cf"
+refuse "bgs on fc3d" "does not solve fc3d" -s bgs "$T/cf"
+echo '{"kind": "lcp", "M": [[2, 0], [0, 1]], "J": [[1, -1], [0, 0]], "v": [-1, 1]}' >"$T/zero.json"
+refuse "si: a zero row of J" "row 2 of J" -s si "$T/zero.json"
+echo '{"kind": "lcp", "A": [[1, 0], [0, 0]], "b": [-1, 1]}' >"$T/zdiag.json"
+refuse "bgs: a zero diagonal" "positive diagonal" -s bgs "$T/zdiag.json"
+
+finish
