@@ -67,6 +67,46 @@ check "mass ratio 100: si takes pgs's sweeps" [ "$(json_field iterations)" = "$(
 check "column 200: si = pgs after 2000 sweeps (1e-10)" close "$T/si200.mtx" "$T/pgs200.mtx" 1e-10
 agree "column 200: bgs = pivot" bgs pivot "$T/c200"
 
+# M with dense 6 x 6 blocks (rotated inertia: the dense block inverses), and
+# an M that is one tridiagonal block of 70 columns (not block-diagonal: the
+# CHOLMOD path); J sparse random, 30 rows: A positive definite
+python3 - "$T" <<'P'
+import os, random, sys
+d = sys.argv[1]; random.seed(5)
+def mat(path, m, n, ent):
+    with open(path, 'w') as f:
+        f.write('%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n' % (m, n, len(ent)))
+        f.write(''.join('%d %d %.17g\n' % (i + 1, j + 1, v) for i, j, v in ent))
+def vec(path, v):
+    with open(path, 'w') as f:
+        f.write('%%%%MatrixMarket matrix array real general\n%d 1\n' % len(v))
+        f.write(''.join('%.17g\n' % x for x in v))
+for name, nb in (('blk6', 72), ('tri70', 70)):
+    os.makedirs(os.path.join(d, name))
+    ent = []
+    if name == 'blk6':
+        for b in range(nb // 6):
+            G = [[random.uniform(-1, 1) for _ in range(6)] for _ in range(6)]
+            for i in range(6):
+                for j in range(6):
+                    v = sum(G[i][k] * G[j][k] for k in range(6)) + (0.5 if i == j else 0.0)
+                    ent.append((6 * b + i, 6 * b + j, v))
+    else:
+        for i in range(nb):
+            ent.append((i, i, 4.0))
+            if i + 1 < nb:
+                ent += [(i, i + 1, -1.0), (i + 1, i, -1.0)]
+    mat(os.path.join(d, name, 'M.mtx'), nb, nb, ent)
+    J = []
+    for i in range(30):
+        for j in random.sample(range(nb), 4):
+            J.append((i, j, random.uniform(-1, 1)))
+    mat(os.path.join(d, name, 'J.mtx'), 30, nb, J)
+    vec(os.path.join(d, name, 'v.mtx'), [random.uniform(-1, 1) for _ in range(nb)])
+P
+agree "M with dense 6 x 6 blocks" si pgs "$T/blk6"
+agree "M one 70-column block (CHOLMOD)" si pgs "$T/tri70"
+
 # pyramid: A = J M^-1 J' singular (4 contacts a face, rank 3): x is not
 # unique, w = A x + b is; compare w and check residuals independently
 for s in pgs si bgs; do
