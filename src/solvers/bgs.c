@@ -247,7 +247,7 @@ static int block_lcp(int k, const double *H, const double *q, const double *lo, 
 /* The fast path (temporal coherence): the index sets of the block's last
  * visit, st (C: w = 0, LO/HI/FIX: at that bound), give y by one solve
  * A_CC y_C = -(q_C + A_CN y_N); accepted (0) when y_C is inside its box and
- * every N row's w has its sign, checked by block_ok. */
+ * every N row's w has its sign. */
 /* lu: the block's cached factors of A_CC (k*k doubles, k pivots) for the
  * set *mask (bit a: row a in C; -1: none yet). */
 typedef struct {
@@ -290,7 +290,17 @@ static int block_guess(int k, const double *H, const double *q, const double *lo
         if (!(z[a] >= lo[c] && z[a] <= hi[c])) return 1;
         yt[c] = z[a];
     }
-    if (!block_ok(k, H, q, lo, hi, yt)) return 1;
+    /* w_C = 0 by construction; the rows at a bound need w of their sign */
+    for (int a = 0; a < k; a++) {
+        if (mask >> a & 1 || lo[a] == hi[a]) continue;
+        double w = q[a], scale = fmax(1.0, fabs(q[a]));
+        for (int c = 0; c < k; c++) {
+            double t = H[a * k + c] * yt[c];
+            w += t;
+            scale = fmax(scale, fabs(t));
+        }
+        if (st[a] == ST_HI ? !(w <= 1e-11 * scale) : !(w >= -1e-11 * scale)) return 1;
+    }
     for (int a = 0; a < k; a++) y[a] = yt[a];
     return 0;
 }
