@@ -1,7 +1,8 @@
 /* src/solvers/si.c: sequential impulses, as game engines run them (Catto,
  * "Iterative dynamics with temporal coherence", GDC 2005, and Box2D; Bullet's
- * btSequentialImpulseConstraintSolver), for lcp and blcp problems given in
- * factored form (M, J, v[, e]): A = J M^-1 J', b = J v + e (DESIGN.md).
+ * btSequentialImpulseConstraintSolver), for lcp, blcp, ccp and fc3d problems
+ * given in factored form (M, J, v[, e]): A = J M^-1 J', b = J v + e
+ * (DESIGN.md).
  *
  * The solver works on the body velocities, never on A:
  *     u = v + M^-1 J' lambda                       (nb: the bodies' velocities)
@@ -35,9 +36,26 @@
  * unless the residual is below tol).  Trace column: max_dlambda, the
  * largest |dlambda_i| of the sweep (impulse units).
  *
+ * Friction (ccp, fc3d; contact c = rows 3c normal, 3c+1, 3c+2 tangents), as
+ * Box2D and Jolt do it: the contact's normal row first,
+ *     lambda_n <- max(0, lambda_n - c_n / A_nn),   u updated,
+ * then the tangent pair with the new u, one step along -c_T clamped to the
+ * disc of radius mu lambda_n:
+ *     lambda_T <- P_disc(mu lambda_n)(lambda_T - alpha c_T),
+ *     alpha = 1 / max(A_t1t1, A_t2t2),
+ * a common step for both tangents, so that at a sliding fixed point c_T is
+ * opposite lambda_T (the exact 2x2 step W_TT^-1 c_T would bend the sliding
+ * direction when A_t1t1 != A_t2t2).  The fixed points are then exactly the
+ * fc3d solutions (De Saxce: r_n > 0 => u_n = 0, take-off u_n >= 0, stick
+ * u = 0, slide u_T = -s r_T).  For ccp the normal row uses
+ * c_n - mu |c_T| (the ccp in u is the fc3d in u - mu |u_T| e_n, as in
+ * src/solvers/nsgs.c), so that a sliding contact separates at
+ * u_n = mu |u_T|.  No convergence theory (the disc moves with lambda_n);
+ * the monitor's fc3d/ccp residual decides, as for the others.
+ *
  * Refused (exit 2): problems given as A only (no M, J, v: use pgs, the same
- * iteration on A), a zero row of J (A_ii = 0), an M CHOLMOD cannot factor.
- * Friction kinds (ccp, fc3d) are not taken: the registry refuses them.
+ * iteration on A, or nsgs for friction), a zero row of J (A_ii = 0), an M
+ * that is not positive definite.
  */
 #include "solver.h"
 #include "../factored.h"
@@ -68,7 +86,7 @@ static int si_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     if (!p->M.p || !p->J.p || !p->v)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "si needs the factored form (M, J, v: -M -J -v or M.mtx J.mtx v.mtx), this problem gives "
-                        "only A; use -s pgs, the same iteration on A");
+                        "only A; use -s pgs (the same iteration on A), or nsgs for friction");
     if (p->J.m != p->n || p->J.n != p->M.m)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "si: J is %d x %d, but A is %d x %d and M %d x %d", p->J.m,
                         p->J.n, p->n, p->n, p->M.m, p->M.n);
@@ -117,6 +135,53 @@ static int si_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
             double dvel = 0.0;
             dmax = 0.0;
             if (it % REFRESH == 0) body_velocity(p, &Y, x, u);
+            if (p->kind & LCP_KIND_FRICTION) {
+                for (int c = 0; c < p->nc; c++) {
+                    int i0 = 3 * c;
+                    double v3[3], d3[3];
+                    for (int r = 0; r < 3; r++) {
+                        double t = ebar[i0 + r];
+                        for (int k = jp[i0 + r]; k < jp[i0 + r + 1]; k++) t += jx[k] * u[jj[k]];
+                        v3[r] = t;
+                    }
+                    /* normal: ccp's velocity is fc3d's minus mu |u_T| (the Coulomb law on u - mu |u_T| e_n) */
+                    double vn = v3[0];
+                    if (p->kind == LCP_KIND_CCP) vn -= p->mu[c] * sqrt(v3[1] * v3[1] + v3[2] * v3[2]);
+                    double xn = fmax(0.0, x[i0] - vn * ainv[i0]);
+                    d3[0] = xn - x[i0];
+                    if (d3[0] != 0.0) {
+                        for (int k = yp[i0]; k < yp[i0 + 1]; k++) u[yj[k]] += d3[0] * yx[k];
+                        x[i0] = xn;
+                    }
+                    /* tangent pair: one step alpha = 1 / max(A_t1t1, A_t2t2) for both (a step along
+                     * -u_T, so that a sliding fixed point has u_T opposite r_T), clamped to the disc
+                     * of radius mu lambda_n */
+                    for (int r = 1; r < 3; r++) {
+                        double t = ebar[i0 + r];
+                        for (int k = jp[i0 + r]; k < jp[i0 + r + 1]; k++) t += jx[k] * u[jj[k]];
+                        v3[r] = t;
+                    }
+                    double alpha = 1.0 / fmax(aii[i0 + 1], aii[i0 + 2]);
+                    double t1 = x[i0 + 1] - alpha * v3[1], t2 = x[i0 + 2] - alpha * v3[2];
+                    double R = p->mu[c] * x[i0], tn = sqrt(t1 * t1 + t2 * t2);
+                    if (tn > R) {
+                        double f = R > 0 ? R / tn : 0.0;
+                        t1 *= f;
+                        t2 *= f;
+                    }
+                    d3[1] = t1 - x[i0 + 1];
+                    d3[2] = t2 - x[i0 + 2];
+                    for (int r = 1; r < 3; r++)
+                        if (d3[r] != 0.0) {
+                            for (int k = yp[i0 + r]; k < yp[i0 + r + 1]; k++) u[yj[k]] += d3[r] * yx[k];
+                            x[i0 + r] += d3[r];
+                        }
+                    for (int r = 0; r < 3; r++) {
+                        dmax = fmax(dmax, fabs(d3[r]));
+                        dvel = fmax(dvel, fabs(d3[r]) * aii[i0 + r]);
+                    }
+                }
+            } else
             for (int i = 0; i < n; i++) {
                 double c = ebar[i];
                 for (int k = jp[i]; k < jp[i + 1]; k++) c += jx[k] * u[jj[k]];
@@ -158,4 +223,4 @@ done:
 
 const lcp_solver lcp_solver_si = {"si",
                                   "sequential impulses on body velocities (factored form M, J, v; Box2D/Bullet)",
-                                  LCP_KIND_LCP | LCP_KIND_BLCP, columns, si_solve, NULL};
+                                  LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_FRICTION, columns, si_solve, NULL};

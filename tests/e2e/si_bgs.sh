@@ -6,7 +6,9 @@
 # after 2000 sweeps on a column of 200 (si is pgs computed on body
 # velocities), the same w and independently checked residuals on a
 # singular pyramid; given as -M -J -v files, a folder, and a findex friction
-# blcp; warm start from the solution with --warm-factor 0.9 in fewer
+# blcp; fc3d and ccp (Box2D-style disc clamp) to 1e-8 with an independent
+# natural-map residual, on stacks and on a scene with sliding contacts, and
+# = nsgs on a column; warm start from the solution with --warm-factor 0.9 in fewer
 # sweeps than cold; its own stop on stagnating impulses; refusals (A only,
 # friction kinds, a zero row of J: exit 2, one line).  bgs: lcp and blcp
 # (box JSONs, the friction pyramid as a findex blcp) to tol agreeing with
@@ -194,6 +196,84 @@ agree "box LCP (7 rows, one block)" bgs pivot "$T/box.json"
 "$LCP" generate random-spd --size 300 -o "$T/rspd" >/dev/null 2>&1
 agree "random-spd 300" bgs pivot "$T/rspd"
 
+# --- friction (fc3d, ccp): Box2D-style normal row, then the tangent pair
+# clamped to the disc mu lambda_n; reaches the common residual, checked by
+# an independent natural-map residual; a scene with sliding contacts (the
+# pyramid's bodies given random horizontal and spin velocities, b = J v
+# rewritten)
+# fric_resid KIND A b mu r: the natural-map residual of DESIGN.md
+fric_resid() {
+    python3 - "$@" <<'P'
+import math, sys
+kind, Ap, bp, mup, rp = sys.argv[1:6]
+def rows(p):
+    return [l for l in open(p) if l.strip() and not l.lstrip().startswith('%')]
+def vec(p):
+    r = rows(p); return [float(v) for v in r[1:1 + int(r[0].split()[0])]]
+r0 = rows(Ap); n = int(r0[0].split()[0]); A = {}
+for l in r0[1:]:
+    i, j, v = l.split(); A.setdefault(int(i) - 1, []).append((int(j) - 1, float(v)))
+q, mu, r = vec(bp), vec(mup), vec(rp)
+u = [q[i] + sum(v * r[j] for j, v in A.get(i, [])) for i in range(n)]
+def proj(z, m):  # onto {|z_T| <= m z_n}
+    zn, zt = z[0], math.hypot(z[1], z[2])
+    if zt <= m * zn: return z
+    if m * zt <= -zn: return [0.0, 0.0, 0.0]
+    a = (zn + m * zt) / (1 + m * m)
+    return [a, m * a * z[1] / zt, m * a * z[2] / zt]
+err = 0.0
+for c in range(n // 3):
+    uc = u[3 * c:3 * c + 3]; rc = r[3 * c:3 * c + 3]
+    vn = uc[0] + (mu[c] * math.hypot(uc[1], uc[2]) if kind == 'fc3d' else 0.0)
+    p = proj([rc[0] - vn, rc[1] - uc[1], rc[2] - uc[2]], mu[c])
+    err += sum((rc[k] - p[k]) ** 2 for k in range(3))
+nrm = lambda x: math.sqrt(sum(t * t for t in x))
+print(math.sqrt(err) / max(nrm(q), nrm(r), nrm(u), 1e-300))
+P
+}
+"$LCP" generate column --bodies 20 --mu 0.3 --mass-ratio 100 -o "$T/cfm" >/dev/null 2>&1
+"$LCP" generate pyramid --base 5 --mu 0.5 -o "$T/pf" >/dev/null 2>&1
+"$LCP" generate pyramid --base 5 --mu 0.5 --kind ccp -o "$T/pc" >/dev/null 2>&1
+"$LCP" generate pyramid --base 6 --mu 0.3 -o "$T/sl" >/dev/null 2>&1
+python3 - "$T/sl" <<'P'
+import random, sys
+random.seed(2)
+d = sys.argv[1]
+def put(name, v):
+    open(d + '/' + name, 'w').write('%%%%MatrixMarket matrix array real general\n%d 1\n' % len(v) + ''.join('%.17g\n' % x for x in v))
+rows = [l for l in open(d + '/v.mtx') if l.strip() and not l.startswith('%')]
+n = int(rows[0].split()[0]); v = [float(x) for x in rows[1:1 + n]]
+for b in range(n // 6):
+    v[6 * b] += random.uniform(-0.5, 0.5); v[6 * b + 1] += random.uniform(-0.5, 0.5); v[6 * b + 5] += random.uniform(-1, 1)
+put('v.mtx', v)
+rows = [l for l in open(d + '/J.mtx') if l.strip() and not l.startswith('%')]
+m = int(rows[0].split()[0]); b = [0.0] * m
+for l in rows[1:]:
+    i, j, x = l.split(); b[int(i) - 1] += float(x) * v[int(j) - 1]
+put('b.mtx', b)  # b = J v; A = J M^-1 J' does not depend on v
+P
+for c in "cfm fc3d" "pf fc3d" "pc ccp" "sl fc3d" "sl ccp"; do
+    set -- $c; d=$1; k=$2
+    if "$LCP" -s si -t 1e-8 -n 200000 --kind "$k" --json -o "$T/r.mtx" --output-w "$T/u.mtx" "$T/$d" >"$T/out" 2>"$T/err"; then
+        ok "$d $k: si reaches 1e-8 ($(json_field iterations) sweeps)"
+    else
+        bad "$d $k: si exit $?: $(json_field status) $(json_field residual) $(head -c 200 "$T/err")"; continue
+    fi
+    res=$(fric_resid "$k" "$T/$d/A.mtx" "$T/$d/b.mtx" "$T/$d/mu.mtx" "$T/r.mtx")
+    if lt "$res" 2e-8; then ok "$d $k: independent residual $res"; else bad "$d $k: independent residual $res"; fi
+done
+# the sliding scene: many contacts on the cone's surface (|r_T| = mu r_n > 0)
+"$LCP" -s si -t 1e-10 -n 200000 --quiet -o "$T/r.mtx" "$T/sl"
+check "sliding scene: more than 50 contacts slide" python3 - "$T/r.mtx" <<'P'
+import sys
+rows = [l for l in open(sys.argv[1]) if l.strip() and not l.startswith('%')]
+r = [float(v) for v in rows[1:1 + int(rows[0].split()[0])]]
+s = sum(1 for c in range(len(r) // 3) if r[3 * c] > 1e-9 and abs((r[3 * c + 1] ** 2 + r[3 * c + 2] ** 2) ** .5 - 0.3 * r[3 * c]) <= 1e-6 * r[3 * c])
+sys.exit(0 if s > 50 else 1)
+P
+# fc3d on a column: no tangential load, the solution is unique: si = nsgs
+agree "column 20 fc3d, mass ratio 100" si nsgs "$T/cfm"
+
 # --- trace columns
 "$LCP" -s si -t 1e-10 --json --trace "$T/si.csv" "$T/c20" >"$T/out"
 check "si trace header" [ "$(head -n 1 "$T/si.csv")" = "iter,time_s,residual,complementarity,feasibility,max_dlambda" ]
@@ -215,7 +295,7 @@ refuse() { # refuse NAME PATTERN ARGS...
 refuse "si on A only" "pgs" -s si -A "$T/c20/A.mtx" -b "$T/c20/b.mtx"
 refuse "si on a JSON with A only" "factored form" -s si "$T/box.json"
 "$LCP" generate column --bodies 4 --mu 0.3 -o "$T/cf" >/dev/null 2>&1
-refuse "si on fc3d" "does not solve fc3d" -s si "$T/cf"
+refuse "si on fc3d given as W, q only" "nsgs" -s si -A "$T/cf/A.mtx" -b "$T/cf/b.mtx" --mu "$T/cf/mu.mtx"
 refuse "bgs on fc3d" "does not solve fc3d" -s bgs "$T/cf"
 echo '{"kind": "lcp", "M": [[2, 0], [0, 1]], "J": [[1, -1], [0, 0]], "v": [-1, 1]}' >"$T/zero.json"
 refuse "si: a zero row of J" "row 2 of J" -s si "$T/zero.json"
