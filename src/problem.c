@@ -1,6 +1,7 @@
 /* src/problem.c: the problem model: defaults, the factored form
  * (A = J M^-1 J', b = J v + e, through CHOLMOD), and load-time checks. */
 #include "problem.h"
+#include "factored.h"
 #include "suitesparse.h"
 
 #include <math.h>
@@ -79,34 +80,22 @@ void lcp_problem_free(lcp_problem *p)
     memset(p, 0, sizeof *p);
 }
 
-/* A = J M^-1 J' by a sparse Cholesky factorisation of M (CHOLMOD): X = M \ J',
- * A = J X.  Works for any symmetric positive definite M, block-diagonal or not. */
+/* A = J M^-1 J' = J Y', Y = (M^-1 J')' from lcp_minv_jt (src/factored.c:
+ * dense inverses of M's blocks, or CHOLMOD when M is not block-diagonal),
+ * the product by CHOLMOD. */
 static int form_A(lcp_problem *p, lcp_err *err)
 {
     const char *src = p->source;
+    lcp_csr Y;
+    lcp_err e2;
+    int rc = lcp_minv_jt(p, &Y, &e2);
+    if (rc) return lcp_fail(err, rc, src, 0, "%s", e2.msg);
     cholmod_common c;
-    lcp_cholmod_start(&c); /* LL': an indefinite M fails */
-    cholmod_sparse Mt = lcp_csr_as_cholmod(&p->M, 0); /* M symmetric: M' = M */
+    lcp_cholmod_start(&c);
     cholmod_sparse Jt = lcp_csr_as_cholmod(&p->J, 0); /* J' (nb x n) */
-    cholmod_sparse *Ml = cholmod_copy(&Mt, -1, 1, &c); /* lower triangle, symmetric */
-    cholmod_factor *L = NULL;
-    cholmod_sparse *X = NULL, *Jm = NULL, *AJ = NULL;
-    int rc = 0;
-    if (!Ml) {
-        rc = lcp_fail(err, LCP_ERROR, src, 0, "out of memory forming A = J M^-1 J'");
-        goto done;
-    }
-    L = cholmod_analyze(Ml, &c);
-    if (L) cholmod_factorize(Ml, L, &c);
-    if (!L || c.status == CHOLMOD_NOT_POSDEF || L->minor < L->n) {
-        rc = lcp_fail(err, LCP_INPUT_ERROR, src, 0,
-                      "the mass matrix M is not positive definite (Cholesky fails at column %ld)",
-                      L ? (long)L->minor + 1 : 0L);
-        goto done;
-    }
-    X = cholmod_spsolve(CHOLMOD_A, L, &Jt, &c);
-    Jm = cholmod_transpose(&Jt, 1, &c);
-    if (X && Jm) AJ = cholmod_ssmult(Jm, X, 0, 1, 1, &c); /* n x n, CSC */
+    cholmod_sparse X = lcp_csr_as_cholmod(&Y, 0);     /* Y' = M^-1 J' (nb x n) */
+    cholmod_sparse *Jm = cholmod_transpose(&Jt, 1, &c), *AJ = NULL;
+    if (Jm) AJ = cholmod_ssmult(Jm, &X, 0, 1, 1, &c); /* n x n, CSC */
     if (!AJ) {
         rc = lcp_fail(err, LCP_ERROR, src, 0, "out of memory forming A = J M^-1 J'");
         goto done;
@@ -121,12 +110,10 @@ static int form_A(lcp_problem *p, lcp_err *err)
         if (lcp_csr_transpose(&T, &p->A)) rc = lcp_fail(err, LCP_ERROR, src, 0, "out of memory");
     }
 done:
-    cholmod_free_sparse(&Ml, &c);
-    cholmod_free_sparse(&X, &c);
     cholmod_free_sparse(&Jm, &c);
     cholmod_free_sparse(&AJ, &c);
-    cholmod_free_factor(&L, &c);
     cholmod_finish(&c);
+    lcp_csr_free(&Y);
     return rc;
 }
 

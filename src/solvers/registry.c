@@ -8,7 +8,7 @@
 extern const lcp_solver lcp_solver_pgs, lcp_solver_psor, lcp_solver_sgs, lcp_solver_jacobi, lcp_solver_lemke,
     lcp_solver_pivot, lcp_solver_ipm, lcp_solver_newton_fb, lcp_solver_newton_min, lcp_solver_nsgs,
     lcp_solver_admm, lcp_solver_fixed_point, lcp_solver_mprgp, lcp_solver_apgd, lcp_solver_bb, lcp_solver_nsn,
-    lcp_solver_prox, lcp_solver_pmg, lcp_solver_socp_ipm;
+    lcp_solver_prox, lcp_solver_pmg, lcp_solver_socp_ipm, lcp_solver_si, lcp_solver_bgs;
 
 static const lcp_solver *const solvers[] = {
     &lcp_solver_pgs,        /* src/solvers/pgs.c */
@@ -30,6 +30,8 @@ static const lcp_solver *const solvers[] = {
     &lcp_solver_prox,       /* src/solvers/prox.c */
     &lcp_solver_pmg,        /* src/solvers/pmg.c */
     &lcp_solver_socp_ipm,   /* src/solvers/socp_ipm.c */
+    &lcp_solver_si,         /* src/solvers/si.c */
+    &lcp_solver_bgs,        /* src/solvers/bgs.c */
     NULL,
 };
 
