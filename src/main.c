@@ -158,7 +158,7 @@ static void list_solvers(void)
                 if (*kinds) strcat(kinds, ",");
                 strcat(kinds, lcp_kind_name((lcp_kind)k));
             }
-        printf("%-11s %-15s precond: %-24s %s\n", (*s)->name, kinds, lcp_solver_precond_names(*s), (*s)->summary);
+        printf("%-11s %-17s precond: %-24s %s\n", (*s)->name, kinds, lcp_solver_precond_names(*s), (*s)->summary);
     }
 }
 
