@@ -66,11 +66,15 @@
  * on the pattern of H (that of A plus the diagonal, the same at every
  * step), numeric LU per step; auto: dense for n <= 1000, sparse above.
  * LAPACK (OpenBLAS) runs on -j threads.  S A S is never formed: products
- * and gathers scale A's entries on the fly.  A step costs one product
- * with A (A d, for the line search and for grad psi'd = Phi'(D_a d + D_b
- * A d)) besides the monitor's A x + b, from which w is taken afresh; grad
- * psi itself (a product with A') only for a gradient step or when the
- * bound on ||grad psi|| does not settle the angle test.  Our workspace is
+ * and the Newton matrices take its entries as A_ij (S_i S_j) on the fly,
+ * the same double everywhere (see smatvec).  A step costs one product with
+ * A: A d, for the line search, for grad psi'd = Phi'(D_a d + D_b A d) and
+ * for w <- w + t A d (the accepted trial point's w, so the next step
+ * starts from the very merit the line search accepted; w is formed afresh,
+ * a second product, only after a step that gained little, where the
+ * rounding accumulated in w could be what stops the progress).  grad psi
+ * itself (a product with A') is formed only for a gradient step or when
+ * the bound on ||grad psi|| does not settle the angle test.  Our workspace is
  * allocated before the loop; UMFPACK allocates its numeric factor inside
  * each umfpack_di_numeric call (the library's own storage).
  *
@@ -182,12 +186,21 @@ static double fb_merit(int n, const double *z, const double *w, double *phi)
     return 0.5 * s;
 }
 
-/* y = S M S v (M = A or A'), scratch sv. */
+/* y = S M S v (M = A or A').  Every use of S A S -- products, the Newton
+ * matrix -- takes the entry (i, j) as A_ij * (S_i S_j), the same double
+ * each time (and the same for (j, i) where A is symmetric): where A is
+ * singular, d has large components along the null space of the Newton
+ * matrix, and a product with a matrix that differs from it by rounding
+ * turns them into errors in A d of eps |A| |d| that ruin the line search
+ * near the solution (pyramids of redundant contacts). */
 static void smatvec(const newton_work *W, const lcp_csr *M, const double *v, double *y)
 {
-    for (int i = 0; i < W->n; i++) W->sv[i] = W->sc[i] * v[i];
-    lcp_csr_matvec(M, W->sv, y);
-    for (int i = 0; i < W->n; i++) y[i] *= W->sc[i];
+    const double *sc = W->sc;
+    for (int i = 0; i < M->m; i++) {
+        double s = 0.0, si = sc[i];
+        for (int k = M->p[i]; k < M->p[i + 1]; k++) s += M->x[k] * (si * sc[M->j[k]]) * v[M->j[k]];
+        y[i] = s;
+    }
 }
 
 /* D_a, D_b of H_FB at (z, w), with De Luca et al.'s choice where r_i = 0. */
@@ -337,11 +350,11 @@ static int dense_solve(newton_work *W, lcp_err *err)
             memset(col + a, 0, (mm - (size_t)a) * sizeof(double));
             for (int k = A->p[i]; k < A->p[i + 1]; k++) {
                 int j = A->j[k], pj = W->pos[j];
-                if (pj < 0) acc += A->x[k] * sc[j] * d[j];       /* (S A S)_FE d_E */
-                else if (pj >= a) col[pj] = si * A->x[k] * sc[j];
+                if (pj < 0) acc += A->x[k] * (si * sc[j]) * d[j];  /* (S A S)_FE d_E */
+                else if (pj >= a) col[pj] = A->x[k] * (si * sc[j]);
             }
             col[a] += W->delta + ma[i] / mb[i];
-            rr[a] = rhs[i] / mb[i] - si * acc;
+            rr[a] = rhs[i] / mb[i] - acc;
         }
         dpotrf_("L", &m, H, &m, &info);
         if (info < 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "dpotrf: argument %d invalid", -info);
@@ -357,14 +370,14 @@ static int dense_solve(newton_work *W, lcp_err *err)
         int i = W->fidx[a];
         double *col = H + (size_t)a * mm, acc = 0.0;
         memset(col, 0, mm * sizeof(double));
-        double f = mb[i] * sc[i];
+        double si = sc[i];
         for (int k = A->p[i]; k < A->p[i + 1]; k++) {
             int j = A->j[k], pj = W->pos[j];
-            if (pj < 0) acc += A->x[k] * sc[j] * d[j];
-            else col[pj] = f * A->x[k] * sc[j];
+            if (pj < 0) acc += A->x[k] * (si * sc[j]) * d[j];
+            else col[pj] = mb[i] * (A->x[k] * (si * sc[j]));
         }
         col[a] += ma[i] + W->delta * mb[i];
-        rr[a] = rhs[i] - f * acc;
+        rr[a] = rhs[i] - mb[i] * acc;
     }
     dgetrf_(&m, &m, H, &m, W->ipiv, &info);
     if (info > 0) return 1;                                      /* exactly singular U */
@@ -384,7 +397,7 @@ static int newton_solve(newton_work *W, lcp_err *err)
     if (!W->sparse) return dense_solve(W, err);
     for (int i = 0; i < n; i++)
         for (int k = W->Hp[i]; k < W->Hp[i + 1]; k++) {
-            double v = W->amap[k] >= 0 ? W->mb[i] * W->sc[i] * A->x[W->amap[k]] * W->sc[W->Hj[k]] : 0.0; /* D_b S A S */
+            double v = W->amap[k] >= 0 ? W->mb[i] * (A->x[W->amap[k]] * (W->sc[i] * W->sc[W->Hj[k]])) : 0.0; /* D_b S A S */
             W->Hx[k] = k == W->hdiag[i] ? v + W->ma[i] + W->delta * W->mb[i] : v; /* + D_a + delta D_b */
         }
     void *numeric = NULL;
@@ -505,11 +518,11 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
     for (int i = 0; i < n; i++) {                            /* row and column sums of |S A S| */
         double r = 0.0;
         for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            double v = fabs(A->x[k]) * W->sc[A->j[k]];
+            double v = fabs(A->x[k] * (W->sc[i] * W->sc[A->j[k]]));
             r += v;
-            if (!W->sym) W->colsum[A->j[k]] += W->sc[i] * v;
+            if (!W->sym) W->colsum[A->j[k]] += v;
         }
-        W->rowsum[i] = W->sc[i] * r;
+        W->rowsum[i] = r;
     }
     if (W->sym) memcpy(W->colsum, W->rowsum, (size_t)n * sizeof(double));
     openblas_set_num_threads(s->threads > 0 ? s->threads : 1); /* -j: LAPACK's threads too */
@@ -589,15 +602,21 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
         regc = t >= 1.0 ? fmax(REG_MIN, regc / REG_FACTOR)   /* full step: less regularization */
                         : fmin(REG_MAX, regc * REG_FACTOR);  /* damped step: more */
         memcpy(W->z, W->zt, (size_t)n * sizeof(double));    /* z <- z + t d */
+        memcpy(W->w, W->wt, (size_t)n * sizeof(double));    /* w <- w + t A d */
+        double psi_new = fb_merit(n, z, W->w, W->phi);       /* = pt */
+        if (psi - psi_new <= STALL_REL * psi) {              /* little progress: w afresh */
+            smatvec(W, A, z, W->w);
+            for (int i = 0; i < n; i++) W->w[i] += W->b[i];
+            psi_new = fb_merit(n, z, W->w, W->phi);
+            stalls++;
+        } else {
+            stalls = 0;
+        }
+        psi = psi_new;
         for (int i = 0; i < n; i++) x[i] = W->sc[i] * z[i];  /* x = S z */
-        extra[0] = pt;                                       /* the line search's merit at z */
+        extra[0] = psi;
         extra[1] = t;
         stop = lcp_monitor_step(mon, k, x, extra);
-        /* w = S A S z + S b afresh, free: the monitor has just formed A x + b */
-        for (int i = 0; i < n; i++) W->w[i] = W->sc[i] * mon->w[i];
-        double psi_new = fb_merit(n, z, W->w, W->phi);
-        stalls = psi - psi_new <= STALL_REL * psi ? stalls + 1 : 0;
-        psi = psi_new;
         if (!stop && !isfinite(psi)) {
             why = "the merit overflows";
             break;
