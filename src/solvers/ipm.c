@@ -60,7 +60,11 @@
  * factor each step; UMFPACK for the steps where it finds M not positive
  * definite, set up at the first such step), UMFPACK otherwise (umfpack_di_symbolic once, umfpack_di_numeric
  * per step); auto: dense for n <= 1000, sparse above.  info->message names
- * what ran.  Z^-1 W is floored at 1e-13 max|A_ij| (a regularization that
+ * what ran.  LAPACK and the BLAS under CHOLMOD run on -j threads (default
+ * 1: for n ~ 100 a second thread costs more than it gains).  The dense
+ * path also takes its products with A (A z, the directions' A dz) from the
+ * dense copy by BLAS dgemv; the curvature test's pass over |A| runs only
+ * where dz'A dz < 0.  A symmetric A is its own transpose (no copy).  Z^-1 W is floored at 1e-13 max|A_ij| (a regularization that
  * keeps M numerically nonsingular when A is singular; r is recomputed
  * exactly, so it only makes the Newton step inexact).  All of our workspace
  * is allocated before the loop, and the first factorization and solve are
