@@ -162,30 +162,36 @@ double lcp_csr_diag(const lcp_csr *A, int i)
 int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
 {
     if (A->m != A->n) return 0;
-    lcp_csr T;
-    if (lcp_csr_transpose(A, &T)) return 0;
+    int n = A->n;
+    if (n == 0 || !A->p) return 1;
     double amax = 0.0;
     long nnz = lcp_csr_nnz(A);
     for (long k = 0; k < nnz; k++) amax = fmax(amax, fabs(A->x[k]));
+    double lim = tol * amax;
+    /* No transpose: the rows are visited in order and cur[j] walks the lower
+     * part of row j, (j, i) for i < j in increasing i, in step with the
+     * upper entries (i, j) of the rows i visited; an entry without a
+     * partner is compared with 0 (absent). */
+    int *cur = malloc((size_t)n * sizeof(int));
+    if (!cur) return 0;
+    memcpy(cur, A->p, (size_t)n * sizeof(int));
     int sym = 1;
-    /* compare row i of A and row i of A' (both sorted), treating absent as 0 */
-    for (int i = 0; i < A->m && sym; i++) {
-        int a = A->p[i], ae = A->p[i + 1], t = T.p[i], te = T.p[i + 1];
-        while (a < ae || t < te) {
-            double va = 0, vt = 0;
-            if (t >= te || (a < ae && A->j[a] < T.j[t])) va = A->x[a++];
-            else if (a >= ae || T.j[t] < A->j[a]) vt = T.x[t++];
-            else {
-                va = A->x[a++];
-                vt = T.x[t++];
-            }
-            if (fabs(va - vt) > tol * amax) {
-                sym = 0;
-                break;
-            }
+    for (int i = 0; i < n && sym; i++)
+        for (int k = A->p[i]; k < A->p[i + 1] && sym; k++) {
+            int j = A->j[k];
+            if (j <= i) continue;                               /* upper entries (i, j) only */
+            int c = cur[j], ce = A->p[j + 1];
+            for (; c < ce && A->j[c] < i; c++)                  /* (j, l), l < i: no partner (l, j) */
+                if (fabs(A->x[c]) > lim) sym = 0;
+            double t = 0.0;
+            if (c < ce && A->j[c] == i) t = A->x[c++];          /* (j, i) */
+            cur[j] = c;
+            if (fabs(A->x[k] - t) > lim) sym = 0;
         }
-    }
-    lcp_csr_free(&T);
+    for (int j = 0; j < n && sym; j++)                          /* lower entries left without a partner */
+        for (int c = cur[j]; c < A->p[j + 1] && A->j[c] < j; c++)
+            if (fabs(A->x[c]) > lim) sym = 0;
+    free(cur);
     return sym;
 }
 

@@ -60,7 +60,11 @@
  * factor each step; UMFPACK for the steps where it finds M not positive
  * definite, set up at the first such step), UMFPACK otherwise (umfpack_di_symbolic once, umfpack_di_numeric
  * per step); auto: dense for n <= 1000, sparse above.  info->message names
- * what ran.  Z^-1 W is floored at 1e-13 max|A_ij| (a regularization that
+ * what ran.  LAPACK and the BLAS under CHOLMOD run on -j threads (default
+ * 1: for n ~ 100 a second thread costs more than it gains).  The dense
+ * path also takes its products with A (A z, the directions' A dz) from the
+ * dense copy by BLAS dgemv; the curvature test's pass over |A| runs only
+ * where dz'A dz < 0.  A symmetric A is its own transpose (no copy).  Z^-1 W is floored at 1e-13 max|A_ij| (a regularization that
  * keeps M numerically nonsingular when A is singular; r is recomputed
  * exactly, so it only makes the Newton step inexact).  All of our workspace
  * is allocated before the loop, and the first factorization and solve are
@@ -103,6 +107,7 @@
 #include "../info.h"
 #include "../suitesparse.h"
 
+#include <cblas.h>
 #include <cholmod.h>
 #include <math.h>
 #include <stdio.h>
@@ -391,19 +396,30 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
 
 /* ------------------------------------------------------------ monotonicity */
 
-/* y = A x; returns x'A x, and |x|'|A||x| (the size of its rounding error,
- * up to the row length times the unit roundoff) in *absq. */
-static double curvature(const lcp_csr *A, const double *x, double *y, double *absq)
+/* y = A x: BLAS dgemv on the dense copy of the dense path, else CSR. */
+static void ls_matvec(const linsys *L, const double *x, double *y)
 {
+    if (L->ad) cblas_dgemv(CblasColMajor, CblasNoTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
+    else lcp_csr_matvec(L->A, x, y);
+}
+
+/* y = A x; returns x'A x, and in *absq |x|'|A||x| (the size of its
+ * rounding error, up to the row length times the unit roundoff) where
+ * x'A x < 0, x'A x itself where it is >= 0 (nothing to weigh: the pass
+ * over |A| is saved; non-finite values stay non-finite). */
+static double curvature(const linsys *L, const double *x, double *y, double *absq)
+{
+    const lcp_csr *A = L->A;
+    ls_matvec(L, x, y);
     double q = 0.0, qa = 0.0;
+    for (int i = 0; i < A->m; i++) q += x[i] * y[i];
+    if (q >= 0) {
+        *absq = q;
+        return q;
+    }
     for (int i = 0; i < A->m; i++) {
-        double s = 0.0, sa = 0.0;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            s += A->x[k] * x[A->j[k]];
-            sa += fabs(A->x[k] * x[A->j[k]]);
-        }
-        y[i] = s;
-        q += x[i] * s;
+        double sa = 0.0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) sa += fabs(A->x[k] * x[A->j[k]]);
         qa += fabs(x[i]) * sa;
     }
     *absq = qa;
@@ -506,7 +522,8 @@ static double to_boundary(int n, const double *v, const double *dv)
 typedef struct {
     double *z, *w, *r, *az, *dz, *dw, *dza, *dwa, *d, *adz, *zp, *vw, *vr;
     unsigned char *keep;
-    lcp_csr At;
+    lcp_csr At_own;              /* A' where A is not symmetric */
+    const lcp_csr *At;           /* A' (A itself when symmetric) */
 } ipm_work;
 
 static void work_free(ipm_work *W)
@@ -514,7 +531,7 @@ static void work_free(ipm_work *W)
     double *v[] = {W->z, W->w, W->r, W->az, W->dz, W->dw, W->dza, W->dwa, W->d, W->adz, W->zp, W->vw, W->vr};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) free(v[i]);
     free(W->keep);
-    lcp_csr_free(&W->At);
+    lcp_csr_free(&W->At_own);
 }
 
 /* d = max(w / z, dmin): the diagonal Z^-1 W of M, floored. */
@@ -537,7 +554,7 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
     }
     if (ls_factor(L, W->d, W->keep, err)) return INFINITY;
     for (int it = 0; it < 3; it++) {                        /* Newton + 2 refinement steps */
-        lcp_csr_matvec(&p->A, W->zp, W->vr);
+        ls_matvec(L, W->zp, W->vr);
         for (int i = 0; i < n; i++) W->vr[i] = W->keep[i] ? -(W->vr[i] + p->b[i]) : 0.0; /* -(A z + b)_B */
         if (ls_solve(L, W->vr, err)) return INFINITY;
         for (int i = 0; i < n; i++)
@@ -586,9 +603,9 @@ static void diagnose(const lcp_problem *p, ipm_work *W, int k, int diverged, int
     /* candidates: the iterate's direction z, and that of the last step, dz_+ */
     double by, eps, by2, eps2;
     memcpy(W->vr, W->z, (size_t)n * sizeof(double));
-    double radius = farkas_radius(p, &W->At, W->vr, W->vw, &by, &eps);
+    double radius = farkas_radius(p, W->At, W->vr, W->vw, &by, &eps);
     for (int i = 0; i < n; i++) W->zp[i] = fmax(W->dz[i], 0.0);
-    double radius2 = farkas_radius(p, &W->At, W->zp, W->vw, &by2, &eps2);
+    double radius2 = farkas_radius(p, W->At, W->zp, W->vw, &by2, &eps2);
     if (radius2 > radius) radius = radius2, by = by2, eps = eps2;
     if (radius > fmax(zn, CERT_RADIUS * z0norm)) {
         info->status = LCP_NO_SOLUTION;
@@ -647,11 +664,13 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!(*v[i] = lcp_alloc((size_t)n, sizeof(double)))) rc = 1;
     W.keep = lcp_alloc((size_t)n, 1);
-    if (rc || !W.keep || lcp_csr_transpose(&p->A, &W.At)) {
+    int sym = lcp_csr_is_symmetric(&p->A, 1e-12);
+    W.At = sym ? &p->A : &W.At_own;                        /* A' (A itself when symmetric) */
+    if (rc || !W.keep || (!sym && lcp_csr_transpose(&p->A, &W.At_own))) {
         work_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
     }
-    int sym = lcp_csr_is_symmetric(&p->A, 1e-12);
+    openblas_set_num_threads(s->threads > 0 ? s->threads : 1); /* -j: LAPACK's (and CHOLMOD's BLAS) threads */
     if ((rc = ls_init(&L, p, sparse, sym, err))) goto done;
 
     /* scales and the starting point */
@@ -682,7 +701,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     int stop = lcp_monitor_step(mon, 0, last, extra);
     char why[200] = "";
     for (int i = 0; i < n; i++) W.vr[i] = lcp_csr_diag(&p->A, i);
-    if (!stop && not_psd_quick(&p->A, &W.At, W.vr, why, sizeof why)) {
+    if (!stop && not_psd_quick(&p->A, W.At, W.vr, why, sizeof why)) {
         info->status = LCP_ERROR;
         snprintf(info->message, sizeof info->message, "A is not positive semidefinite (%s): ipm needs a monotone LCP",
                  why);
@@ -702,7 +721,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         /* predictor: (A + Z^-1 W) dz_a = r - w, dw_a = A dz_a - r */
         for (int i = 0; i < n; i++) W.dza[i] = W.r[i] - W.w[i];
         if ((rc = ls_solve(&L, W.dza, err))) goto broken;
-        double qa, q = curvature(&p->A, W.dza, W.adz, &qa);
+        double qa, q = curvature(&L, W.dza, W.adz, &qa);
         for (int i = 0; i < n; i++) W.dwa[i] = W.adz[i] - W.r[i];
         if (!isfinite(qa)) goto nonfinite;
         if (!(q >= -CURV_TOL * qa)) {
@@ -717,7 +736,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         /* corrector: rhs r - w + (sigma mu - dz_a dw_a) / z */
         for (int i = 0; i < n; i++) W.dz[i] = W.r[i] - W.w[i] + (sigma * mu - W.dza[i] * W.dwa[i]) / W.z[i];
         if ((rc = ls_solve(&L, W.dz, err))) goto broken;
-        q = curvature(&p->A, W.dz, W.adz, &qa);
+        q = curvature(&L, W.dz, W.adz, &qa);
         for (int i = 0; i < n; i++) W.dw[i] = W.adz[i] - W.r[i];
         if (!isfinite(qa)) goto nonfinite;
         if (!(q >= -CURV_TOL * qa)) {
@@ -731,7 +750,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
             W.z[i] += alpha * W.dz[i];
             W.w[i] += alpha * W.dw[i];
         }
-        lcp_csr_matvec(&p->A, W.z, W.az);
+        ls_matvec(&L, W.z, W.az);
         mu = 0.0;
         for (int i = 0; i < n; i++) {
             W.r[i] = W.w[i] - W.az[i] - b[i];

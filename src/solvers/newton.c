@@ -58,12 +58,25 @@
  * nonsingular (BD-regularity) both converge quadratically: the full step
  * t = 1 is accepted and residual_{k+1} ~ residual_k^2 in the trace.
  *
- * Linear systems (--linsolve): dense: H as a dense array, LU by LAPACK
- * dgetrf/dgetrs (n <= 16384); sparse: UMFPACK, symbolic analysis once on
- * the pattern of H (that of A plus the diagonal, the same at every step),
- * numeric LU per step; auto: dense for n <= 1000, sparse above.  Our
- * workspace is allocated before the loop; UMFPACK allocates its numeric
- * factor inside each umfpack_di_numeric call (the library's own storage).
+ * Linear systems (--linsolve): dense (n <= 16384): the rows with D_b,i <=
+ * eps D_a,i are eliminated, the rest is a reduced system, symmetric positive
+ * definite when A is symmetric psd, solved by LAPACK Cholesky
+ * (dpotrf/dpotrs), or LU (dgetrf/dgetrs) where A is not symmetric or
+ * Cholesky fails (see dense_solve); sparse: UMFPACK, symbolic analysis once
+ * on the pattern of H (that of A plus the diagonal, the same at every
+ * step), numeric LU per step; auto: dense for n <= 1000, sparse above.
+ * LAPACK (OpenBLAS) runs on -j threads.  S A S is never formed: products
+ * and the Newton matrices take its entries as A_ij (S_i S_j) on the fly,
+ * the same double everywhere (see smatvec).  A step costs one product with
+ * A: A d, for the line search, for grad psi'd = Phi'(D_a d + D_b A d) and
+ * for w <- w + t A d (the accepted trial point's w, so the next step
+ * starts from the very merit the line search accepted; w is formed afresh,
+ * a second product, only after a step that gained little, where the
+ * rounding accumulated in w could be what stops the progress).  grad psi
+ * itself (a product with A') is formed only for a gradient step or when
+ * the bound on ||grad psi|| does not settle the angle test.  Our workspace is
+ * allocated before the loop; UMFPACK allocates its numeric factor inside
+ * each umfpack_di_numeric call (the library's own storage).
  *
  * Verdicts: the monitor decides "solved" from the common residual.  When no
  * step of at least 1e-14 decreases psi along the Newton and the gradient
@@ -79,6 +92,8 @@
  */
 #include "solver.h"
 
+#include <cblas.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +101,9 @@
 #include <umfpack.h>
 
 /* LAPACK */
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
+             const int *ldb, int *info);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
              double *b, const int *ldb, int *info);
@@ -104,6 +122,8 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define ROUNDING_RESIDUAL 1.5e-8 /* below this (sqrt(eps)), a stall is rounding, not failure */
 #define AUTO_DENSE_MAX 1000     /* --linsolve auto: dense up to this n */
 #define DENSE_MAX 16384         /* dense H: n^2 doubles (2 GiB) at most */
+#define ELIM_REL DBL_EPSILON    /* dense: rows with D_b,i <= this D_a,i are eliminated */
+#define SYM_TOL 1e-14           /* A symmetric to this (relative to max|A_ij|): Cholesky */
 
 static const char *const columns[] = {"merit", "step", NULL};
 
@@ -111,16 +131,25 @@ typedef struct {
     const lcp_problem *p;
     int n, sparse;
     double delta;                /* regularization: H = D_a + D_b (A + delta I) */
-    lcp_csr A, At;               /* the scaled S A S and its transpose */
+    const lcp_csr *A;            /* the problem's A (S A S is applied on the fly) */
+    lcp_csr At;                  /* A' where A is not symmetric */
     double *b, *sc, *z;          /* S b, the scaling S (diagonal), the scaled iterate S^-1 x */
     double *w, *phi;             /* w = A z + b, Phi_FB(z) at the current z */
     double *da, *db;             /* D_a, D_b of H_FB (merit gradient) */
     double *ma, *mb, *rhs;       /* D_a, D_b and -Phi of the Newton system */
     double *g, *d, *ad, *hg;     /* grad psi, direction, A d, H g */
-    double *zt, *wt, *tmp;       /* trial point, its w, scratch */
-    /* dense path */
-    double *H;                   /* n x n column-major, LU in place */
-    int *ipiv;
+    double *zt, *wt, *tmp, *sv;  /* trial point, its w, scratch, scratch of smatvec */
+    double *rowsum, *colsum;     /* sum_j |A_ij|, sum_i |A_ij| (the bound on ||grad psi||) */
+    int have_g;                  /* g holds grad psi at the current z */
+    double gg;                   /* ||g||^2 when have_g */
+    int sym;                     /* A symmetric (to SYM_TOL): At = A, Cholesky tried */
+    /* dense path: the reduced system on F = {i: D_b,i > ELIM_REL D_a,i} */
+    double *H;                   /* m x m column-major (m = |F|), factored in place */
+    double *rr;                  /* its right-hand side */
+    int *ipiv, *pos, *fidx;      /* LU pivots; position of row i in F (-1: eliminated); rows of F */
+    int chol_off;                /* Cholesky failed once: LU from then on */
+    long nchol, nlu, nsys;       /* factorizations of each kind, systems solved */
+    double msum;                 /* sum of the reduced sizes m */
     /* sparse path: H in CSR = H' in CSC for UMFPACK (solved with UMFPACK_At) */
     int *Hp, *Hj, *amap, *hdiag; /* pattern, A entry of each H entry (-1: none), diagonal slots */
     double *Hx;
@@ -157,6 +186,23 @@ static double fb_merit(int n, const double *z, const double *w, double *phi)
     return 0.5 * s;
 }
 
+/* y = S M S v (M = A or A').  Every use of S A S -- products, the Newton
+ * matrix -- takes the entry (i, j) as A_ij * (S_i S_j), the same double
+ * each time (and the same for (j, i) where A is symmetric): where A is
+ * singular, d has large components along the null space of the Newton
+ * matrix, and a product with a matrix that differs from it by rounding
+ * turns them into errors in A d of eps |A| |d| that ruin the line search
+ * near the solution (pyramids of redundant contacts). */
+static void smatvec(const newton_work *W, const lcp_csr *M, const double *v, double *y)
+{
+    const double *sc = W->sc;
+    for (int i = 0; i < M->m; i++) {
+        double s = 0.0, si = sc[i];
+        for (int k = M->p[i]; k < M->p[i + 1]; k++) s += M->x[k] * (si * sc[M->j[k]]) * v[M->j[k]];
+        y[i] = s;
+    }
+}
+
 /* D_a, D_b of H_FB at (z, w), with De Luca et al.'s choice where r_i = 0. */
 static void fb_jacobian(newton_work *W, const double *z)
 {
@@ -168,7 +214,7 @@ static void fb_jacobian(newton_work *W, const double *z)
         degenerate |= r == 0;
     }
     if (!degenerate) return;
-    lcp_csr_matvec(&W->A, W->tmp, W->hg); /* c = A zbar (hg as scratch) */
+    smatvec(W, W->A, W->tmp, W->hg); /* c = A zbar (hg as scratch) */
     for (int i = 0; i < n; i++)
         if (W->tmp[i] > 0) {
             double rho = hypot(1.0, W->hg[i]);
@@ -177,25 +223,46 @@ static void fb_jacobian(newton_work *W, const double *z)
         }
 }
 
-/* g = grad psi = D_a Phi + A'(D_b Phi); returns ||g||^2. */
+/* g = grad psi = D_a Phi + A'(D_b Phi), computed once per iterate (have_g),
+ * only where it is needed: the gradient step and the descent tests the
+ * bound below cannot settle; returns ||g||^2. */
 static double fb_gradient(newton_work *W)
 {
+    if (W->have_g) return W->gg;
     int n = W->n;
     for (int i = 0; i < n; i++) W->tmp[i] = W->db[i] * W->phi[i];
-    lcp_csr_matvec(&W->At, W->tmp, W->g);
+    smatvec(W, W->sym ? W->A : &W->At, W->tmp, W->g);
     double s = 0.0;
     for (int i = 0; i < n; i++) {
         W->g[i] += W->da[i] * W->phi[i];
         s += W->g[i] * W->g[i];
     }
+    W->have_g = 1;
+    W->gg = s;
     return s;
+}
+
+/* An upper bound on ||grad psi||_2 = ||H_FB' Phi||_2 <= sqrt(||H_FB||_1
+ * ||H_FB||_inf) ||Phi||_2 without a product with A: ||H_FB||_inf = max_i
+ * (D_a,i + D_b,i sum_j |A_ij|), ||H_FB||_1 <= max D_a + max D_b max_j
+ * sum_i |A_ij|. */
+static double fb_gradient_bound(const newton_work *W, double psi)
+{
+    double hinf = 0.0, damax = 0.0, dbmax = 0.0, colmax = 0.0;
+    for (int i = 0; i < W->n; i++) {
+        hinf = fmax(hinf, W->da[i] + W->db[i] * W->rowsum[i]);
+        damax = fmax(damax, W->da[i]);
+        dbmax = fmax(dbmax, W->db[i]);
+        colmax = fmax(colmax, W->colsum[i]);
+    }
+    return sqrt(hinf * (damax + dbmax * colmax)) * sqrt(2.0 * psi);
 }
 
 /* Symbolic part of the sparse path: the pattern of H (A plus the diagonal,
  * rows sorted) and UMFPACK's analysis of it, once. */
 static int sparse_setup(newton_work *W, lcp_err *err)
 {
-    const lcp_csr *A = &W->A;
+    const lcp_csr *A = W->A;
     int n = W->n;
     long nnz = lcp_csr_nnz(A) + n; /* at most one added diagonal a row */
     W->Hp = lcp_alloc((size_t)n + 1, sizeof(int));
@@ -239,31 +306,98 @@ static int sparse_setup(newton_work *W, lcp_err *err)
     return 0;
 }
 
+/* Dense path of newton_solve.  Rows with D_b,i <= ELIM_REL D_a,i (D_b,i = 0:
+ * z_i = 0 < w_i under FB, z_i < w_i under the min map) have d_i =
+ * rhs_i / D_a,i (the D_b,i (A d)_i they drop is below the rounding of
+ * D_a,i d_i); the others, F, keep
+ *     (diag(D_a + delta D_b) + D_b A)_FF d_F = rhs_F - D_b,F A_FE d_E,
+ * which, divided by D_b row by row, is
+ *     (A_FF + diag(delta + D_a / D_b)_F) d_F = rhs_F / D_b,F - A_FE d_E,
+ * symmetric positive definite when A is symmetric positive semidefinite
+ * (delta > 0): LAPACK Cholesky (dpotrf, lower triangle) on m = |F| rows,
+ * half the flops of LU on m <= n.  Where A is not symmetric, or once
+ * Cholesky has failed (A indefinite, or singular to working precision),
+ * LU (dgetrf) on the unscaled reduced system.  The reduced matrix is
+ * gathered from the CSR rows of F into the columns of H (row i of A
+ * becomes column pos[i]: H holds the transpose, equal to it for Cholesky,
+ * solved with dgetrs "T" for LU).  Returns 0, 1 when the system is
+ * singular, or LCP_ERROR. */
+static int dense_solve(newton_work *W, lcp_err *err)
+{
+    const lcp_csr *A = W->A;
+    const double *ma = W->ma, *mb = W->mb, *rhs = W->rhs, *sc = W->sc;
+    double *d = W->d, *H = W->H, *rr = W->rr;
+    int n = W->n, m = 0, info = 0, one = 1;
+    for (int i = 0; i < n; i++) {
+        if (ma[i] > 0 && mb[i] <= ELIM_REL * ma[i]) {
+            W->pos[i] = -1;
+            d[i] = rhs[i] / ma[i];                               /* eliminated */
+        } else if (mb[i] > 0) {
+            W->pos[i] = m;
+            W->fidx[m++] = i;
+        } else {
+            return 1;                                            /* D_a,i = D_b,i = 0: a zero row */
+        }
+    }
+    W->msum += m;
+    W->nsys++;
+    if (m == 0) return 0;                                        /* all eliminated */
+    size_t mm = (size_t)m;
+    if (W->sym && !W->chol_off) {
+        for (int a = 0; a < m; a++) {                            /* column a = row i = fidx[a], lower part */
+            int i = W->fidx[a];
+            double *col = H + (size_t)a * mm, acc = 0.0, si = sc[i];
+            memset(col + a, 0, (mm - (size_t)a) * sizeof(double));
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+                int j = A->j[k], pj = W->pos[j];
+                if (pj < 0) acc += A->x[k] * (si * sc[j]) * d[j];  /* (S A S)_FE d_E */
+                else if (pj >= a) col[pj] = A->x[k] * (si * sc[j]);
+            }
+            col[a] += W->delta + ma[i] / mb[i];
+            rr[a] = rhs[i] / mb[i] - acc;
+        }
+        dpotrf_("L", &m, H, &m, &info);
+        if (info < 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "dpotrf: argument %d invalid", -info);
+        if (info == 0) {
+            dpotrs_("L", &m, &one, H, &m, rr, &m, &info);
+            for (int a = 0; a < m; a++) d[W->fidx[a]] = rr[a];
+            W->nchol++;
+            return 0;
+        }
+        W->chol_off = 1;                                         /* not positive definite: LU from now on */
+    }
+    for (int a = 0; a < m; a++) {                                /* column a = row i of H_FF */
+        int i = W->fidx[a];
+        double *col = H + (size_t)a * mm, acc = 0.0;
+        memset(col, 0, mm * sizeof(double));
+        double si = sc[i];
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int j = A->j[k], pj = W->pos[j];
+            if (pj < 0) acc += A->x[k] * (si * sc[j]) * d[j];
+            else col[pj] = mb[i] * (A->x[k] * (si * sc[j]));
+        }
+        col[a] += ma[i] + W->delta * mb[i];
+        rr[a] = rhs[i] - mb[i] * acc;
+    }
+    dgetrf_(&m, &m, H, &m, W->ipiv, &info);
+    if (info > 0) return 1;                                      /* exactly singular U */
+    if (info < 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "dgetrf: argument %d invalid", -info);
+    dgetrs_("T", &m, &one, H, &m, W->ipiv, rr, &m, &info);       /* H holds H_FF' */
+    for (int a = 0; a < m; a++) d[W->fidx[a]] = rr[a];
+    W->nlu++;
+    return 0;
+}
+
 /* Solves H d = rhs, H = diag(ma) + diag(mb) A.  Returns 0, 1 when H is
  * singular (d unset), or LCP_ERROR (out of memory, message in err). */
 static int newton_solve(newton_work *W, lcp_err *err)
 {
-    const lcp_csr *A = &W->A;
+    const lcp_csr *A = W->A;
     int n = W->n;
-    if (!W->sparse) {
-        double *H = W->H;
-        memset(H, 0, (size_t)n * (size_t)n * sizeof(double));
-        for (int i = 0; i < n; i++) {
-            for (int k = A->p[i]; k < A->p[i + 1]; k++)
-                H[i + (size_t)A->j[k] * n] = W->mb[i] * A->x[k]; /* D_b A */
-            H[i + (size_t)i * n] += W->ma[i] + W->delta * W->mb[i]; /* + D_a + delta D_b */
-        }
-        int info = 0, one = 1;
-        dgetrf_(&n, &n, H, &n, W->ipiv, &info);
-        if (info > 0) return 1; /* exactly singular U */
-        if (info < 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "dgetrf: argument %d invalid", -info);
-        memcpy(W->d, W->rhs, (size_t)n * sizeof(double));
-        dgetrs_("N", &n, &one, H, &n, W->ipiv, W->d, &n, &info);
-        return 0;
-    }
+    if (!W->sparse) return dense_solve(W, err);
     for (int i = 0; i < n; i++)
         for (int k = W->Hp[i]; k < W->Hp[i + 1]; k++) {
-            double v = W->amap[k] >= 0 ? W->mb[i] * A->x[W->amap[k]] : 0.0; /* D_b A */
+            double v = W->amap[k] >= 0 ? W->mb[i] * (A->x[W->amap[k]] * (W->sc[i] * W->sc[W->Hj[k]])) : 0.0; /* D_b S A S */
             W->Hx[k] = k == W->hdiag[i] ? v + W->ma[i] + W->delta * W->mb[i] : v; /* + D_a + delta D_b */
         }
     void *numeric = NULL;
@@ -287,9 +421,9 @@ static int newton_solve(newton_work *W, lcp_err *err)
 }
 
 /* Armijo backtracking from t = 1 along d (ad = A d, slope = grad psi'd < 0).
- * Returns the accepted t, with the trial point in zt, or 0 when no t >=
- * MIN_STEP gives the sufficient decrease. */
-static double line_search(newton_work *W, const double *z, double psi, double slope)
+ * Returns the accepted t, with the trial point in zt, its w in wt and its
+ * merit in *pt, or 0 when no t >= MIN_STEP gives the sufficient decrease. */
+static double line_search(newton_work *W, const double *z, double psi, double slope, double *pt)
 {
     int n = W->n;
     for (double t = 1.0; t >= MIN_STEP; t *= ARMIJO_BETA) {
@@ -297,42 +431,48 @@ static double line_search(newton_work *W, const double *z, double psi, double sl
             W->zt[i] = z[i] + t * W->d[i];
             W->wt[i] = W->w[i] + t * W->ad[i];
         }
-        double pt = fb_merit(n, W->zt, W->wt, NULL);
-        if (pt <= psi + ARMIJO_SIGMA * t * slope) return t; /* false for NaN */
+        *pt = fb_merit(n, W->zt, W->wt, NULL);
+        if (*pt <= psi + ARMIJO_SIGMA * t * slope) return t; /* false for NaN */
     }
     return 0.0;
 }
 
 /* One Newton attempt with the system in ma, mb, rhs: solves H d = rhs and,
- * when d passes the descent test g'd <= -angle ||g|| ||d|| (g = grad psi,
- * gg = ||g||^2), searches along it.  *t: the accepted step, 0 when H is
- * singular, d is no descent direction or the line search fails.  Returns 0,
- * or LCP_ERROR (err set). */
-static int newton_step(newton_work *W, const double *z, double psi, double gg, lcp_err *err, double *t)
+ * when d passes the descent test g'd <= -angle ||g|| ||d|| (g = grad psi;
+ * g'd = Phi'H_FB d = Phi'(D_a d + D_b A d) from A d, which the line search
+ * needs anyway; ||g|| by its bound first, exactly only when the bound does
+ * not settle the test), searches along it.  *t: the accepted step (merit
+ * in *pt), 0 when H is singular, d is no descent direction or the line
+ * search fails.  Returns 0, or LCP_ERROR (err set). */
+static int newton_step(newton_work *W, const double *z, double psi, lcp_err *err, double *t, double *pt)
 {
     int n = W->n;
     *t = 0.0;
     int sr = newton_solve(W, err);                           /* H d = -Phi */
     if (sr != 0) return sr == 1 ? 0 : sr;                    /* singular: no step */
+    smatvec(W, W->A, W->d, W->ad);                           /* A d */
     double slope = 0.0, dd = 0.0;
     for (int i = 0; i < n; i++) {
-        slope += W->g[i] * W->d[i];                          /* grad psi'd */
+        slope += W->phi[i] * (W->da[i] * W->d[i] + W->db[i] * W->ad[i]); /* grad psi'd */
         dd += W->d[i] * W->d[i];                             /* ||d||^2 */
     }
-    if (!isfinite(slope) || !isfinite(dd) || !(slope <= -DESCENT_ANGLE * sqrt(dd * gg))) return 0;
-    lcp_csr_matvec(&W->A, W->d, W->ad);                      /* A d */
-    *t = line_search(W, z, psi, slope);
+    if (!isfinite(slope) || !isfinite(dd)) return 0;
+    if (!(slope <= -DESCENT_ANGLE * fb_gradient_bound(W, psi) * sqrt(dd)) &&
+        !(slope <= -DESCENT_ANGLE * sqrt(dd * fb_gradient(W))))
+        return 0;
+    *t = line_search(W, z, psi, slope, pt);
     return 0;
 }
 
 static void work_free(newton_work *W)
 {
-    lcp_csr_free(&W->A);
     lcp_csr_free(&W->At);
     double *dv[] = {W->b, W->sc, W->z, W->w, W->phi, W->da, W->db, W->ma, W->mb, W->rhs, W->g, W->d,
-                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->H, W->Hx, W->W};
+                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->rowsum, W->colsum, W->sv, W->H, W->rr, W->Hx, W->W};
     for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
     free(W->ipiv);
+    free(W->pos);
+    free(W->fidx);
     free(W->Hp);
     free(W->Hj);
     free(W->amap);
@@ -355,44 +495,53 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "%s: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", name, n,
                         DENSE_MAX);
-    double **dv[] = {&W->b, &W->sc, &W->z, &W->w, &W->phi, &W->da, &W->db, &W->ma, &W->mb, &W->rhs,
-                     &W->g, &W->d,   &W->ad, &W->hg, &W->zt, &W->wt, &W->tmp};
+    double **dv[] = {&W->b, &W->sc, &W->z,  &W->w,  &W->phi, &W->da,  &W->db,     &W->ma,     &W->mb, &W->rhs,
+                     &W->g, &W->d,  &W->ad, &W->hg, &W->zt,  &W->wt,  &W->rowsum, &W->colsum, &W->tmp, &W->sv};
     for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++)
         if (!(*dv[i] = lcp_alloc((size_t)n, sizeof(double)))) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
             goto done;
         }
-    if (lcp_csr_copy(&W->A, &p->A)) {
-        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-        goto done;
-    }
+    const lcp_csr *A = W->A = &p->A;
     for (int i = 0; i < n; i++) {
-        double a = lcp_csr_diag(&p->A, i);
+        double a = lcp_csr_diag(A, i);
         W->sc[i] = a > 0 ? 1.0 / sqrt(a) : 1.0;               /* S = diag(A)^-1/2 where positive */
-    }
-    for (int i = 0; i < n; i++) {
-        for (int k = W->A.p[i]; k < W->A.p[i + 1]; k++)
-            W->A.x[k] *= W->sc[i] * W->sc[W->A.j[k]];         /* S A S */
         W->b[i] = W->sc[i] * p->b[i];                         /* S b */
         W->z[i] = x[i] / W->sc[i];                            /* S^-1 x */
     }
-    if (lcp_csr_transpose(&W->A, &W->At)) {
+    W->sym = lcp_csr_is_symmetric(A, SYM_TOL);               /* then S A S is too */
+    if (!W->sym && lcp_csr_transpose(A, &W->At)) {           /* A' for grad psi (A itself when symmetric) */
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
         goto done;
     }
+    for (int i = 0; i < n; i++) W->colsum[i] = 0.0;
+    for (int i = 0; i < n; i++) {                            /* row and column sums of |S A S| */
+        double r = 0.0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            double v = fabs(A->x[k] * (W->sc[i] * W->sc[A->j[k]]));
+            r += v;
+            if (!W->sym) W->colsum[A->j[k]] += v;
+        }
+        W->rowsum[i] = r;
+    }
+    if (W->sym) memcpy(W->colsum, W->rowsum, (size_t)n * sizeof(double));
+    openblas_set_num_threads(s->threads > 0 ? s->threads : 1); /* -j: LAPACK's threads too */
     if (W->sparse) {
         if ((rc = sparse_setup(W, err))) goto done;
     } else {
         W->H = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+        W->rr = lcp_alloc((size_t)n, sizeof(double));
         W->ipiv = lcp_alloc((size_t)n, sizeof(int));
-        if (!W->H || !W->ipiv) {
+        W->pos = lcp_alloc((size_t)n, sizeof(int));
+        W->fidx = lcp_alloc((size_t)n, sizeof(int));
+        if (!W->H || !W->rr || !W->ipiv || !W->pos || !W->fidx) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory: dense H of n = %d (try --linsolve sparse)", n);
             goto done;
         }
     }
 
     const double *z = W->z;
-    lcp_csr_matvec(&W->A, z, W->w);
+    smatvec(W, A, z, W->w);
     for (int i = 0; i < n; i++) W->w[i] += W->b[i];         /* w = A z + b */
     double psi = fb_merit(n, z, W->w, W->phi), extra[2] = {psi, 0.0};
     int min_steps = 0, newton_steps = 0, gradient_steps = 0, stalls = 0;
@@ -403,8 +552,8 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
     for (int k = 1; !stop; k++) {
         W->delta = fmin(regc, sqrt(2.0 * psi));              /* delta = min(c, ||Phi||) */
         fb_jacobian(W, z);                                   /* D_a, D_b of H_FB */
-        double gg = fb_gradient(W);                          /* g = H_FB' Phi, ||g||^2 */
-        double t = 0.0;
+        W->have_g = 0;                                       /* g = H_FB' Phi: when needed */
+        double t = 0.0, pt = psi;
         int sr = 0;
         if (use_min) {
             for (int i = 0; i < n; i++) {
@@ -413,13 +562,13 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                 W->mb[i] = zi ? 0.0 : 1.0;
                 W->rhs[i] = -(zi ? z[i] : W->w[i]);          /* -min(z_i, w_i) */
             }
-            if ((sr = newton_step(W, z, psi, gg, err, &t)) == 0 && t > 0) min_steps++;
+            if ((sr = newton_step(W, z, psi, err, &t, &pt)) == 0 && t > 0) min_steps++;
         }
         if (sr == 0 && !(t > 0)) {                           /* FB Newton step */
             memcpy(W->ma, W->da, (size_t)n * sizeof(double));
             memcpy(W->mb, W->db, (size_t)n * sizeof(double));
             for (int i = 0; i < n; i++) W->rhs[i] = -W->phi[i];
-            if ((sr = newton_step(W, z, psi, gg, err, &t)) == 0 && t > 0) newton_steps++;
+            if ((sr = newton_step(W, z, psi, err, &t, &pt)) == 0 && t > 0) newton_steps++;
         }
         if (sr) {
             info->status = LCP_ERROR;
@@ -427,11 +576,12 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
             break;
         }
         if (!(t > 0)) {                                      /* gradient step */
+            double gg = fb_gradient(W);
             if (!(gg > 0)) {
                 why = "stationary point of the merit";
                 break;
             }
-            lcp_csr_matvec(&W->A, W->g, W->ad);              /* A g */
+            smatvec(W, A, W->g, W->ad);                      /* A g */
             double hh = 0.0;
             for (int i = 0; i < n; i++) {
                 W->hg[i] = W->da[i] * W->g[i] + W->db[i] * W->ad[i]; /* H_FB g */
@@ -442,7 +592,7 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                 W->d[i] = -c * W->g[i];
                 W->ad[i] *= -c;                              /* A d */
             }
-            t = line_search(W, z, psi, -c * gg);
+            t = line_search(W, z, psi, -c * gg, &pt);
             if (!(t > 0)) {
                 why = "no step >= 1e-14 decreases the merit";
                 break;
@@ -452,12 +602,18 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
         regc = t >= 1.0 ? fmax(REG_MIN, regc / REG_FACTOR)   /* full step: less regularization */
                         : fmin(REG_MAX, regc * REG_FACTOR);  /* damped step: more */
         memcpy(W->z, W->zt, (size_t)n * sizeof(double));    /* z <- z + t d */
-        for (int i = 0; i < n; i++) x[i] = W->sc[i] * z[i];  /* x = S z */
-        lcp_csr_matvec(&W->A, z, W->w);
-        for (int i = 0; i < n; i++) W->w[i] += W->b[i];     /* w = A z + b, afresh */
-        double psi_new = fb_merit(n, z, W->w, W->phi);
-        stalls = psi - psi_new <= STALL_REL * psi ? stalls + 1 : 0;
+        memcpy(W->w, W->wt, (size_t)n * sizeof(double));    /* w <- w + t A d */
+        double psi_new = fb_merit(n, z, W->w, W->phi);       /* = pt */
+        if (psi - psi_new <= STALL_REL * psi) {              /* little progress: w afresh */
+            smatvec(W, A, z, W->w);
+            for (int i = 0; i < n; i++) W->w[i] += W->b[i];
+            psi_new = fb_merit(n, z, W->w, W->phi);
+            stalls++;
+        } else {
+            stalls = 0;
+        }
         psi = psi_new;
+        for (int i = 0; i < n; i++) x[i] = W->sc[i] * z[i];  /* x = S z */
         extra[0] = psi;
         extra[1] = t;
         stop = lcp_monitor_step(mon, k, x, extra);
@@ -478,8 +634,14 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
         }
     }
     info->iterations = mon->iter;
-    const char *path = W->sparse ? "sparse LU (UMFPACK)" : "dense LU (LAPACK)";
-    char steps[80];                                          /* which steps were taken */
+    const char *path = W->sparse                    ? "sparse LU (UMFPACK)"
+                       : !W->sym                    ? "dense LU (LAPACK)"
+                       : !W->nlu                    ? "dense Cholesky (LAPACK)" /* or nothing factored yet */
+                       : W->nchol                   ? "dense Cholesky, then LU (LAPACK)"
+                                                    : "dense LU, Cholesky failed (LAPACK)";
+    char sizes[32] = "";                                     /* the mean size of the reduced systems */
+    if (W->nsys > 0) snprintf(sizes, sizeof sizes, "; mean size %.0f/%d", W->msum / (double)W->nsys, n);
+    char steps[72];                                          /* which steps were taken */
     if (use_min)
         snprintf(steps, sizeof steps, "%d min-map, %d FB Newton, %d gradient steps", min_steps, newton_steps,
                  gradient_steps);
@@ -488,16 +650,17 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
     if (info->status == LCP_ERROR) {
         /* message already set (factorization failure) */
     } else if (why && mon->last.residual <= ROUNDING_RESIDUAL) {
-        snprintf(info->message, sizeof info->message, "stopped at the rounding level: %.48s at residual %.3g; %s%s; %s",
-                 why, mon->last.residual, path, how, steps);
+        snprintf(info->message, sizeof info->message,
+                 "stopped at the rounding level: %.40s at residual %.3g; %s%s; %s", why, mon->last.residual, path,
+                 how, steps);
     } else if (why || mon->status == LCP_ERROR) {
         info->status = LCP_ERROR;
         snprintf(info->message, sizeof info->message,
-                 "line search failed: the problem may have no solution or A may be degenerate (%.48s at psi "
+                 "line search failed: the problem may have no solution or A may be degenerate (%.40s at psi "
                  "%.3g; %s; %s)",
                  why ? why : "NaN or overflow", psi, steps, path);
     } else {
-        snprintf(info->message, sizeof info->message, "%s%s; %s", path, how, steps);
+        snprintf(info->message, sizeof info->message, "%s%s%s; %s", path, how, sizes, steps);
     }
 done:
     work_free(W);

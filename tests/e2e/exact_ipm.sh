@@ -193,4 +193,22 @@ else bad "trace header: $(head -n 1 "$T/t.csv")"; fi
 run "warm start accepted at iteration 0" 0 --json -t 1e-8 -n 0 --warm-start "$T/sol.mtx" "$T/column50" &&
     if [ "$(field iterations)" = 0 ]; then ok "warm start: 0 iterations"; else bad "warm start: $(field iterations) iterations"; fi
 
+# --- the dense path's products (BLAS dgemv on the dense copy of A; the pass
+# over |A| of the curvature test only where dz'A dz < 0) against the sparse
+# path's (CSR): the same negative curvature on the same step, the same Farkas
+# verdict for a symmetric A (A' is A itself, no transpose), the same solution
+for ls in dense sparse; do
+    run "indef, $ls: not monotone" 5 --json --linsolve $ls "$T/indef.json" &&
+        if field message | grep -q "dz'A dz = -2.81 < 0 on a direction of step 1"; then ok "indef, $ls: curvature found"
+        else bad "indef, $ls: message $(field message)"; fi
+    run "psd (symmetric), $ls: no solution" 3 --json --linsolve $ls "$T/psd.json" &&
+        if [ "$(field status)" = no_solution ] && grep -q "Farkas" "$T/out"; then ok "psd, $ls: Farkas certificate"
+        else bad "psd, $ls: status $(field status), message $(field message)"; fi
+done
+run "rspd100 dense" 0 -t 1e-12 --linsolve dense -o "$T/xd.mtx" "$T/rspd100_1e4"
+run "rspd100 sparse" 0 -t 1e-12 --linsolve sparse -o "$T/xs.mtx" "$T/rspd100_1e4"
+check "rspd100: dense (dgemv) = sparse (CSR) to 1e-10 ($(vdiff "$T/xd.mtx" "$T/xs.mtx"))" close "$T/xd.mtx" "$T/xs.mtx" 1e-10
+run "rspd100: -j 2 (LAPACK threads) = -j 1" 0 -t 1e-12 -j 2 --linsolve dense -o "$T/xj.mtx" "$T/rspd100_1e4"
+check "rspd100: -j 2 = -j 1 to 1e-10" close "$T/xj.mtx" "$T/xd.mtx" 1e-10
+
 finish

@@ -267,6 +267,33 @@ static void test_csr(void)
     dense_rm(&A, 2, 2, s3); /* structurally unsymmetric */
     CHECK(lcp_csr_is_symmetric(&A, 0.1) == 0);
     lcp_csr_free(&A);
+    /* random sparse patterns against the entrywise definition: symmetric
+     * ones, then one entry changed, removed or added (explicit zeros and
+     * entries below the tolerance included) */
+    unsigned seed = 12345;
+    for (int trial = 0; trial < 400; trial++) {
+        int n = 1 + trial % 9;
+        double a[81] = {0}, amax = 0.0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j <= i; j++) {
+                seed = seed * 1103515245u + 12345u;
+                int r = (int)(seed >> 16) % 4;
+                a[i * n + j] = a[j * n + i] = r == 0 ? 0.0 : r == 1 ? 1e-13 : (double)(seed % 1000) / 10.0 - 50.0;
+            }
+        seed = seed * 1103515245u + 12345u;
+        int i0 = (int)(seed >> 16) % n, j0 = (int)(seed >> 8) % n, how = trial % 4;
+        if (how == 1) a[i0 * n + j0] += 1e-3;                /* changed */
+        if (how == 2) a[i0 * n + j0] = 0.0;                  /* removed */
+        if (how == 3) a[i0 * n + j0] = a[i0 * n + j0] ? 0.0 : 7.0; /* added or removed */
+        for (int k = 0; k < n * n; k++) amax = fmax(amax, fabs(a[k]));
+        int want = 1;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (fabs(a[i * n + j] - a[j * n + i]) > 1e-9 * amax) want = 0;
+        dense_rm(&A, n, n, a); /* drops exact zeros: absent entries */
+        CHECK(lcp_csr_is_symmetric(&A, 1e-9) == want);
+        lcp_csr_free(&A);
+    }
 }
 
 /* --------------------------------------------------------------------- lcp */
