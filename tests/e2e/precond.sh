@@ -52,4 +52,24 @@ check "warm start x 0.5: needs iterations" [ "$(json_field iterations)" -gt 0 ]
 check "--warm-factor -1: exit 2" [ $rc -eq 2 ]
 "$LCP" -s pgs --cycle X "$P" >"$T/out" 2>"$T/err"; rc=$?
 check "--cycle X: exit 2" [ $rc -eq 2 ]
+# every solver x preconditioner pair --list-solvers allows, on a positive
+# definite A (column-20) and a semidefinite one (pyramid-5, rank-deficient):
+# solved to 1e-8 and checked by the independent residual checker
+"$LCP" --list-solvers | while read -r name kinds _ precs _; do
+    case ",$kinds," in *,lcp,*) ;; *) continue ;; esac
+    for pc in $(echo "$precs" | tr ',' ' '); do
+        [ "$pc" = none ] && [ "$precs" = none ] && continue # no preconditioner to pair with
+        for prob in problems/column-20 problems/pyramid-5; do
+            "$LCP" -s "$name" -p "$pc" -t 1e-8 -n 1000000 --time-limit 60 -o "$T/x.mtx" --quiet "$prob"; rc=$?
+            if [ $rc -eq 0 ] && indep "$prob/A.mtx" "$prob/b.mtx" "$T/x.mtx" --max 1e-8; then
+                echo "PASS $name -p $pc on $(basename $prob)"
+            else
+                echo "FAIL $name -p $pc on $(basename $prob): exit $rc"
+            fi
+        done
+    done
+done >"$T/pairs"
+cat "$T/pairs"
+pass=$((pass + $(grep -c '^PASS' "$T/pairs"))); fail=$((fail + $(grep -c '^FAIL' "$T/pairs")))
+check "pairs were tested (mprgp with ichol, spai, mg among them)" grep -q '^PASS mprgp -p mg on pyramid-5' "$T/pairs"
 finish
