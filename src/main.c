@@ -71,7 +71,7 @@ static const option_doc options[] = {
     {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
     {"order", 1, OPT_ORDER, "NAME", "sweep order: natural, rcm, amd, nd, colour, dsatur (colour classes: parallel on -j)"},
     {"decompose", 1, OPT_DECOMPOSE, "auto|on|off",
-     "solve each connected component on its own (auto, the default: when there are several and no --trace)"},
+     "solve each connected component on its own (auto, the default: when there are several, n >= 200 and no --trace)"},
     {"graph", 1, OPT_GRAPH, "FILE.dot", "write the contact graph for Graphviz (nodes filled by DSATUR colour)"},
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diag of W_ii); admm: the starting penalty"},
@@ -611,7 +611,9 @@ static int solve(cli *c, lcp_err *err)
         goto done;
     }
     rc = -1;
-    if (c->decompose != 0 && !c->trace && !c->order_given && (ncomp = lcp_component_count(wp, err)) > 1)
+    /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
+    if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->order_given &&
+        (ncomp = lcp_component_count(wp, err)) > 1)
         rc = lcp_solve_components(sv, wp, &c->s, x, &mon, &info, &ncomp, err);
     if (ncomp < 0) rc = LCP_ERROR;
     if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */

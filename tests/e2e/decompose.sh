@@ -19,21 +19,21 @@ check "--piles 3: 3 components" python3 -c "import json; exit(0 if json.load(ope
 
 for s in pgs psor lemke ipm newton-fb; do
     for prob in "$T/pyr" "$T/col"; do
-        "$LCP" -s $s --json -o "$T/x1.mtx" "$prob" >"$T/out"; rc=$?
+        "$LCP" --decompose on -s $s --json -o "$T/x1.mtx" "$prob" >"$T/out"; rc=$?
         check "$s $(basename $prob) decomposed: solved" [ $rc -eq 0 ]
         check "$s $(basename $prob): components in --json" [ "$(json_field components)" -gt 1 ]
         check "$s $(basename $prob): independent residual" indep "$prob/A.mtx" "$prob/b.mtx" "$T/x1.mtx" --max 1e-8
-        "$LCP" -s $s -j 2 -o "$T/x2.mtx" --quiet "$prob"
+        "$LCP" --decompose on -s $s -j 2 -o "$T/x2.mtx" --quiet "$prob"
         check "$s $(basename $prob): -j 2 = -j 1" cmp -s "$T/x1.mtx" "$T/x2.mtx"
     done
 done
 # the column's components are positive definite: decomposed = whole answer
 "$LCP" -s lemke -t 1e-12 --decompose off -o "$T/ref.mtx" --quiet "$T/col"
-"$LCP" -s pgs -t 1e-10 --reference "$T/ref.mtx" --ref-tol 1e-7 --quiet "$T/col"
+"$LCP" --decompose on -s pgs -t 1e-10 --reference "$T/ref.mtx" --ref-tol 1e-7 --quiet "$T/col"
 check "column: decomposed pgs = whole lemke" [ $? -eq 0 ]
 "$LCP" -s pgs --decompose off --json "$T/col" >"$T/out"
 check "--decompose off: one component" [ "$(json_field components)" = 1 ]
-"$LCP" -s pgs "$T/col" >"$T/out"
+"$LCP" --decompose on -s pgs "$T/col" >"$T/out"
 check "summary says components solved apart" grep -q "4 components solved apart" "$T/out"
 "$LCP" -s pgs --trace "$T/t.csv" --json "$T/col" >"$T/out"
 check "--trace: the whole problem (auto is off)" [ "$(json_field components)" = 1 ]
@@ -42,15 +42,22 @@ check "--decompose on --trace: exit 2" [ $rc -eq 2 ]
 "$LCP" -s pgs --decompose maybe "$T/col" >/dev/null 2>"$T/err"; rc=$?
 check "--decompose maybe: exit 2" [ $rc -eq 2 ]
 
+# auto: small problems (n < 200) are solved whole, larger ones apart
+"$LCP" -s pgs --json "$T/col" >"$T/out"
+check "auto: 48 unknowns solved whole" [ "$(json_field components)" = 1 ]
+"$LCP" generate column --bodies 60 --piles 4 -o "$T/col240" 2>/dev/null
+"$LCP" -s pgs --json "$T/col240" >"$T/out"
+check "auto: 240 unknowns in 4 piles solved apart" [ "$(json_field components)" = 4 ]
+
 # friction, fc3d and ccp: the whole residual within tol
 for prob in "$T/pyrf" "$T/gran"; do
-    "$LCP" -s nsgs -t 1e-8 --json -o "$T/x1.mtx" "$prob" >"$T/out"; rc=$?
+    "$LCP" --decompose on -s nsgs -t 1e-8 --json -o "$T/x1.mtx" "$prob" >"$T/out"; rc=$?
     check "nsgs $(basename $prob) decomposed: solved" sh -c "[ $rc -eq 0 ] && [ \"\$(python3 -c \"import json; d=json.load(open('$T/out')); print(d['components'] > 1 and d['residual'] <= 1e-8)\")\" = True ]"
-    "$LCP" -s nsgs -t 1e-8 -j 2 -o "$T/x2.mtx" --quiet "$prob"
+    "$LCP" --decompose on -s nsgs -t 1e-8 -j 2 -o "$T/x2.mtx" --quiet "$prob"
     check "nsgs $(basename $prob): -j 2 = -j 1" cmp -s "$T/x1.mtx" "$T/x2.mtx"
 done
 if [ -f "$SIC/Capsules-i122-1617.dat" ]; then
-    "$LCP" -s nsgs -t 1e-8 --json "$SIC/Capsules-i122-1617.dat" >"$T/out"; rc=$?
+    "$LCP" --decompose on -s nsgs -t 1e-8 --json "$SIC/Capsules-i122-1617.dat" >"$T/out"; rc=$?
     check "Capsules (33 components): solved to 1e-8" sh -c "[ $rc -eq 0 ] && [ \"\$(python3 -c \"import json; d=json.load(open('$T/out')); print(d['components'], d['residual'] <= 1e-8)\")\" = '33 True' ]"
 else skip "Capsules: ../shared/data/siconos missing"; fi
 
@@ -74,13 +81,13 @@ wv('b.mtx', b); wv('lo.mtx', lo); wv('hi.mtx', hi); wv('findex.mtx', fi); wv('mu
 os.symlink(os.path.abspath(os.path.join(src, 'A.mtx')), os.path.join(dst, 'A.mtx'))
 PY
 for s in pgs pivot; do
-    "$LCP" -s $s --kind blcp -t 1e-8 --json "$T/blcp" >"$T/out"; rc=$?
+    "$LCP" --decompose on -s $s --kind blcp -t 1e-8 --json "$T/blcp" >"$T/out"; rc=$?
     check "$s blcp with findex decomposed: solved" [ $rc -eq 0 ]
     check "$s blcp with findex: 3 components" [ "$(json_field components)" = 3 ]
 done
 
 # a component that fails is named: an iteration limit no component reaches
-"$LCP" -s pgs -n 3 --json "$T/col" >"$T/out"; rc=$?
+"$LCP" --decompose on -s pgs -n 3 --json "$T/col" >"$T/out"; rc=$?
 check "limit: exit 1" [ $rc -eq 1 ]
 check "limit: the message names a component" sh -c "json_field() { python3 -c \"import json; print(json.load(open('$T/out')).get('message', ''))\"; }; json_field | grep -q 'component [0-9]* of 4'"
 finish
