@@ -670,7 +670,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         work_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
     }
-    openblas_set_num_threads(s->threads > 0 ? s->threads : 1); /* -j: LAPACK's (and CHOLMOD's BLAS) threads */
+    openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
     if ((rc = ls_init(&L, p, sparse, sym, err))) goto done;
 
     /* scales and the starting point */

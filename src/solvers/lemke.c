@@ -414,7 +414,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                         n, bytes / (1024.0 * 1024.0 * 1024.0));
     lemke_work W;
     if (work_init(&W, p, s->cover)) return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
-    openblas_set_num_threads(s->threads > 0 ? s->threads : 1);
+    openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
 
     int k = 0, e = 2 * n, stopped = lcp_monitor_step(mon, 0, x, extra); /* z0 enters first */
     int fresh = 1; /* B^-1 was formed directly, no rank-1 update since */

@@ -525,7 +525,7 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
         W->rowsum[i] = r;
     }
     if (W->sym) memcpy(W->colsum, W->rowsum, (size_t)n * sizeof(double));
-    openblas_set_num_threads(s->threads > 0 ? s->threads : 1); /* -j: LAPACK's threads too */
+    openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
     if (W->sparse) {
         if ((rc = sparse_setup(W, err))) goto done;
     } else {
