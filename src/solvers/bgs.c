@@ -418,6 +418,12 @@ static int make_blocks(const lcp_problem *p, const double *dinv, blocking *B)
 static int bgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                      lcp_err *err)
 {
+    if (p->kind & LCP_KIND_FRICTION) { /* the blocks are the 3x3 contacts, each solved exactly: nsgs's sweeps */
+        lcp_settings exact = *s;
+        exact.local = LCP_LOCAL_EXACT;
+        double extra[2] = {0.0, 0.0}; /* max_dx (the largest |dr| of a contact), pivots (none) */
+        return lcp_nsgs_run(p, &exact, x, mon, info, err, extra);
+    }
     double *dinv = NULL;
     int rc = lcp_inverse_diagonal(p, "bgs", &dinv, err);
     if (rc) return rc;
@@ -502,4 +508,4 @@ static int bgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 
 const lcp_solver lcp_solver_bgs = {"bgs",
                                    "block Gauss-Seidel, blocks of <= 8 coupled rows solved exactly (pivoting)",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, bgs_solve, NULL, 0};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_FRICTION, columns, bgs_solve, NULL, 0};

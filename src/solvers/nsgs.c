@@ -551,8 +551,10 @@ static double contact_update(const sweep_data *C, int i, double *x)
     return norm3(dr);
 }
 
-static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
-                      lcp_err *err)
+/* The sweeps; extra[0] gets max_dr for the trace (the caller may have more
+ * columns: bgs on friction kinds). */
+int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                 lcp_err *err, double *extra)
 {
     int nc = p->nc, local = s->local;
     double omega = s->omega > 0 && !s->omega_auto ? s->omega : 1.0;
@@ -581,7 +583,8 @@ static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     sweep_data C = {p, W, Winv, rho, blo, bhi, local, omega};
     uint64_t seed = 0x6e7367736e736773ULL;                         /* fixed: reproducible shuffles */
     double maxdr = 0.0;
-    if (!lcp_monitor_step(mon, 0, x, &maxdr)) {
+    extra[0] = maxdr;
+    if (!lcp_monitor_step(mon, 0, x, extra)) {
         for (int k = 1;; k++) {
             if (order)
                 for (int i = nc - 1; i > 0; i--) {                 /* Fisher-Yates */
@@ -602,7 +605,8 @@ static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
                     maxdr = fmax(maxdr, contact_update(&C, i, x));
                 }
             }
-            if (lcp_monitor_step(mon, k, x, &maxdr)) break;
+            extra[0] = maxdr;
+            if (lcp_monitor_step(mon, k, x, extra)) break;
         }
     }
     info->iterations = mon->iter;
@@ -614,6 +618,13 @@ done:
     free(blo);
     free(bhi);
     return rc;
+}
+
+static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                      lcp_err *err)
+{
+    double extra[1] = {0.0};
+    return lcp_nsgs_run(p, s, x, mon, info, err, extra);
 }
 
 const lcp_solver lcp_solver_nsgs = {

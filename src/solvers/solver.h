@@ -109,6 +109,11 @@ int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv
 double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
                      int step);
 
+/* nsgs's sweeps (src/solvers/nsgs.c), for ccp/fc3d: extra[0] gets the
+ * largest contact change of each sweep for the trace. */
+int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
+                 lcp_err *err, double *extra);
+
 const lcp_solver *lcp_solver_find(const char *name);
 const lcp_solver *const *lcp_solver_list(void); /* NULL-terminated */
 /* 0 if solver fits problem, else LCP_INPUT_ERROR with a one-line reason. */

@@ -296,7 +296,11 @@ refuse "si on A only" "pgs" -s si -A "$T/c20/A.mtx" -b "$T/c20/b.mtx"
 refuse "si on a JSON with A only" "factored form" -s si "$T/box.json"
 "$LCP" generate column --bodies 4 --mu 0.3 -o "$T/cf" >/dev/null 2>&1
 refuse "si on fc3d given as W, q only" "nsgs" -s si -A "$T/cf/A.mtx" -b "$T/cf/b.mtx" --mu "$T/cf/mu.mtx"
-refuse "bgs on fc3d" "does not solve fc3d" -s bgs "$T/cf"
+# bgs on fc3d: the 3x3 contact blocks solved exactly, the sweeps of nsgs --local exact
+"$LCP" -s bgs -t 1e-8 --json "$T/cf" >"$T/out"; rc=$?
+"$LCP" -s nsgs --local exact -t 1e-8 --json "$T/cf" >"$T/out2"
+check "bgs on fc3d: solved" [ $rc -eq 0 ]
+check "bgs on fc3d: the sweeps of nsgs --local exact" [ "$(json_field iterations)" = "$(python3 -c "import json; print(json.load(open('$T/out2'))['iterations'])")" ]
 echo '{"kind": "lcp", "M": [[2, 0], [0, 1]], "J": [[1, -1], [0, 0]], "v": [-1, 1]}' >"$T/zero.json"
 refuse "si: a zero row of J" "row 2 of J" -s si "$T/zero.json"
 echo '{"kind": "lcp", "A": [[1, 0], [0, 0]], "b": [-1, 1]}' >"$T/zdiag.json"
