@@ -212,6 +212,12 @@ static int parse_args(int argc, char **argv, batch_cli *c)
             return usage("unknown option '%s' (see lcpsolve batch --help)%s", argv[optind - 1], "");
         }
     }
+    if (c->gpu) {
+        if (strcmp(c->solver, "auto") && strcmp(c->solver, "pgs"))
+            return usage("--device gpu runs pgs (batched sweeps), not -s %s%s", c->solver, "");
+        if (c->s.precond) return usage("--device gpu takes no preconditioner (-p %s)%s", c->precond, "");
+        c->solver = "pgs";
+    }
     if (optind >= argc) return usage("no DIR given (see lcpsolve batch --help)%s%s", "", "");
     if (optind + 1 < argc) return usage("unexpected argument '%s' (one DIR)%s", argv[optind + 1], "");
     c->dir = argv[optind];
@@ -356,55 +362,115 @@ static void solve_env(batch_env *e, const lcp_settings *s)
 }
 
 #ifdef LCP_HAVE_CUDA
-/* --device gpu: batched PGS sweeps on the device, CHECK sweeps a launch;
- * after each launch the iterates come back and every unfinished
- * environment goes through its own monitor (the common residual, limits). */
+/* --device gpu: every environment's CSR, b, 1/A_ii and bounds concatenated
+ * and uploaded once; batched PGS sweeps on the device, GPU_CHECK sweeps a
+ * launch; after each launch the iterates come back and every unfinished
+ * environment goes through its own monitor (the common residual, limits,
+ * best iterate), as its CPU solve would every sweep.  Iterations are sweeps,
+ * counted in steps of GPU_CHECK (or to the iteration limit). */
 #define GPU_CHECK_SWEEPS 10
 static int solve_gpu(batch_env *env, int n, const lcp_settings *s, lcp_err *err)
 {
-    const lcp_problem **pp = lcp_alloc((size_t)n, sizeof *pp);
-    double **xs = lcp_alloc((size_t)n, sizeof *xs);
+    long rows = 0, nnz = 0;
+    for (int k = 0; k < n; k++) {
+        rows += env[k].p.n;
+        nnz += lcp_csr_nnz(&env[k].p.A);
+    }
+    if (rows > 2147483647L - 1 || nnz > 2147483647L)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--device gpu: %ld rows, %ld nonzeros in all: too many", rows,
+                        nnz);
+    size_t nr = (size_t)rows + 1, nz = (size_t)nnz + 1;
+    int *env_row = lcp_alloc((size_t)n + 1, sizeof(int)), *rp = lcp_alloc(nr, sizeof(int));
+    int *cj = lcp_alloc(nz, sizeof(int));
+    double *cx = lcp_alloc(nz, sizeof(double)), *b = lcp_alloc(nr, sizeof(double)), *d = lcp_alloc(nr, sizeof(double));
+    double *lo = lcp_alloc(nr, sizeof(double)), *hi = lcp_alloc(nr, sizeof(double)), *x = lcp_alloc(nr, sizeof(double));
     unsigned char *active = lcp_alloc((size_t)n, 1);
     lcp_monitor *mon = lcp_calloc((size_t)n, sizeof *mon);
-    lcp_cuda_batch *b = NULL;
+    lcp_cuda_batch *h = NULL;
+    char msg[512];
     int rc = 0, left = n;
-    if (!pp || !xs || !active || !mon) {
+    if (!env_row || !rp || !cj || !cx || !b || !d || !lo || !hi || !x || !active || !mon) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
         goto done;
     }
+    if (lcp_cuda_devices(msg, sizeof msg) <= 0) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "%s", msg);
+        goto done;
+    }
+    env_row[0] = 0;
+    rp[0] = 0;
+    for (int k = 0, r = 0, q = 0; k < n; k++) {
+        const lcp_problem *p = &env[k].p;
+        for (int i = 0; i < p->n; i++, r++) {
+            double a = lcp_csr_diag(&p->A, i);
+            if (!(a > 0)) {
+                rc = lcp_fail(err, LCP_INPUT_ERROR, env[k].path, 0,
+                              "--device gpu (pgs) needs a positive diagonal, but A(%d,%d) = %g", i + 1, i + 1, a);
+                goto done;
+            }
+            for (int t = p->A.p[i]; t < p->A.p[i + 1]; t++, q++) {
+                cj[q] = p->A.j[t];
+                cx[q] = p->A.x[t];
+            }
+            rp[r + 1] = q;
+            b[r] = p->b[i];
+            d[r] = 1.0 / a;
+            lo[r] = p->kind == LCP_KIND_BLCP && p->lo ? p->lo[i] : 0.0;
+            hi[r] = p->kind == LCP_KIND_BLCP && p->hi ? p->hi[i] : INFINITY;
+            x[r] = env[k].x[i];
+        }
+        env_row[k + 1] = r;
+    }
     for (int k = 0; k < n; k++) {
-        pp[k] = &env[k].p;
-        xs[k] = env[k].x;
         if (lcp_monitor_init(&mon[k], &env[k].p, s, NULL)) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
             goto done;
         }
-        active[k] = !lcp_monitor_step(&mon[k], 0, xs[k], NULL);
+        active[k] = !lcp_monitor_step(&mon[k], 0, env[k].x, NULL);
         if (!active[k]) left--;
+        env[k].time_s = 0.0;
     }
-    if ((rc = lcp_cuda_batch_create(&b, n, pp, err))) goto done;
+    if (lcp_cuda_batch_create(&h, n, env_row, rp, cj, cx, b, d, lo, hi, x, msg, sizeof msg)) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "--device gpu: %s", msg);
+        goto done;
+    }
     for (int it = 0; left > 0;) {
-        if ((rc = lcp_cuda_batch_sweep(b, GPU_CHECK_SWEEPS, active, xs, err))) goto done;
-        it += GPU_CHECK_SWEEPS;
+        int k = GPU_CHECK_SWEEPS;
+        if (s->max_iter > it && s->max_iter - it < k) k = s->max_iter - it;
+        if (lcp_cuda_batch_sweep(h, k, active, x, msg, sizeof msg)) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "--device gpu: %s", msg);
+            goto done;
+        }
+        it += k;
 #pragma omp parallel for schedule(dynamic, 16) reduction(- : left)
-        for (int k = 0; k < n; k++)
-            if (active[k] && lcp_monitor_step(&mon[k], it, xs[k], NULL)) {
-                active[k] = 0;
+        for (int e = 0; e < n; e++) {
+            if (!active[e]) continue;
+            memcpy(env[e].x, x + env_row[e], (size_t)env[e].p.n * sizeof(double));
+            if (lcp_monitor_step(&mon[e], it, env[e].x, NULL)) {
+                env[e].time_s = lcp_now() - mon[e].t0;
+                active[e] = 0;
                 left--;
             }
+        }
     }
     for (int k = 0; k < n; k++) {
         env[k].iterations = mon[k].iter;
-        env[k].time_s = lcp_now() - mon[k].t0;
         finish_env(&env[k], s, &mon[k], LCP_MAX_ITER);
     }
 done:
-    lcp_cuda_batch_free(b);
+    lcp_cuda_batch_free(h);
     for (int k = 0; mon && k < n; k++) lcp_monitor_free(&mon[k]);
     free(mon);
     free(active);
-    free(xs);
-    free(pp);
+    free(env_row);
+    free(rp);
+    free(cj);
+    free(cx);
+    free(b);
+    free(d);
+    free(lo);
+    free(hi);
+    free(x);
     return rc;
 }
 #endif
@@ -456,15 +522,15 @@ int lcp_batch_main(int argc, char **argv)
     double parse_s = lcp_now() - t0;
 
     openblas_set_num_threads(1);
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
     double ts = lcp_now();
     if (c.gpu) {
 #ifdef LCP_HAVE_CUDA
         if ((rc = solve_gpu(env, n, &s1, &err))) goto fail;
 #endif
     } else {
-#ifdef _OPENMP
-        omp_set_num_threads(threads);
-#endif
 #pragma omp parallel for schedule(dynamic, 1)
         for (int k = 0; k < n; k++) solve_env(&env[k], &s1);
     }
