@@ -52,7 +52,7 @@ static const batch_option batch_options[] = {
     {"solver", B_SOLVER, "NAME", "solver of every environment (default auto: as lcpsolve's)"},
     {"precond", B_PRECOND, "NAME", "preconditioner (default none)"},
     {"tol", B_TOL, "X", "stop each solve when its residual <= X (default 1e-8)"},
-    {"max-iter", B_MAXITER, "N", "iteration limit a environment (default 100000)"},
+    {"max-iter", B_MAXITER, "N", "iteration limit per environment (default 100000)"},
     {"omega", B_OMEGA, "W|auto", "relaxation (psor, sgs)"},
     {"threads", B_THREADS, "N", "OpenMP threads: environments solved at once (default 1)"},
     {"time-limit", B_TIMELIMIT, "S", "stop each environment's solve after S seconds"},
