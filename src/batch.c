@@ -575,7 +575,9 @@ int lcp_batch_main(int argc, char **argv)
     }
 
     const char *device = c.gpu ? "gpu" : "cpu";
-    const char *solver = strcmp(c.solver, "auto") ? c.solver : "auto";
+    const char *solver = env[0].sv->name; /* auto: the one chosen, when all agree */
+    for (int k = 1; k < n; k++)
+        if (env[k].sv != env[0].sv) solver = "auto (mixed)";
     double rate = solve_s > 0 ? n / solve_s : 0.0;
     if (c.json) {
         cJSON *o = cJSON_CreateObject(), *ns = cJSON_CreateArray();
