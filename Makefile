@@ -4,7 +4,9 @@
 #   make install    PREFIX=/usr/local: binary and man page
 #   make bench      the benchmarks of BENCHMARKS.md
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first)
-# Overridable: CC, CFLAGS, PREFIX, OPENMP=0 to build without OpenMP.
+#   make CUDA=1     also the CUDA kernels (src/parallel/pgs_cuda.cu, nvcc): solver pgs-cuda,
+#                   batch --device gpu; objects in build-cuda/ (BUILD=DIR, BIN=FILE to move them)
+# Overridable: CC, CFLAGS, PREFIX, OPENMP=0 to build without OpenMP, NVCC, CUDA_ARCH (sm_80).
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -16,6 +18,13 @@ ifeq ($(OPENMP),1)
 override CFLAGS += -fopenmp
 LDOMP = -fopenmp
 endif
+CUDA    ?= 0
+ifeq ($(CUDA),1)
+BUILD   ?= build-cuda
+else
+BUILD   ?= build
+endif
+BIN     ?= lcpsolve
 SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
 override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -24,50 +33,65 @@ endif
 LDLIBS  = -lcholmod -lumfpack -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
           -lfclib -lhdf5_serial -lcjson -lyaml -lopenblas -llapack -lm $(LDOMP)
 
+# CUDA=1: nvcc compiles the kernels; the C files see LCP_HAVE_CUDA (registry, batch).
+# Nothing here runs nvcc, or needs it, without CUDA=1.
+ifeq ($(CUDA),1)
+NVCC      ?= nvcc
+CUDA_ARCH ?= sm_80
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC)))
+override CFLAGS += -DLCP_HAVE_CUDA
+CUOBJ   = $(BUILD)/src/parallel/pgs_cuda.o
+LDLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
+endif
+
 SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c)
-OBJ     = $(SRC:%.c=build/%.o)
-LIBOBJ  = $(filter-out build/src/main.o,$(OBJ))
+OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
+LIBOBJ  = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)
-TESTBIN = $(TESTSRC:tests/unit/%.c=build/tests/%)
+TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-all: lcpsolve
+all: $(BIN)
 
-lcpsolve: $(OBJ)
+$(BIN): $(OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/%.o: %.c
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c $(LIBOBJ)
+$(BUILD)/%.o: %.cu src/parallel/pgs_cuda.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(CUDA_ARCH) -Xcompiler -Wall,-Wextra -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
-test: lcpsolve $(TESTBIN)
+test: $(BIN) $(TESTBIN)
 	@sh tests/run.sh $(TESTBIN)
 
-build/bench/%: bench/%.c $(LIBOBJ)
+$(BUILD)/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
-bench: lcpsolve build/bench/sweeps
+bench: $(BIN) $(BUILD)/bench/sweeps
 	@sh scripts/bench-sweeps
 
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos
-peer: build/peer/siconos_lcp build/peer/siconos_fc3d
-build/peer/%: peer/%.c $(LIBOBJ)
+peer: $(BUILD)/peer/siconos_lcp $(BUILD)/peer/siconos_fc3d
+$(BUILD)/peer/%: peer/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -I$(SICONOS_INC) -I$(SICONOS_INC)/numerics -o $@ $< $(LIBOBJ) \
 	    -lsiconos_numerics $(LDLIBS)
 
-install: lcpsolve
+install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 lcpsolve $(DESTDIR)$(PREFIX)/bin/lcpsolve
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/lcpsolve
 	install -m 644 man/lcpsolve.1 $(DESTDIR)$(PREFIX)/share/man/man1/lcpsolve.1
 
 clean:
-	rm -rf build lcpsolve
+	rm -rf build build-cuda lcpsolve $(BUILD) $(BIN)
 
 .PHONY: all test bench peer install clean
--include $(OBJ:.o=.d)
+-include $(SRC:%.c=$(BUILD)/%.d)

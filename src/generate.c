@@ -98,6 +98,8 @@ enum {
     K_LAYERS,
     K_HOLES,
     K_PILES,
+    K_ENVS,
+    K_PERTURB,
 };
 
 /* The one table of options: --help, getopt_long, the defaults (parsed by
@@ -136,6 +138,10 @@ static const gen_option gen_options[] = {
      "share of nonzero off-diagonal pairs (default 10/(n-1))"},
     {"cond", K_COND, "C", "1000", SC_RANDOM_SPD, "condition number of A, > 1"},
     {"seed", K_SEED, "S", "1", SC_ALL, "random seed (random-spd and granular are random)"},
+    {"envs", K_ENVS, "K", NULL, SC_ALL,
+     "K environments for `lcpsolve batch`: folders DIR/env00000 ... with b (and v) perturbed"},
+    {"perturb", K_PERTURB, "P", "0.1", SC_ALL,
+     "--envs: each entry of v (factored form; then b = J v) or b times 1 + P * uniform[-1, 1]"},
     {"output", K_OUTPUT, "DIR", NULL, SC_ALL, "output folder (required, created if absent)"},
     {"help", K_HELP, NULL, NULL, SC_ALL, "print this help and exit"},
 };
@@ -149,11 +155,13 @@ static const gen_option gen_options[] = {
 #define MAX_MURTY 2000L
 #define MAX_OFFDIAG 1e8 /* expected off-diagonal nonzeros of random-spd */
 #define MAX_COND 1e15
+#define MAX_ENVS 100000L /* env00000 .. env99999 */
 
 typedef struct {
     const gen_scene *scene;
     long bodies, base, size, layers, piles;
-    double holes;
+    long envs, env; /* --envs K (0: one problem), the environment being written */
+    double holes, perturb;
     double radius, mass, mass_ratio, width, depth, height, dt, gravity, mu, density, cond;
     const char *kind; /* "fc3d" or "ccp" */
     uint64_t seed;
@@ -1031,6 +1039,11 @@ static int write_json(const gen_params *g, const gen_result *r, const char *path
             cJSON_AddStringToObject(par, "seed", seed);
         }
     }
+    if (g->envs) {
+        add_num(par, "env", (double)g->env);
+        add_num(par, "envs", (double)g->envs);
+        add_num(par, "perturb", g->perturb);
+    }
     add_num(par, "n", r->n);
     add_num(par, "nnz_A", (double)lcp_csr_nnz(&r->A));
     cJSON_AddItemToObject(root, "params", par);
@@ -1109,6 +1122,49 @@ static int write_folder(const gen_params *g, const gen_result *r, lcp_err *err)
     }
     if ((rc = join(path, sizeof path, dir, "problem.json", err))) return rc;
     return write_json(g, r, path, err);
+}
+
+/* --envs K: K folders DIR/env00000 ... (the names sort in order), each the
+ * scene with its data perturbed: v_i (factored form, then b = J v, so both
+ * forms stay one problem) or b_i times 1 + P u, u uniform in [-1, 1] from
+ * splitmix64 seeded by (--seed, the environment's number): the same command
+ * writes the same bytes, and environment k does not depend on K. */
+static int write_envs(gen_params *g, gen_result *r, lcp_err *err)
+{
+    const char *dir = g->out;
+    int rc = make_dirs(dir, err), nv = r->M.p ? r->M.m : 0;
+    if (rc) return rc;
+    double *b0 = lcp_alloc((size_t)r->n, sizeof(double)), *v0 = lcp_alloc((size_t)(nv > 0 ? nv : 1), sizeof(double));
+    char *path = malloc(strlen(dir) + 32);
+    if (!b0 || !v0 || !path) {
+        free(b0);
+        free(v0);
+        free(path);
+        return lcp_fail(err, LCP_ERROR, dir, 0, "out of memory");
+    }
+    memcpy(b0, r->b, (size_t)r->n * sizeof(double));
+    if (nv) memcpy(v0, r->v, (size_t)nv * sizeof(double));
+    for (long k = 0; k < g->envs && !rc; k++) {
+        uint64_t st = g->seed ^ (0xd1b54a32d192ed03ULL * (uint64_t)(k + 1));
+        rng_next(&st);
+        if (nv) {
+            for (int i = 0; i < nv; i++) r->v[i] = v0[i] * (1.0 + g->perturb * (2.0 * rng_uniform(&st) - 1.0));
+            lcp_csr_matvec(&r->J, r->v, r->b);
+        } else {
+            for (int i = 0; i < r->n; i++) r->b[i] = b0[i] * (1.0 + g->perturb * (2.0 * rng_uniform(&st) - 1.0));
+        }
+        sprintf(path, "%s/env%05ld", dir, k);
+        g->out = path;
+        g->env = k;
+        rc = write_folder(g, r, err);
+        g->out = dir;
+    }
+    memcpy(r->b, b0, (size_t)r->n * sizeof(double));
+    if (nv) memcpy(r->v, v0, (size_t)nv * sizeof(double));
+    free(b0);
+    free(v0);
+    free(path);
+    return rc;
 }
 
 /* ------------------------------------------------------ command line */
@@ -1204,6 +1260,11 @@ static int set_option(gen_params *g, const gen_option *o, const char *val)
     case K_BASE: rc = parse_long(o->name, val, 1, MAX_BASE, &g->base); break;
     case K_LAYERS: rc = parse_long(o->name, val, 1, MAX_BASE, &g->layers); break;
     case K_PILES: rc = parse_long(o->name, val, 1, 100000, &g->piles); break;
+    case K_ENVS: rc = parse_long(o->name, val, 1, MAX_ENVS, &g->envs); break;
+    case K_PERTURB:
+        rc = parse_double(o->name, val, 2, &g->perturb);
+        if (!rc && g->perturb >= 1.0) rc = usage_error("--%s: %s must be < 1", o->name, val);
+        break;
     case K_HOLES:
         rc = parse_double(o->name, val, 2, &g->holes);
         if (!rc && g->holes >= 1.0) rc = usage_error("--%s: %s must be < 1", o->name, val);
@@ -1324,6 +1385,7 @@ static int parse_args(int argc, char **av, gen_params *g)
                                g->scene->name);
     if (!g->out) return usage_error("-o DIR is required");
     if (was_given(g, K_KIND) && g->mu < 0.0) return usage_error("--kind needs --mu");
+    if (was_given(g, K_PERTURB) && !g->envs) return usage_error("--perturb needs --envs");
     if (g->scene->default_size && !was_given(g, K_SIZE)) g->size = g->scene->default_size;
     if (g->scene->id == SC_MURTY && g->size > MAX_MURTY)
         return usage_error("--size: %ld is out of range for murty (1 to %ld)", g->size,
@@ -1378,7 +1440,7 @@ int lcp_generate_main(int argc, char **argv)
         result_free(&r);
         return lcp_status_exit_code(LCP_ERROR);
     }
-    status = write_folder(&g, &r, &err);
+    status = g.envs ? write_envs(&g, &r, &err) : write_folder(&g, &r, &err);
     if (status) {
         fprintf(stderr, PROG ": %s\n", err.msg);
         result_free(&r);
@@ -1389,6 +1451,7 @@ int lcp_generate_main(int argc, char **argv)
         fprintf(stderr, ", %d bodies, %d contacts", r.nbodies, r.ncontacts);
     fprintf(stderr, ": %s n=%d nnz(A)=%ld", r.kind, r.n, lcp_csr_nnz(&r.A));
     if (g.scene->id == SC_RANDOM_SPD) fprintf(stderr, " cond~%.3g", r.cond);
+    if (g.envs) fprintf(stderr, " x %ld environments (perturb %g)", g.envs, g.perturb);
     fprintf(stderr, " -> %s\n", g.out);
     result_free(&r);
     return 0;

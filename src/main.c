@@ -3,6 +3,7 @@
  *   lcpsolve [OPTIONS] PROBLEM
  *   lcpsolve [OPTIONS] -A A.mtx -b b.mtx [--mu mu.mtx] ...
  *   lcpsolve info PROBLEM          lcpsolve generate SCENE ... -o DIR
+ *   lcpsolve batch [OPTIONS] DIR   (src/batch.c)
  *
  * Everything else lives in the module its name says: reading in src/io/,
  * checks in src/problem.c, residuals in src/verify.c, solvers in
@@ -21,6 +22,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "batch.h"
 #include "cone.h"
 #include "config.h"
 #include "generate.h"
@@ -122,6 +124,7 @@ static void usage_line(FILE *f)
                "       lcpsolve [OPTIONS] -A A.mtx -b b.mtx [--mu mu.mtx]\n"
                "       lcpsolve [OPTIONS] -M M.mtx -J J.mtx -v v.mtx [-e e.mtx]\n"
                "       lcpsolve info PROBLEM\n"
+               "       lcpsolve batch [OPTIONS] DIR           (lcpsolve batch --help)\n"
                "       lcpsolve generate SCENE [PARAMS] -o DIR   (lcpsolve generate --help)\n");
 }
 
@@ -686,6 +689,7 @@ done:
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "batch")) return lcp_batch_main(argc - 1, argv + 1);
     int info_cmd = argc > 1 && !strcmp(argv[1], "info");
     if (info_cmd) argc--, argv++;
 

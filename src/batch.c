@@ -1,0 +1,639 @@
+/* src/batch.c: `lcpsolve batch [OPTIONS] DIR` (see batch.h).
+ *
+ * Phases: list DIR (sorted by name), read and check every environment
+ * (sequential: the HDF5 library is not thread-safe; timed as parse_s), solve
+ * them (timed as solve_s, the wall time of the whole parallel loop), verify
+ * each answer, write -o OUTDIR/NAME.mtx, report.  Per environment the solve
+ * is the one of `lcpsolve -s NAME PROBLEM` without --decompose: same
+ * monitor, same verdicts (the best iterate is kept when not solved, a
+ * "solved" whose verified residual is above tol is an error).
+ *
+ * env-steps/s = environments / solve_s: how many environments one call
+ * advances a second, the throughput figure of batched simulation.
+ */
+#include "batch.h"
+
+#include "common.h"
+#include "io/io.h"
+#include "solvers/solver.h"
+#ifdef LCP_HAVE_CUDA
+#include "parallel/pgs_cuda.h"
+#endif
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define PROG "lcpsolve batch"
+
+void openblas_set_num_threads(int);
+
+enum {
+    B_SOLVER = 's', B_PRECOND = 'p', B_TOL = 't', B_MAXITER = 'n', B_THREADS = 'j', B_OUTPUT = 'o', B_HELP = 'h',
+    B_TIMELIMIT = 256, B_JSON, B_QUIET, B_KIND, B_OMEGA, B_DEVICE,
+};
+
+typedef struct {
+    const char *name;
+    int id;
+    const char *arg, *help;
+} batch_option;
+
+static const batch_option batch_options[] = {
+    {"solver", B_SOLVER, "NAME", "solver of every environment (default auto: as lcpsolve's)"},
+    {"precond", B_PRECOND, "NAME", "preconditioner (default none)"},
+    {"tol", B_TOL, "X", "stop each solve when its residual <= X (default 1e-8)"},
+    {"max-iter", B_MAXITER, "N", "iteration limit per environment (default 100000)"},
+    {"omega", B_OMEGA, "W|auto", "relaxation (psor, sgs)"},
+    {"threads", B_THREADS, "N", "OpenMP threads: environments solved at once (default 1)"},
+    {"time-limit", B_TIMELIMIT, "S", "stop each environment's solve after S seconds"},
+    {"kind", B_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
+    {"output", B_OUTPUT, "OUTDIR", "write each solution as OUTDIR/NAME.mtx"},
+#ifdef LCP_HAVE_CUDA
+    {"device", B_DEVICE, "cpu|gpu", "where to solve (gpu: batched PGS kernel, lcp/blcp; default cpu)"},
+#else
+    {"device", B_DEVICE, "cpu|gpu", "where to solve (gpu needs a CUDA build: make CUDA=1; default cpu)"},
+#endif
+    {"json", B_JSON, NULL, "print one JSON object instead of the summary"},
+    {"quiet", B_QUIET, NULL, "no summary (the exit code still tells)"},
+    {"help", B_HELP, NULL, "print this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+typedef struct {
+    char *name;   /* entry name without the extension: the NAME of NAME.mtx */
+    char *path;
+    lcp_problem p;
+    const lcp_solver *sv;
+    double *x;
+    lcp_status status;
+    int iterations, rc;
+    double residual, time_s;
+    char msg[256];
+} batch_env;
+
+typedef struct {
+    lcp_settings s;
+    const char *solver, *precond, *outdir, *dir;
+    lcp_kind kind;
+    int json, quiet, gpu;
+} batch_cli;
+
+static int usage(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, PROG ": ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return lcp_status_exit_code(LCP_INPUT_ERROR);
+}
+
+static void help(void)
+{
+    printf("usage: lcpsolve batch [OPTIONS] DIR\n\n"
+           "DIR holds many small problems (environments): each problem folder or .json, .dat,\n"
+           ".hdf5 file in it is one, taken in name order.  All are read, then solved on the\n"
+           "-j threads, one environment a thread at a time (the answers are the same bits\n"
+           "for any -j).  Reports solved / not solved, the worst residual, the solve wall\n"
+           "time, environment-steps per second and the per-environment times.\n\nOptions:\n");
+    for (const batch_option *o = batch_options; o->name; o++) {
+        char left[64];
+        if (o->id < 256)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->id, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        printf("  %-28s %s\n", left, o->help);
+    }
+    printf("\nExit status: 0 all solved, 1 some reached a limit, 2 usage or input error (the\n"
+           "file named), 3 some have no solution, 5 a breakdown in some.\n");
+}
+
+static int parse_num(const char *s, double *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0 && isfinite(*x);
+}
+
+static int parse_args(int argc, char **argv, batch_cli *c)
+{
+    struct option lo[sizeof batch_options / sizeof batch_options[0]];
+    char shortopts[32] = ":";
+    int nl = 0;
+    for (const batch_option *o = batch_options; o->name; o++) {
+        lo[nl++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->id};
+        if (o->id < 256) {
+            size_t l = strlen(shortopts);
+            shortopts[l] = (char)o->id;
+            shortopts[l + 1] = '\0';
+            if (o->arg) strcat(shortopts, ":");
+        }
+    }
+    lo[nl] = (struct option){NULL, 0, NULL, 0};
+    optind = 0; /* afresh; argv[0] ("batch") is skipped like a program name */
+    opterr = 0;
+    int opt;
+    double x;
+    while ((opt = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+        switch (opt) {
+        case B_HELP: help(); return -1;
+        case B_SOLVER:
+            if (strcmp(optarg, "auto") && !lcp_solver_find(optarg))
+                return usage("unknown solver '%s' (see lcpsolve --list-solvers)%s", optarg, "");
+            c->solver = optarg;
+            break;
+        case B_PRECOND:
+            if (strcmp(optarg, "none") && !lcp_precond_find(optarg))
+                return usage("unknown preconditioner '%s' (this build has: %s)", optarg, lcp_precond_names());
+            c->precond = optarg;
+            c->s.precond = lcp_precond_find(optarg);
+            break;
+        case B_TOL:
+            if (!parse_num(optarg, &x) || x <= 0) return usage("--tol: '%s' is not a positive number%s", optarg, "");
+            c->s.tol = x;
+            break;
+        case B_MAXITER:
+            if (!parse_num(optarg, &x) || x < 0 || x > 2147483647.0 || x != floor(x))
+                return usage("--max-iter: '%s' is not a non-negative integer%s", optarg, "");
+            c->s.max_iter = (int)x;
+            break;
+        case B_THREADS:
+            if (!parse_num(optarg, &x) || x < 1 || x > 4096 || x != floor(x))
+                return usage("--threads: '%s' is not a positive integer%s", optarg, "");
+            c->s.threads = (int)x;
+            break;
+        case B_TIMELIMIT:
+            if (!parse_num(optarg, &x) || x <= 0)
+                return usage("--time-limit: '%s' is not a positive number%s", optarg, "");
+            c->s.time_limit = x;
+            break;
+        case B_OMEGA:
+            if (!strcmp(optarg, "auto")) {
+                c->s.omega_auto = 1;
+                break;
+            }
+            if (!parse_num(optarg, &x) || x <= 0 || x >= 2)
+                return usage("--omega: '%s' must be 'auto' or a number in (0, 2)%s", optarg, "");
+            c->s.omega = x;
+            break;
+        case B_KIND:
+            if (!(c->kind = lcp_kind_parse(optarg)))
+                return usage("--kind: unknown kind '%s' (lcp, blcp, ccp, fc3d)%s", optarg, "");
+            break;
+        case B_DEVICE:
+            if (!strcmp(optarg, "cpu")) c->gpu = 0;
+            else if (!strcmp(optarg, "gpu")) {
+#ifdef LCP_HAVE_CUDA
+                c->gpu = 1;
+#else
+                return usage("--device gpu: this build has no CUDA support (build with make CUDA=1)%s%s", "", "");
+#endif
+            } else
+                return usage("--device: '%s' must be cpu or gpu%s", optarg, "");
+            break;
+        case B_OUTPUT: c->outdir = optarg; break;
+        case B_JSON: c->json = 1; break;
+        case B_QUIET: c->quiet = 1; break;
+        case ':': return usage("option '%s' needs a value%s", argv[optind - 1], "");
+        default:
+            if (optopt && optopt < 256) {
+                char s[3] = {'-', (char)optopt, 0};
+                return usage("unknown option '%s' (see lcpsolve batch --help)%s", s, "");
+            }
+            return usage("unknown option '%s' (see lcpsolve batch --help)%s", argv[optind - 1], "");
+        }
+    }
+    if (c->gpu) {
+        if (strcmp(c->solver, "auto") && strcmp(c->solver, "pgs"))
+            return usage("--device gpu runs pgs (batched sweeps), not -s %s%s", c->solver, "");
+        if (c->s.precond) return usage("--device gpu takes no preconditioner (-p %s)%s", c->precond, "");
+        c->solver = "pgs";
+    }
+    if (optind >= argc) return usage("no DIR given (see lcpsolve batch --help)%s%s", "", "");
+    if (optind + 1 < argc) return usage("unexpected argument '%s' (one DIR)%s", argv[optind + 1], "");
+    c->dir = argv[optind];
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The entries of dir, sorted, hidden ones skipped. */
+static int list_dir(const char *dir, char ***names, int *count, lcp_err *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) return lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "cannot open the folder: %s", strerror(errno));
+    int n = 0, cap = 0, rc = 0;
+    char **v = NULL;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.') continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            char **nv = realloc(v, (size_t)cap * sizeof *v);
+            if (!nv) {
+                rc = lcp_fail(err, LCP_ERROR, dir, 0, "out of memory");
+                break;
+            }
+            v = nv;
+        }
+        if (!(v[n] = lcp_strdup(de->d_name))) {
+            rc = lcp_fail(err, LCP_ERROR, dir, 0, "out of memory");
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (!rc && n == 0) rc = lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "no problems in this folder");
+    if (rc) {
+        for (int k = 0; k < n; k++) free(v[k]);
+        free(v);
+        return rc;
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_str);
+    *names = v;
+    *count = n;
+    return 0;
+}
+
+/* The auto rule of `lcpsolve PROBLEM`: psor with a positive diagonal, else a
+ * pivoting method; nsgs for the friction kinds. */
+static const lcp_solver *choose_auto(const lcp_problem *p)
+{
+    if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
+        for (int i = 0; i < p->n; i++)
+            if (!(lcp_csr_diag(&p->A, i) > 0)) return lcp_solver_find(p->kind == LCP_KIND_BLCP ? "pivot" : "lemke");
+        return lcp_solver_find("psor");
+    }
+    return lcp_solver_find("nsgs");
+}
+
+/* Reads and checks one environment; errors name its path. */
+static int read_env(const batch_cli *c, const char *dir, const char *entry, batch_env *e, lcp_err *err)
+{
+    size_t len = strlen(dir) + strlen(entry) + 2;
+    e->path = malloc(len);
+    e->name = lcp_strdup(entry);
+    if (!e->path || !e->name) return lcp_fail(err, LCP_ERROR, entry, 0, "out of memory");
+    snprintf(e->path, len, "%s/%s", dir, entry);
+    struct stat st;
+    if (stat(e->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        char *dot = strrchr(e->name, '.');
+        if (dot && dot != e->name) *dot = '\0';
+    }
+    int rc = lcp_read_problem(e->path, c->kind, &e->p, err);
+    if (rc) {
+        if (!strstr(err->msg, e->path)) { /* make sure the message names the environment */
+            char m[sizeof err->msg];
+            snprintf(m, sizeof m, "%s: %.900s", e->path, err->msg);
+            snprintf(err->msg, sizeof err->msg, "%s", m);
+        }
+        return rc;
+    }
+    e->sv = strcmp(c->solver, "auto") ? lcp_solver_find(c->solver) : choose_auto(&e->p);
+    if ((rc = lcp_solver_check(e->sv, &e->p, err)) || (rc = lcp_solver_check_precond(e->sv, c->precond, err))) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s: %.900s", e->path, err->msg);
+        snprintf(err->msg, sizeof err->msg, "%s", m);
+        return rc;
+    }
+    if (c->gpu && (e->p.kind & ~(LCP_KIND_LCP | LCP_KIND_BLCP) || e->p.findex))
+        return lcp_fail(err, LCP_INPUT_ERROR, e->path, 0,
+                        "--device gpu solves lcp and blcp without findex (this is %s%s)", lcp_kind_name(e->p.kind),
+                        e->p.findex ? " with findex" : "");
+    if (!(e->x = lcp_calloc((size_t)(e->p.n > 0 ? e->p.n : 1), sizeof(double))))
+        return lcp_fail(err, LCP_ERROR, e->path, 0, "out of memory");
+    return 0;
+}
+
+/* The verdict of one finished solve, as `lcpsolve PROBLEM` gives it. */
+static void finish_env(batch_env *e, const lcp_settings *s, lcp_monitor *mon, lcp_status solver_status)
+{
+    lcp_status status = solver_status == LCP_NO_SOLUTION || solver_status == LCP_ERROR ? solver_status : mon->status;
+    if (status != LCP_SOLVED && mon->best.residual <= mon->last.residual)
+        memcpy(e->x, mon->best_x, (size_t)e->p.n * sizeof(double));
+    lcp_metrics m;
+    lcp_verify(&e->p, e->x, mon->w, &m);
+    e->residual = m.residual;
+    if (status == LCP_SOLVED && !(m.residual <= s->tol)) status = LCP_ERROR;
+    e->status = status;
+}
+
+/* One environment, sequentially, on the calling thread. */
+static void solve_env(batch_env *e, const lcp_settings *s)
+{
+    lcp_monitor mon;
+    lcp_err err = {{0}};
+    lcp_info info = {0};
+    info.status = LCP_MAX_ITER;
+    double t0 = lcp_now();
+    if (lcp_monitor_init(&mon, &e->p, s, NULL)) {
+        e->rc = LCP_ERROR;
+        e->status = LCP_ERROR;
+        snprintf(e->msg, sizeof e->msg, "out of memory");
+        return;
+    }
+    int rc = e->sv->solve(&e->p, s, e->x, &mon, &info, &err);
+    e->iterations = info.iterations;
+    if (rc) {
+        e->rc = rc;
+        e->status = (lcp_status)rc;
+        e->residual = INFINITY;
+        snprintf(e->msg, sizeof e->msg, "%.250s", err.msg);
+    } else {
+        finish_env(e, s, &mon, info.status);
+        if (*info.message) snprintf(e->msg, sizeof e->msg, "%.250s", info.message);
+    }
+    lcp_monitor_free(&mon);
+    e->time_s = lcp_now() - t0;
+}
+
+#ifdef LCP_HAVE_CUDA
+/* --device gpu: every environment's CSR, b, 1/A_ii and bounds concatenated
+ * and uploaded once; batched PGS sweeps on the device, GPU_CHECK sweeps a
+ * launch; after each launch the iterates come back and every unfinished
+ * environment goes through its own monitor (the common residual, limits,
+ * best iterate), as its CPU solve would every sweep.  Iterations are sweeps,
+ * counted in steps of GPU_CHECK (or to the iteration limit). */
+#define GPU_CHECK_SWEEPS 10
+static int solve_gpu(batch_env *env, int n, const lcp_settings *s, lcp_err *err)
+{
+    long rows = 0, nnz = 0;
+    for (int k = 0; k < n; k++) {
+        rows += env[k].p.n;
+        nnz += lcp_csr_nnz(&env[k].p.A);
+    }
+    if (rows > 2147483647L - 1 || nnz > 2147483647L)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--device gpu: %ld rows, %ld nonzeros in all: too many", rows,
+                        nnz);
+    size_t nr = (size_t)rows + 1, nz = (size_t)nnz + 1;
+    int *env_row = lcp_alloc((size_t)n + 1, sizeof(int)), *rp = lcp_alloc(nr, sizeof(int));
+    int *cj = lcp_alloc(nz, sizeof(int));
+    double *cx = lcp_alloc(nz, sizeof(double)), *b = lcp_alloc(nr, sizeof(double)), *d = lcp_alloc(nr, sizeof(double));
+    double *lo = lcp_alloc(nr, sizeof(double)), *hi = lcp_alloc(nr, sizeof(double)), *x = lcp_alloc(nr, sizeof(double));
+    unsigned char *active = lcp_alloc((size_t)n, 1);
+    lcp_monitor *mon = lcp_calloc((size_t)n, sizeof *mon);
+    lcp_cuda_batch *h = NULL;
+    char msg[512];
+    int rc = 0, left = n;
+    if (!env_row || !rp || !cj || !cx || !b || !d || !lo || !hi || !x || !active || !mon) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    if (lcp_cuda_devices(msg, sizeof msg) <= 0) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "%s", msg);
+        goto done;
+    }
+    env_row[0] = 0;
+    rp[0] = 0;
+    for (int k = 0, r = 0, q = 0; k < n; k++) {
+        const lcp_problem *p = &env[k].p;
+        for (int i = 0; i < p->n; i++, r++) {
+            double a = lcp_csr_diag(&p->A, i);
+            if (!(a > 0)) {
+                rc = lcp_fail(err, LCP_INPUT_ERROR, env[k].path, 0,
+                              "--device gpu (pgs) needs a positive diagonal, but A(%d,%d) = %g", i + 1, i + 1, a);
+                goto done;
+            }
+            for (int t = p->A.p[i]; t < p->A.p[i + 1]; t++, q++) {
+                cj[q] = p->A.j[t];
+                cx[q] = p->A.x[t];
+            }
+            rp[r + 1] = q;
+            b[r] = p->b[i];
+            d[r] = 1.0 / a;
+            lo[r] = p->kind == LCP_KIND_BLCP && p->lo ? p->lo[i] : 0.0;
+            hi[r] = p->kind == LCP_KIND_BLCP && p->hi ? p->hi[i] : INFINITY;
+            x[r] = env[k].x[i];
+        }
+        env_row[k + 1] = r;
+    }
+    for (int k = 0; k < n; k++) {
+        if (lcp_monitor_init(&mon[k], &env[k].p, s, NULL)) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            goto done;
+        }
+        active[k] = !lcp_monitor_step(&mon[k], 0, env[k].x, NULL);
+        if (!active[k]) left--;
+        env[k].time_s = 0.0;
+    }
+    if (lcp_cuda_batch_create(&h, n, env_row, rp, cj, cx, b, d, lo, hi, x, msg, sizeof msg)) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "--device gpu: %s", msg);
+        goto done;
+    }
+    for (int it = 0; left > 0;) {
+        int k = GPU_CHECK_SWEEPS;
+        if (s->max_iter > it && s->max_iter - it < k) k = s->max_iter - it;
+        if (lcp_cuda_batch_sweep(h, k, active, x, msg, sizeof msg)) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "--device gpu: %s", msg);
+            goto done;
+        }
+        it += k;
+#pragma omp parallel for schedule(dynamic, 16) reduction(- : left)
+        for (int e = 0; e < n; e++) {
+            if (!active[e]) continue;
+            memcpy(env[e].x, x + env_row[e], (size_t)env[e].p.n * sizeof(double));
+            if (lcp_monitor_step(&mon[e], it, env[e].x, NULL)) {
+                env[e].time_s = lcp_now() - mon[e].t0;
+                active[e] = 0;
+                left--;
+            }
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        env[k].iterations = mon[k].iter;
+        finish_env(&env[k], s, &mon[k], LCP_MAX_ITER);
+    }
+done:
+    lcp_cuda_batch_free(h);
+    for (int k = 0; mon && k < n; k++) lcp_monitor_free(&mon[k]);
+    free(mon);
+    free(active);
+    free(env_row);
+    free(rp);
+    free(cj);
+    free(cx);
+    free(b);
+    free(d);
+    free(lo);
+    free(hi);
+    free(x);
+    return rc;
+}
+#endif
+
+static int make_dir(const char *dir, lcp_err *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "cannot create folder: %s", strerror(errno));
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "not a folder");
+    return 0;
+}
+
+int lcp_batch_main(int argc, char **argv)
+{
+    batch_cli c;
+    memset(&c, 0, sizeof c);
+    lcp_settings_default(&c.s);
+    c.solver = "auto";
+    c.precond = "none";
+    /* a private copy: getopt_long permutes the pointers */
+    char **av = lcp_alloc((size_t)argc + 1, sizeof *av);
+    if (!av) return lcp_status_exit_code(LCP_ERROR);
+    memcpy(av, argv, (size_t)argc * sizeof *av);
+    av[argc] = NULL;
+    int rc = parse_args(argc, av, &c);
+    free(av);
+    if (rc) return rc < 0 ? 0 : rc;
+
+    lcp_err err = {{0}};
+    char **names = NULL;
+    int n = 0, exit_code = 0;
+    batch_env *env = NULL;
+    double *times = NULL;
+    const int threads = c.s.threads;
+    lcp_settings s1 = c.s; /* each solve sequential inside */
+    s1.threads = 1;
+
+    double t0 = lcp_now();
+    if ((rc = list_dir(c.dir, &names, &n, &err))) goto fail;
+    if (!(env = lcp_calloc((size_t)n, sizeof *env)) || !(times = lcp_alloc((size_t)n, sizeof(double)))) {
+        rc = lcp_fail(&err, LCP_ERROR, NULL, 0, "out of memory");
+        goto fail;
+    }
+    for (int k = 0; k < n; k++) lcp_problem_init(&env[k].p);
+    for (int k = 0; k < n; k++)
+        if ((rc = read_env(&c, c.dir, names[k], &env[k], &err))) goto fail;
+    if (c.outdir && (rc = make_dir(c.outdir, &err))) goto fail;
+    double parse_s = lcp_now() - t0;
+
+    openblas_set_num_threads(1);
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    double ts = lcp_now();
+    if (c.gpu) {
+#ifdef LCP_HAVE_CUDA
+        if ((rc = solve_gpu(env, n, &s1, &err))) goto fail;
+#endif
+    } else {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int k = 0; k < n; k++) solve_env(&env[k], &s1);
+    }
+    double solve_s = lcp_now() - ts;
+
+    int solved = 0, worst_code = 0;
+    double worst = 0.0;
+    const char *worst_name = "";
+    for (int k = 0; k < n; k++) {
+        batch_env *e = &env[k];
+        times[k] = e->time_s;
+        if (e->status == LCP_SOLVED) solved++;
+        if (!(e->residual <= worst)) {
+            worst = e->residual;
+            worst_name = e->name;
+        }
+        int code = lcp_status_exit_code(e->status);
+        /* precedence: input error, breakdown, no solution, limit */
+        static const int rank[6] = {0, 1, 4, 2, 0, 3};
+        if (code > 0 && code < 6 && rank[code] > rank[worst_code]) worst_code = code;
+        if (e->status != LCP_SOLVED && e->status != LCP_MAX_ITER && e->status != LCP_TIME_LIMIT)
+            fprintf(stderr, PROG ": %s: %s%s%s\n", e->path, lcp_status_name(e->status), *e->msg ? ": " : "", e->msg);
+    }
+    exit_code = worst_code;
+    qsort(times, (size_t)n, sizeof *times, cmp_dbl);
+    double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+    double tmax = times[n - 1];
+
+    if (c.outdir) {
+        size_t len = strlen(c.outdir) + 16;
+        for (int k = 0; k < n; k++) {
+            char *path = malloc(len + strlen(env[k].name));
+            if (!path) {
+                rc = lcp_fail(&err, LCP_ERROR, NULL, 0, "out of memory");
+                goto fail;
+            }
+            snprintf(path, len + strlen(env[k].name), "%s/%s.mtx", c.outdir, env[k].name);
+            rc = lcp_write_mtx_vector(path, env[k].x, env[k].p.n, "lcpsolve solution", &err);
+            free(path);
+            if (rc) goto fail;
+        }
+    }
+
+    const char *device = c.gpu ? "gpu" : "cpu";
+    const char *solver = env[0].sv->name; /* auto: the one chosen, when all agree */
+    for (int k = 1; k < n; k++)
+        if (env[k].sv != env[0].sv) solver = "auto (mixed)";
+    double rate = solve_s > 0 ? n / solve_s : 0.0;
+    if (c.json) {
+        cJSON *o = cJSON_CreateObject(), *ns = cJSON_CreateArray();
+        cJSON_AddStringToObject(o, "command", "batch");
+        cJSON_AddStringToObject(o, "dir", c.dir);
+        cJSON_AddStringToObject(o, "solver", solver);
+        cJSON_AddStringToObject(o, "precond", c.precond);
+        cJSON_AddStringToObject(o, "device", device);
+        cJSON_AddNumberToObject(o, "threads", threads);
+        cJSON_AddNumberToObject(o, "environments", n);
+        cJSON_AddNumberToObject(o, "solved", solved);
+        cJSON_AddNumberToObject(o, "not_solved", n - solved);
+        cJSON_AddNumberToObject(o, "worst_residual", worst);
+        cJSON_AddStringToObject(o, "worst_environment", worst_name);
+        cJSON_AddNumberToObject(o, "parse_s", parse_s);
+        cJSON_AddNumberToObject(o, "solve_s", solve_s);
+        cJSON_AddNumberToObject(o, "env_steps_per_s", rate);
+        cJSON_AddNumberToObject(o, "median_env_s", median);
+        cJSON_AddNumberToObject(o, "max_env_s", tmax);
+        cJSON_AddNumberToObject(o, "tol", c.s.tol);
+        for (int k = 0, m = 0; k < n && m < 100; k++)
+            if (env[k].status != LCP_SOLVED) {
+                cJSON_AddItemToArray(ns, cJSON_CreateString(env[k].name));
+                m++;
+            }
+        cJSON_AddItemToObject(o, "not_solved_names", ns);
+        cJSON_AddStringToObject(o, "status", exit_code == 0 ? "solved" : "not_solved");
+        cJSON_AddNumberToObject(o, "exit_code", exit_code);
+        char *text = cJSON_Print(o);
+        if (text) puts(text);
+        free(text);
+        cJSON_Delete(o);
+    } else if (!c.quiet) {
+        printf("environments     %d from %s (read in %.3f s)\n", n, c.dir, parse_s);
+        printf("solver           %s%s%s on %s, %d thread%s\n", solver, strcmp(c.precond, "none") ? " -p " : "",
+               strcmp(c.precond, "none") ? c.precond : "", device, threads, threads == 1 ? "" : "s");
+        printf("solved           %d, not solved %d (tol %.1e)\n", solved, n - solved, c.s.tol);
+        printf("worst residual   %.3e (%s)\n", worst, worst_name);
+        printf("solve wall time  %.4f s\n", solve_s);
+        printf("env-steps/s      %.1f\n", rate);
+        printf("per environment  median %.3e s, max %.3e s\n", median, tmax);
+    }
+    goto cleanup;
+fail:
+    fprintf(stderr, PROG ": %s\n", err.msg);
+    exit_code = lcp_status_exit_code((lcp_status)(rc ? rc : LCP_ERROR));
+cleanup:
+    for (int k = 0; env && k < n; k++) {
+        lcp_problem_free(&env[k].p);
+        free(env[k].x);
+        free(env[k].name);
+        free(env[k].path);
+    }
+    for (int k = 0; names && k < n; k++) free(names[k]);
+    free(names);
+    free(env);
+    free(times);
+    return exit_code;
+}
