@@ -52,18 +52,17 @@
  * cholmod_factorize at each rho change); non-symmetric W: UMFPACK LU
  * (symbolic once, numeric at each rho change).  A negative diagonal entry
  * of W is refused (input error: W is not positive semidefinite); a failed
- * factorisation (W + rho I not positive definite) is an error.
+ * factorisation (W + rho I not positive definite) is an error.  Both
+ * factorisations through src/sparse_factor.c.
  * Trace columns: rho, primal_res, dual_res.
  */
 #include "solver.h"
-#include "../suitesparse.h"
+#include "../sparse_factor.h"
 
-#include <cholmod.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <umfpack.h>
 
 static const char *const columns[] = {"rho", "primal_res", "dual_res", NULL};
 
@@ -78,15 +77,7 @@ typedef struct {
     int n, sym;
     int *mp, *mj, *dpos;       /* CSR pattern, diagonal slots */
     double *base, *mx;         /* W's values there, W + rho I's values */
-    cholmod_common cc;
-    int cc_on;
-    cholmod_sparse cs;
-    cholmod_factor *L;
-    cholmod_dense cb, *X, *Y, *E;
-    void *symbolic, *numeric;  /* UMFPACK */
-    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
-    int *wi;
-    double *ww, *tmp;
+    lcp_sparse_factor F;       /* CHOLMOD (W symmetric) / UMFPACK on that pattern */
     int factorisations;
 } shifted;
 
@@ -97,18 +88,7 @@ static void shifted_free(shifted *S)
     free(S->dpos);
     free(S->base);
     free(S->mx);
-    free(S->wi);
-    free(S->ww);
-    free(S->tmp);
-    if (S->numeric) umfpack_di_free_numeric(&S->numeric);
-    if (S->symbolic) umfpack_di_free_symbolic(&S->symbolic);
-    if (S->cc_on) {
-        cholmod_free_factor(&S->L, &S->cc);
-        cholmod_free_dense(&S->X, &S->cc);
-        cholmod_free_dense(&S->Y, &S->cc);
-        cholmod_free_dense(&S->E, &S->cc);
-        cholmod_finish(&S->cc);
-    }
+    lcp_sparse_factor_free(&S->F);
     memset(S, 0, sizeof *S);
 }
 
@@ -127,54 +107,12 @@ static int shifted_init(shifted *S, const lcp_csr *A, int sym, lcp_err *err)
     S->mx = lcp_alloc((size_t)nnz, sizeof(double));
     if (!S->mp || !S->mj || !S->dpos || !S->base || !S->mx)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory (W + rho I, n = %d)", n);
-    int m = 0;
-    S->mp[0] = 0;
-    for (int i = 0; i < n; i++) { /* row i of A, the diagonal inserted where absent */
-        int placed = 0;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            if (!placed && A->j[k] >= i) {
-                if (A->j[k] > i) {
-                    S->mj[m] = i;
-                    S->base[m] = 0.0;
-                    S->dpos[i] = m++;
-                }
-                placed = 1;
-            }
-            if (A->j[k] == i) S->dpos[i] = m;
-            S->mj[m] = A->j[k];
-            S->base[m++] = A->x[k];
-        }
-        if (!placed) {
-            S->mj[m] = i;
-            S->base[m] = 0.0;
-            S->dpos[i] = m++;
-        }
-        S->mp[i + 1] = m;
-    }
+    long m = lcp_pattern_with_diagonal(A, S->mp, S->mj, S->dpos, NULL, S->base);
     memcpy(S->mx, S->base, (size_t)m * sizeof(double));
-    if (!sym) {
-        S->wi = lcp_alloc((size_t)n, sizeof(int));
-        S->ww = lcp_alloc(5 * (size_t)n, sizeof(double));
-        S->tmp = lcp_alloc((size_t)n, sizeof(double));
-        if (!S->wi || !S->ww || !S->tmp) return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory");
-        umfpack_di_defaults(S->control);
-        int st = umfpack_di_symbolic(n, n, S->mp, S->mj, NULL, &S->symbolic, S->control, S->uinfo);
-        if (st != UMFPACK_OK)
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: UMFPACK symbolic analysis failed (status %d)", st);
-        return 0;
-    }
-    lcp_cholmod_start(&S->cc);
-    S->cc_on = 1;
-    lcp_csr Mv = {n, n, S->mp, S->mj, S->mx};
-    S->cs = lcp_csr_as_cholmod(&Mv, -1); /* symmetric: CSR = CSC, one triangle used */
-    S->L = cholmod_analyze(&S->cs, &S->cc);
-    if (!S->L)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD analysis failed (status %d)", S->cc.status);
-    S->cb.nrow = S->cb.d = S->cb.nzmax = (size_t)n;
-    S->cb.ncol = 1;
-    S->cb.xtype = CHOLMOD_REAL;
-    S->cb.dtype = CHOLMOD_DOUBLE;
-    return 0;
+    /* symmetric: CHOLMOD on one triangle (CSR = CSC); UMFPACK otherwise */
+    if (lcp_sparse_factor_init(&S->F, n, S->mp, S->mj, S->mx, sym, LCP_SF_REFINE_DEFAULT) == LCP_SF_OK) return 0;
+    if (!S->F.stage) return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory");
+    return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: %s failed (status %d)", S->F.stage, S->F.status);
 }
 
 /* Numeric factorisation of W + rho I. */
@@ -185,41 +123,29 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
     for (int i = 0; i < S->n; i++) S->mx[S->dpos[i]] += rho;
     S->factorisations++;
     if (S->sym) {
-        cholmod_factorize(&S->cs, S->L, &S->cc);
-        if (S->cc.status == CHOLMOD_NOT_POSDEF)
+        int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_CHOLESKY);
+        if (st == LCP_SF_NOT_POSDEF)
             return lcp_fail(err, LCP_ERROR, NULL, 0,
                             "admm: W + rho I is not positive definite (rho = %g, CHOLMOD pivot %d): W is not "
                             "positive semidefinite",
-                            rho, (int)S->L->minor + 1);
-        if (S->cc.status != CHOLMOD_OK)
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation failed (status %d)", S->cc.status);
+                            rho, (int)S->F.L->minor + 1);
+        if (st != LCP_SF_OK)
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation failed (status %d)", S->F.status);
         return 0;
     }
-    if (S->numeric) umfpack_di_free_numeric(&S->numeric);
-    int st = umfpack_di_numeric(S->mp, S->mj, S->mx, S->symbolic, &S->numeric, S->control, S->uinfo);
-    if (st == UMFPACK_WARNING_singular_matrix)
+    int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_LU);
+    if (st == LCP_SF_SINGULAR)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: W + rho I is singular (rho = %g, UMFPACK)", rho);
-    if (st != UMFPACK_OK)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: UMFPACK factorisation failed (status %d)", st);
+    if (st != LCP_SF_OK)
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: UMFPACK factorisation failed (status %d)", S->F.status);
     return 0;
 }
 
 /* x <- (W + rho I)^-1 x. */
 static int shifted_solve(shifted *S, double *x, lcp_err *err)
 {
-    if (S->sym) {
-        S->cb.x = x;
-        if (!cholmod_solve2(CHOLMOD_A, S->L, &S->cb, NULL, &S->X, NULL, &S->Y, &S->E, &S->cc))
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD solve failed (status %d)", S->cc.status);
-        memcpy(x, S->X->x, (size_t)S->n * sizeof(double));
-        return 0;
-    }
-    memcpy(S->tmp, x, (size_t)S->n * sizeof(double));
-    /* the CSR arrays are (W + rho I)' in CSC: solve its transpose */
-    int st = umfpack_di_wsolve(UMFPACK_At, S->mp, S->mj, S->mx, x, S->tmp, S->numeric, S->control, S->uinfo, S->wi,
-                               S->ww);
-    if (st != UMFPACK_OK && st != UMFPACK_WARNING_singular_matrix)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: UMFPACK solve failed (status %d)", st);
+    int st = lcp_sparse_factor_solve(&S->F, x, x);
+    if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) return lcp_sparse_factor_fail(&S->F, err, "admm: ");
     return 0;
 }
 

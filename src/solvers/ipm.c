@@ -59,7 +59,8 @@
  * symmetric (cholmod_analyze once, cholmod_factorize on the same symbolic
  * factor each step; UMFPACK for the steps where it finds M not positive
  * definite, set up at the first such step), UMFPACK otherwise (umfpack_di_symbolic once, umfpack_di_numeric
- * per step); auto: dense for n <= 1000, sparse above.  info->message names
+ * per step; both through src/sparse_factor.c); auto: dense for n <= 1000,
+ * sparse above.  info->message names
  * what ran.  LAPACK and the BLAS under CHOLMOD run on -j threads (default
  * 1: for n ~ 100 a second thread costs more than it gains).  The dense
  * path also takes its products with A (A z, the directions' A dz) from the
@@ -105,6 +106,7 @@
  */
 #include "solver.h"
 #include "../info.h"
+#include "../sparse_factor.h"
 #include "../suitesparse.h"
 
 #include <cblas.h>
@@ -113,7 +115,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <umfpack.h>
 
 /* LAPACK */
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
@@ -160,15 +161,7 @@ typedef struct {
     /* sparse: M in CSR on the pattern of A plus the diagonal */
     int *mp, *mj, *dpos;         /* row pointers, columns, diagonal slots */
     double *base, *mx;           /* A's values on that pattern (0 where A has none), M's values */
-    cholmod_common cc;
-    int cc_on;
-    cholmod_sparse cs;           /* view of (mp, mj, mx): CSC of M' = M (symmetric) */
-    cholmod_factor *L;           /* symbolic once, numeric every step */
-    cholmod_dense cb, *X, *Y, *E;/* right-hand side view; solve2's reusable workspace */
-    void *symbolic, *numeric;    /* UMFPACK */
-    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
-    int *wi;                     /* umfpack_di_wsolve workspace: n ints, 5n doubles */
-    double *ww, *tmp;
+    lcp_sparse_factor sf;        /* CHOLMOD (symmetric) / UMFPACK on that pattern */
 } linsys;
 
 static const char *ls_method(const linsys *L)
@@ -193,35 +186,8 @@ static void ls_free(linsys *L)
     free(L->dpos);
     free(L->base);
     free(L->mx);
-    free(L->wi);
-    free(L->ww);
-    free(L->tmp);
-    if (L->numeric) umfpack_di_free_numeric(&L->numeric);
-    if (L->symbolic) umfpack_di_free_symbolic(&L->symbolic);
-    if (L->cc_on) {
-        cholmod_free_factor(&L->L, &L->cc);
-        cholmod_free_dense(&L->X, &L->cc);
-        cholmod_free_dense(&L->Y, &L->cc);
-        cholmod_free_dense(&L->E, &L->cc);
-        cholmod_finish(&L->cc);
-    }
+    lcp_sparse_factor_free(&L->sf);
     memset(L, 0, sizeof *L);
-}
-
-/* UMFPACK's symbolic analysis of the pattern (once). */
-static int umf_setup(linsys *L, lcp_err *err)
-{
-    int n = L->n;
-    L->wi = lcp_alloc((size_t)n, sizeof(int));
-    L->ww = lcp_alloc(5 * (size_t)n, sizeof(double)); /* 5n: with iterative refinement */
-    L->tmp = lcp_alloc((size_t)n, sizeof(double));
-    if (!L->wi || !L->ww || !L->tmp) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
-    umfpack_di_defaults(L->control);
-    int st = umfpack_di_symbolic(n, n, L->mp, L->mj, NULL, &L->symbolic, L->control, L->uinfo);
-    if (st != UMFPACK_OK)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: UMFPACK symbolic analysis failed (status %d%s)", st,
-                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
-    return 0;
 }
 
 /* Chooses the method, allocates everything, runs the symbolic analyses. */
@@ -249,44 +215,12 @@ static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, lcp_err
     L->mx = lcp_alloc((size_t)nnz, sizeof(double));
     if (!L->mp || !L->mj || !L->dpos || !L->base || !L->mx)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (sparse M)");
-    int m = 0;
-    L->mp[0] = 0;
-    for (int i = 0; i < n; i++) { /* row i of A, the diagonal inserted where absent */
-        int placed = 0;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            if (!placed && A->j[k] >= i) {
-                if (A->j[k] > i) {
-                    L->mj[m] = i;
-                    L->base[m] = 0.0;
-                    L->dpos[i] = m++;
-                }
-                placed = 1;
-            }
-            if (A->j[k] == i) L->dpos[i] = m;
-            L->mj[m] = A->j[k];
-            L->base[m++] = A->x[k];
-        }
-        if (!placed) {
-            L->mj[m] = i;
-            L->base[m] = 0.0;
-            L->dpos[i] = m++;
-        }
-        L->mp[i + 1] = m;
-    }
+    long m = lcp_pattern_with_diagonal(A, L->mp, L->mj, L->dpos, NULL, L->base);
     memcpy(L->mx, L->base, (size_t)m * sizeof(double));
-    if (!sym) return umf_setup(L, err);
-    lcp_cholmod_start(&L->cc);
-    L->cc_on = 1;
-    lcp_csr Mv = {n, n, L->mp, L->mj, L->mx};
-    L->cs = lcp_csr_as_cholmod(&Mv, -1); /* symmetric: CSR = CSC, lower triangle used */
-    L->L = cholmod_analyze(&L->cs, &L->cc);
-    if (!L->L)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: CHOLMOD analysis failed (status %d%s)", L->cc.status,
-                        L->cc.status == CHOLMOD_OUT_OF_MEMORY ? ": out of memory" : "");
-    L->cb.nrow = L->cb.d = L->cb.nzmax = (size_t)n;
-    L->cb.ncol = 1;
-    L->cb.xtype = CHOLMOD_REAL;
-    L->cb.dtype = CHOLMOD_DOUBLE;
+    /* CHOLMOD's analysis when A is symmetric (UMFPACK's at the first step
+     * where Cholesky fails), UMFPACK's otherwise */
+    if (lcp_sparse_factor_init(&L->sf, n, L->mp, L->mj, L->mx, sym, LCP_SF_REFINE_DEFAULT))
+        return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
     return 0;
 }
 
@@ -338,28 +272,22 @@ static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_
             L->mx[k] = keep && (!keep[i] || !keep[L->mj[k]]) ? 0.0 : L->base[k];
         L->mx[L->dpos[i]] += keep && !keep[i] ? 1.0 : d[i];
     }
+    int st;
     if (L->sym) {
-        cholmod_factorize(&L->cs, L->L, &L->cc);     /* numeric, on the symbolic factor of ls_init */
-        if (L->cc.status == CHOLMOD_OK) {
+        st = lcp_sparse_factor_refactor(&L->sf, L->mx, LCP_SF_CHOLESKY); /* on the analysis of ls_init */
+        if (st == LCP_SF_OK) {
             L->cur = LS_CHOLMOD;
             L->factored++;
             return 0;
         }
-        if (L->cc.status != CHOLMOD_NOT_POSDEF)
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: CHOLMOD factorization failed (status %d%s)",
-                            L->cc.status, L->cc.status == CHOLMOD_OUT_OF_MEMORY ? ": out of memory" : "");
+        if (st != LCP_SF_NOT_POSDEF) return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
         L->chol_fail++;                              /* not positive definite: LU this step */
-        int rc = L->symbolic ? 0 : umf_setup(L, err);/* once, at the first failure */
-        if (rc) return rc;
     }
-    if (L->numeric) umfpack_di_free_numeric(&L->numeric);
-    int st = umfpack_di_numeric(L->mp, L->mj, L->mx, L->symbolic, &L->numeric, L->control, L->uinfo);
-    if (st == UMFPACK_WARNING_singular_matrix)
+    st = lcp_sparse_factor_refactor(&L->sf, L->mx, LCP_SF_LU); /* UMFPACK set up at its first use */
+    if (st == LCP_SF_SINGULAR)
         return lcp_fail(err, LCP_ERROR, NULL, 0,
                         "ipm: the Newton matrix A + Z^-1 W is singular to working precision (UMFPACK)");
-    if (st != UMFPACK_OK)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: UMFPACK numeric factorization failed (status %d%s)", st,
-                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+    if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
     L->cur = LS_UMFPACK;
     L->factored++;
     return 0;
@@ -376,19 +304,9 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
     case LS_DENSE_LU:
         dgetrs_("N", &n, &one, L->m, &n, L->ipiv, x, &n, &info);
         return 0;
-    case LS_CHOLMOD:
-        L->cb.x = x;
-        if (!cholmod_solve2(CHOLMOD_A, L->L, &L->cb, NULL, &L->X, NULL, &L->Y, &L->E, &L->cc))
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: CHOLMOD solve failed (status %d)", L->cc.status);
-        memcpy(x, L->X->x, (size_t)n * sizeof(double));
-        return 0;
-    default: {
-        memcpy(L->tmp, x, (size_t)n * sizeof(double));
-        /* the CSR arrays are M' in CSC: solve (M')' x = M x = b */
-        int st = umfpack_di_wsolve(UMFPACK_At, L->mp, L->mj, L->mx, x, L->tmp, L->numeric, L->control, L->uinfo,
-                                   L->wi, L->ww);
-        if (st != UMFPACK_OK && st != UMFPACK_WARNING_singular_matrix)
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: UMFPACK solve failed (status %d)", st);
+    default: {                                   /* CHOLMOD or UMFPACK (a zero pivot: inf/nan, caught later) */
+        int st = lcp_sparse_factor_solve(&L->sf, x, x);
+        if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
         return 0;
     }
     }

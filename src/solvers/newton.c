@@ -64,7 +64,8 @@
  * (dpotrf/dpotrs), or LU (dgetrf/dgetrs) where A is not symmetric or
  * Cholesky fails (see dense_solve); sparse: UMFPACK, symbolic analysis once
  * on the pattern of H (that of A plus the diagonal, the same at every
- * step), numeric LU per step; auto: dense for n <= 1000, sparse above.
+ * step), numeric LU per step (src/sparse_factor.c, with UMFPACK's default
+ * iterative refinement); auto: dense for n <= 1000, sparse above.
  * LAPACK (OpenBLAS) runs on -j threads.  S A S is never formed: products
  * and the Newton matrices take its entries as A_ij (S_i S_j) on the fly,
  * the same double everywhere (see smatvec).  A step costs one product with
@@ -91,6 +92,7 @@
  * (the accepted t; 0 at iteration 0).  lcp only.
  */
 #include "solver.h"
+#include "../sparse_factor.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -98,7 +100,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <umfpack.h>
 
 /* LAPACK */
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
@@ -153,10 +154,7 @@ typedef struct {
     /* sparse path: H in CSR = H' in CSC for UMFPACK (solved with UMFPACK_At) */
     int *Hp, *Hj, *amap, *hdiag; /* pattern, A entry of each H entry (-1: none), diagonal slots */
     double *Hx;
-    void *symbolic;
-    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
-    int *Wi;                     /* umfpack_di_wsolve workspace */
-    double *W;
+    lcp_sparse_factor sf;        /* UMFPACK on that pattern */
 } newton_work;
 
 /* phi(a, b) = a + b - sqrt(a^2 + b^2) without cancellation (2ab / (a + b + r)
@@ -270,40 +268,14 @@ static int sparse_setup(newton_work *W, lcp_err *err)
     W->amap = lcp_alloc((size_t)nnz, sizeof(int));
     W->hdiag = lcp_alloc((size_t)n, sizeof(int));
     W->Hx = lcp_alloc((size_t)nnz, sizeof(double));
-    W->Wi = lcp_alloc((size_t)n, sizeof(int));
-    W->W = lcp_alloc(5 * (size_t)n, sizeof(double)); /* 5n with iterative refinement */
-    if (!W->Hp || !W->Hj || !W->amap || !W->hdiag || !W->Hx || !W->Wi || !W->W)
+    if (!W->Hp || !W->Hj || !W->amap || !W->hdiag || !W->Hx)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-    int m = 0;
-    W->Hp[0] = 0;
-    for (int i = 0; i < n; i++) {
-        int placed = 0;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            if (!placed && A->j[k] >= i) {
-                if (A->j[k] > i) { /* insert the absent diagonal */
-                    W->Hj[m] = i;
-                    W->amap[m] = -1;
-                    W->hdiag[i] = m++;
-                }
-                placed = 1;
-            }
-            if (A->j[k] == i) W->hdiag[i] = m;
-            W->Hj[m] = A->j[k];
-            W->amap[m++] = k;
-        }
-        if (!placed) {
-            W->Hj[m] = i;
-            W->amap[m] = -1;
-            W->hdiag[i] = m++;
-        }
-        W->Hp[i + 1] = m;
-    }
-    umfpack_di_defaults(W->control);
-    int st = umfpack_di_symbolic(n, n, W->Hp, W->Hj, NULL, &W->symbolic, W->control, W->uinfo);
-    if (st != UMFPACK_OK)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK symbolic analysis of H failed (status %d%s)", st,
-                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
-    return 0;
+    lcp_pattern_with_diagonal(A, W->Hp, W->Hj, W->hdiag, W->amap, NULL);
+    int st = lcp_sparse_factor_init(&W->sf, n, W->Hp, W->Hj, W->Hx, 0, LCP_SF_REFINE_DEFAULT);
+    if (st == LCP_SF_OK) return 0;
+    if (!W->sf.stage) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK symbolic analysis of H failed (status %d%s)", W->sf.status,
+                    st == LCP_SF_NOMEM ? ": out of memory" : "");
 }
 
 /* Dense path of newton_solve.  Rows with D_b,i <= ELIM_REL D_a,i (D_b,i = 0:
@@ -400,23 +372,10 @@ static int newton_solve(newton_work *W, lcp_err *err)
             double v = W->amap[k] >= 0 ? W->mb[i] * (A->x[W->amap[k]] * (W->sc[i] * W->sc[W->Hj[k]])) : 0.0; /* D_b S A S */
             W->Hx[k] = k == W->hdiag[i] ? v + W->ma[i] + W->delta * W->mb[i] : v; /* + D_a + delta D_b */
         }
-    void *numeric = NULL;
-    int st = umfpack_di_numeric(W->Hp, W->Hj, W->Hx, W->symbolic, &numeric, W->control, W->uinfo);
-    if (st == UMFPACK_WARNING_singular_matrix) {
-        umfpack_di_free_numeric(&numeric);
-        return 1;
-    }
-    if (st != UMFPACK_OK) {
-        umfpack_di_free_numeric(&numeric);
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK numeric factorization failed (status %d%s)", st,
-                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
-    }
-    /* the CSR arrays are H' in CSC: solve (H')' d = H d = rhs */
-    st = umfpack_di_wsolve(UMFPACK_At, W->Hp, W->Hj, W->Hx, W->d, W->rhs, numeric, W->control, W->uinfo, W->Wi,
-                           W->W);
-    umfpack_di_free_numeric(&numeric);
-    if (st == UMFPACK_WARNING_singular_matrix) return 1;
-    if (st != UMFPACK_OK) return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK solve failed (status %d)", st);
+    int st = lcp_sparse_factor_refactor(&W->sf, W->Hx, LCP_SF_LU);
+    if (st == LCP_SF_OK) st = lcp_sparse_factor_solve(&W->sf, W->rhs, W->d);
+    if (st == LCP_SF_SINGULAR) return 1;
+    if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&W->sf, err, "");
     return 0;
 }
 
@@ -468,7 +427,7 @@ static void work_free(newton_work *W)
 {
     lcp_csr_free(&W->At);
     double *dv[] = {W->b, W->sc, W->z, W->w, W->phi, W->da, W->db, W->ma, W->mb, W->rhs, W->g, W->d,
-                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->rowsum, W->colsum, W->sv, W->H, W->rr, W->Hx, W->W};
+                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->rowsum, W->colsum, W->sv, W->H, W->rr, W->Hx};
     for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
     free(W->ipiv);
     free(W->pos);
@@ -477,8 +436,7 @@ static void work_free(newton_work *W)
     free(W->Hj);
     free(W->amap);
     free(W->hdiag);
-    free(W->Wi);
-    if (W->symbolic) umfpack_di_free_symbolic(&W->symbolic);
+    lcp_sparse_factor_free(&W->sf);
 }
 
 static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,

@@ -22,7 +22,8 @@
  * those rows' patterns and the diagonal block, the same at every step.  H
  * is assembled in CSR (= H' in CSC, solved with UMFPACK_At as in
  * src/solvers/newton.c); UMFPACK's symbolic analysis is done once, the
- * numeric LU each step (UMFPACK allocates that factor itself).
+ * numeric LU each step (UMFPACK allocates that factor itself; both through
+ * src/sparse_factor.c, without iterative refinement).
  *
  * Globalisation: Armijo backtracking (sigma 1e-4, factor 1/2, down to
  * 1e-12) on the merit psi = |Phi|^2 / 2, whose slope along d is Phi'H d
@@ -50,12 +51,12 @@
  * regularised problem u = (W + sigma I) r + q - sigma r_k.
  */
 #include "nsn.h"
+#include "../sparse_factor.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <umfpack.h>
 
 #define ARMIJO_SIGMA 1e-4
 #define ARMIJO_BETA 0.5
@@ -83,10 +84,7 @@ struct nsn_work {
     double *Ab, *Cb;         /* 9 nc each: the A_i and C_i blocks at the current r */
     double *u, *phi, *d, *wd, *hd, *g, *rt, *ut, *phit, *rhs, *rb, *ub, *phib;
     double psi;
-    void *symbolic;
-    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
-    int *Wi;
-    double *Ww;
+    lcp_sparse_factor lu;    /* UMFPACK on H's pattern, no iterative refinement */
 };
 
 static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
@@ -163,15 +161,14 @@ static int cmp_int(const void *a, const void *b)
 void nsn_work_free(nsn_work *w)
 {
     if (!w) return;
-    if (w->symbolic) umfpack_di_free_symbolic(&w->symbolic);
+    lcp_sparse_factor_free(&w->lu);
     double *dv[] = {w->diag, w->rho, w->Hx, w->Ab, w->Cb, w->u, w->phi, w->d, w->wd, w->hd,
-                    w->g, w->rt, w->ut, w->phit, w->rhs, w->rb, w->ub, w->phib, w->Ww};
+                    w->g, w->rt, w->ut, w->phit, w->rhs, w->rb, w->ub, w->phib};
     for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
     free(w->Hp);
     free(w->Hj);
     free(w->wpos);
     free(w->bdiag);
-    free(w->Wi);
     free(w);
 }
 
@@ -198,12 +195,10 @@ int nsn_work_new(const lcp_problem *p, nsn_work **out, lcp_err *err)
                        &w->rb, &w->ub, &w->phib};
     int okv = 1;
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) okv &= (*vecs[i] = lcp_alloc((size_t)n, sizeof(double))) != NULL;
-    w->Wi = lcp_alloc((size_t)n, sizeof(int));
-    w->Ww = lcp_alloc(5 * (size_t)n, sizeof(double));
     int *mark = lcp_alloc((size_t)n, sizeof(int)), *cols = lcp_alloc((size_t)n, sizeof(int));
     int *pos = lcp_alloc((size_t)n, sizeof(int));
     int rc = 0;
-    if (!okv || !w->diag || !w->rho || !w->Hp || !w->wpos || !w->bdiag || !w->Ab || !w->Cb || !w->Wi || !w->Ww ||
+    if (!okv || !w->diag || !w->rho || !w->Hp || !w->wpos || !w->bdiag || !w->Ab || !w->Cb ||
         !mark || !cols || !pos) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
         goto done;
@@ -246,12 +241,14 @@ int nsn_work_new(const lcp_problem *p, nsn_work **out, lcp_err *err)
         for (int b = 0; b < 3; b++)
             for (int k = W->p[3 * i + b]; k < W->p[3 * i + b + 1]; k++) w->wpos[k] = pos[W->j[k]];
     }
-    umfpack_di_defaults(w->control);
-    w->control[UMFPACK_IRSTEP] = 0; /* a Newton direction needs no iterative refinement */
-    int st = umfpack_di_symbolic(n, n, w->Hp, w->Hj, NULL, &w->symbolic, w->control, w->uinfo);
-    if (st != UMFPACK_OK) {
-        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK symbolic analysis of the Newton matrix failed (status %d%s)",
-                      st, st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+    /* a Newton direction needs no iterative refinement */
+    int st = lcp_sparse_factor_init(&w->lu, n, w->Hp, w->Hj, w->Hx, 0, 0);
+    if (st != LCP_SF_OK) {
+        if (!w->lu.stage) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
+        else
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0,
+                          "UMFPACK symbolic analysis of the Newton matrix failed (status %d%s)", w->lu.status,
+                          st == LCP_SF_NOMEM ? ": out of memory" : "");
         goto done;
     }
     nsn_set_prox(w, 0.0, NULL);
@@ -358,22 +355,10 @@ static void h_tmatvec(const nsn_work *w, double delta, const double *x, double *
 /* H d = rhs with H as assembled: 0, 1 when singular, LCP_ERROR */
 static int lu_solve(nsn_work *w, lcp_err *err)
 {
-    void *numeric = NULL;
-    int st = umfpack_di_numeric(w->Hp, w->Hj, w->Hx, w->symbolic, &numeric, w->control, w->uinfo);
-    if (st == UMFPACK_WARNING_singular_matrix) {
-        umfpack_di_free_numeric(&numeric);
-        return 1;
-    }
-    if (st != UMFPACK_OK) {
-        umfpack_di_free_numeric(&numeric);
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK numeric factorization failed (status %d%s)", st,
-                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
-    }
-    st = umfpack_di_wsolve(UMFPACK_At, w->Hp, w->Hj, w->Hx, w->d, w->rhs, numeric, w->control, w->uinfo, w->Wi,
-                           w->Ww);
-    umfpack_di_free_numeric(&numeric);
-    if (st == UMFPACK_WARNING_singular_matrix) return 1;
-    if (st != UMFPACK_OK) return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK solve failed (status %d)", st);
+    int st = lcp_sparse_factor_refactor(&w->lu, w->Hx, LCP_SF_LU);
+    if (st == LCP_SF_OK) st = lcp_sparse_factor_solve(&w->lu, w->rhs, w->d);
+    if (st == LCP_SF_SINGULAR) return 1;
+    if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&w->lu, err, "");
     for (int i = 0; i < w->n; i++)
         if (!isfinite(w->d[i])) return 1;
     return 0;

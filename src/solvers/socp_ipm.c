@@ -72,7 +72,8 @@
  * blocks, fixed for every step (only the block values change): CHOLMOD
  * (cholmod_analyze once, cholmod_factorize on the same symbolic factor each
  * step) when W is symmetric (lcp_csr_is_symmetric to 1e-12), UMFPACK
- * (umfpack_di_symbolic once, umfpack_di_numeric each step) otherwise.  A
+ * (umfpack_di_symbolic once, umfpack_di_numeric each step) otherwise, both
+ * through src/sparse_factor.c.  A
  * regularization 1e-13 max|W_ij| on the diagonal keeps M numerically
  * definite near the end, where the blocks of W^2 spread from 0 to infinity
  * (it only makes the Newton step inexact: rr is recomputed exactly); when
@@ -107,14 +108,12 @@
  * term makes it non-monotone); no preconditioner.
  */
 #include "solver.h"
-#include "../suitesparse.h"
+#include "../sparse_factor.h"
 
-#include <cholmod.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <umfpack.h>
 
 #define TAU_MIN 0.99        /* fraction to the boundary, far from a solution ... */
 #define TAU_MAX 0.9999      /* ... and near one */
@@ -208,15 +207,7 @@ typedef struct {
     int n, sym, cur_lu, chol_fail, factored;
     int *mp, *mj, *bpos;   /* CSR pattern; bpos[9c + 3a + b]: slot of (3c+a, 3c+b) */
     double *base, *mx;     /* P on the pattern (0 where W has none); M */
-    cholmod_common cc;
-    int cc_on;
-    cholmod_sparse cs;
-    cholmod_factor *L;
-    cholmod_dense cb, *X, *Y, *E;
-    void *symbolic, *numeric;
-    double control[UMFPACK_CONTROL], uinfo[UMFPACK_INFO];
-    int *wi;
-    double *ww, *tmp;
+    lcp_sparse_factor sf;  /* CHOLMOD (W symmetric) / UMFPACK on that pattern */
 } linsys;
 
 static void ls_free(linsys *L)
@@ -226,34 +217,8 @@ static void ls_free(linsys *L)
     free(L->bpos);
     free(L->base);
     free(L->mx);
-    free(L->wi);
-    free(L->ww);
-    free(L->tmp);
-    if (L->numeric) umfpack_di_free_numeric(&L->numeric);
-    if (L->symbolic) umfpack_di_free_symbolic(&L->symbolic);
-    if (L->cc_on) {
-        cholmod_free_factor(&L->L, &L->cc);
-        cholmod_free_dense(&L->X, &L->cc);
-        cholmod_free_dense(&L->Y, &L->cc);
-        cholmod_free_dense(&L->E, &L->cc);
-        cholmod_finish(&L->cc);
-    }
+    lcp_sparse_factor_free(&L->sf);
     memset(L, 0, sizeof *L);
-}
-
-static int umf_setup(linsys *L, lcp_err *err)
-{
-    int n = L->n;
-    L->wi = lcp_alloc((size_t)n, sizeof(int));
-    L->ww = lcp_alloc(5 * (size_t)n, sizeof(double));
-    L->tmp = lcp_alloc((size_t)n, sizeof(double));
-    if (!L->wi || !L->ww || !L->tmp) return lcp_fail(err, LCP_ERROR, NULL, 0, "socp-ipm: out of memory");
-    umfpack_di_defaults(L->control);
-    int st = umfpack_di_symbolic(n, n, L->mp, L->mj, NULL, &L->symbolic, L->control, L->uinfo);
-    if (st != UMFPACK_OK)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "socp-ipm: UMFPACK symbolic analysis failed (status %d%s)", st,
-                        st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
-    return 0;
 }
 
 /* The pattern, P's values on it (dinv: Dinv's diagonal), the symbolic
@@ -287,19 +252,8 @@ static int ls_init(linsys *L, const lcp_csr *A, const double *dinv, int sym, lcp
         L->mp[i + 1] = m;
     }
     memcpy(L->mx, L->base, (size_t)m * sizeof(double));
-    if (!sym) return umf_setup(L, err);
-    lcp_cholmod_start(&L->cc);
-    L->cc_on = 1;
-    lcp_csr Mv = {n, n, L->mp, L->mj, L->mx};
-    L->cs = lcp_csr_as_cholmod(&Mv, -1);
-    L->L = cholmod_analyze(&L->cs, &L->cc);
-    if (!L->L)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "socp-ipm: CHOLMOD analysis failed (status %d%s)", L->cc.status,
-                        L->cc.status == CHOLMOD_OUT_OF_MEMORY ? ": out of memory" : "");
-    L->cb.nrow = L->cb.d = L->cb.nzmax = (size_t)n;
-    L->cb.ncol = 1;
-    L->cb.xtype = CHOLMOD_REAL;
-    L->cb.dtype = CHOLMOD_DOUBLE;
+    if (lcp_sparse_factor_init(&L->sf, n, L->mp, L->mj, L->mx, sym, LCP_SF_REFINE_DEFAULT))
+        return lcp_sparse_factor_fail(&L->sf, err, "socp-ipm: ");
     return 0;
 }
 
@@ -321,60 +275,42 @@ static int ls_factor(linsys *L, const double *H, const unsigned char *fixed, dou
                 if (!fixed[i] && !fixed[j]) L->mx[L->bpos[9 * c + e]] += H[9 * c + e];
             }
         int more = reg * 1e3 <= regmax; /* a larger regularization left to try */
+        int st;
         if (!lu) {
-            cholmod_factorize(&L->cs, L->L, &L->cc);
-            if (L->cc.status == CHOLMOD_OK) {
+            st = lcp_sparse_factor_refactor(&L->sf, L->mx, LCP_SF_CHOLESKY);
+            if (st == LCP_SF_OK) {
                 L->cur_lu = 0;
                 L->factored++;
                 return 0;
             }
-            if (L->cc.status != CHOLMOD_NOT_POSDEF)
-                return lcp_fail(err, LCP_ERROR, NULL, 0, "socp-ipm: CHOLMOD factorization failed (status %d%s)",
-                                L->cc.status, L->cc.status == CHOLMOD_OUT_OF_MEMORY ? ": out of memory" : "");
+            if (st != LCP_SF_NOT_POSDEF) return lcp_sparse_factor_fail(&L->sf, err, "socp-ipm: ");
             L->chol_fail++;
             if (more) {
                 reg *= 1e3;
                 continue;
             }
-            int rc = L->symbolic ? 0 : umf_setup(L, err); /* LU for this step */
-            if (rc) return rc;
-            lu = 1;
+            lu = 1; /* LU for this step (UMFPACK set up at its first use) */
         }
-        if (L->numeric) umfpack_di_free_numeric(&L->numeric);
-        int st = umfpack_di_numeric(L->mp, L->mj, L->mx, L->symbolic, &L->numeric, L->control, L->uinfo);
-        if (st == UMFPACK_WARNING_singular_matrix && more) {
+        st = lcp_sparse_factor_refactor(&L->sf, L->mx, LCP_SF_LU);
+        if (st == LCP_SF_SINGULAR && more) {
             reg *= 1e3;
             continue;
         }
-        if (st == UMFPACK_WARNING_singular_matrix)
+        if (st == LCP_SF_SINGULAR)
             return lcp_fail(err, LCP_ERROR, NULL, 0,
                             "socp-ipm: the Newton matrix P + W^2 is singular to working precision (UMFPACK)");
-        if (st != UMFPACK_OK)
-            return lcp_fail(err, LCP_ERROR, NULL, 0,
-                            "socp-ipm: UMFPACK numeric factorization failed (status %d%s)", st,
-                            st == UMFPACK_ERROR_out_of_memory ? ": out of memory" : "");
+        if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&L->sf, err, "socp-ipm: ");
         L->cur_lu = 1;
         L->factored++;
         return 0;
     }
 }
 
+/* x <- M^-1 x (a zero pivot of UMFPACK: inf/nan, caught by the caller) */
 static int ls_solve(linsys *L, double *x, lcp_err *err)
 {
-    int n = L->n;
-    if (!L->cur_lu) {
-        L->cb.x = x;
-        if (!cholmod_solve2(CHOLMOD_A, L->L, &L->cb, NULL, &L->X, NULL, &L->Y, &L->E, &L->cc))
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "socp-ipm: CHOLMOD solve failed (status %d)", L->cc.status);
-        memcpy(x, L->X->x, (size_t)n * sizeof(double));
-        return 0;
-    }
-    memcpy(L->tmp, x, (size_t)n * sizeof(double));
-    /* the CSR arrays are M' in CSC: solve (M')' x = M x = b */
-    int st = umfpack_di_wsolve(UMFPACK_At, L->mp, L->mj, L->mx, x, L->tmp, L->numeric, L->control, L->uinfo,
-                               L->wi, L->ww);
-    if (st != UMFPACK_OK && st != UMFPACK_WARNING_singular_matrix)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "socp-ipm: UMFPACK solve failed (status %d)", st);
+    int st = lcp_sparse_factor_solve(&L->sf, x, x);
+    if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) return lcp_sparse_factor_fail(&L->sf, err, "socp-ipm: ");
     return 0;
 }
 
