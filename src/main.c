@@ -69,7 +69,7 @@ static const option_doc options[] = {
     {"dt-ratio", 1, OPT_DT_RATIO, "R", "scale the --warm-start impulses by the time-step ratio new/old (default 1)"},
     {"config", 1, OPT_CONFIG, "FILE.yaml", "read options from a YAML mapping (the command line wins)"},
     {"cover", 1, OPT_COVER, "FILE", "lemke: the covering vector (.mtx, all entries > 0; default all ones)"},
-    {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse", "linear systems of ipm and the Newton solvers (default auto)"},
+    {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse|pcg", "linear systems of ipm and the Newton solvers (default auto; pcg: ipm)"},
     {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
     {"order", 1, OPT_ORDER, "NAME", "sweep order: natural, rcm, amd, nd, colour, dsatur (colour classes: parallel on -j)"},
     {"decompose", 1, OPT_DECOMPOSE, "auto|on|off",
@@ -298,7 +298,8 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         if (!strcmp(val, "auto")) c->s.linsolve = LCP_LINSOLVE_AUTO;
         else if (!strcmp(val, "dense")) c->s.linsolve = LCP_LINSOLVE_DENSE;
         else if (!strcmp(val, "sparse")) c->s.linsolve = LCP_LINSOLVE_SPARSE;
-        else return bad(c, "--%s: '%s' must be auto, dense or sparse", name, val);
+        else if (!strcmp(val, "pcg")) c->s.linsolve = LCP_LINSOLVE_PCG;
+        else return bad(c, "--%s: '%s' must be auto, dense, sparse or pcg", name, val);
         break;
     case OPT_KIND:
         if (!(c->kind = lcp_kind_parse(val))) return bad(c, "--%s: unknown kind '%s' (lcp, blcp, ccp, fc3d)", name, val);

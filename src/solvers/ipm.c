@@ -51,7 +51,9 @@
  * as an iteration of its own, only when its residual is below the last one
  * (it is no interior point: the iterates go on from z, w).
  *
- * Linear systems (--linsolve): dense: LAPACK, Cholesky dpotrf/dpotrs when A
+ * Linear systems (--linsolve): pcg (or -p NAME with auto; A symmetric):
+ * conjugate gradients on M = A + Z^-1 W from 0 to |r| <= 1e-12 |rhs|, with
+ * the -p preconditioner rebuilt from each step's M (src/precond/); dense: LAPACK, Cholesky dpotrf/dpotrs when A
  * is symmetric (tested once, lcp_csr_is_symmetric to 1e-12), with LU
  * dgetrf/dgetrs for the steps where Cholesky fails, LU otherwise (n <=
  * 16384); sparse: SuiteSparse on the pattern of A plus the diagonal (fixed
@@ -141,10 +143,14 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define PSD_DENSE_MAX 2000  /* definiteness by eigenvalues up to this n */
 
 static const char *const columns[] = {"mu", "step", "sigma", NULL};
+/* with --linsolve pcg, for the conjugate gradients on the Newton matrix */
+static const char *const preconds[] = {"diag", "ichol", "spai", "mg", NULL};
 
 /* ------------------------------------------------------------ linear systems */
 
-enum { LS_DENSE_CHOL, LS_DENSE_LU, LS_CHOLMOD, LS_UMFPACK };
+enum { LS_DENSE_CHOL, LS_DENSE_LU, LS_CHOLMOD, LS_UMFPACK, LS_PCG };
+
+#define PCG_RTOL 1e-12 /* --linsolve pcg: |M x - b| <= PCG_RTOL |b| */
 
 /* M = A + diag(d) (or its polish variant), factored once a step and solved
  * twice (predictor, corrector). */
@@ -162,10 +168,20 @@ typedef struct {
     int *mp, *mj, *dpos;         /* row pointers, columns, diagonal slots */
     double *base, *mx;           /* A's values on that pattern (0 where A has none), M's values */
     lcp_sparse_factor sf;        /* CHOLMOD (symmetric) / UMFPACK on that pattern */
+    /* --linsolve pcg: conjugate gradients on M with the -p preconditioner,
+     * rebuilt from M at every factor step */
+    int pcg;
+    const lcp_precond_type *ptype;
+    const lcp_settings *s;
+    lcp_precond P;
+    double *cg;                  /* 4n: residual, preconditioned residual, direction, M direction */
+    long cg_iters;               /* CG iterations in all */
+    int cg_fail;                 /* solves that missed PCG_RTOL */
 } linsys;
 
 static const char *ls_method(const linsys *L)
 {
+    if (L->pcg) return L->cg_fail ? "PCG (some solves short of 1e-12)" : "PCG";
     if (!L->sparse) {
         if (!L->sym) return "LAPACK dgetrf (dense LU)";
         return L->chol_fail ? "LAPACK dpotrf (dense Cholesky), dgetrf (LU) where it failed"
@@ -187,11 +203,14 @@ static void ls_free(linsys *L)
     free(L->base);
     free(L->mx);
     lcp_sparse_factor_free(&L->sf);
+    lcp_precond_free(&L->P);
+    free(L->cg);
     memset(L, 0, sizeof *L);
 }
 
 /* Chooses the method, allocates everything, runs the symbolic analyses. */
-static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, lcp_err *err)
+static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg, const lcp_settings *s,
+                   lcp_err *err)
 {
     const lcp_csr *A = &p->A;
     int n = p->n;
@@ -200,6 +219,9 @@ static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, lcp_err
     L->n = n;
     L->sym = sym;
     L->sparse = sparse;
+    L->pcg = pcg;
+    L->ptype = s->precond;
+    L->s = s;
     if (!sparse) {
         L->ad = lcp_csr_to_dense_colmajor(A);
         L->m = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
@@ -217,6 +239,14 @@ static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, lcp_err
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (sparse M)");
     long m = lcp_pattern_with_diagonal(A, L->mp, L->mj, L->dpos, NULL, L->base);
     memcpy(L->mx, L->base, (size_t)m * sizeof(double));
+    if (L->pcg) {
+        if (!sym)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                            "ipm: --linsolve pcg needs a symmetric A (conjugate gradients); use sparse or dense");
+        if (!(L->cg = lcp_alloc(4 * (size_t)n, sizeof(double))))
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (PCG)");
+        return 0;
+    }
     /* CHOLMOD's analysis when A is symmetric (UMFPACK's at the first step
      * where Cholesky fails), UMFPACK's otherwise */
     if (lcp_sparse_factor_init(&L->sf, n, L->mp, L->mj, L->mx, sym, LCP_SF_REFINE_DEFAULT))
@@ -272,6 +302,15 @@ static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_
             L->mx[k] = keep && (!keep[i] || !keep[L->mj[k]]) ? 0.0 : L->base[k];
         L->mx[L->dpos[i]] += keep && !keep[i] ? 1.0 : d[i];
     }
+    if (L->pcg) { /* the preconditioner of this step's M */
+        lcp_csr M = {n, n, L->mp, L->mj, L->mx};
+        lcp_precond_free(&L->P);
+        int rc = lcp_precond_setup(&L->P, L->ptype, &M, L->s, err);
+        if (rc) return rc;
+        L->cur = LS_PCG;
+        L->factored++;
+        return 0;
+    }
     int st;
     if (L->sym) {
         st = lcp_sparse_factor_refactor(&L->sf, L->mx, LCP_SF_CHOLESKY); /* on the analysis of ls_init */
@@ -304,6 +343,34 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
     case LS_DENSE_LU:
         dgetrs_("N", &n, &one, L->m, &n, L->ipiv, x, &n, &info);
         return 0;
+    case LS_PCG: {                               /* conjugate gradients from 0, to PCG_RTOL */
+        double *r = L->cg, *z = r + n, *pd = z + n, *q = pd + n, bn = 0.0, rz = 0.0;
+        lcp_csr M = {n, n, L->mp, L->mj, L->mx};
+        for (int i = 0; i < n; i++) r[i] = x[i], bn += x[i] * x[i], x[i] = 0.0;
+        bn = sqrt(bn);
+        if (bn == 0.0) return 0;
+        lcp_precond_apply(&L->P, r, z);
+        for (int i = 0; i < n; i++) pd[i] = z[i], rz += r[i] * z[i];
+        int it = 0, maxit = 10 * n + 100;
+        double rn = bn;
+        for (; it < maxit && rn > PCG_RTOL * bn; it++) {
+            lcp_csr_matvec(&M, pd, q);
+            double pq = 0.0;
+            for (int i = 0; i < n; i++) pq += pd[i] * q[i];
+            if (!(pq > 0.0)) break; /* not positive definite along pd: stop with what there is */
+            double a = rz / pq, rz1 = 0.0;
+            rn = 0.0;
+            for (int i = 0; i < n; i++) x[i] += a * pd[i], r[i] -= a * q[i], rn += r[i] * r[i];
+            rn = sqrt(rn);
+            lcp_precond_apply(&L->P, r, z);
+            for (int i = 0; i < n; i++) rz1 += r[i] * z[i];
+            for (int i = 0; i < n; i++) pd[i] = z[i] + rz1 / rz * pd[i];
+            rz = rz1;
+        }
+        L->cg_iters += it;
+        if (rn > PCG_RTOL * bn) L->cg_fail++;
+        return 0;
+    }
     default: {                                   /* CHOLMOD or UMFPACK (a zero pivot: inf/nan, caught later) */
         int st = lcp_sparse_factor_solve(&L->sf, x, x);
         if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
@@ -572,8 +639,13 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         info->iterations = 0;
         return 0;
     }
-    int sparse = s->linsolve == LCP_LINSOLVE_SPARSE || (s->linsolve == LCP_LINSOLVE_AUTO && n > AUTO_DENSE_MAX);
-    const char *how = s->linsolve == LCP_LINSOLVE_AUTO ? (sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
+    /* --linsolve pcg, or -p NAME with --linsolve auto: conjugate gradients */
+    int pcg = s->linsolve == LCP_LINSOLVE_PCG || (s->precond && s->linsolve == LCP_LINSOLVE_AUTO);
+    int sparse = s->linsolve == LCP_LINSOLVE_SPARSE || pcg || (s->linsolve == LCP_LINSOLVE_AUTO && n > AUTO_DENSE_MAX);
+    if (s->precond && !pcg)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "ipm: -p %s preconditions --linsolve pcg only",
+                        s->precond->name);
+    const char *how = pcg ? "" : s->linsolve == LCP_LINSOLVE_AUTO ? (sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
     if (!sparse && n > DENSE_MAX)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "ipm: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", n,
@@ -589,7 +661,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
     }
     openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
-    if ((rc = ls_init(&L, p, sparse, sym, err))) goto done;
+    if ((rc = ls_init(&L, p, sparse, sym, pcg, s, err))) goto done;
 
     /* scales and the starting point */
     const double *b = p->b;
@@ -734,4 +806,4 @@ done:
 
 const lcp_solver lcp_solver_ipm = {"ipm",
                                    "primal-dual interior point (Mehrotra predictor-corrector), monotone LCP",
-                                   LCP_KIND_LCP, columns, ipm_solve, NULL, 0};
+                                   LCP_KIND_LCP, columns, ipm_solve, preconds, 0};

@@ -447,6 +447,10 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
     newton_work W0 = {0}, *W = &W0;
     W->p = p;
     W->n = n;
+    if (s->linsolve == LCP_LINSOLVE_PCG)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                        "%s: --linsolve pcg is ipm's (the Newton matrices here are not symmetric); use dense or sparse",
+                        name);
     W->sparse = s->linsolve == LCP_LINSOLVE_SPARSE || (s->linsolve == LCP_LINSOLVE_AUTO && n > AUTO_DENSE_MAX);
     const char *how = s->linsolve == LCP_LINSOLVE_AUTO ? (W->sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
     if (!W->sparse && n > DENSE_MAX)

@@ -40,7 +40,7 @@ typedef struct lcp_settings_s {
     const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
 } lcp_settings;
 
-enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2 };
+enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 /* ipm */ };
 enum { LCP_LOCAL_AUTO = 0, LCP_LOCAL_PROJECTION = 1, LCP_LOCAL_NEWTON = 2, LCP_LOCAL_EXACT = 3 };
 
 void lcp_settings_default(lcp_settings *s);

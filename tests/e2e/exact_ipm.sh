@@ -211,4 +211,23 @@ check "rspd100: dense (dgemv) = sparse (CSR) to 1e-10 ($(vdiff "$T/xd.mtx" "$T/x
 run "rspd100: -j 2 (LAPACK threads) = -j 1" 0 -t 1e-12 -j 2 --linsolve dense -o "$T/xj.mtx" "$T/rspd100_1e4"
 check "rspd100: -j 2 = -j 1 to 1e-10" close "$T/xj.mtx" "$T/xd.mtx" 1e-10
 
+# --linsolve pcg: conjugate gradients on the Newton matrix with every
+# preconditioner ipm takes, on a definite (column) and a semidefinite
+# (pyramid) A: solved to 1e-10, the same answer as the sparse factorisation
+for prob in problems/column-20-ratio100 problems/pyramid-5; do
+    "$LCP" -s ipm --linsolve sparse -t 1e-10 -o "$T/xs.mtx" --output-w "$T/ws.mtx" --quiet "$prob"
+    for pc in none diag ichol spai mg; do
+        "$LCP" -s ipm --linsolve pcg -p $pc -t 1e-10 --json -o "$T/xp.mtx" --output-w "$T/wp.mtx" "$prob" >"$T/out"; rc=$?
+        check "ipm pcg -p $pc $(basename $prob): solved" [ $rc -eq 0 ]
+        check "ipm pcg -p $pc $(basename $prob): message says PCG" grep -q '"message":"[^"]*PCG' "$T/out"
+        check "ipm pcg -p $pc $(basename $prob): w as with sparse LL' to 1e-8" close "$T/wp.mtx" "$T/ws.mtx" 1e-8
+    done
+done
+"$LCP" -s ipm -p ichol --linsolve dense problems/column-20 >/dev/null 2>"$T/err"; rc=$?
+check "ipm -p ichol --linsolve dense: refused (exit 2)" [ $rc -eq 2 ]
+"$LCP" -s ipm --linsolve pcg problems/murty-8 >/dev/null 2>"$T/err"; rc=$?
+check "ipm --linsolve pcg, A not symmetric: refused (exit 2)" [ $rc -eq 2 ]
+"$LCP" -s newton-fb --linsolve pcg problems/column-20 >/dev/null 2>"$T/err"; rc=$?
+check "newton-fb --linsolve pcg: refused (exit 2)" [ $rc -eq 2 ]
+
 finish
