@@ -616,10 +616,8 @@ static int solve(cli *c, lcp_err *err)
     }
     rc = -1;
     /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
-    if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->order_given &&
-        (ncomp = lcp_component_count(wp, err)) > 1)
+    if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->order_given)
         rc = lcp_solve_components(sv, wp, &c->s, x, &mon, &info, &ncomp, err);
-    if (ncomp < 0) rc = LCP_ERROR;
     if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */
         ncomp = 1;
         info = (lcp_info){.status = LCP_MAX_ITER};

@@ -143,13 +143,16 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
         goto done;
     }
     *ncomp = k;
+    if (k <= 1) { /* one piece: the caller solves it whole */
+        rc = -1;
+        goto done;
+    }
     memcpy(x0, x, (size_t)p->n * sizeof(double));
     /* rows grouped by component (largest first), increasing within each */
     for (int c = 0, first = 0; c < k; c++) parts[c].rows_first = first, first += size[c] * block;
     for (int v = 0; v < n; v++)
         for (int a = 0; a < block; a++)
             rows[parts[comp[v]].rows_first + parts[comp[v]].nrows++] = v * block + a;
-    (void)err;
     lcp_settings sub = *s;
     sub.order = NULL; /* orders are of the whole problem */
     double t0 = lcp_now();
@@ -219,16 +222,4 @@ done:
     lcp_graph_free(&g);
     free(comp), free(size), free(rows), free(parts), free(x0);
     return rc;
-}
-
-int lcp_component_count(const lcp_problem *p, lcp_err *err)
-{
-    lcp_graph g;
-    if (lcp_graph_build(p, &g, err)) return -1;
-    int *comp = lcp_alloc((size_t)(g.n > 0 ? g.n : 1), sizeof(int));
-    int k = comp ? lcp_graph_components(&g, comp, NULL) : -1;
-    free(comp);
-    lcp_graph_free(&g);
-    if (k < 0) lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (--decompose)");
-    return k;
 }

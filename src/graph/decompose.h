@@ -5,15 +5,13 @@
 
 #include "../solvers/solver.h"
 
-/* The number of connected components of p's contact graph (-1: no memory). */
-int lcp_component_count(const lcp_problem *p, lcp_err *err);
-
 /* Solves p with sv one component at a time (largest first, OpenMP tasks),
  * x in place (its entries are each component's start), then checks the
  * whole x once with mon (iteration = the most any component took).  The
  * outcome goes to mon->status / info like a solver's; *ncomp gets the
  * number of components.  Returns 0, non-zero with err set on no memory,
- * or -1 (x restored) when a component could not run or ended in a verdict
+ * or -1 (x as given) when there is one component only, or a component
+ * could not run or ended in a verdict
  * (no solution, breakdown): the caller then solves the whole problem, whose
  * messages name its own rows and contacts. */
 int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s, double *x,
