@@ -1,11 +1,13 @@
 /* src/spectral.c: extreme eigenvalues of the diagonally scaled matrix
- * S = D^-1/2 A_s D^-1/2 (A_s = (A + A')/2) by the Lanczos process
+ * S = D^-1/2 A_s D^-1/2 (A_s = (A + A')/2), or of diag(s) A_s diag(s) for
+ * a given scaling s, by the Lanczos process
  * (Golub and Van Loan, ch. 10): k steps build a tridiagonal T_k whose
  * extreme eigenvalues (LAPACK dstev) converge to those of S in about
  * sqrt(cond) steps, far faster than power iteration.  Without
  * reorthogonalisation the extreme Ritz values still converge (lost
  * orthogonality only duplicates them).  Used for the optimal SOR factor
- * (rho_Jacobi = max(|1 - lmin|, |1 - lmax|)) and the Jacobi step. */
+ * (rho_Jacobi = max(|1 - lmin|, |1 - lmax|)), the Jacobi step and
+ * mprgp's expansion step. */
 #include "spectral.h"
 
 #include <math.h>
@@ -46,7 +48,13 @@ static int ritz(const double *alpha, const double *beta, int k, double *lo, doub
 
 int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *lmax)
 {
+    return lcp_spectrum(A, NULL, max_steps, lmin, lmax, NULL);
+}
+
+int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps)
+{
     int n = A->m, kmax = max_steps < n ? max_steps : n;
+    if (steps) *steps = 0;
     if (kmax < 1) kmax = 1;
     double *d = lcp_alloc((size_t)n, sizeof(double)), *q = lcp_calloc((size_t)n, sizeof(double));
     double *qn = lcp_alloc((size_t)n, sizeof(double)), *w = lcp_alloc((size_t)n, sizeof(double));
@@ -55,6 +63,10 @@ int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *l
     int rc = LCP_ERROR;
     if (!d || !q || !qn || !w || !t || !alpha || !beta || !work) goto done;
     for (int i = 0; i < n; i++) {
+        if (scale) {
+            d[i] = scale[i];
+            continue;
+        }
         double a = 0.0;
         for (int k = A->p[i]; k < A->p[i + 1]; k++)
             if (A->j[k] == i) a += A->x[k];
@@ -73,6 +85,7 @@ int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *l
     for (k = 0; k < kmax; k++) {
         /* q_{k-1} <- q_k... : q holds the previous vector, qn the current */
         scaled_apply(A, d, qn, w, t);
+        if (steps) (*steps)++;
         double a = 0.0;
         for (int i = 0; i < n; i++) a += qn[i] * w[i];
         alpha[k] = a;

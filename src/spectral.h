@@ -14,4 +14,8 @@
 
 int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *lmax);
 
+/* The same for S = diag(scale) A_s diag(scale) (scale NULL: D^-1/2, as
+ * above); *steps (if not NULL) gets the products with A made. */
+int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps);
+
 #endif

@@ -58,6 +58,7 @@
  * own and the monitor's A x + b, which the solver uses as its gradient).
  */
 #include "solver.h"
+#include "../spectral.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -67,8 +68,6 @@
 static const char *const columns[] = {"step", "free", "matvecs", NULL};
 static const char *const preconds[] = {"diag", "ichol", "spai", "mg", NULL};
 
-void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, const int *ldz, double *work,
-            int *info);
 
 #define GAMMA 1.0        /* proportioning parameter */
 #define ABAR_FACTOR 1.9  /* abar = ABAR_FACTOR / lambda_max */
@@ -76,67 +75,6 @@ void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, con
 #define SYM_TOL 1e-10    /* |A - A'| <= SYM_TOL max|A|: symmetric to rounding */
 
 enum { STEP_START = 0, STEP_CG = 1, STEP_EXPANSION = 2, STEP_PROPORTIONING = 3, STEP_PRECOND = 4 };
-
-/* The largest eigenvalue of S A S (S = diag(s)) by at most kmax Lanczos
- * steps from a fixed start vector; *steps: the products with A made. */
-static int lanczos_lmax(const lcp_csr *A, const double *s, int kmax, double *lmax, int *steps)
-{
-    int n = A->m;
-    if (kmax > n) kmax = n;
-    if (kmax < 1) kmax = 1;
-    double *q = lcp_calloc((size_t)n, sizeof(double)), *qn = lcp_alloc((size_t)n, sizeof(double));
-    double *w = lcp_alloc((size_t)n, sizeof(double)), *t = lcp_alloc((size_t)n, sizeof(double));
-    double *alpha = lcp_alloc((size_t)kmax, sizeof(double)), *beta = lcp_alloc((size_t)kmax, sizeof(double));
-    double *d = lcp_alloc((size_t)kmax, sizeof(double)), *e = lcp_alloc((size_t)kmax, sizeof(double));
-    int rc = LCP_ERROR;
-    *steps = 0;
-    if (!q || !qn || !w || !t || !alpha || !beta || !d || !e) goto done;
-    double nrm = 0.0;
-    for (int i = 0; i < n; i++) {
-        qn[i] = 1.0 + 0.5 * sin(1.0 + 1.7 * i);
-        nrm += qn[i] * qn[i];
-    }
-    for (int i = 0; i < n; i++) qn[i] /= sqrt(nrm);
-    double hi = 0.0, phi = -1.0, b = 0.0;
-    for (int k = 0; k < kmax; k++) {
-        for (int i = 0; i < n; i++) t[i] = s[i] * qn[i];
-        lcp_csr_matvec(A, t, w);
-        (*steps)++;
-        double a = 0.0;
-        for (int i = 0; i < n; i++) {
-            w[i] *= s[i];
-            a += qn[i] * w[i];
-        }
-        alpha[k] = a;
-        double nb = 0.0;
-        for (int i = 0; i < n; i++) {
-            w[i] -= a * qn[i] + b * q[i];
-            nb += w[i] * w[i];
-        }
-        nb = sqrt(nb);
-        int last = k == kmax - 1 || !(nb > 1e-14 * fabs(a));
-        if (k % 5 == 4 || last) {
-            int m = k + 1, info = 0, one = 1;
-            memcpy(d, alpha, (size_t)m * sizeof(double));
-            if (m > 1) memcpy(e, beta, (size_t)(m - 1) * sizeof(double));
-            dstev_("N", &m, d, e, NULL, &one, NULL, &info);
-            if (info) goto done;
-            hi = d[m - 1];
-            if (last || fabs(hi - phi) <= 1e-6 * fabs(hi)) break;
-            phi = hi;
-        }
-        beta[k] = b = nb;
-        for (int i = 0; i < n; i++) {
-            q[i] = qn[i];
-            qn[i] = w[i] / nb;
-        }
-    }
-    *lmax = hi;
-    rc = 0;
-done:
-    free(q), free(qn), free(w), free(t), free(alpha), free(beta), free(d), free(e);
-    return rc;
-}
 
 /* Box solvers need symmetric A and constant bounds. */
 static int check_input(const lcp_problem *p, lcp_err *err)
@@ -256,6 +194,26 @@ static int precond_step(const box *B, const lcp_precond *P, const lcp_csr *A, do
     return 1;
 }
 
+/* Ad = A d and the minimising step gd / d'Ad along d (INFINITY where A
+ * is flat along d); non-zero with info set when d'Ad < 0 (A is not
+ * positive semidefinite). */
+static int curvature_step(const lcp_csr *A, const double *d, double gd, double anorm, double *Ad, double *dAd,
+                          double *acg, lcp_info *info)
+{
+    int n = A->m;
+    lcp_csr_matvec(A, d, Ad);
+    double dd = dot(d, d, n);
+    *dAd = dot(d, Ad, n);
+    if (*dAd < -1e-10 * anorm * dd) {
+        info->status = LCP_ERROR;
+        snprintf(info->message, sizeof info->message,
+                 "A is not positive semidefinite: negative curvature d'Ad = %.3g (d'd = %.3g)", *dAd, dd);
+        return 1;
+    }
+    *acg = *dAd > 1e-14 * anorm * dd ? gd / *dAd : INFINITY;
+    return 0;
+}
+
 static int mprgp_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                        lcp_err *err)
 {
@@ -290,9 +248,9 @@ static int mprgp_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         m[i] = scaled ? 1.0 / lcp_csr_diag(&p->A, i) : 1.0;
         sq[i] = sqrt(m[i]);
     }
-    double lmax = 0.0;
+    double lmin = 0.0, lmax = 0.0;
     int nlanczos = 0;
-    if (lanczos_lmax(&p->A, sq, LANCZOS_MAX, &lmax, &nlanczos)) {
+    if (lcp_spectrum(&p->A, sq, LANCZOS_MAX, &lmin, &lmax, &nlanczos)) { /* src/spectral.c */
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "mprgp: cannot estimate ||A|| (Lanczos)");
         goto done;
     }
@@ -333,16 +291,9 @@ static int mprgp_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                          mon->last.residual);
                 break;
             }
-            lcp_csr_matvec(&p->A, d, Ad);
+            double dAd, acg;
             matvecs++;
-            double dAd = dot(d, Ad, n), dd = dot(d, d, n);
-            if (dAd < -1e-10 * anorm * dd) {
-                info->status = LCP_ERROR;
-                snprintf(info->message, sizeof info->message,
-                         "A is not positive semidefinite: negative curvature d'Ad = %.3g (d'd = %.3g)", dAd, dd);
-                break;
-            }
-            double acg = dAd > 1e-14 * anorm * dd ? gd / dAd : INFINITY;
+            if (curvature_step(&p->A, d, gd, anorm, Ad, &dAd, &acg, info)) break;
             int block;
             double af = feasible_step(&B, x, d, &block);
             if (acg < af) { /* CG step */
@@ -374,16 +325,9 @@ static int mprgp_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             step = STEP_PROPORTIONING;
             for (int i = 0; i < n; i++) d[i] = m[i] * beta[i];
             double gd = beta2; /* g'd = sum m beta^2 */
-            lcp_csr_matvec(&p->A, d, Ad);
+            double dAd, acg;
             matvecs++;
-            double dAd = dot(d, Ad, n), dd = dot(d, d, n);
-            if (dAd < -1e-10 * anorm * dd) {
-                info->status = LCP_ERROR;
-                snprintf(info->message, sizeof info->message,
-                         "A is not positive semidefinite: negative curvature d'Ad = %.3g (d'd = %.3g)", dAd, dd);
-                break;
-            }
-            double acg = dAd > 1e-14 * anorm * dd ? gd / dAd : INFINITY;
+            if (curvature_step(&p->A, d, gd, anorm, Ad, &dAd, &acg, info)) break;
             int block;
             double af = feasible_step(&B, x, d, &block);
             if (acg < af) block = -1;
