@@ -3,6 +3,7 @@
 #include "verify.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* |(a, b)|: sqrt, not hypot (several times slower, and contact impulses
  * and velocities are nowhere near overflow) */
@@ -51,87 +52,144 @@ static double inf_norm(const double *v, int n)
     return m;
 }
 
-static void metrics_lcp(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m)
+/* The sums and maxima of one chunk of rows (of contacts for ccp/fc3d).
+ * Rows are cut into chunks of a fixed size, whatever the thread count, and
+ * the chunks' sums are added in order: every -j gives the same bits, and a
+ * problem of one chunk (most) the bits of a plain loop. */
+enum { VERIFY_CHUNK = 4096 }; /* rows a chunk (contacts: a third of it) */
+
+typedef struct {
+    double res, comp, feas, nq, nr, nu; /* res: max for lcp/blcp, sum of squares for ccp/fc3d */
+    int nan;
+} partial;
+
+static void chunk_lcp(const double *x, const double *w, int lo, int hi, partial *c)
 {
-    double res = 0.0, comp = 0.0, feas = 0.0;
-    for (int i = 0; i < p->n; i++) {
-        res = fmax(res, fabs(fmin(x[i], w[i])));
-        comp += x[i] * w[i];
-        feas = fmax(feas, fmax(-x[i], -w[i]));
+    for (int i = lo; i < hi; i++) {
+        c->res = fmax(c->res, fabs(fmin(x[i], w[i])));
+        c->comp += x[i] * w[i];
+        c->feas = fmax(c->feas, fmax(-x[i], -w[i]));
     }
-    m->residual = res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
-    m->complementarity = fabs(comp);
-    m->feasibility = fmax(0.0, feas);
 }
 
-static void metrics_blcp(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m)
+static void chunk_blcp(const lcp_problem *p, const double *x, const double *w, int first, int last, partial *c)
 {
-    double res = 0.0, comp = 0.0, feas = 0.0;
-    for (int i = 0; i < p->n; i++) {
+    for (int i = first; i < last; i++) {
         double lo, hi;
         lcp_problem_bounds(p, x, i, &lo, &hi);
         double mid = fmin(fmax(x[i] - w[i], lo), hi); /* mid(lo, x - w, hi) */
-        res = fmax(res, fabs(x[i] - mid));
-        feas = fmax(feas, fmax(lo - x[i], x[i] - hi));
+        c->res = fmax(c->res, fabs(x[i] - mid));
+        c->feas = fmax(c->feas, fmax(lo - x[i], x[i] - hi));
         double bound = w[i] > 0 ? lo : hi; /* the bound w's sign asks for */
         double d = isfinite(bound) ? fabs(x[i] - bound) : fmax(1.0, fabs(x[i]));
-        if (w[i] != 0) comp += fabs(w[i]) * d;
+        if (w[i] != 0) c->comp += fabs(w[i]) * d;
     }
-    m->residual = res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
-    m->complementarity = comp;
-    m->feasibility = fmax(0.0, feas);
 }
 
-static void metrics_friction(const lcp_problem *p, const double *r, const double *u, lcp_metrics *m)
+static void chunk_friction(const lcp_problem *p, const double *r, const double *u, int first, int last, partial *c)
 {
     int desaxce = p->kind == LCP_KIND_FC3D;
-    double err2 = 0.0, comp = 0.0, feas = 0.0, nq = 0.0, nr = 0.0, nu = 0.0;
-    for (int i = 0; i < p->nc; i++) {
+    for (int i = first; i < last; i++) {
         const double *ri = r + 3 * i, *ui = u + 3 * i, *qi = p->b + 3 * i;
         double mu = p->mu[i];
-        err2 += lcp_contact_residual2(mu, desaxce, ri, ui);
+        c->res += lcp_contact_residual2(mu, desaxce, ri, ui);
         for (int k = 0; k < 3; k++) {
-            nq += qi[k] * qi[k];
-            nr += ri[k] * ri[k];
-            nu += ui[k] * ui[k];
+            c->nq += qi[k] * qi[k];
+            c->nr += ri[k] * ri[k];
+            c->nu += ui[k] * ui[k];
         }
         double ut[3] = {ui[0], ui[1], ui[2]};
         if (desaxce) ut[0] += mu * norm2(ui[1], ui[2]); /* De Saxce: u + mu |u_T| e_n */
-        comp += fabs(ri[0] * ut[0] + ri[1] * ut[1] + ri[2] * ut[2]);
+        c->comp += fabs(ri[0] * ut[0] + ri[1] * ut[1] + ri[2] * ut[2]);
         double pr[3] = {ri[0], ri[1], ri[2]};
         lcp_cone_project(mu, pr);
         double dr = sqrt((ri[0] - pr[0]) * (ri[0] - pr[0]) + (ri[1] - pr[1]) * (ri[1] - pr[1]) +
                          (ri[2] - pr[2]) * (ri[2] - pr[2]));
-        feas = fmax(feas, fmax(dr, dual_cone_distance(mu, ut)));
+        c->feas = fmax(c->feas, fmax(dr, dual_cone_distance(mu, ut)));
     }
-    double norm = fmax(fmax(sqrt(nq), p->scale_floor), fmax(sqrt(nr), sqrt(nu)));
-    m->residual = sqrt(err2) / (norm > 0 ? norm : 1.0);
-    m->complementarity = comp;
-    m->feasibility = feas;
 }
 
-void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m)
+/* Chunk k: w = A x + b on its rows first (when A is given), then its metrics. */
+static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, int k, partial *c)
 {
-    switch (p->kind) {
-    case LCP_KIND_BLCP: metrics_blcp(p, x, w, m); break;
-    case LCP_KIND_CCP:
-    case LCP_KIND_FC3D: metrics_friction(p, x, w, m); break;
-    default: metrics_lcp(p, x, w, m); break;
+    int friction = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D;
+    int rows = friction ? 3 * (VERIFY_CHUNK / 3) : VERIFY_CHUNK;
+    int lo = k * rows, hi = lo + rows < p->n ? lo + rows : p->n;
+    if (A) {
+        const int *ap = A->p, *aj = A->j;
+        const double *ax = A->x;
+        for (int i = lo; i < hi; i++) {
+            double s = 0.0;
+            for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
+            w[i] = s + p->b[i];
+        }
     }
-    /* a NaN anywhere must never look like convergence */
-    if (isnan(m->residual)) m->residual = INFINITY;
-    for (int i = 0; i < p->n; i++) /* fmin/fmax drop NaNs: look for them */
+    *c = (partial){0};
+    if (friction) chunk_friction(p, x, w, lo / 3, hi / 3, c);
+    else if (p->kind == LCP_KIND_BLCP) chunk_blcp(p, x, w, lo, hi, c);
+    else chunk_lcp(x, w, lo, hi, c);
+    for (int i = lo; i < hi; i++) /* fmin/fmax drop NaNs: look for them */
         if (isnan(x[i]) || isnan(w[i])) {
-            m->residual = INFINITY;
+            c->nan = 1;
             break;
         }
 }
 
+/* Every chunk (on the OpenMP threads when there are several), then their
+ * sums in chunk order. */
+static void verify_all(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, lcp_metrics *m)
+{
+    int friction = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D;
+    int rows = friction ? 3 * (VERIFY_CHUNK / 3) : VERIFY_CHUNK;
+    int nchunks = p->n > 0 ? (p->n + rows - 1) / rows : 0;
+    partial one, *parts = nchunks > 1 ? malloc((size_t)nchunks * sizeof *parts) : &one;
+    if (!parts) { /* no memory for the partials: one chunk at a time */
+        nchunks = 1;
+        parts = &one;
+        rows = p->n;
+    }
+    if (nchunks > 1) {
+#pragma omp parallel for schedule(static)
+        for (int k = 0; k < nchunks; k++) verify_chunk(p, A, x, w, k, &parts[k]);
+    } else if (nchunks == 1) {
+        verify_chunk(p, A, x, w, 0, &parts[0]);
+    } else {
+        parts[0] = (partial){0};
+    }
+    partial t = parts[0];
+    for (int k = 1; k < nchunks; k++) {
+        partial *c = &parts[k];
+        t.res = friction ? t.res + c->res : fmax(t.res, c->res);
+        t.comp += c->comp;
+        t.feas = fmax(t.feas, c->feas);
+        t.nq += c->nq;
+        t.nr += c->nr;
+        t.nu += c->nu;
+        t.nan |= c->nan;
+    }
+    if (parts != &one) free(parts);
+    if (friction) {
+        double norm = fmax(fmax(sqrt(t.nq), p->scale_floor), fmax(sqrt(t.nr), sqrt(t.nu)));
+        m->residual = sqrt(t.res) / (norm > 0 ? norm : 1.0);
+        m->complementarity = t.comp;
+        m->feasibility = t.feas;
+    } else {
+        m->residual = t.res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
+        m->complementarity = p->kind == LCP_KIND_BLCP ? t.comp : fabs(t.comp);
+        m->feasibility = fmax(0.0, t.feas);
+    }
+    /* a NaN anywhere must never look like convergence */
+    if (isnan(m->residual) || t.nan) m->residual = INFINITY;
+}
+
+void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m)
+{
+    verify_all(p, NULL, x, (double *)w, m); /* without A, w is only read */
+}
+
 void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m)
 {
-    lcp_csr_matvec(&p->A, x, w);
-    for (int i = 0; i < p->n; i++) w[i] += p->b[i];
-    lcp_verify_w(p, x, w, m);
+    verify_all(p, &p->A, x, w, m);
 }
 
 double lcp_relative_diff(const double *x, const double *y, int n)
