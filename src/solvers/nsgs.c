@@ -594,8 +594,10 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
             maxdr = 0.0;
             if (s->order && s->order->ncolours > 0) { /* a colour class at a time, its contacts at once */
                 const lcp_order *o = s->order;
+                /* one team for the whole sweep: a barrier between classes, not a fork */
+#pragma omp parallel reduction(max : maxdr)
                 for (int c = 0; c < o->ncolours; c++) {
-#pragma omp parallel for schedule(static) reduction(max : maxdr)
+#pragma omp for schedule(static)
                     for (int ii = o->cptr[c]; ii < o->cptr[c + 1]; ii++)
                         maxdr = fmax(maxdr, contact_update(&C, o->perm[ii], x));
                 }

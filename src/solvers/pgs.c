@@ -109,9 +109,11 @@ static double ordered_sweep(const lcp_problem *p, const double *dinv, double ome
 {
     double dmax = 0.0;
     if (o->ncolours > 0) {
+        /* one team for the whole sweep: a barrier between classes, not a fork */
+#pragma omp parallel reduction(max : dmax)
         for (int cc = 0; cc < o->ncolours; cc++) {
             int c = step > 0 ? cc : o->ncolours - 1 - cc;
-#pragma omp parallel for schedule(static) reduction(max : dmax)
+#pragma omp for schedule(static)
             for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++) dmax = fmax(dmax, pgs_row(p, dinv, omega, x, o->perm[k]));
         }
         return dmax;
