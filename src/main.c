@@ -30,6 +30,7 @@
 #include "io/io.h"
 #include "solvers/solver.h"
 #include "graph/decompose.h"
+#include "sparse_factor.h"
 
 extern volatile sig_atomic_t lcp_interrupted;
 
@@ -71,7 +72,7 @@ static const option_doc options[] = {
     {"cover", 1, OPT_COVER, "FILE", "lemke: the covering vector (.mtx, all entries > 0; default all ones)"},
     {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse|pcg", "linear systems of ipm and the Newton solvers (default auto; pcg: ipm)"},
     {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
-    {"order", 1, OPT_ORDER, "NAME", "sweep order: natural, rcm, amd, nd, colour, dsatur (colour classes: parallel on -j)"},
+    {"order", 1, OPT_ORDER, "NAME", "sweep order: natural, rcm, amd, nd, colour, dsatur (colour classes: parallel on -j); factorisations: natural, amd, nd"},
     {"decompose", 1, OPT_DECOMPOSE, "auto|on|off",
      "solve each connected component on its own (auto, the default: when there are several, n >= 200 and no --trace)"},
     {"graph", 1, OPT_GRAPH, "FILE.dot", "write the contact graph for Graphviz (nodes filled by DSATUR colour)"},
@@ -103,7 +104,8 @@ typedef struct {
     lcp_settings s;
     double warm_factor, dt_ratio;
     const char *graph;
-    int order_given, decompose; /* decompose: -1 auto, 0 off, 1 on */
+    int order_given, order_named; /* order_named: --order was given, natural too */
+    int decompose;                /* -1 auto, 0 off, 1 on */
     lcp_order_method order;
     const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem, *cover;
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
@@ -219,6 +221,7 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         if (lcp_order_parse(val, &c->order))
             return bad(c, "--%s: '%s' must be natural, rcm, amd, nd, colour or dsatur", name, val);
         c->order_given = c->order != LCP_ORDER_NATURAL;
+        c->order_named = 1;
         break;
     case OPT_GRAPH: c->graph = val; break;
     case OPT_DECOMPOSE:
@@ -538,10 +541,20 @@ static int solve(cli *c, lcp_err *err)
         goto done;
     }
     if ((rc = lcp_solver_check_precond(sv, c->precond, err))) goto done;
-    if (c->order_given) {
+    if (c->order_named && (sv->flags & LCP_SOLVER_FACTOR)) { /* the ordering of the factorisations */
+        if (c->order != LCP_ORDER_NATURAL && c->order != LCP_ORDER_AMD && c->order != LCP_ORDER_ND) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' takes --order natural, amd or nd (the ordering "
+                          "of its sparse factorisations), not '%s'", sv->name, lcp_order_name(c->order));
+            goto done;
+        }
+        lcp_sparse_factor_set_ordering(c->order == LCP_ORDER_NATURAL ? LCP_SF_ORDER_NATURAL
+                                       : c->order == LCP_ORDER_AMD   ? LCP_SF_ORDER_AMD
+                                                                     : LCP_SF_ORDER_ND);
+    } else if (c->order_given) {
         if (!(sv->flags & LCP_SOLVER_ORDER)) {
             rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' does not take --order (the sweeping solvers do: "
-                          "pgs, psor, sgs, nsgs)", sv->name);
+                          "pgs, psor, sgs, nsgs; the factorising ones take natural, amd or nd: ipm, socp-ipm, "
+                          "newton-fb, newton-min, nsn, prox, admm)", sv->name);
             goto done;
         }
         if ((rc = lcp_order_build(wp, c->order, &order, err))) goto done;
@@ -616,7 +629,7 @@ static int solve(cli *c, lcp_err *err)
     }
     rc = -1;
     /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
-    if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->order_given)
+    if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->s.order)
         rc = lcp_solve_components(sv, wp, &c->s, x, &mon, &info, &ncomp, err);
     if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */
         ncomp = 1;

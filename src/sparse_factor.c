@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int ordering = LCP_SF_ORDER_AUTO;
+
+void lcp_sparse_factor_set_ordering(int o) { ordering = o; }
+
 static int failed(lcp_sparse_factor *F, const char *stage, int status, int nomem)
 {
     F->stage = stage;
@@ -23,6 +27,9 @@ static int umf_setup(lcp_sparse_factor *F)
     if (!F->wi || !F->ww || !F->tmp) return failed(F, NULL, 0, 1);
     umfpack_di_defaults(F->control);
     if (F->refine >= 0) F->control[UMFPACK_IRSTEP] = F->refine;
+    if (ordering == LCP_SF_ORDER_NATURAL) F->control[UMFPACK_ORDERING] = UMFPACK_ORDERING_NONE;
+    if (ordering == LCP_SF_ORDER_AMD) F->control[UMFPACK_ORDERING] = UMFPACK_ORDERING_AMD;
+    if (ordering == LCP_SF_ORDER_ND) F->control[UMFPACK_ORDERING] = UMFPACK_ORDERING_METIS;
     int st = umfpack_di_symbolic(n, n, F->p, F->j, NULL, &F->symbolic, F->control, F->info);
     if (st != UMFPACK_OK) {
         if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
@@ -45,6 +52,13 @@ int lcp_sparse_factor_init(lcp_sparse_factor *F, int n, const int *p, const int 
     if (!sym) return umf_setup(F);
     lcp_cholmod_start(&F->cc);
     F->cc_on = 1;
+    if (ordering != LCP_SF_ORDER_AUTO) { /* one method, the one asked for */
+        F->cc.nmethods = 1;
+        F->cc.method[0].ordering = ordering == LCP_SF_ORDER_NATURAL ? CHOLMOD_NATURAL
+                                   : ordering == LCP_SF_ORDER_AMD   ? CHOLMOD_AMD
+                                                                    : CHOLMOD_METIS;
+        F->cc.postorder = ordering != LCP_SF_ORDER_NATURAL;
+    }
     lcp_csr Mv = {n, n, (int *)p, (int *)j, (double *)x};
     F->cs = lcp_csr_as_cholmod(&Mv, -1); /* symmetric: CSR = CSC, lower triangle used */
     F->L = cholmod_analyze(&F->cs, &F->cc);

@@ -45,6 +45,15 @@ enum {
 
 enum { LCP_SF_NONE = 0, LCP_SF_CHOLESKY, LCP_SF_LU };
 
+/* The fill-reducing ordering of every factorisation of this process
+ * (--order with a factorising solver): AUTO is the libraries' own choice
+ * (CHOLMOD tries AMD and, for large matrices, METIS; UMFPACK picks AMD or
+ * COLAMD by its strategy); NATURAL none; AMD (UMFPACK: AMD on the symmetric
+ * strategy, COLAMD otherwise); ND nested dissection by METIS.  Set once
+ * before the solves (read-only while they run: tasks share it). */
+enum { LCP_SF_ORDER_AUTO = 0, LCP_SF_ORDER_NATURAL, LCP_SF_ORDER_AMD, LCP_SF_ORDER_ND };
+void lcp_sparse_factor_set_ordering(int ordering);
+
 #define LCP_SF_REFINE_DEFAULT (-1) /* UMFPACK's default iterative refinement (2 steps) */
 
 typedef struct {

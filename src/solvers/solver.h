@@ -98,7 +98,10 @@ typedef struct lcp_solver {
     unsigned flags; /* LCP_SOLVER_* */
 } lcp_solver;
 
-enum { LCP_SOLVER_ORDER = 1 /* sweeps follow s->order (--order) */ };
+enum {
+    LCP_SOLVER_ORDER = 1, /* sweeps follow s->order (--order) */
+    LCP_SOLVER_FACTOR = 2 /* sparse factorisations follow --order natural|amd|nd (src/sparse_factor.h) */
+};
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming
  * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */

@@ -66,6 +66,19 @@ for f in "$SIC"/*.dat "$SIC"/*.hdf5; do
     check "nsgs --order dsatur $(basename "$f"): -j 2 = -j 1" cmp -s "$T/x1.mtx" "$T/x2.mtx"
 done
 
+# --order natural|amd|nd reaches the sparse factorisations: same answers
+"$LCP" -s ipm -t 1e-12 -o "$T/ref.mtx" --quiet problems/random-spd-200
+for o in natural amd nd; do
+    "$LCP" -s ipm --linsolve sparse --order $o -t 1e-10 --reference "$T/ref.mtx" --quiet problems/random-spd-200
+    check "ipm --linsolve sparse --order $o: matches the default ordering" [ $? -eq 0 ]
+    for s in nsn socp-ipm admm; do
+        "$LCP" -s $s --order $o -t 1e-9 --kind ccp -o "$T/r.mtx" --quiet problems/pyramid-5-fc3d
+        check "$s --order $o: solved" [ $? -eq 0 ]
+    done
+done
+"$LCP" -s ipm --order rcm problems/random-spd-200 >/dev/null 2>"$T/err"; rc=$?
+check "ipm --order rcm: exit 2 naming what it takes" sh -c "[ $rc -eq 2 ] && grep -q 'natural, amd or nd' '$T/err'"
+
 # refusals
 "$LCP" -s lemke --order rcm problems/column-20 >/dev/null 2>"$T/err"; rc=$?
 check "lemke --order rcm: exit 2" [ $rc -eq 2 ]

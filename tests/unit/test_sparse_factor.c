@@ -87,5 +87,24 @@ int main(void)
     xs[0] = 1.0, xs[1] = 1.0, xs[2] = 2.0, xs[3] = 2.0, xs[4] = 0.0; /* row 1 = 2 row 0 */
     CHECK(lcp_sparse_factor_refactor(&F, xs, LCP_SF_LU) == LCP_SF_SINGULAR && F.cur == LCP_SF_LU);
     lcp_sparse_factor_free(&F);
+
+    /* every ordering (--order natural|amd|nd) gives the same solutions;
+     * CHOLMOD's factor records the ordering it used */
+    const int orderings[] = {LCP_SF_ORDER_NATURAL, LCP_SF_ORDER_AMD, LCP_SF_ORDER_ND, LCP_SF_ORDER_AUTO};
+    const int cholmod_ord[] = {CHOLMOD_NATURAL, CHOLMOD_AMD, CHOLMOD_METIS, -1};
+    for (int o = 0; o < 4; o++) {
+        lcp_sparse_factor_set_ordering(orderings[o]);
+        CHECK(lcp_sparse_factor_init(&F, 4, p, j, x, 1, LCP_SF_REFINE_DEFAULT) == LCP_SF_OK);
+        if (cholmod_ord[o] >= 0) CHECK(F.L->ordering == cholmod_ord[o]);
+        CHECK(lcp_sparse_factor_refactor(&F, x, LCP_SF_CHOLESKY) == LCP_SF_OK);
+        matvec(4, p, j, x, sol, b);
+        CHECK(lcp_sparse_factor_solve(&F, b, y) == LCP_SF_OK);
+        for (int i = 0; i < 4; i++) CHECK_NEAR(y[i], sol[i], 1e-12);
+        CHECK(lcp_sparse_factor_refactor(&F, xn, LCP_SF_LU) == LCP_SF_OK);
+        matvec(4, p, j, xn, sol, b);
+        CHECK(lcp_sparse_factor_solve(&F, b, y) == LCP_SF_OK);
+        for (int i = 0; i < 4; i++) CHECK_NEAR(y[i], sol[i], 1e-12);
+        lcp_sparse_factor_free(&F);
+    }
     CHECK_DONE();
 }
