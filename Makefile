@@ -18,6 +18,10 @@ ifeq ($(OPENMP),1)
 override CFLAGS += -fopenmp
 LDOMP = -fopenmp
 endif
+MPI     ?= 0
+ifeq ($(MPI),1)
+BUILD   ?= build-mpi
+endif
 CUDA    ?= 0
 ifeq ($(CUDA),1)
 BUILD   ?= build-cuda
@@ -44,7 +48,16 @@ CUOBJ   = $(BUILD)/src/parallel/pgs_cuda.o
 LDLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
 endif
 
-SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c)
+# MPI=1: mpicc, the distributed solvers of src/mpi (METIS partitions); objects in
+# build-mpi/.  The plain build has no MPI in it.
+ifeq ($(MPI),1)
+CC      := mpicc
+override CFLAGS += -DLCP_HAVE_MPI
+MPISRC  = $(wildcard src/mpi/*.c)
+LDLIBS += -lmetis
+endif
+
+SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
 OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
 LIBOBJ  = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)
@@ -91,7 +104,7 @@ install: $(BIN)
 	install -m 644 man/lcpsolve.1 $(DESTDIR)$(PREFIX)/share/man/man1/lcpsolve.1
 
 clean:
-	rm -rf build build-cuda lcpsolve $(BUILD) $(BIN)
+	rm -rf build build-cuda build-mpi lcpsolve $(BUILD) $(BIN)
 
 .PHONY: all test bench peer install clean
 -include $(SRC:%.c=$(BUILD)/%.d)

@@ -21,6 +21,9 @@
 #endif
 
 #include <cjson/cJSON.h>
+#ifdef LCP_HAVE_MPI
+#include <mpi.h>
+#endif
 
 #include "batch.h"
 #include "cone.h"
@@ -541,6 +544,15 @@ static int solve(cli *c, lcp_err *err)
         goto done;
     }
     if ((rc = lcp_solver_check_precond(sv, c->precond, err))) goto done;
+#ifdef LCP_HAVE_MPI
+    int nprocs = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (nprocs > 1 && !(sv->flags & LCP_SOLVER_DIST)) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' runs in one process: under mpirun with %d "
+                      "processes use mpi-pgs, mpi-jacobi or mpi-apgd (or `lcpsolve bench`)", sv->name, nprocs);
+        goto done;
+    }
+#endif
     if (c->order_named && (sv->flags & LCP_SOLVER_FACTOR)) { /* the ordering of the factorisations */
         if (c->order != LCP_ORDER_NATURAL && c->order != LCP_ORDER_AMD && c->order != LCP_ORDER_ND) {
             rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' takes --order natural, amd or nd (the ordering "
@@ -629,7 +641,8 @@ static int solve(cli *c, lcp_err *err)
     }
     rc = -1;
     /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
-    if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->s.order)
+    if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->s.order &&
+        !(sv->flags & LCP_SOLVER_DIST))
         rc = lcp_solve_components(sv, wp, &c->s, x, &mon, &info, &ncomp, err);
     if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */
         ncomp = 1;
@@ -698,7 +711,27 @@ done:
     return lcp_status_exit_code(rc ? (lcp_status)rc : LCP_ERROR);
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+#ifdef LCP_HAVE_MPI /* every process runs the command; process 0 alone speaks and writes */
+    MPI_Init(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank > 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))) {
+        MPI_Abort(MPI_COMM_WORLD, 5);
+        return 5;
+    }
+    int rc = run(argc, argv);
+    MPI_Finalize();
+    return rc;
+#else
+    return run(argc, argv);
+#endif
+}
+
+static int run(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "batch")) return lcp_batch_main(argc - 1, argv + 1);
@@ -782,6 +815,11 @@ int main(int argc, char **argv)
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+#ifdef LCP_HAVE_MPI
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank > 0) c.output = c.output_w = c.trace = c.graph = NULL; /* process 0 writes */
+#endif
     rc = solve(&c, &err);
     if (err.msg[0]) fprintf(stderr, "lcpsolve: %s\n", err.msg);
 out:

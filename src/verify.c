@@ -58,62 +58,100 @@ static double inf_norm(const double *v, int n)
  * problem of one chunk (most) the bits of a plain loop. */
 enum { VERIFY_CHUNK = 4096 }; /* rows a chunk (contacts: a third of it) */
 
-typedef struct {
-    double res, comp, feas, nq, nr, nu; /* res: max for lcp/blcp, sum of squares for ccp/fc3d */
-    int nan;
-} partial;
+typedef lcp_verify_partial partial; /* res: max for lcp/blcp, sum of squares for ccp/fc3d */
 
-static void chunk_lcp(const double *x, const double *w, int lo, int hi, partial *c)
+static inline void row_lcp(const double *x, const double *w, int i, partial *c)
 {
-    for (int i = lo; i < hi; i++) {
-        c->res = fmax(c->res, fabs(fmin(x[i], w[i])));
-        c->comp += x[i] * w[i];
-        c->feas = fmax(c->feas, fmax(-x[i], -w[i]));
-    }
+    c->res = fmax(c->res, fabs(fmin(x[i], w[i])));
+    c->comp += x[i] * w[i];
+    c->feas = fmax(c->feas, fmax(-x[i], -w[i]));
 }
 
-static void chunk_blcp(const lcp_problem *p, const double *x, const double *w, int first, int last, partial *c)
+static inline void row_blcp(const lcp_problem *p, const double *x, const double *w, int i, partial *c)
 {
-    for (int i = first; i < last; i++) {
-        double lo, hi;
-        lcp_problem_bounds(p, x, i, &lo, &hi);
-        double mid = fmin(fmax(x[i] - w[i], lo), hi); /* mid(lo, x - w, hi) */
-        c->res = fmax(c->res, fabs(x[i] - mid));
-        c->feas = fmax(c->feas, fmax(lo - x[i], x[i] - hi));
-        double bound = w[i] > 0 ? lo : hi; /* the bound w's sign asks for */
-        double d = isfinite(bound) ? fabs(x[i] - bound) : fmax(1.0, fabs(x[i]));
-        if (w[i] != 0) c->comp += fabs(w[i]) * d;
-    }
+    double lo, hi;
+    lcp_problem_bounds(p, x, i, &lo, &hi);
+    double mid = fmin(fmax(x[i] - w[i], lo), hi); /* mid(lo, x - w, hi) */
+    c->res = fmax(c->res, fabs(x[i] - mid));
+    c->feas = fmax(c->feas, fmax(lo - x[i], x[i] - hi));
+    double bound = w[i] > 0 ? lo : hi; /* the bound w's sign asks for */
+    double d = isfinite(bound) ? fabs(x[i] - bound) : fmax(1.0, fabs(x[i]));
+    if (w[i] != 0) c->comp += fabs(w[i]) * d;
 }
 
-static void chunk_friction(const lcp_problem *p, const double *r, const double *u, int first, int last, partial *c)
+static inline void contact_friction(const lcp_problem *p, const double *r, const double *u, int i, partial *c)
 {
     int desaxce = p->kind == LCP_KIND_FC3D;
-    for (int i = first; i < last; i++) {
-        const double *ri = r + 3 * i, *ui = u + 3 * i, *qi = p->b + 3 * i;
-        double mu = p->mu[i];
-        c->res += lcp_contact_residual2(mu, desaxce, ri, ui);
-        for (int k = 0; k < 3; k++) {
-            c->nq += qi[k] * qi[k];
-            c->nr += ri[k] * ri[k];
-            c->nu += ui[k] * ui[k];
-        }
-        double ut[3] = {ui[0], ui[1], ui[2]};
-        if (desaxce) ut[0] += mu * norm2(ui[1], ui[2]); /* De Saxce: u + mu |u_T| e_n */
-        c->comp += fabs(ri[0] * ut[0] + ri[1] * ut[1] + ri[2] * ut[2]);
-        double pr[3] = {ri[0], ri[1], ri[2]};
-        lcp_cone_project(mu, pr);
-        double dr = sqrt((ri[0] - pr[0]) * (ri[0] - pr[0]) + (ri[1] - pr[1]) * (ri[1] - pr[1]) +
-                         (ri[2] - pr[2]) * (ri[2] - pr[2]));
-        c->feas = fmax(c->feas, fmax(dr, dual_cone_distance(mu, ut)));
+    const double *ri = r + 3 * i, *ui = u + 3 * i, *qi = p->b + 3 * i;
+    double mu = p->mu[i];
+    c->res += lcp_contact_residual2(mu, desaxce, ri, ui);
+    for (int k = 0; k < 3; k++) {
+        c->nq += qi[k] * qi[k];
+        c->nr += ri[k] * ri[k];
+        c->nu += ui[k] * ui[k];
     }
+    double ut[3] = {ui[0], ui[1], ui[2]};
+    if (desaxce) ut[0] += mu * norm2(ui[1], ui[2]); /* De Saxce: u + mu |u_T| e_n */
+    c->comp += fabs(ri[0] * ut[0] + ri[1] * ut[1] + ri[2] * ut[2]);
+    double pr[3] = {ri[0], ri[1], ri[2]};
+    lcp_cone_project(mu, pr);
+    double dr = sqrt((ri[0] - pr[0]) * (ri[0] - pr[0]) + (ri[1] - pr[1]) * (ri[1] - pr[1]) +
+                     (ri[2] - pr[2]) * (ri[2] - pr[2]));
+    c->feas = fmax(c->feas, fmax(dr, dual_cone_distance(mu, ut)));
+}
+
+/* The metrics' terms of node v (a row; a contact for ccp/fc3d), NaN test included. */
+static inline void node_terms(const lcp_problem *p, const double *x, const double *w, int v, partial *c)
+{
+    int friction = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D;
+    if (friction) contact_friction(p, x, w, v, c);
+    else if (p->kind == LCP_KIND_BLCP) row_blcp(p, x, w, v, c);
+    else row_lcp(x, w, v, c);
+    int b = friction ? 3 : 1; /* fmin/fmax drop NaNs: look for them */
+    for (int i = b * v; i < b * v + b; i++)
+        if (isnan(x[i]) || isnan(w[i])) c->nan = 1;
+}
+
+void lcp_verify_nodes(const lcp_problem *p, const double *x, const double *w, const int *nodes, int count,
+                      lcp_verify_partial *c)
+{
+    *c = (partial){0};
+    for (int k = 0; k < count; k++) node_terms(p, x, w, nodes[k], c);
+}
+
+void lcp_verify_add(const lcp_problem *p, lcp_verify_partial *t, const lcp_verify_partial *c)
+{
+    int friction = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D;
+    t->res = friction ? t->res + c->res : fmax(t->res, c->res);
+    t->comp += c->comp;
+    t->feas = fmax(t->feas, c->feas);
+    t->nq += c->nq;
+    t->nr += c->nr;
+    t->nu += c->nu;
+    t->nan |= c->nan;
+}
+
+void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_metrics *m)
+{
+    if (p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D) {
+        double norm = fmax(fmax(sqrt(t->nq), p->scale_floor), fmax(sqrt(t->nr), sqrt(t->nu)));
+        m->residual = sqrt(t->res) / (norm > 0 ? norm : 1.0);
+        m->complementarity = t->comp;
+        m->feasibility = t->feas;
+    } else {
+        m->residual = t->res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
+        m->complementarity = p->kind == LCP_KIND_BLCP ? t->comp : fabs(t->comp);
+        m->feasibility = fmax(0.0, t->feas);
+    }
+    /* a NaN anywhere must never look like convergence */
+    if (isnan(m->residual) || t->nan) m->residual = INFINITY;
 }
 
 /* Chunk k: w = A x + b on its rows first (when A is given), then its metrics. */
 static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, int k, partial *c)
 {
-    int friction = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D;
-    int rows = friction ? 3 * (VERIFY_CHUNK / 3) : VERIFY_CHUNK;
+    int block = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D ? 3 : 1;
+    int rows = block * (VERIFY_CHUNK / block);
     int lo = k * rows, hi = lo + rows < p->n ? lo + rows : p->n;
     if (A) {
         const int *ap = A->p, *aj = A->j;
@@ -125,61 +163,36 @@ static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x
         }
     }
     *c = (partial){0};
-    if (friction) chunk_friction(p, x, w, lo / 3, hi / 3, c);
-    else if (p->kind == LCP_KIND_BLCP) chunk_blcp(p, x, w, lo, hi, c);
-    else chunk_lcp(x, w, lo, hi, c);
-    for (int i = lo; i < hi; i++) /* fmin/fmax drop NaNs: look for them */
-        if (isnan(x[i]) || isnan(w[i])) {
-            c->nan = 1;
-            break;
-        }
+    for (int v = lo / block; v < hi / block; v++) node_terms(p, x, w, v, c);
 }
 
 /* Every chunk (on the OpenMP threads when there are several), then their
  * sums in chunk order. */
 static void verify_all(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, lcp_metrics *m)
 {
-    int friction = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D;
-    int rows = friction ? 3 * (VERIFY_CHUNK / 3) : VERIFY_CHUNK;
+    int block = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D ? 3 : 1;
+    int rows = block * (VERIFY_CHUNK / block);
     int nchunks = p->n > 0 ? (p->n + rows - 1) / rows : 0;
-    partial one, *parts = nchunks > 1 ? malloc((size_t)nchunks * sizeof *parts) : &one;
+    partial one = {0}, *parts = nchunks > 1 ? malloc((size_t)nchunks * sizeof *parts) : &one;
     if (!parts) { /* no memory for the partials: one chunk at a time */
-        nchunks = 1;
         parts = &one;
-        rows = p->n;
-    }
-    if (nchunks > 1) {
+        for (int k = 0; k < nchunks; k++) {
+            partial c;
+            verify_chunk(p, A, x, w, k, &c);
+            if (k) lcp_verify_add(p, &one, &c);
+            else one = c;
+        }
+        nchunks = 1;
+    } else if (nchunks > 1) {
 #pragma omp parallel for schedule(static)
         for (int k = 0; k < nchunks; k++) verify_chunk(p, A, x, w, k, &parts[k]);
     } else if (nchunks == 1) {
         verify_chunk(p, A, x, w, 0, &parts[0]);
-    } else {
-        parts[0] = (partial){0};
     }
     partial t = parts[0];
-    for (int k = 1; k < nchunks; k++) {
-        partial *c = &parts[k];
-        t.res = friction ? t.res + c->res : fmax(t.res, c->res);
-        t.comp += c->comp;
-        t.feas = fmax(t.feas, c->feas);
-        t.nq += c->nq;
-        t.nr += c->nr;
-        t.nu += c->nu;
-        t.nan |= c->nan;
-    }
+    for (int k = 1; k < nchunks; k++) lcp_verify_add(p, &t, &parts[k]);
     if (parts != &one) free(parts);
-    if (friction) {
-        double norm = fmax(fmax(sqrt(t.nq), p->scale_floor), fmax(sqrt(t.nr), sqrt(t.nu)));
-        m->residual = sqrt(t.res) / (norm > 0 ? norm : 1.0);
-        m->complementarity = t.comp;
-        m->feasibility = t.feas;
-    } else {
-        m->residual = t.res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
-        m->complementarity = p->kind == LCP_KIND_BLCP ? t.comp : fabs(t.comp);
-        m->feasibility = fmax(0.0, t.feas);
-    }
-    /* a NaN anywhere must never look like convergence */
-    if (isnan(m->residual) || t.nan) m->residual = INFINITY;
+    lcp_verify_finish(p, &t, m);
 }
 
 void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m)

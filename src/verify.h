@@ -25,6 +25,21 @@ void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m
 /* Metrics from x and an already computed w = A x + b. */
 void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m);
 
+/* The same metrics in pieces, for solvers that hold x in parts (src/mpi):
+ * the terms of some nodes (rows; contacts of 3 rows for ccp/fc3d) with w
+ * given on their rows, combined (res: max for lcp/blcp, a sum of squares
+ * for ccp/fc3d; comp, nq, nr, nu: sums; feas, nan: max), then finished
+ * into the metrics of the whole.  The terms of a node are those the whole
+ * computation adds, so the maxima are the same bits. */
+typedef struct {
+    double res, comp, feas, nq, nr, nu;
+    int nan;
+} lcp_verify_partial;
+void lcp_verify_nodes(const lcp_problem *p, const double *x, const double *w, const int *nodes, int count,
+                      lcp_verify_partial *c);
+void lcp_verify_add(const lcp_problem *p, lcp_verify_partial *t, const lcp_verify_partial *c);
+void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_metrics *m);
+
 /* Projection of r (3 doubles) onto the cone ||r_T|| <= mu r_n, in place. */
 void lcp_cone_project(double mu, double *r);
 

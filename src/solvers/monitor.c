@@ -57,9 +57,17 @@ void lcp_monitor_free(lcp_monitor *mon)
 
 int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *extra)
 {
-    const lcp_problem *p = mon->p;
     double t = lcp_now() - mon->t0;
-    lcp_verify(p, x, mon->w, &mon->last);
+    lcp_metrics m;
+    lcp_verify(mon->p, x, mon->w, &m);
+    return lcp_monitor_record(mon, iter, t, lcp_interrupted, &m, x, extra);
+}
+
+int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m,
+                       const double *x, const double *extra)
+{
+    const lcp_problem *p = mon->p;
+    mon->last = *m;
     mon->iter = iter;
     if (mon->trace) lcp_trace_row(mon->trace, iter, t, &mon->last, extra);
     if (iter == 0) mon->first_residual = mon->last.residual;
@@ -84,7 +92,7 @@ int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *
         mon->status = LCP_MAX_ITER;
         return 1;
     }
-    if ((mon->s->time_limit > 0 && t >= mon->s->time_limit) || lcp_interrupted) {
+    if ((mon->s->time_limit > 0 && t >= mon->s->time_limit) || interrupted) {
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }

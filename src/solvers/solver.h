@@ -66,6 +66,13 @@ void lcp_monitor_free(lcp_monitor *mon);
  * columns or NULL.  Returns non-zero when the solve must stop: converged,
  * iteration or time limit, or a NaN/divergence (status error). */
 int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *extra);
+
+/* The decisions of lcp_monitor_step on metrics computed elsewhere (the
+ * distributed solvers of src/mpi, which reduce them over the processes
+ * with t and interrupted, so every process decides alike); x is copied as
+ * the best iterate when it is (the caller completes it). */
+int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m,
+                       const double *x, const double *extra);
 /* For iterates that cannot be a solution (Lemke's bases with z0 > 0): with a
  * trace open the same as lcp_monitor_step (a row per iteration), otherwise
  * only the iteration and time limits and interrupts are checked, without
@@ -100,7 +107,8 @@ typedef struct lcp_solver {
 
 enum {
     LCP_SOLVER_ORDER = 1, /* sweeps follow s->order (--order) */
-    LCP_SOLVER_FACTOR = 2 /* sparse factorisations follow --order natural|amd|nd (src/sparse_factor.h) */
+    LCP_SOLVER_FACTOR = 2, /* sparse factorisations follow --order natural|amd|nd (src/sparse_factor.h) */
+    LCP_SOLVER_DIST = 4    /* distributed over the MPI processes (src/mpi, make MPI=1): collective calls */
 };
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming

@@ -1,0 +1,1 @@
+build-mpi/src/solvers/pgs_cuda.o: src/solvers/pgs_cuda.c

@@ -1,0 +1,23 @@
+build-mpi/src/solvers/pmg.o: src/solvers/pmg.c src/solvers/solver.h \
+ src/solvers/../problem.h src/solvers/../csr.h src/solvers/../common.h \
+ src/solvers/../trace.h src/solvers/../io/io.h \
+ src/solvers/../io/../problem.h src/solvers/../verify.h \
+ src/solvers/../problem.h src/solvers/../verify.h \
+ src/solvers/../precond/precond.h src/solvers/../precond/../csr.h \
+ src/solvers/../graph/graph.h src/solvers/../graph/../problem.h \
+ src/solvers/../precond/mg.h
+src/solvers/solver.h:
+src/solvers/../problem.h:
+src/solvers/../csr.h:
+src/solvers/../common.h:
+src/solvers/../trace.h:
+src/solvers/../io/io.h:
+src/solvers/../io/../problem.h:
+src/solvers/../verify.h:
+src/solvers/../problem.h:
+src/solvers/../verify.h:
+src/solvers/../precond/precond.h:
+src/solvers/../precond/../csr.h:
+src/solvers/../graph/graph.h:
+src/solvers/../graph/../problem.h:
+src/solvers/../precond/mg.h:

@@ -1,0 +1,22 @@
+build-mpi/src/solvers/prox.o: src/solvers/prox.c src/solvers/nsn.h \
+ src/solvers/solver.h src/solvers/../problem.h src/solvers/../csr.h \
+ src/solvers/../common.h src/solvers/../trace.h src/solvers/../io/io.h \
+ src/solvers/../io/../problem.h src/solvers/../verify.h \
+ src/solvers/../problem.h src/solvers/../verify.h \
+ src/solvers/../precond/precond.h src/solvers/../precond/../csr.h \
+ src/solvers/../graph/graph.h src/solvers/../graph/../problem.h
+src/solvers/nsn.h:
+src/solvers/solver.h:
+src/solvers/../problem.h:
+src/solvers/../csr.h:
+src/solvers/../common.h:
+src/solvers/../trace.h:
+src/solvers/../io/io.h:
+src/solvers/../io/../problem.h:
+src/solvers/../verify.h:
+src/solvers/../problem.h:
+src/solvers/../verify.h:
+src/solvers/../precond/precond.h:
+src/solvers/../precond/../csr.h:
+src/solvers/../graph/graph.h:
+src/solvers/../graph/../problem.h:

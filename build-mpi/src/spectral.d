@@ -1,0 +1,5 @@
+build-mpi/src/spectral.o: src/spectral.c src/spectral.h src/csr.h \
+ src/common.h
+src/spectral.h:
+src/csr.h:
+src/common.h:
