@@ -549,7 +549,7 @@ static int solve(cli *c, lcp_err *err)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     if (nprocs > 1 && !(sv->flags & LCP_SOLVER_DIST)) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' runs in one process: under mpirun with %d "
-                      "processes use mpi-pgs, mpi-jacobi or mpi-apgd (or `lcpsolve bench`)", sv->name, nprocs);
+                      "processes use mpi-pgs, mpi-nsgs, mpi-jacobi or mpi-apgd", sv->name, nprocs);
         goto done;
     }
 #endif

@@ -4,6 +4,10 @@
  *  mpi-pgs     colour-ordered projected Gauss-Seidel (lcp, blcp): the
  *              sweep of `pgs --order colour`, bit for bit, for every
  *              number of processes; a halo exchange after each class.
+ *  mpi-nsgs    colour-ordered nonsmooth Gauss-Seidel over contacts (ccp,
+ *              fc3d): nsgs's contact update (lcp_nsgs_update: --local,
+ *              --omega, --rho) in the classes of `nsgs --order colour`,
+ *              bit for bit, for every number of processes.
  *  mpi-jacobi  projected Jacobi, x <- mid(lo, x - omega D^-1 (A x + b), hi),
  *              omega = 1/lmax(D^-1 A) (60 Lanczos steps, --omega to set
  *              it); one exchange a sweep.
@@ -62,6 +66,34 @@ static int mpi_pgs_solve(const lcp_problem *p, const lcp_settings *s, double *x,
     finish(&d, x, mon, info);
     lcp_dist_free(&d);
     free(dinv);
+    return 0;
+}
+
+static int mpi_nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                          lcp_info *info, lcp_err *err)
+{
+    lcp_nsgs *S = NULL;
+    int rc = lcp_nsgs_setup(p, s, &S, err);
+    if (rc) return rc;
+    lcp_dist d;
+    if ((rc = lcp_dist_init(&d, p, 1, err))) {
+        lcp_nsgs_free(S);
+        return rc;
+    }
+    info->omega = s->omega > 0 && !s->omega_auto ? s->omega : 1.0;
+    double bytes = 0.0;
+    if (!lcp_dist_monitor(&d, mon, 0, x, &bytes))
+        for (int k = 1;; k++) {
+            for (int c = 0; c < d.ncolours; c++) {
+                for (int a = d.cptr[c]; a < d.cptr[c + 1]; a++) lcp_nsgs_update(S, d.cnodes[a], x);
+                lcp_dist_exchange(&d, c, x);
+            }
+            bytes += (double)d.bytes_sweep;
+            if (lcp_dist_monitor(&d, mon, k, x, &bytes)) break;
+        }
+    finish(&d, x, mon, info);
+    lcp_dist_free(&d);
+    lcp_nsgs_free(S);
     return 0;
 }
 
@@ -193,6 +225,8 @@ static int mpi_apgd_solve(const lcp_problem *p, const lcp_settings *s, double *x
 
 const lcp_solver lcp_solver_mpi_pgs = {"mpi-pgs", "colour-ordered PGS over MPI processes (the bits of pgs --order colour)",
                                        LCP_KIND_LCP | LCP_KIND_BLCP, columns, mpi_pgs_solve, NULL, LCP_SOLVER_DIST};
+const lcp_solver lcp_solver_mpi_nsgs = {"mpi-nsgs", "colour-ordered NSGS over MPI processes (the bits of nsgs --order colour)",
+                                        LCP_KIND_CCP | LCP_KIND_FC3D, columns, mpi_nsgs_solve, NULL, LCP_SOLVER_DIST};
 const lcp_solver lcp_solver_mpi_jacobi = {"mpi-jacobi", "projected Jacobi over MPI processes (omega 1/lmax)",
                                           LCP_KIND_LCP | LCP_KIND_BLCP, columns, mpi_jacobi_solve, NULL,
                                           LCP_SOLVER_DIST};

@@ -551,36 +551,80 @@ static double contact_update(const sweep_data *C, int i, double *x)
     return norm3(dr);
 }
 
+/* The per-contact update of the sweeps, on its own (src/mpi sweeps its own
+ * contacts with it): the diagonal blocks, their inverses and the steps. */
+struct lcp_nsgs {
+    sweep_data C;
+    double *W, *Winv, *rho;
+    int *blo, *bhi;
+};
+
+void lcp_nsgs_free(lcp_nsgs *S)
+{
+    if (!S) return;
+    free(S->W);
+    free(S->Winv);
+    free(S->rho);
+    free(S->blo);
+    free(S->bhi);
+    free(S);
+}
+
+int lcp_nsgs_setup(const lcp_problem *p, const lcp_settings *s, lcp_nsgs **out, lcp_err *err)
+{
+    int nc = p->nc;
+    lcp_nsgs *S = calloc(1, sizeof *S);
+    *out = NULL;
+    if (S) {
+        S->W = lcp_alloc((size_t)nc, 9 * sizeof(double));
+        S->Winv = lcp_alloc((size_t)nc, 9 * sizeof(double));
+        S->rho = lcp_alloc((size_t)nc, sizeof(double));
+        S->blo = lcp_alloc((size_t)p->n, sizeof(int));
+        S->bhi = lcp_alloc((size_t)p->n, sizeof(int));
+    }
+    if (!S || !S->W || !S->Winv || !S->rho || !S->blo || !S->bhi) {
+        lcp_nsgs_free(S);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
+    }
+    int rc = diagonal_blocks(p, S->W, S->Winv, S->blo, S->bhi, err);
+    if (rc) {
+        lcp_nsgs_free(S);
+        return rc;
+    }
+    for (int i = 0; i < nc; i++) { /* projection step: --rho or 1/max diag */
+        const double *Wi = S->W + 9 * i;
+        S->rho[i] = s->rho > 0 ? s->rho : 1.0 / fmax(Wi[0], fmax(Wi[4], Wi[8]));
+    }
+    double omega = s->omega > 0 && !s->omega_auto ? s->omega : 1.0;
+    S->C = (sweep_data){p, S->W, S->Winv, S->rho, S->blo, S->bhi, s->local, omega};
+    *out = S;
+    return 0;
+}
+
+double lcp_nsgs_update(const lcp_nsgs *S, int contact, double *x) { return contact_update(&S->C, contact, x); }
+
 /* The sweeps; extra[0] gets max_dr for the trace (the caller may have more
  * columns: bgs on friction kinds). */
 int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                  lcp_err *err, double *extra)
 {
-    int nc = p->nc, local = s->local;
-    double omega = s->omega > 0 && !s->omega_auto ? s->omega : 1.0;
-    double *W = lcp_alloc((size_t)nc, 9 * sizeof(double));
-    double *Winv = lcp_alloc((size_t)nc, 9 * sizeof(double));
-    double *rho = lcp_alloc((size_t)nc, sizeof(double));
-    int *order = s->shuffle ? lcp_alloc((size_t)nc, sizeof(int)) : NULL;
-    int *blo = lcp_alloc((size_t)p->n, sizeof(int)), *bhi = lcp_alloc((size_t)p->n, sizeof(int));
-    int rc = 0;
-    if (!W || !Winv || !rho || (s->shuffle && !order) || !blo || !bhi) {
+    int nc = p->nc;
+    lcp_nsgs *S = NULL;
+    int *order = NULL;
+    int rc = lcp_nsgs_setup(p, s, &S, err);
+    if (rc) return rc;
+    if (s->shuffle && !(order = lcp_alloc((size_t)nc, sizeof(int)))) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
         goto done;
     }
-    if ((rc = diagonal_blocks(p, W, Winv, blo, bhi, err))) goto done;
-    for (int i = 0; i < nc; i++) {                                 /* projection step: --rho or 1/max diag */
-        const double *Wi = W + 9 * i;
-        rho[i] = s->rho > 0 ? s->rho : 1.0 / fmax(Wi[0], fmax(Wi[4], Wi[8]));
-        if (order) order[i] = i;
-    }
-    info->omega = omega;
+    for (int i = 0; order && i < nc; i++) order[i] = i;
+    info->omega = S->C.omega;
 
     if (order && s->order) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "nsgs: --shuffle and --order cannot be used together");
         goto done;
     }
-    sweep_data C = {p, W, Winv, rho, blo, bhi, local, omega};
+    const sweep_data *C = &S->C;
     uint64_t seed = 0x6e7367736e736773ULL;                         /* fixed: reproducible shuffles */
     double maxdr = 0.0;
     extra[0] = maxdr;
@@ -599,12 +643,12 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
                 for (int c = 0; c < o->ncolours; c++) {
 #pragma omp for schedule(static)
                     for (int ii = o->cptr[c]; ii < o->cptr[c + 1]; ii++)
-                        maxdr = fmax(maxdr, contact_update(&C, o->perm[ii], x));
+                        maxdr = fmax(maxdr, contact_update(C, o->perm[ii], x));
                 }
             } else {
                 for (int ii = 0; ii < nc; ii++) {
                     int i = order ? order[ii] : s->order ? s->order->perm[ii] : ii;
-                    maxdr = fmax(maxdr, contact_update(&C, i, x));
+                    maxdr = fmax(maxdr, contact_update(C, i, x));
                 }
             }
             extra[0] = maxdr;
@@ -613,12 +657,8 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
     }
     info->iterations = mon->iter;
 done:
-    free(W);
-    free(Winv);
-    free(rho);
+    lcp_nsgs_free(S);
     free(order);
-    free(blo);
-    free(bhi);
     return rc;
 }
 

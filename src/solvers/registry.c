@@ -10,7 +10,7 @@ extern const lcp_solver lcp_solver_pgs, lcp_solver_psor, lcp_solver_sgs, lcp_sol
     lcp_solver_admm, lcp_solver_fixed_point, lcp_solver_mprgp, lcp_solver_apgd, lcp_solver_bb, lcp_solver_nsn,
     lcp_solver_prox, lcp_solver_pmg, lcp_solver_socp_ipm, lcp_solver_si, lcp_solver_bgs;
 #ifdef LCP_HAVE_MPI /* make MPI=1 only: src/mpi/solvers.c */
-extern const lcp_solver lcp_solver_mpi_pgs, lcp_solver_mpi_jacobi, lcp_solver_mpi_apgd;
+extern const lcp_solver lcp_solver_mpi_pgs, lcp_solver_mpi_nsgs, lcp_solver_mpi_jacobi, lcp_solver_mpi_apgd;
 #endif
 #ifdef LCP_HAVE_CUDA
 extern const lcp_solver lcp_solver_pgs_cuda; /* make CUDA=1 only */
@@ -40,6 +40,7 @@ static const lcp_solver *const solvers[] = {
     &lcp_solver_bgs,        /* src/solvers/bgs.c */
 #ifdef LCP_HAVE_MPI
     &lcp_solver_mpi_pgs,    /* src/mpi/solvers.c (make MPI=1) */
+    &lcp_solver_mpi_nsgs,   /* src/mpi/solvers.c (make MPI=1) */
     &lcp_solver_mpi_jacobi, /* src/mpi/solvers.c (make MPI=1) */
     &lcp_solver_mpi_apgd,   /* src/mpi/solvers.c (make MPI=1) */
 #endif

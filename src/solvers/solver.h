@@ -122,6 +122,15 @@ double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, dou
 
 /* nsgs's sweeps (src/solvers/nsgs.c), for ccp/fc3d: extra[0] gets the
  * largest contact change of each sweep for the trace. */
+/* nsgs's update of one contact with the others fixed (the local solver of
+ * --local, the relaxation of --omega, the step of --rho), for solvers that
+ * sweep in their own way (src/mpi): set up once, then lcp_nsgs_update
+ * writes r_i and returns |dr_i|.  (src/solvers/nsgs.c) */
+typedef struct lcp_nsgs lcp_nsgs;
+int lcp_nsgs_setup(const lcp_problem *p, const lcp_settings *s, lcp_nsgs **out, lcp_err *err);
+double lcp_nsgs_update(const lcp_nsgs *S, int contact, double *x);
+void lcp_nsgs_free(lcp_nsgs *S);
+
 int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                  lcp_err *err, double *extra);
 

@@ -33,7 +33,7 @@ M="$B/lcpsolve"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 run() { np=$1; shift; timeout 300 mpirun --oversubscribe -np "$np" "$M" "$@"; }
 "$M" --list-solvers >"$T/list"
-for s in mpi-pgs mpi-jacobi mpi-apgd; do
+for s in mpi-pgs mpi-nsgs mpi-jacobi mpi-apgd; do
     check "make MPI=1 lists $s" grep -q "^$s" "$T/list"
 done
 
@@ -50,6 +50,20 @@ for np in 1 2 4; do
     run $np -s mpi-pgs -t 1e-8 --cone pyramid:4 -o "$T/mb.mtx" --quiet "$T/fric"; rc=$?
     check "mpi-pgs -np $np: blcp with findex (--cone pyramid:4) solved" [ $rc -eq 0 ]
     check "mpi-pgs -np $np: blcp, the bits of pgs --order colour" cmp -s "$T/sb.mtx" "$T/mb.mtx"
+done
+
+# mpi-nsgs: the bits of nsgs --order colour (fc3d; a Siconos file too)
+"$LCP" -s nsgs --order colour -t 1e-8 -o "$T/n.mtx" --quiet problems/pyramid-5-fc3d
+F=$(ls ../shared/data/siconos/fc3d/*.dat 2>/dev/null | head -n 1)
+[ -n "$F" ] && "$LCP" -s nsgs --order colour -t 1e-6 -n 2000 -o "$T/nf.mtx" --quiet "$F"
+for np in 1 2 4; do
+    run $np -s mpi-nsgs -t 1e-8 -o "$T/mn.mtx" --quiet problems/pyramid-5-fc3d; rc=$?
+    check "mpi-nsgs -np $np pyramid-5-fc3d: solved" [ $rc -eq 0 ]
+    check "mpi-nsgs -np $np: the bits of nsgs --order colour" cmp -s "$T/n.mtx" "$T/mn.mtx"
+    if [ -n "$F" ]; then
+        run $np -s mpi-nsgs -t 1e-6 -n 2000 -o "$T/mnf.mtx" --quiet "$F"
+        check "mpi-nsgs -np $np $(basename "$F"): the bits of nsgs --order colour" cmp -s "$T/nf.mtx" "$T/mnf.mtx"
+    fi
 done
 
 # mpi-jacobi, mpi-apgd: solved, by the independent checker
