@@ -795,7 +795,7 @@ static int scene_chain(const gen_params *g, rb_scene *s)
         for (int k = 0; k < 3; k++) B->x[k] = O[k] + t * u[k];
         for (int p = 0; p < 3; p++)
             for (int q = 0; q < 3; q++)
-                B->I[3 * p + q] = (p == q ? It : 0.0) + (Ia - It) * u[p] * u[q];
+                B->I[3 * p + q] = (p == q ? It : 0.0) + (Ia - It) * (u[p] * u[q]); /* symmetric */
         rb_contact *C = &s->con[i];
         C->a = (int)i - 1; /* -1 for i = 0: the anchor */
         C->b = (int)i;
