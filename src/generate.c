@@ -95,7 +95,8 @@ static const gen_scene gen_scenes[] = {
      "N capsule links hanging from a fixed anchor (straight, at --angle from\n"
      "  the vertical), each joined to the one above (the first to the anchor) by\n"
      "  an inextensible rope: distance <= its length, tension >= 0 (N rows; with\n"
-     "  --ground the lowest link also rests on the ground: N + 1, A singular)"},
+     "  --ground the lowest link also rests on the ground: N + 1 rows, and at\n"
+     "  --angle 0 A is singular); no friction"},
     {"random-spd", SC_RANDOM_SPD, 100,
      "sparse SPD A = D L D + delta I (L a random graph's Laplacian,\n"
      "  D = diag(+-1), delta sets the condition number), b uniform in [-1, 1]"},
