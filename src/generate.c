@@ -8,6 +8,14 @@
  *  pyramid     a 2D pyramid of boxes (x-z plane), 4 contact points a face.
  *  granular    a pile of spheres in close-packed layers with random holes:
  *              contacts with the ground, the spheres below and beside.
+ *  tower       a Kapla tower: layers of planks, each crossing the one below
+ *              at 90 degrees, 4 contact points where two planks cross.
+ *  mass-ratio  a column of spheres whose top sphere is R times heavier
+ *              than the others: heavy on light, A ill-conditioned.
+ *  redundant   a stack of boxes with a K x K grid of contact points on each
+ *              face: more contact rows than degrees of freedom.
+ *  chain       capsule links hanging from a fixed anchor, joined by ropes
+ *              (unilateral distance constraints: tension >= 0).
  *  random-spd  a random sparse symmetric positive definite A, set condition.
  *  murty       Murty's exponential example for Lemke's method.
  *
@@ -48,7 +56,9 @@
 /* ---------------------------------------------------------------- tables */
 
 enum { SC_COLUMN = 1, SC_PYRAMID = 2, SC_RANDOM_SPD = 4, SC_MURTY = 8, SC_GRANULAR = 16 };
-#define SC_RIGID (SC_COLUMN | SC_PYRAMID | SC_GRANULAR)
+enum { SC_TOWER = 32, SC_MASS_RATIO = 64, SC_REDUNDANT = 128, SC_CHAIN = 256 };
+#define SC_RIGID (SC_COLUMN | SC_PYRAMID | SC_GRANULAR | SC_TOWER | SC_MASS_RATIO | SC_REDUNDANT | SC_CHAIN)
+#define SC_FRICTION (SC_RIGID & ~SC_CHAIN) /* scenes with friction contacts (--mu) */
 #define SC_ALL (SC_RIGID | SC_RANDOM_SPD | SC_MURTY)
 
 typedef struct {
@@ -67,6 +77,26 @@ static const gen_scene gen_scenes[] = {
      "a pile of equal spheres in face-centred layers (B x B, then\n"
      "  (B-1) x (B-1) in the hollows, ...) with a random share of sites empty;\n"
      "  contacts with the ground, the spheres below (45 degree normals) and beside"},
+    {"tower", SC_TOWER, 0,
+     "a Kapla tower: L layers of P planks, each layer crossing the one below\n"
+     "  at 90 degrees, every plank resting on all P planks below; 4 contact points\n"
+     "  where two planks cross and at the corners of each plank on the ground\n"
+     "  (4 P + 4 P^2 (L - 1) contacts; A singular, as for pyramid)"},
+    {"mass-ratio", SC_MASS_RATIO, 0,
+     "heavy on light: a column of N spheres on the ground whose top sphere\n"
+     "  is R times heavier than the others (N contacts; A positive definite, its\n"
+     "  condition growing like R; column --mass-ratio instead spreads the masses\n"
+     "  geometrically)"},
+    {"redundant", SC_REDUNDANT, 0,
+     "N boxes stacked on the ground, a K x K grid of contact points on each\n"
+     "  face (N K^2 contacts): more rows than degrees of freedom, A rank-deficient\n"
+     "  (rank 3 N, or 6 N with --mu), lambda not unique, w unique"},
+    {"chain", SC_CHAIN, 0,
+     "N capsule links hanging from a fixed anchor (straight, at --angle from\n"
+     "  the vertical), each joined to the one above (the first to the anchor) by\n"
+     "  an inextensible rope: distance <= its length, tension >= 0 (N rows; with\n"
+     "  --ground the lowest link also rests on the ground: N + 1 rows, and at\n"
+     "  --angle 0 A is singular); no friction"},
     {"random-spd", SC_RANDOM_SPD, 100,
      "sparse SPD A = D L D + delta I (L a random graph's Laplacian,\n"
      "  D = diag(+-1), delta sets the condition number), b uniform in [-1, 1]"},
@@ -100,6 +130,14 @@ enum {
     K_PILES,
     K_ENVS,
     K_PERTURB,
+    K_PLANKS,
+    K_RATIO,
+    K_POINTS,
+    K_LINKS,
+    K_LENGTH,
+    K_GAP,
+    K_ANGLE,
+    K_GROUND,
 };
 
 /* The one table of options: --help, getopt_long, the defaults (parsed by
@@ -114,24 +152,35 @@ typedef struct {
 } gen_option;
 
 static const gen_option gen_options[] = {
-    {"bodies", K_BODIES, "N", "10", SC_COLUMN, "spheres in the column"},
-    {"radius", K_RADIUS, "R", "0.1", SC_COLUMN | SC_GRANULAR, "sphere radius, m"},
-    {"mass", K_MASS, "M", "1", SC_RIGID, "mass of a box, or of the bottom sphere, kg"},
+    {"bodies", K_BODIES, "N", "10", SC_COLUMN | SC_REDUNDANT | SC_MASS_RATIO,
+     "spheres in the column (mass-ratio: >= 2), boxes in the stack"},
+    {"radius", K_RADIUS, "R", "0.1", SC_COLUMN | SC_GRANULAR | SC_MASS_RATIO | SC_CHAIN,
+     "sphere (chain: capsule) radius, m"},
+    {"mass", K_MASS, "M", "1", SC_RIGID,
+     "mass of a body (column: of the bottom sphere; mass-ratio: of a light one), kg"},
     {"mass-ratio", K_MASS_RATIO, "R", "1", SC_COLUMN,
      "top / bottom sphere mass (geometric series)"},
     {"base", K_BASE, "B", "10", SC_PYRAMID | SC_GRANULAR,
      "pyramid: boxes in the base row (4 B^2 contacts); granular: spheres along a side"},
-    {"layers", K_LAYERS, "L", "6", SC_GRANULAR, "granular: layers of spheres"},
+    {"layers", K_LAYERS, "L", "6", SC_GRANULAR | SC_TOWER, "layers of spheres or planks"},
+    {"planks", K_PLANKS, "P", "2", SC_TOWER, "tower: planks a layer, P --depth <= --width"},
+    {"ratio", K_RATIO, "R", "1000", SC_MASS_RATIO, "top / other sphere mass, in [1, 1e9]"},
+    {"points", K_POINTS, "K", "3", SC_REDUNDANT, "K x K contact points a face, 2 to 32"},
+    {"links", K_LINKS, "N", "20", SC_CHAIN, "chain: links"},
+    {"length", K_LENGTH, "L", "0.1", SC_CHAIN, "chain: length of a link's cylinder (tip to tip L + 2R), m"},
+    {"gap", K_GAP, "G", "0.01", SC_CHAIN, "chain: rope length between two links' tips, >= 0, m"},
+    {"angle", K_ANGLE, "A", "0", SC_CHAIN, "chain: angle from the vertical, degrees, in [0, 90)"},
+    {"ground", K_GROUND, NULL, NULL, SC_CHAIN, "chain: the lowest link rests on the ground"},
     {"holes", K_HOLES, "P", "0.1", SC_GRANULAR, "granular: share of lattice sites left empty, in [0, 1)"},
     {"piles", K_PILES, "K", "1", SC_RIGID, "K copies of the scene side by side, apart (K separate contact groups)"},
-    {"width", K_WIDTH, "W", "1", SC_PYRAMID, "box size along x, m"},
-    {"depth", K_DEPTH, "D", "1", SC_PYRAMID, "box size along y, m"},
-    {"height", K_HEIGHT, "H", "0.5", SC_PYRAMID, "box size along z, m"},
+    {"width", K_WIDTH, "W", "1", SC_PYRAMID | SC_REDUNDANT | SC_TOWER, "box size along x (tower: plank length), m"},
+    {"depth", K_DEPTH, "D", "1", SC_PYRAMID | SC_REDUNDANT | SC_TOWER, "box size along y (tower: plank width), m"},
+    {"height", K_HEIGHT, "H", "0.5", SC_PYRAMID | SC_REDUNDANT | SC_TOWER, "box size along z (tower: plank thickness), m"},
     {"dt", K_DT, "S", "0.01", SC_RIGID, "time step, s"},
     {"gravity", K_GRAVITY, "G", "9.81", SC_RIGID, "gravity along -z, m/s^2"},
-    {"mu", K_MU, "MU", NULL, SC_RIGID,
+    {"mu", K_MU, "MU", NULL, SC_FRICTION,
      "friction: 3 rows a contact, mu.mtx (default: none, lcp)"},
-    {"kind", K_KIND, "KIND", "fc3d", SC_RIGID, "friction kind, fc3d or ccp (needs --mu)"},
+    {"kind", K_KIND, "KIND", "fc3d", SC_FRICTION, "friction kind, fc3d or ccp (needs --mu)"},
     {"size", K_SIZE, "N", NULL, SC_RANDOM_SPD | SC_MURTY,
      "rows of A"},
     {"density", K_DENSITY, "D", NULL, SC_RANDOM_SPD,
@@ -147,6 +196,27 @@ static const gen_option gen_options[] = {
 };
 #define NOPTIONS ((int)(sizeof gen_options / sizeof gen_options[0]))
 
+/* Defaults that differ by scene (applied when the option is not given, and
+ * shown by --help under that scene). */
+static const struct {
+    unsigned scene;
+    int key;
+    const char *def;
+} gen_scene_defaults[] = {
+    {SC_TOWER, K_LAYERS, "10"},      {SC_TOWER, K_WIDTH, "0.12"},  {SC_TOWER, K_DEPTH, "0.024"},
+    {SC_TOWER, K_HEIGHT, "0.008"},   {SC_TOWER, K_MASS, "0.012"},  {SC_MASS_RATIO, K_BODIES, "4"},
+    {SC_REDUNDANT, K_BODIES, "3"},   {SC_CHAIN, K_RADIUS, "0.02"}, {SC_CHAIN, K_MASS, "0.1"},
+};
+#define NSCENE_DEFAULTS ((int)(sizeof gen_scene_defaults / sizeof gen_scene_defaults[0]))
+
+static const char *scene_default(unsigned scene, const gen_option *o)
+{
+    for (int k = 0; k < NSCENE_DEFAULTS; k++)
+        if (gen_scene_defaults[k].scene == scene && gen_scene_defaults[k].key == o->key)
+            return gen_scene_defaults[k].def;
+    return o->def;
+}
+
 /* Size limits: keep the output within what a workstation writes in seconds
  * to minutes, and every index within int. */
 #define MAX_BODIES 1000000L
@@ -160,6 +230,9 @@ static const gen_option gen_options[] = {
 typedef struct {
     const gen_scene *scene;
     long bodies, base, size, layers, piles;
+    long planks, points, links; /* tower, redundant, chain */
+    double ratio, length, gap, angle; /* mass-ratio, chain */
+    int ground;                       /* chain: the lowest link on the ground */
     long envs, env; /* --envs K (0: one problem), the environment being written */
     double holes, perturb;
     double radius, mass, mass_ratio, width, depth, height, dt, gravity, mu, density, cond;
@@ -558,6 +631,189 @@ static int scene_granular(const gen_params *g, rb_scene *s)
     s->nc = (int)nc;
     free(site);
     free(first);
+    return 0;
+}
+
+/* A K x K grid of contact points (K >= 2: the corners for K = 2) on the
+ * rectangle [x0, x1] x [y0, y1] at height z, between body a (below; -1 the
+ * ground) and body b (above), normal +z: the face-face contact of two
+ * boxes, or of a box and the ground, as K^2 points.  Appends at s->con[*nc]. */
+static void face_grid(rb_scene *s, long *nc, int a, int b, double x0, double x1, double y0,
+                      double y1, double z, long K)
+{
+    for (long i = 0; i < K; i++)
+        for (long j = 0; j < K; j++) {
+            rb_contact *C = &s->con[(*nc)++];
+            C->a = a;
+            C->b = b;
+            set3(C->p, x0 + (x1 - x0) * (double)j / (double)(K - 1),
+                 y0 + (y1 - y0) * (double)i / (double)(K - 1), z);
+            set3(C->n, 0.0, 0.0, 1.0);
+        }
+}
+
+/* Inertia of a solid box w x d x h (x, y, z) about its centre. */
+static void inertia_box(double *I, double m, double w, double d, double h)
+{
+    inertia_diag(I, m / 12.0 * (d * d + h * h), m / 12.0 * (w * w + h * h),
+                 m / 12.0 * (w * w + d * d));
+}
+
+/* tower: L layers (--layers) of P planks (--planks) of size w x d x h
+ * (--width: the long side, --depth, --height: the thickness; Kapla-like
+ * defaults 0.12 x 0.024 x 0.008 m, 12 g).  Even layers lie along x, odd ones
+ * along y (rotated 90 degrees about z: the inertia tensor's x and y entries
+ * swap).  In a layer the planks are spread evenly across the length of the
+ * planks below: plank j at c_j = (j - (P-1)/2) (w - d) / (P - 1) (c = 0 for
+ * P = 1), so the outer ones lie flush with the ends below; layer k at
+ * z = h/2 + k h.  Every plank of layer k >= 1 crosses every plank of layer
+ * k-1 over a d x d square: 4 contacts at its corners.  Layer 0 stands on the
+ * ground: 4 contacts at the corners of each plank's bottom face.
+ * 4 P + 4 P^2 (L - 1) contacts; like pyramid, A is singular. */
+static int scene_tower(const gen_params *g, rb_scene *s)
+{
+    long L = g->layers, P = g->planks;
+    double w = g->width, d = g->depth, h = g->height, m = g->mass;
+    if (scene_alloc(s, L * P, 4 * P + 4 * P * P * (L - 1))) return LCP_ERROR;
+    long nc = 0;
+    for (long k = 0; k < L; k++)
+        for (long j = 0; j < P; j++) {
+            rb_body *B = &s->body[k * P + j];
+            double c = P > 1 ? ((double)j - 0.5 * (double)(P - 1)) * (w - d) / (double)(P - 1) : 0.0;
+            B->m = m;
+            if (k % 2 == 0) {
+                set3(B->x, 0.0, c, 0.5 * h + (double)k * h);
+                inertia_box(B->I, m, w, d, h);
+            } else {
+                set3(B->x, c, 0.0, 0.5 * h + (double)k * h);
+                inertia_box(B->I, m, d, w, h);
+            }
+        }
+    for (long k = 0; k < L; k++) {
+        /* half extents of a plank of layer k (and of k - 1) along x and y */
+        double hx = k % 2 ? 0.5 * d : 0.5 * w, hy = k % 2 ? 0.5 * w : 0.5 * d;
+        for (long j = 0; j < P; j++) {
+            int up = (int)(k * P + j);
+            const double *xu = s->body[up].x;
+            if (k == 0) {
+                face_grid(s, &nc, -1, up, xu[0] - hx, xu[0] + hx, xu[1] - hy, xu[1] + hy, 0.0, 2);
+                continue;
+            }
+            for (long i = 0; i < P; i++) { /* the crossing with plank i below */
+                int lo = (int)((k - 1) * P + i);
+                const double *xl = s->body[lo].x;
+                face_grid(s, &nc, lo, up, fmax(xu[0] - hx, xl[0] - hy), fmin(xu[0] + hx, xl[0] + hy),
+                          fmax(xu[1] - hy, xl[1] - hx), fmin(xu[1] + hy, xl[1] + hx),
+                          (double)k * h, 2);
+            }
+        }
+    }
+    return 0;
+}
+
+/* mass-ratio: heavy on light.  The column of N spheres (--bodies N, as
+ * scene_column builds it: radius r, on the ground, one contact under each)
+ * with every sphere of mass m (--mass) except the top one, R m (--ratio R),
+ * inertia scaled with it (a denser sphere).  (column --mass-ratio spreads
+ * the masses geometrically instead.)  A light sphere held between two
+ * parallel contacts only feels their difference through the heavy body's
+ * mobility 1/(R m): the top rows of A approach [1 -1; -1 1]/m and its
+ * condition number grows like R; the load R m g dt has to travel down
+ * the column, so PGS needs about R sweeps (N = 4:
+ * condition 1.4e7 for R = 1e6; pgs 5,900 sweeps to 1e-10 for R = 100,
+ * 590,000 for R = 1e4). */
+static int scene_mass_ratio(const gen_params *g, rb_scene *s)
+{
+    if (scene_column(g, s)) return LCP_ERROR;
+    rb_body *top = &s->body[s->nb - 1];
+    top->m *= g->ratio;
+    for (int k = 0; k < 9; k++) top->I[k] *= g->ratio;
+    return 0;
+}
+
+/* redundant: N boxes w x d x h (--bodies, --width, --depth, --height)
+ * stacked on the ground, box k centred at (0, 0, h/2 + k h), each face-face
+ * contact (box on ground, box on box) a K x K grid of points (--points K)
+ * over the full w x d face.  A face of two rigid bodies takes 3 independent
+ * normal rows (a push and two tilts) and 6 with friction, so of the N K^2
+ * rows (3 N K^2 with --mu) only 3 N (6 N) are independent: A is
+ * rank-deficient by N (K^2 - 3) (N (3 K^2 - 6)), lambda is not unique and
+ * w is. */
+static int scene_redundant(const gen_params *g, rb_scene *s)
+{
+    long N = g->bodies, K = g->points;
+    double w = g->width, d = g->depth, h = g->height;
+    if (scene_alloc(s, N, N * K * K)) return LCP_ERROR;
+    long nc = 0;
+    for (long k = 0; k < N; k++) {
+        rb_body *B = &s->body[k];
+        B->m = g->mass;
+        set3(B->x, 0.0, 0.0, 0.5 * h + (double)k * h);
+        inertia_box(B->I, g->mass, w, d, h);
+        face_grid(s, &nc, (int)k - 1, (int)k, -0.5 * w, 0.5 * w, -0.5 * d, 0.5 * d, (double)k * h, K);
+    }
+    return 0;
+}
+
+/* chain: N links (--links), each a solid capsule of radius r (--radius) and
+ * cylinder length l (--length), mass m; its tips (on the axis, l/2 + r from
+ * the centre) are where the ropes attach.  The chain hangs straight from
+ * the fixed anchor O along u = (sin a, 0, -cos a), a = --angle (a swinging
+ * chain released at rest; 0: hanging still): with pitch P = l + 2 r + g,
+ *   top tip of link i = O + u (g + i P),  centre = O + u (g + i P + l/2 + r).
+ * Rope i joins the anchor (i = 0) or the bottom tip of link i-1 to the top
+ * tip of link i, length g (--gap), taut.  Its row is the unilateral
+ * inextensibility constraint g - |p_i - p_{i-1}| >= 0, by velocity
+ *   -u . (v_tip_i - v_tip_{i-1}) >= 0,
+ * with the tension lambda_i >= 0 pulling the link toward the one above: a
+ * contact (rb_contact) with normal -u from link i-1 (a) to link i (b) at the
+ * rope's midpoint (any point on the rope's line gives the same row).  The
+ * anchor is at the height that puts the chain's lowest point (on the bottom
+ * hemisphere of the last link) at z = 0; with --ground that point is a
+ * contact with the ground, normal +z (N + 1 rows; the last link is then
+ * held by the ground and its rope together, so A is singular).
+ * Capsule inertia: cylinder m_c (l^2/12 + r^2/4) plus hemispheres
+ * m_s (2 r^2/5 + l^2/4 + 3 l r/8) across the axis, m_c r^2/2 + 2 m_s r^2/5
+ * along it (m_c, m_s by volume), turned to the world frame:
+ * I = I_t (E - u u') + I_a u u'. */
+static int scene_chain(const gen_params *g, rb_scene *s)
+{
+    long N = g->links;
+    double r = g->radius, l = g->length, gp = g->gap, m = g->mass;
+    double a = g->angle * M_PI / 180.0, u[3] = {sin(a), 0.0, -cos(a)};
+    double P = l + 2.0 * r + gp;
+    double vc = M_PI * r * r * l, vs = 4.0 / 3.0 * M_PI * r * r * r;
+    double mc = m * vc / (vc + vs), ms = m * vs / (vc + vs);
+    double It = mc * (l * l / 12.0 + r * r / 4.0) + ms * (0.4 * r * r + l * l / 4.0 + 0.375 * l * r);
+    double Ia = 0.5 * mc * r * r + 0.4 * ms * r * r;
+    /* lowest point: bottom hemisphere centre of link N-1, minus r in z */
+    double O[3] = {0.0, 0.0, cos(a) * (gp + (double)(N - 1) * P + r + l) + r};
+    if (scene_alloc(s, N, N + (g->ground ? 1 : 0))) return LCP_ERROR;
+    for (long i = 0; i < N; i++) {
+        rb_body *B = &s->body[i];
+        double t = gp + (double)i * P + 0.5 * l + r;
+        B->m = m;
+        for (int k = 0; k < 3; k++) B->x[k] = O[k] + t * u[k];
+        for (int p = 0; p < 3; p++)
+            for (int q = 0; q < 3; q++)
+                B->I[3 * p + q] = (p == q ? It : 0.0) + (Ia - It) * (u[p] * u[q]); /* symmetric */
+        rb_contact *C = &s->con[i];
+        C->a = (int)i - 1; /* -1 for i = 0: the anchor */
+        C->b = (int)i;
+        double tm = (double)i * P + 0.5 * gp; /* the rope's midpoint */
+        for (int k = 0; k < 3; k++) {
+            C->p[k] = O[k] + tm * u[k];
+            C->n[k] = -u[k];
+        }
+    }
+    if (g->ground) {
+        rb_contact *C = &s->con[N];
+        const double *x = s->body[N - 1].x;
+        C->a = -1;
+        C->b = (int)N - 1;
+        set3(C->p, x[0] + 0.5 * l * u[0], x[1] + 0.5 * l * u[1], x[2] + 0.5 * l * u[2] - r);
+        set3(C->n, 0.0, 0.0, 1.0);
+    }
     return 0;
 }
 
@@ -1017,6 +1273,33 @@ static int write_json(const gen_params *g, const gen_result *r, const char *path
         add_num(par, "depth", g->depth);
         add_num(par, "height", g->height);
         add_num(par, "mass", g->mass);
+    } else if (id == SC_TOWER) {
+        add_num(par, "layers", (double)g->layers);
+        add_num(par, "planks", (double)g->planks);
+        add_num(par, "width", g->width);
+        add_num(par, "depth", g->depth);
+        add_num(par, "height", g->height);
+        add_num(par, "mass", g->mass);
+    } else if (id == SC_MASS_RATIO) {
+        add_num(par, "bodies", (double)g->bodies);
+        add_num(par, "radius", g->radius);
+        add_num(par, "mass", g->mass);
+        add_num(par, "ratio", g->ratio);
+    } else if (id == SC_REDUNDANT) {
+        add_num(par, "bodies", (double)g->bodies);
+        add_num(par, "points", (double)g->points);
+        add_num(par, "width", g->width);
+        add_num(par, "depth", g->depth);
+        add_num(par, "height", g->height);
+        add_num(par, "mass", g->mass);
+    } else if (id == SC_CHAIN) {
+        add_num(par, "links", (double)g->links);
+        add_num(par, "radius", g->radius);
+        add_num(par, "length", g->length);
+        add_num(par, "gap", g->gap);
+        add_num(par, "angle", g->angle);
+        cJSON_AddBoolToObject(par, "ground", g->ground);
+        add_num(par, "mass", g->mass);
     } else {
         add_num(par, "size", (double)g->size);
     }
@@ -1169,16 +1452,17 @@ static int write_envs(gen_params *g, gen_result *r, lcp_err *err)
 
 /* ------------------------------------------------------ command line */
 
-static void print_option(FILE *fp, const gen_option *o, long size_default)
+static void print_option(FILE *fp, const gen_option *o, long size_default, unsigned scene)
 {
     char lhs[64], def[32] = "";
+    const char *dv = scene_default(scene, o);
     if (o->key < 256)
         snprintf(lhs, sizeof lhs, "-%c, --%s%s%s", o->key, o->name, o->arg ? " " : "",
                  o->arg ? o->arg : "");
     else
-        snprintf(lhs, sizeof lhs, "    --%s %s", o->name, o->arg);
+        snprintf(lhs, sizeof lhs, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     if (o->key == K_SIZE) snprintf(def, sizeof def, " (default %ld)", size_default);
-    else if (o->def) snprintf(def, sizeof def, " (default %s)", o->def);
+    else if (dv) snprintf(def, sizeof def, " (default %s)", dv);
     fprintf(fp, "  %-22s%s%s\n", lhs, o->help, def);
 }
 
@@ -1199,16 +1483,20 @@ static void print_help(FILE *fp)
         fprintf(fp, "%s%s: %s\n", s ? "\n" : "", gen_scenes[s].name, gen_scenes[s].summary);
         for (int k = 0; k < NOPTIONS; k++)
             if (gen_options[k].scenes != SC_ALL && (gen_options[k].scenes & gen_scenes[s].id))
-                print_option(fp, &gen_options[k], gen_scenes[s].default_size);
+                print_option(fp, &gen_options[k], gen_scenes[s].default_size, gen_scenes[s].id);
     }
     fprintf(fp, "\nCommon options:\n");
     for (int k = 0; k < NOPTIONS; k++)
-        if (gen_options[k].scenes == SC_ALL) print_option(fp, &gen_options[k], 0);
+        if (gen_options[k].scenes == SC_ALL) print_option(fp, &gen_options[k], 0, 0);
     fprintf(fp,
             "\nExamples:\n"
             "  lcpsolve generate column --bodies 20 --mass-ratio 100 -o column20\n"
             "  lcpsolve generate pyramid --base 5 --mu 0.5 -o pyramid5-fc3d\n"
             "  lcpsolve generate random-spd --size 200 --cond 1e4 --seed 7 -o rspd200\n"
+            "  lcpsolve generate tower --layers 20 --planks 3 --mu 0.5 -o kapla\n"
+            "  lcpsolve generate mass-ratio --ratio 1e6 -o heavy\n"
+            "  lcpsolve generate redundant --bodies 4 --points 4 -o grid\n"
+            "  lcpsolve generate chain --links 100 --angle 30 -o chain100\n"
             "\nExit status: 0 written, 2 usage or input error, 5 out of memory.\n");
 }
 
@@ -1270,6 +1558,21 @@ static int set_option(gen_params *g, const gen_option *o, const char *val)
         if (!rc && g->holes >= 1.0) rc = usage_error("--%s: %s must be < 1", o->name, val);
         break;
     case K_SIZE: rc = parse_long(o->name, val, 1, MAX_SIZE, &g->size); break;
+    case K_PLANKS: rc = parse_long(o->name, val, 1, 1000, &g->planks); break;
+    case K_POINTS: rc = parse_long(o->name, val, 2, 32, &g->points); break;
+    case K_LINKS: rc = parse_long(o->name, val, 1, MAX_BODIES, &g->links); break;
+    case K_RATIO:
+        rc = parse_double(o->name, val, 1, &g->ratio);
+        if (!rc && !(g->ratio >= 1.0 && g->ratio <= 1e9))
+            rc = usage_error("--%s: %s must be in [1, 1e9]", o->name, val);
+        break;
+    case K_LENGTH: rc = parse_double(o->name, val, 1, &g->length); break;
+    case K_GAP: rc = parse_double(o->name, val, 2, &g->gap); break;
+    case K_ANGLE:
+        rc = parse_double(o->name, val, 2, &g->angle);
+        if (!rc && g->angle >= 90.0) rc = usage_error("--%s: %s must be < 90", o->name, val);
+        break;
+    case K_GROUND: g->ground = 1; break;
     case K_RADIUS: rc = parse_double(o->name, val, 1, &g->radius); break;
     case K_MASS: rc = parse_double(o->name, val, 1, &g->mass); break;
     case K_MASS_RATIO: rc = parse_double(o->name, val, 1, &g->mass_ratio); break;
@@ -1372,18 +1675,38 @@ static int parse_args(int argc, char **av, gen_params *g)
         g->given[idx] = 1;
     }
     if (optind >= argc)
-        return usage_error("no scene given (column, pyramid, granular, random-spd or murty)");
+        return usage_error("no scene given (column, pyramid, granular, tower, mass-ratio, "
+                           "redundant, chain, random-spd or murty)");
     if (optind + 1 < argc) return usage_error("unexpected argument '%s'", av[optind + 1]);
     for (int s = 0; s < NSCENES; s++)
         if (!strcmp(av[optind], gen_scenes[s].name)) g->scene = &gen_scenes[s];
     if (!g->scene)
-        return usage_error("unknown scene '%s' (column, pyramid, granular, random-spd or murty)",
+        return usage_error("unknown scene '%s' (column, pyramid, granular, tower, mass-ratio, "
+                           "redundant, chain, random-spd or murty)",
                            av[optind]);
     for (int k = 0; k < NOPTIONS; k++)
         if (g->given[k] && !(gen_options[k].scenes & g->scene->id))
             return usage_error("--%s does not apply to scene %s", gen_options[k].name,
                                g->scene->name);
     if (!g->out) return usage_error("-o DIR is required");
+    for (int k = 0; k < NSCENE_DEFAULTS; k++) {
+        const gen_option *o = find_option(gen_scene_defaults[k].key, &idx);
+        if (gen_scene_defaults[k].scene == g->scene->id && o && !g->given[idx] &&
+            set_option(g, o, gen_scene_defaults[k].def))
+            return lcp_status_exit_code(LCP_ERROR); /* a bad default: a bug */
+    }
+    if (g->scene->id == SC_TOWER && (double)g->planks * g->depth > g->width)
+        return usage_error("--planks %ld of --depth %g do not fit side by side on a plank of "
+                           "--width %g",
+                           g->planks, g->depth, g->width);
+    if (g->scene->id == SC_TOWER && (double)g->layers * (double)g->planks > (double)MAX_BODIES)
+        return usage_error("--layers %ld x --planks %ld: more than %ld planks", g->layers,
+                           g->planks, MAX_BODIES);
+    if (g->scene->id == SC_MASS_RATIO && g->bodies < 2)
+        return usage_error("--bodies: mass-ratio needs at least 2 spheres (a heavy one on light ones)");
+    if (g->scene->id == SC_REDUNDANT && (double)g->bodies * (double)(g->points * g->points) > 1e7)
+        return usage_error("--bodies %ld x --points %ld^2: more than 1e7 contacts", g->bodies,
+                           g->points);
     if (was_given(g, K_KIND) && g->mu < 0.0) return usage_error("--kind needs --mu");
     if (was_given(g, K_PERTURB) && !g->envs) return usage_error("--perturb needs --envs");
     if (g->scene->default_size && !was_given(g, K_SIZE)) g->size = g->scene->default_size;
@@ -1425,9 +1748,17 @@ int lcp_generate_main(int argc, char **argv)
     case SC_COLUMN:
     case SC_PYRAMID:
     case SC_GRANULAR:
-        status = g.scene->id == SC_COLUMN    ? scene_column(&g, &s)
-                 : g.scene->id == SC_PYRAMID ? scene_pyramid(&g, &s)
-                                             : scene_granular(&g, &s);
+    case SC_TOWER:
+    case SC_MASS_RATIO:
+    case SC_REDUNDANT:
+    case SC_CHAIN:
+        status = g.scene->id == SC_COLUMN        ? scene_column(&g, &s)
+                 : g.scene->id == SC_PYRAMID     ? scene_pyramid(&g, &s)
+                 : g.scene->id == SC_GRANULAR    ? scene_granular(&g, &s)
+                 : g.scene->id == SC_TOWER       ? scene_tower(&g, &s)
+                 : g.scene->id == SC_MASS_RATIO  ? scene_mass_ratio(&g, &s)
+                 : g.scene->id == SC_REDUNDANT   ? scene_redundant(&g, &s)
+                                                 : scene_chain(&g, &s);
         if (!status) status = replicate(&s, g.piles);
         if (!status) status = build_rigid(&g, &s, g.mu >= 0.0, &r);
         break;
@@ -1448,7 +1779,8 @@ int lcp_generate_main(int argc, char **argv)
     }
     fprintf(stderr, PROG ": %s", g.scene->name);
     if (g.scene->id & SC_RIGID)
-        fprintf(stderr, ", %d bodies, %d contacts", r.nbodies, r.ncontacts);
+        fprintf(stderr, ", %d bodies, %d %s", r.nbodies, r.ncontacts,
+                g.scene->id == SC_CHAIN ? "ropes and contacts" : "contacts");
     fprintf(stderr, ": %s n=%d nnz(A)=%ld", r.kind, r.n, lcp_csr_nnz(&r.A));
     if (g.scene->id == SC_RANDOM_SPD) fprintf(stderr, " cond~%.3g", r.cond);
     if (g.envs) fprintf(stderr, " x %ld environments (perturb %g)", g.envs, g.perturb);

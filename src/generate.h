@@ -1,5 +1,6 @@
 /* src/generate.h: `lcpsolve generate SCENE [OPTIONS] -o DIR`, the problem
- * generator (scenes: column, pyramid, random-spd, murty; see
+ * generator (scenes: column, pyramid, granular, tower, mass-ratio,
+ * redundant, chain, random-spd, murty; see
  * `lcpsolve generate --help` and the comments of src/generate.c). */
 #ifndef LCPSOLVE_GENERATE_H
 #define LCPSOLVE_GENERATE_H

@@ -189,8 +189,9 @@ static double min_pivot(const double *A, int n, double shift)
     return mp;
 }
 
-/* Eigenvalues of a symmetric matrix by cyclic Jacobi rotations: lo, hi. */
-static void eig_range(const double *A0, int n, double *lo, double *hi)
+/* Eigenvalues of a symmetric matrix by cyclic Jacobi rotations: ev[0..n-1]
+ * (unsorted). */
+static void eigs(const double *A0, int n, double *ev)
 {
     double *A = malloc((size_t)n * n * sizeof *A);
     memcpy(A, A0, (size_t)n * n * sizeof *A);
@@ -218,19 +219,42 @@ static void eig_range(const double *A0, int n, double *lo, double *hi)
                 }
             }
     }
-    *lo = INFINITY;
-    *hi = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        if (E(i, i) < *lo) *lo = E(i, i);
-        if (E(i, i) > *hi) *hi = E(i, i);
-    }
+    for (int i = 0; i < n; i++) ev[i] = E(i, i);
 #undef E
     free(A);
 }
 
+/* The smallest and largest eigenvalue of a symmetric matrix. */
+static void eig_range(const double *A0, int n, double *lo, double *hi)
+{
+    double *ev = malloc((size_t)n * sizeof *ev);
+    eigs(A0, n, ev);
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (ev[i] < *lo) *lo = ev[i];
+        if (ev[i] > *hi) *hi = ev[i];
+    }
+    free(ev);
+}
+
+/* Numerical rank of a symmetric positive semidefinite matrix: eigenvalues
+ * above 1e-10 times the largest. */
+static int rank_psd(const double *A, int n)
+{
+    double *ev = malloc((size_t)n * sizeof *ev), mx = 0.0;
+    eigs(A, n, ev);
+    for (int i = 0; i < n; i++) mx = fmax(mx, ev[i]);
+    int r = 0;
+    for (int i = 0; i < n; i++) r += ev[i] > 1e-10 * mx;
+    free(ev);
+    return r;
+}
+
 /* Reads the folder of a rigid-body scene and checks the factored form
  * against the assembled one: A = J M^-1 J' and b = J v, recomputed densely
- * (M is block diagonal; here its blocks are diagonal, checked too).
+ * (M is block diagonal: m I3 and a 3x3 symmetric inertia block a body,
+ * checked too, inverted here by Gauss-Jordan).
  * Returns A (n x n, caller frees) and b. */
 static double *check_rigid(const char *dir, int rows, int bodies, double **bout)
 {
@@ -245,17 +269,43 @@ static double *check_rigid(const char *dir, int rows, int bodies, double **bout)
     CHECK(am == rows && an == rows && nb == rows);
     CHECK(mm == 6 * bodies && mn == 6 * bodies && nv == 6 * bodies);
     CHECK(jm == rows && jn == 6 * bodies);
-    int diag_ok = 1;
+    /* nonzeros only on the diagonal and in the 3x3 inertia blocks */
+    int block_ok = 1;
     for (int i = 0; i < mm; i++)
-        for (int j = 0; j < mm; j++)
-            if ((i == j) != (M[i + (long)j * mm] != 0.0) || M[i + (long)i * mm] < 0.0) diag_ok = 0;
-    CHECK(diag_ok);
+        for (int j = 0; j < mm; j++) {
+            int inblock = i == j || (i / 6 == j / 6 && i % 6 >= 3 && j % 6 >= 3);
+            if ((!inblock && M[i + (long)j * mm] != 0.0) || (i == j && !(M[i + (long)i * mm] > 0.0)) ||
+                M[i + (long)j * mm] != M[j + (long)i * mm])
+                block_ok = 0;
+        }
+    CHECK(block_ok);
+    /* M^-1 block by block (6x6 Gauss-Jordan, no pivoting: SPD blocks) */
+    double *Mi = calloc((size_t)mm * mm, sizeof *Mi);
+    for (int k0 = 0; k0 < mm; k0 += 6) {
+        double a[6][12];
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < 12; c++) a[r][c] = c < 6 ? M[k0 + r + (long)(k0 + c) * mm] : (c - 6 == r);
+        for (int p = 0; p < 6; p++) {
+            double d = a[p][p];
+            for (int c = 0; c < 12; c++) a[p][c] /= d;
+            for (int r = 0; r < 6; r++)
+                if (r != p) {
+                    double f = a[r][p];
+                    for (int c = 0; c < 12; c++) a[r][c] -= f * a[p][c];
+                }
+        }
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < 6; c++) Mi[k0 + r + (long)(k0 + c) * mm] = a[r][c + 6];
+    }
     double err = 0.0, errb = 0.0, amax = 0.0;
     for (int i = 0; i < rows; i++) {
         for (int j = 0; j < rows; j++) {
             double s = 0.0;
-            for (int k = 0; k < mm; k++)
-                s += J[i + (long)k * jm] * J[j + (long)k * jm] / M[k + (long)k * mm];
+            for (int k = 0; k < mm; k++) {
+                if (J[i + (long)k * jm] == 0.0) continue;
+                for (int q = k - k % 6; q < k - k % 6 + 6; q++)
+                    s += J[i + (long)k * jm] * Mi[k + (long)q * mm] * J[j + (long)q * jm];
+            }
             err = fmax(err, fabs(s - A[i + (long)j * rows]));
             amax = fmax(amax, fabs(s));
         }
@@ -277,6 +327,7 @@ static double *check_rigid(const char *dir, int rows, int bodies, double **bout)
         for (int q = 0; q < 6; q++) vok &= fabs(v[6 * k + q] - (q == 2 ? -0.0981 : 0.0)) < 1e-15;
     CHECK(vok);
     free(M);
+    free(Mi);
     free(J);
     free(v);
     *bout = b;
@@ -470,6 +521,219 @@ static void test_granular(void)
     CHECK(run("column", "--layers", "3", "-o", dir, NULL) == 2);
 }
 
+/* Every contact point of a scene whose bodies are boxes lies on the top face
+ * of the lower box (or the ground, z = 0) and on the bottom face of the
+ * upper one, inside both footprints: the lever arms r = p - x are read back
+ * from the normal rows of J (n = z: angular part (r_y, -r_x, 0)).  hx, hy
+ * give each body's half extents along x and y; h the thickness. */
+static int points_on_faces(const double *J, int rows, int nv, const double *hx, const double *hy,
+                           double h)
+{
+    int ok = 1;
+    for (int i = 0; i < rows; i++) {
+        int seen = 0;
+        for (int b = 0; b < nv / 6; b++) {
+            double jz = J[i + (long)(6 * b + 2) * rows];
+            if (jz == 0.0) continue;
+            seen++;
+            double sg = jz > 0.0 ? 1.0 : -1.0; /* +1: the upper body */
+            double rx = -sg * J[i + (long)(6 * b + 4) * rows], ry = sg * J[i + (long)(6 * b + 3) * rows];
+            ok &= fabs(jz) == 1.0 && fabs(rx) <= hx[b] * (1 + 1e-12) && fabs(ry) <= hy[b] * (1 + 1e-12);
+            ok &= J[i + (long)(6 * b + 5) * rows] == 0.0; /* (r x z)_z = 0 */
+            (void)h;
+        }
+        ok &= seen == 1 || seen == 2;
+    }
+    return ok;
+}
+
+static void test_tower(void)
+{
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/tower", base);
+    /* 3 layers of 2 planks: 8 ground contacts, 2 x 4 crossings of 4 points */
+    CHECK(run("tower", "--layers", "3", "-o", dir, NULL) == 0);
+    CHECK(one_line() && strstr(captured, "6 bodies, 40 contacts"));
+    double *b, *A = check_rigid(dir, 40, 6, &b);
+    for (int i = 0; i < 40; i++) CHECK_NEAR(b[i], i < 8 ? -0.0981 : 0.0, 1e-15);
+    /* a plank's normal rows span its push and two tilts: rank 3 a plank */
+    CHECK(rank_psd(A, 40) == 18);
+    free(A);
+    free(b);
+    int m, n;
+    double *M = dense(path(dir, "M.mtx"), &m, &n), *J = dense(path(dir, "J.mtx"), &m, &n);
+    CHECK(M && J && m == 40 && n == 36);
+    if (M && J) {
+        /* 0.12 x 0.024 x 0.008, 12 g: layer 0 along x, layer 1 along y */
+        double w = 0.12, d = 0.024, h = 0.008, ms = 0.012 / 12;
+        CHECK_NEAR(M[0], 0.012, 0);
+        CHECK_NEAR(M[3 + 3 * 36], ms * (d * d + h * h), 1e-18);
+        CHECK_NEAR(M[4 + 4 * 36], ms * (w * w + h * h), 1e-18);
+        CHECK_NEAR(M[15 + 15 * 36], ms * (w * w + h * h), 1e-18); /* plank 2, layer 1 */
+        CHECK_NEAR(M[16 + 16 * 36], ms * (d * d + h * h), 1e-18);
+        CHECK_NEAR(M[17 + 17 * 36], ms * (w * w + d * d), 1e-18);
+        double hx[6], hy[6];
+        for (int k = 0; k < 6; k++) {
+            hx[k] = (k / 2) % 2 ? d / 2 : w / 2;
+            hy[k] = (k / 2) % 2 ? w / 2 : d / 2;
+        }
+        CHECK(points_on_faces(J, 40, 36, hx, hy, h));
+        /* a crossing: the upper plank (layer 1, along y) meets it at x = +-d/2
+         * of its axis: contact 8, the first crossing, touches planks 0 and 2 */
+        CHECK_NEAR(fabs(J[8 + (6 * 2 + 4) * 40]), d / 2, 1e-17);
+        CHECK_NEAR(fabs(J[8 + (6 * 0 + 3) * 40]), d / 2, 1e-17);
+    }
+    free(M);
+    free(J);
+    /* the count 4 P + 4 P^2 (L - 1); friction: 3 rows a contact, rank 6 a plank */
+    CHECK(run("tower", "--layers", "4", "--planks", "3", "-o", dir, NULL) == 0);
+    CHECK(strstr(captured, "12 bodies, 120 contacts") != NULL);
+    CHECK(run("tower", "--layers", "2", "--mu", "0.5", "-o", dir, NULL) == 0);
+    A = check_rigid(dir, 72, 4, &b);
+    CHECK(rank_psd(A, 72) == 24);
+    free(A);
+    free(b);
+    cJSON *j = manifest(dir);
+    CHECK(j && !strcmp(jstr(j, "scene"), "tower") && !strcmp(jstr(j, "kind"), "fc3d"));
+    CHECK_NEAR(jparam(j, "planks"), 2, 0);
+    CHECK_NEAR(jparam(j, "width"), 0.12, 0);
+    CHECK_NEAR(jparam(j, "contacts"), 24, 0);
+    cJSON_Delete(j);
+}
+
+static void test_mass_ratio(void)
+{
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/mass-ratio", base);
+    /* 4 spheres, the top one 1e6 kg on three of 1 kg */
+    CHECK(run("mass-ratio", "--ratio", "1e6", "-o", dir, NULL) == 0);
+    CHECK(one_line() && strstr(captured, "4 bodies, 4 contacts"));
+    double *b, *A = check_rigid(dir, 4, 4, &b);
+    CHECK_NEAR(A[0], 1.0, 1e-15);
+    CHECK_NEAR(A[1 + 1 * 4], 2.0, 1e-15);
+    CHECK_NEAR(A[3 + 3 * 4], 1.0 + 1e-6, 1e-15); /* light below, heavy above */
+    CHECK_NEAR(A[2 + 3 * 4], -1.0, 1e-15);
+    CHECK(min_pivot(A, 4, 0.0) > 0.0); /* positive definite */
+    double lo, hi;
+    eig_range(A, 4, &lo, &hi);
+    CHECK(hi / lo > 1e6 && hi / lo < 1e8); /* ill-conditioned, like R */
+    free(A);
+    free(b);
+    int m, n;
+    double *M = dense(path(dir, "M.mtx"), &m, &n);
+    if (M) {
+        CHECK_NEAR(M[18 + 18 * 24], 1e6, 0);
+        CHECK_NEAR(M[21 + 21 * 24], 0.4 * 1e6 * 0.01, 1e-6);
+        CHECK_NEAR(M[12 + 12 * 24], 1.0, 0);
+    }
+    free(M);
+    /* R = 1: the plain column, well conditioned */
+    CHECK(run("mass-ratio", "--ratio", "1", "-o", dir, NULL) == 0);
+    A = check_rigid(dir, 4, 4, &b);
+    eig_range(A, 4, &lo, &hi);
+    CHECK(hi / lo < 100.0);
+    free(A);
+    free(b);
+    cJSON *j = manifest(dir);
+    CHECK(j && !strcmp(jstr(j, "scene"), "mass-ratio"));
+    CHECK_NEAR(jparam(j, "ratio"), 1, 0);
+    CHECK_NEAR(jparam(j, "bodies"), 4, 0);
+    cJSON_Delete(j);
+}
+
+static void test_redundant(void)
+{
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/redundant", base);
+    CHECK(run("redundant", "--bodies", "2", "--points", "3", "-o", dir, NULL) == 0);
+    CHECK(one_line() && strstr(captured, "2 bodies, 18 contacts"));
+    double *b, *A = check_rigid(dir, 18, 2, &b);
+    CHECK(rank_psd(A, 18) == 6); /* 3 a box: rank deficient by 2 (9 - 3) */
+    for (int i = 0; i < 18; i++) CHECK_NEAR(b[i], i < 9 ? -0.0981 : 0.0, 1e-15);
+    free(A);
+    free(b);
+    int m, n;
+    double *J = dense(path(dir, "J.mtx"), &m, &n);
+    if (J) { /* the 3 x 3 grid over the whole 1 x 1 face, corners and mid-points */
+        double hx[2] = {0.5, 0.5}, hy[2] = {0.5, 0.5};
+        CHECK(points_on_faces(J, 18, 12, hx, hy, 0.5));
+        CHECK_NEAR(J[4 + 3 * 18], 0.0, 0); /* the centre point: no lever arm */
+        CHECK_NEAR(J[4 + 4 * 18], 0.0, 0);
+        CHECK_NEAR(J[0 + 4 * 18], 0.5, 1e-15);
+    }
+    free(J);
+    CHECK(run("redundant", "--bodies", "2", "--points", "2", "--mu", "0.3", "-o", dir, NULL) == 0);
+    A = check_rigid(dir, 24, 2, &b);
+    CHECK(rank_psd(A, 24) == 12); /* 6 a box */
+    free(A);
+    free(b);
+}
+
+static void test_chain(void)
+{
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/chain", base);
+    /* hanging still: the rope rows are vertical, A = (1/m) tridiag(-1, 2, -1)
+     * with A(0,0) = 1/m (the anchor is fixed), b = -g dt on the anchor rope */
+    CHECK(run("chain", "--links", "5", "-o", dir, NULL) == 0);
+    CHECK(one_line() && strstr(captured, "5 bodies, 5 ropes"));
+    double *b, *A = check_rigid(dir, 5, 5, &b);
+    CHECK_NEAR(A[0], 10.0, 1e-12);
+    CHECK_NEAR(A[2 + 2 * 5], 20.0, 1e-12);
+    CHECK_NEAR(A[3 + 2 * 5], -10.0, 1e-12);
+    CHECK_NEAR(A[4 + 2 * 5], 0.0, 0);
+    CHECK_NEAR(b[0], -0.0981, 1e-15);
+    for (int i = 1; i < 5; i++) CHECK_NEAR(b[i], 0.0, 0);
+    free(A);
+    free(b);
+    int m, n;
+    double *J = dense(path(dir, "J.mtx"), &m, &n);
+    if (J) { /* rope 1 pulls link 1 up (+z) and link 0 down */
+        CHECK_NEAR(J[1 + 2 * 5], -1.0, 0);
+        CHECK_NEAR(J[1 + 8 * 5], 1.0, 0);
+    }
+    free(J);
+    /* at 30 degrees: the capsules' inertia turned (M not diagonal), rows
+     * along the chain, the anchor rope's approach -g dt cos 30 */
+    CHECK(run("chain", "--links", "4", "--angle", "30", "-o", dir, NULL) == 0);
+    A = check_rigid(dir, 4, 4, &b);
+    CHECK_NEAR(b[0], -0.0981 * cos(M_PI / 6), 1e-15);
+    CHECK(min_pivot(A, 4, 0.0) > 0.0);
+    free(A);
+    free(b);
+    double *M = dense(path(dir, "M.mtx"), &m, &n);
+    if (M) { /* capsule r = 0.02, l = 0.1, 0.1 kg: the off-diagonal x-z entry
+              * (I_a - I_t) sin a (-cos a) */
+        double r = 0.02, l = 0.1, vc = M_PI * r * r * l, vs = 4.0 / 3.0 * M_PI * r * r * r;
+        double mc = 0.1 * vc / (vc + vs), ms = 0.1 - mc;
+        double It = mc * (l * l / 12 + r * r / 4) + ms * (0.4 * r * r + l * l / 4 + 0.375 * l * r);
+        double Ia = 0.5 * mc * r * r + 0.4 * ms * r * r;
+        CHECK_NEAR(M[3 + 5 * 24], (Ia - It) * 0.5 * -cos(M_PI / 6), 1e-17);
+        CHECK_NEAR(M[4 + 4 * 24], It, 1e-17);
+    }
+    free(M);
+    /* --ground: one more row; hanging still, the last link's rope and the
+     * ground hold it along the same line: A singular; tilted, the ground
+     * point is off the rope's line: A positive definite */
+    CHECK(run("chain", "--links", "4", "--ground", "-o", dir, NULL) == 0);
+    CHECK(strstr(captured, "4 bodies, 5 ropes") != NULL);
+    A = check_rigid(dir, 5, 4, &b);
+    CHECK(rank_psd(A, 5) == 4);
+    CHECK_NEAR(b[4], -0.0981, 1e-15);
+    free(A);
+    free(b);
+    CHECK(run("chain", "--links", "4", "--ground", "--angle", "30", "-o", dir, NULL) == 0);
+    A = check_rigid(dir, 5, 4, &b);
+    CHECK(rank_psd(A, 5) == 5);
+    free(A);
+    free(b);
+    cJSON *j = manifest(dir);
+    CHECK(j && !strcmp(jstr(j, "scene"), "chain") && !strcmp(jstr(j, "kind"), "lcp"));
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "params"), "ground")));
+    CHECK_NEAR(jparam(j, "angle"), 30, 0);
+    cJSON_Delete(j);
+}
+
 static void test_murty(void)
 {
     char dir[300];
@@ -602,6 +866,22 @@ static void test_errors(void)
     BAD("random-spd", "--seed", "-3", "-o", dir);
     BAD("random-spd", "--size", "1000000", "--density", "0.5", "-o", dir);
     BAD("pyramid", "--base", "100000", "-o", dir);
+    BAD("tower", "--planks", "6", "-o", dir);               /* 6 x 0.024 > 0.12 */
+    BAD("tower", "--planks", "2", "--depth", "0.1", "-o", dir);
+    BAD("tower", "--layers", "0", "-o", dir);
+    BAD("tower", "--bodies", "3", "-o", dir);
+    BAD("mass-ratio", "--ratio", "0.5", "-o", dir);
+    BAD("mass-ratio", "--ratio", "1e10", "-o", dir);
+    BAD("mass-ratio", "--bodies", "1", "-o", dir);
+    BAD("redundant", "--points", "1", "-o", dir);
+    BAD("redundant", "--points", "33", "-o", dir);
+    BAD("redundant", "--bodies", "100000", "--points", "32", "-o", dir);
+    BAD("chain", "--links", "0", "-o", dir);
+    BAD("chain", "--mu", "0.5", "-o", dir);
+    BAD("chain", "--angle", "90", "-o", dir);
+    BAD("chain", "--gap", "-0.1", "-o", dir);
+    BAD("chain", "--ground", "yes", "-o", dir);
+    BAD("column", "--ground", "-o", dir);
     BAD("-o", dir);
     BAD("column", "pyramid", "-o", dir);
     BAD("column", "-o", "");
@@ -614,6 +894,10 @@ static void test_errors(void)
           strstr(captured, "pyramid") && strstr(captured, "random-spd") &&
           strstr(captured, "murty") && strstr(captured, "--bodies") &&
           strstr(captured, "--mass-ratio") && strstr(captured, "--cond"));
+    CHECK(strstr(captured, "tower") && strstr(captured, "mass-ratio:") &&
+          strstr(captured, "redundant") && strstr(captured, "chain") &&
+          strstr(captured, "--planks P") && strstr(captured, "--ground ") &&
+          !strstr(captured, "(null)") && strstr(captured, "(default 0.12)"));
     CHECK(run("murty", "-h", NULL) == 0);
 }
 
@@ -627,6 +911,10 @@ int main(void)
     test_column();
     test_pyramid();
     test_granular();
+    test_tower();
+    test_mass_ratio();
+    test_redundant();
+    test_chain();
     test_murty();
     test_random_spd();
     test_errors();
