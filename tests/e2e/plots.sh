@@ -25,7 +25,7 @@ check "bench-loop exit 0 (got $rc: $(head -c 200 "$T/err"))" [ $rc -eq 0 ]
 check "bench-loop header" sh -c "head -n 1 '$T/res.csv' | grep -q '^config,problem,repeat,exit_code,kind,n,nnz,solver,precond,status,iterations,time_s,residual'"
 check "bench-loop: 12 rows" [ "$(tail -n +2 "$T/res.csv" | wc -l)" -eq 12 ]
 check "bench-loop: mprgp on non-symmetric murty-8 recorded as refused" \
-    grep -q '^mprgp,murty-8,1,2,.*,refused,.*symmetric' "$T/res.csv"
+    grep -q '^mprgp,murty-8,1,2,lcp,8,36,.*,refused,.*symmetric' "$T/res.csv"
 check "bench-loop: the other runs solved" [ "$(grep -c ',solved,' "$T/res.csv")" -eq 10 ]
 check "bench-loop: traces CONFIG__PROBLEM.csv" [ -s "$T/tr/pgs__column-20.csv" ] && [ -s "$T/tr/ipm__murty-8.csv" ]
 $BL -c 'pgs=-s pgs' -o "$T/x.csv" 2>/dev/null; rc=$?

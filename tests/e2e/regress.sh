@@ -4,7 +4,9 @@
 # met); a lambda reference perturbed by 1e-3 and a w reference perturbed by
 # 1e-5 fail, naming the folder and the solver, with exit 1; a solver
 # refusing a problem not listed in `refused:` fails; a folder without a
-# reference fails; bad usage exits 2.  A subset of solvers keeps it short
+# reference fails; bad usage exits 2.  Every reference.mtx passes the
+# independent checker tests/check_residual.py (--mu for friction, whose
+# fc3d residual is checked against lcpsolve's own).  A subset of solvers keeps it short
 # (--solvers).  Run from the repository root: sh tests/e2e/regress.sh.
 . tests/lib.sh
 R="python3 scripts/regress --lcpsolve $LCP"
@@ -20,6 +22,21 @@ check "lambda compared on column-20" grep -qE '^ok +column-20 +lemke +lambda' "$
 check "w (u) compared on pyramid-5-fc3d" grep -qE '^ok +pyramid-5-fc3d +nsgs +u' "$T/out"
 check "an expected refusal (mprgp on non-symmetric murty-8) is not a failure" \
     grep -qE '^refused +murty-8 +mprgp +\(expected\)' "$T/out"
+
+# the references themselves: the independent checker, and its friction mode
+# against lcpsolve's own residual
+for d in problems/*/; do
+    d=${d%/}
+    [ -f "$d/reference.mtx" ] || continue
+    mu=; [ -f "$d/mu.mtx" ] && mu="--mu $d/mu.mtx"
+    check "$d/reference.mtx passes tests/check_residual.py $mu (< 1e-12)" indep "$d/A.mtx" "$d/b.mtx" "$d/reference.mtx" $mu --max 1e-12
+done
+P=problems/pyramid-5-fc3d
+"$LCP" -s nsgs -t 1e-6 --json -o "$T/r.mtx" $P >"$T/out" 2>/dev/null
+c=$(python3 tests/check_residual.py $P/A.mtx $P/b.mtx "$T/r.mtx" --mu $P/mu.mtx)
+check "check_residual.py --mu equals lcpsolve's fc3d residual ($c vs $(json_field residual))" \
+    python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not abs(a - b) <= 1e-6 * b)" "$c" "$(json_field residual)"
+check "check_residual.py --mu rejects that 1e-6 answer at --max 1e-9" sh -c "! python3 tests/check_residual.py $P/A.mtx $P/b.mtx '$T/r.mtx' --mu $P/mu.mtx --max 1e-9 >/dev/null"
 
 # perturb: one lambda reference entry by 1e-3, one w reference entry by 1e-5
 perturb() { # perturb FILE DELTA: adds DELTA to the first value of a Matrix Market array
