@@ -60,6 +60,12 @@ $PP --by iterations -o "$T/profi" "$T/known.csv" >"$T/out" 2>&1
 check "by iterations: A 10,40 vs B 20,10,30: rho(1) 0.33, rho(2) 0.33 (got $(row A))" \
     [ "$(row A)" = "2/3 0.33 0.33 0.67" ]
 
+$PP --configs B,A -o "$T/profc" "$T/known.csv" >"$T/out" 2>&1
+check "--configs B,A: only those two, ratios among them (got $(row A); $(row B))" \
+    sh -c "[ '$(row A)' = '2/3 0.33 0.67 0.67' ] && [ -z \"\$(grep '^C ' '$T/out')\" ]"
+$PP --kind lcp -o "$T/profc" "$T/res.csv" >"$T/out" 2>&1
+check "--kind lcp on the bench-loop table (kind of refused runs known)" grep -q '^mprgp .* 1/2 ' "$T/out"
+
 if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
     skip "gnuplot not installed: no pictures drawn (scripts/install-deps installs gnuplot-nox)"
 else
@@ -108,6 +114,8 @@ bad2 "perf-profile: a missing file" "$T/b4" $PP -o "$T/b4" "$T/nonexistent.csv"
 bad2 "perf-profile: --by nonsense" "$T/b5" $PP --by speed -o "$T/b5" "$T/known.csv"
 bad2 "perf-profile: unknown option" "$T/b6" $PP --bogus "$T/known.csv"
 bad2 "perf-profile: no file" "$T/b7" $PP -o "$T/b7"
+bad2 "perf-profile: --kind without a kind column" "$T/b8" $PP --kind lcp -o "$T/b8" "$T/known.csv"
+bad2 "perf-profile: --configs naming an absent one" "$T/b9" $PP --configs A,Z -o "$T/b9" "$T/known.csv"
 printf 'iter,time_s,residual\n0,0.1,1\n1,0.2,oops\n' >"$T/tr/bad__column-20.csv"
 bad2 "plot-convergence: a bad row in one trace of the folder: nothing drawn" "$T/c1-column-20" $PC -o "$T/c1" "$T/tr"
 check "  ... the message names the file and line" grep -q "bad__column-20.csv:3:" "$T/out"
