@@ -87,6 +87,10 @@ $(BUILD)/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
+# every solver against the reference of every folder in problems/ (PROVENANCE)
+regress: $(BIN)
+	@python3 scripts/regress problems
+
 bench: $(BIN) $(BUILD)/bench/sweeps
 	@sh scripts/bench-sweeps
 
@@ -106,5 +110,5 @@ install: $(BIN)
 clean:
 	rm -rf build build-cuda build-mpi lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test bench peer install clean
+.PHONY: all test bench peer install clean regress
 -include $(SRC:%.c=$(BUILD)/%.d)

@@ -4,9 +4,13 @@
 Reads A, b (Matrix Market) and x (Matrix Market array) with nothing but the
 standard library -- none of lcpsolve's code -- and prints the residual of
 DESIGN.md, ||min(x, A x + b)||_inf / max(1, ||b||_inf).  With --max X it exits
-1 when the residual exceeds X.
+1 when the residual exceeds X.  With --mu mu.mtx, x is r of a friction problem
+(contact-major: normal, two tangents) and the residual is fc3d's natural map
+(De Saxce, as Siconos' fc3d_compute_error; --ccp: without the mu |u_T| term),
+sqrt(sum ||r_i - P_K(r_i - (u_i + mu_i |u_Ti| e_n))||^2) / max(||b||, ||r||, ||u||).
 
     python3 tests/check_residual.py A.mtx b.mtx x.mtx [--max 1e-8]
+    python3 tests/check_residual.py A.mtx b.mtx r.mtx --mu mu.mtx [--ccp] [--max 1e-8]
 """
 import sys
 
@@ -47,6 +51,33 @@ def read_vector(path):
     return v
 
 
+def cone_project(mu, r):
+    """Projection onto K_mu = {|r_T| <= mu r_n}."""
+    rn, nt = r[0], (r[1] ** 2 + r[2] ** 2) ** 0.5
+    if rn >= 0 and nt <= mu * rn:
+        return list(r)
+    if mu * nt <= -rn:
+        return [0.0, 0.0, 0.0]
+    pn = (rn + mu * nt) / (1.0 + mu * mu)
+    s = mu * pn / nt if nt > 0 else 0.0
+    return [pn, r[1] * s, r[2] * s]
+
+
+def friction_residual(b, r, w, mu, desaxce):
+    if len(b) != 3 * len(mu):
+        raise SystemExit(f"{len(b)} rows but {len(mu)} friction coefficients: need 3 rows a contact")
+    err2 = 0.0
+    for i, m in enumerate(mu):
+        ri, ui = r[3 * i:3 * i + 3], w[3 * i:3 * i + 3]
+        v = list(ui)
+        if desaxce:
+            v[0] += m * (ui[1] ** 2 + ui[2] ** 2) ** 0.5
+        z = cone_project(m, [ri[k] - v[k] for k in range(3)])
+        err2 += sum((ri[k] - z[k]) ** 2 for k in range(3))
+    norm = max(sum(t * t for t in b), sum(t * t for t in r), sum(t * t for t in w)) ** 0.5
+    return err2 ** 0.5 / (norm if norm > 0 else 1.0)
+
+
 def main(argv):
     if len(argv) < 4:
         raise SystemExit(__doc__)
@@ -55,7 +86,11 @@ def main(argv):
     w = list(b)
     for i, j, v in a:
         w[i] += v * x[j]
-    res = max(abs(min(xi, wi)) for xi, wi in zip(x, w)) / max(1.0, max(abs(t) for t in b))
+    if "--mu" in argv:
+        mu = read_vector(argv[argv.index("--mu") + 1])
+        res = friction_residual(b, x, w, mu, "--ccp" not in argv)
+    else:
+        res = max(abs(min(xi, wi)) for xi, wi in zip(x, w)) / max(1.0, max(abs(t) for t in b))
     print(f"{res:.6e}")
     if "--max" in argv and res > float(argv[argv.index("--max") + 1]):
         return 1
