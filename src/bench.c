@@ -421,7 +421,9 @@ static void progress(int done, int total, const char *config, const char *proble
     int fill = total ? (int)((long)30 * done / total) : 30;
     for (int i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
     bar[30] = '\0';
-    if (config)
+    if (config && !reps)
+        fprintf(stderr, "\r[%s] %d/%d reading %s\033[K", bar, done, total, problem);
+    else if (config)
         fprintf(stderr, "\r[%s] %d/%d %s on %s (%d/%d)\033[K", bar, done, total, config, problem, rep, reps);
     else
         fprintf(stderr, "\r\033[K");
@@ -995,7 +997,7 @@ int lcp_bench_main(int argc, char **argv, int (*run_main)(int, char **), lcp_pla
         for (int k = 0; k < plan.nconfigs && !bench_stop; k++) {
             probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];
             if (!pr->done) {
-                if (tty) progress(done, total, "reading", plan.problems[p].name, 1, 1);
+                if (tty) progress(done, total, "", plan.problems[p].name, 0, 0);
                 probe(plan.problems[p].path, cfg[k].kind_hint, 300 + plan.grace, pr);
             }
             char why[700];
