@@ -159,7 +159,7 @@ static const char *skip_reason(const bench_cfg *c, lcp_kind kind, char *buf, siz
 typedef struct {
     char *out, *errtxt;
     size_t nout, nerr;
-    int wstatus, timed_out;
+    int wstatus, timed_out, interrupted; /* interrupted: bench passed on a SIGINT/SIGTERM */
     double wall_s;
     long pid;
 } child_res;
@@ -245,7 +245,7 @@ static int run_child(int (*body)(void *), void *arg, double limit_s, child_res *
             nanosleep(&ts, NULL);
             continue;
         }
-        int ms = left > 0.25 ? 250 : (int)(left * 1000) + 1;
+        int ms = killed || left > 0.25 ? 250 : (int)(left * 1000) + 1;
         int pr = poll(fds, 2, ms);
         if (pr < 0 && errno != EINTR) break;
         for (int i = 0; i < 2 && pr > 0; i++) {
@@ -264,6 +264,7 @@ static int run_child(int (*body)(void *), void *arg, double limit_s, child_res *
     for (int i = 0; i < 2; i++)
         if (fds[i].fd >= 0) close(fds[i].fd);
     r->wall_s = lcp_now() - t0;
+    r->interrupted = forwarded;
     (void)oom; /* a truncated capture reads as a missing JSON object */
     return 0;
 }
@@ -570,38 +571,44 @@ static void make_cells(const lcp_plan *plan, const row_list *rows, cell *cells)
 {
     int np = plan->nproblems, nc = plan->nconfigs;
     double *t = lcp_alloc((size_t)(rows->n > 0 ? rows->n : 1), sizeof(double));
-    for (int p = 0; p < np; p++) {
-        double best = INFINITY;
-        for (int c = 0; c < nc; c++) {
-            cell *e = &cells[p * nc + c];
-            memset(e, 0, sizeof *e);
-            e->median = NAN;
-            e->status = "not_run";
-            int nt = 0, top = 0;
-            for (int i = 0; i < rows->n; i++) {
-                const bench_row *r = &rows->v[i];
-                if (r->problem != p || r->config != c) continue;
-                e->runs++;
-                if (!strcmp(r->status, "solved")) {
-                    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(r->json, "time_s");
-                    if (t && cJSON_IsNumber(ts)) t[nt++] = ts->valuedouble;
-                    e->solved++;
-                }
-                int count = 0; /* the most frequent status, the first on ties */
-                for (int j = 0; j < rows->n; j++)
-                    count += rows->v[j].problem == p && rows->v[j].config == c && !strcmp(rows->v[j].status, r->status);
-                if (count > top) {
-                    top = count;
-                    e->status = r->status;
-                }
+    for (int i = 0; i < np * nc; i++) {
+        memset(&cells[i], 0, sizeof cells[i]);
+        cells[i].median = NAN;
+        cells[i].status = "not_run";
+    }
+    /* the rows of a pair are consecutive: problems outer, configurations inner, then repeats */
+    for (int i = 0; i < rows->n;) {
+        const bench_row *r0 = &rows->v[i];
+        cell *e = &cells[r0->problem * nc + r0->config];
+        int end = i, nt = 0, top = 0;
+        while (end < rows->n && rows->v[end].problem == r0->problem && rows->v[end].config == r0->config) end++;
+        for (int k = i; k < end; k++) {
+            const bench_row *r = &rows->v[k];
+            e->runs++;
+            if (!strcmp(r->status, "solved")) {
+                const cJSON *ts = cJSON_GetObjectItemCaseSensitive(r->json, "time_s");
+                if (t && cJSON_IsNumber(ts)) t[nt++] = ts->valuedouble;
+                e->solved++;
             }
-            if (nt) {
-                qsort(t, (size_t)nt, sizeof *t, cmp_dbl);
-                e->median = nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]);
-                e->status = "solved";
-                if (e->median < best) best = e->median;
+            int count = 0; /* the most frequent status, the first on ties */
+            for (int j = i; j < end; j++) count += !strcmp(rows->v[j].status, r->status);
+            if (count > top) {
+                top = count;
+                e->status = r->status;
             }
         }
+        if (nt) {
+            qsort(t, (size_t)nt, sizeof *t, cmp_dbl);
+            e->median = nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]);
+            e->status = "solved";
+        } else
+            e->solved = 0; /* solved without a time: cannot be ranked */
+        i = end;
+    }
+    for (int p = 0; p < np; p++) {
+        double best = INFINITY;
+        for (int c = 0; c < nc; c++)
+            if (cells[p * nc + c].solved && cells[p * nc + c].median < best) best = cells[p * nc + c].median;
         for (int c = 0; c < nc; c++)
             if (cells[p * nc + c].solved && cells[p * nc + c].median == best) cells[p * nc + c].best = 1;
     }
@@ -871,7 +878,8 @@ static int do_run(const lcp_plan *plan, const bench_cfg *cfg, int p, int k, int 
         int sig = WTERMSIG(cr.wstatus);
         snprintf(r->status, sizeof r->status, "crash");
         r->exit_code = 128 + sig;
-        snprintf(msg, sizeof msg, "killed by signal %d (%s)", sig, strsignal(sig));
+        snprintf(msg, sizeof msg, "killed by signal %d (%s)%s", sig, strsignal(sig),
+                 cr.interrupted ? ", bench was interrupted" : "");
     } else {
         r->exit_code = WIFEXITED(cr.wstatus) ? WEXITSTATUS(cr.wstatus) : 5;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(r->json, "status");
