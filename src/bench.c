@@ -45,7 +45,7 @@ static const struct {
     int id;
     const char *arg, *help;
 } bench_options[] = {
-    {"output", O_OUTPUT, "FILE.csv", "write the runs here (default: the plan's output:, else results.csv beside it)"},
+    {"output", O_OUTPUT, "FILE.csv", "the CSV (default: the plan's output:; '-': stdout, no table)"},
     {"json", O_JSON, NULL, "print one JSON summary instead of the table"},
     {"quiet", O_QUIET, NULL, "no table (the CSV is still written)"},
     {"help", O_HELP, NULL, "print this help"},
@@ -78,7 +78,11 @@ static void help(void)
            "Statuses: those of --json (solved, max_iter, time_limit, no_solution, error,\n"
            "reference_mismatch), input_error (the run was refused: exit 2), crash (killed\n"
            "by a signal), timeout (killed by bench), skipped (the solver does not take the\n"
-           "problem's kind; one row, repeat 1).\n\nOptions:\n",
+           "problem's kind; one row, repeat 1).\n\n"
+           "CSV, one row a run: config,problem,repeat,exit_code, then the --json fields\n"
+           "(kind,n,nnz,solver,precond,status,iterations,time_s,residual,complementarity,\n"
+           "feasibility,contacts,components,... empty where a run has none), wall_s,path,message.\n\n"
+           "Options:\n",
            DEFAULT_TIME_LIMIT);
     for (int i = 0; bench_options[i].name; i++) {
         char left[64];
@@ -941,6 +945,10 @@ static int parse_args(int argc, char **argv, const char **plan, const char **out
     }
     if (optind >= argc) {
         fprintf(stderr, PROG ": no plan given (usage: lcpsolve bench [OPTIONS] PLAN.yaml)\n");
+        return 2;
+    }
+    if (*json && *output && !strcmp(*output, "-")) {
+        fprintf(stderr, PROG ": -o - and --json both write to stdout: choose one\n");
         return 2;
     }
     *plan = argv[optind++];
