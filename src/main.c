@@ -4,6 +4,7 @@
  *   lcpsolve [OPTIONS] -A A.mtx -b b.mtx [--mu mu.mtx] ...
  *   lcpsolve info PROBLEM          lcpsolve generate SCENE ... -o DIR
  *   lcpsolve batch [OPTIONS] DIR   (src/batch.c)
+ *   lcpsolve bench [OPTIONS] PLAN.yaml  (src/bench.c: each run calls main again in a child)
  *
  * Everything else lives in the module its name says: reading in src/io/,
  * checks in src/problem.c, residuals in src/verify.c, solvers in
@@ -26,6 +27,7 @@
 #endif
 
 #include "batch.h"
+#include "bench.h"
 #include "cone.h"
 #include "config.h"
 #include "generate.h"
@@ -130,6 +132,7 @@ static void usage_line(FILE *f)
                "       lcpsolve [OPTIONS] -M M.mtx -J J.mtx -v v.mtx [-e e.mtx]\n"
                "       lcpsolve info PROBLEM\n"
                "       lcpsolve batch [OPTIONS] DIR           (lcpsolve batch --help)\n"
+               "       lcpsolve bench [OPTIONS] PLAN.yaml     (lcpsolve bench --help)\n"
                "       lcpsolve generate SCENE [PARAMS] -o DIR   (lcpsolve generate --help)\n");
 }
 
@@ -349,6 +352,46 @@ static int config_set(void *ctx, const char *key, const char *value, long line)
     if (rc < 0) rc = bad(c, "unknown option '%s' in a configuration%s", key, "");
     c->where = NULL;
     return rc;
+}
+
+/* Options of an experiment plan (src/plan.h): the long options of a run,
+ * checked by the option handler on a scratch command line; not those that
+ * name per-problem files or outputs, which bench sets itself. */
+static int plan_check(void *ctx, const char *key, const char *value, int *flag, char *msg, size_t len)
+{
+    (void)ctx;
+    static const char *const refused[] = {"output", "output-w", "trace", "json", "quiet", "info", "config", "graph",
+                                          "reference", "warm-start", "cover", "mu", "lo", "hi", "findex",
+                                          "list-solvers", "help", "version", NULL};
+    for (int i = 0; refused[i]; i++)
+        if (!strcmp(key, refused[i])) {
+            snprintf(msg, len, "'%s' cannot be set in a plan (%s)", key,
+                     !strcmp(key, "trace") ? "use traces: FOLDER"
+                     : !strcmp(key, "output") ? "output: is the plan's CSV file, at the top level"
+                                               : "bench sets the per-run files and outputs itself");
+            return 1;
+        }
+    for (const option_doc *o = options; o->help; o++)
+        if (o->name && !strcmp(o->name, key)) {
+            lcp_err err = {{0}};
+            cli c;
+            memset(&c, 0, sizeof c);
+            lcp_settings_default(&c.s);
+            c.err = &err;
+            *flag = !o->has_arg;
+            if (*flag && lcp_plan_bool(value) < 0) {
+                snprintf(msg, len, "'%s' takes true or false, not '%s'", key, value);
+                return 1;
+            }
+            if (apply_option(&c, o->id, o->has_arg ? value : "", key)) {
+                snprintf(msg, len, "%s", err.msg);
+                return 1;
+            }
+            return 0;
+        }
+    snprintf(msg, len, "unknown key '%s' (plan keys: problems, configs, repeats, grace, output, traces; "
+                       "any other key is a long option of lcpsolve --help)", key);
+    return 1;
 }
 
 /* Human summary or JSON of a finished run. */
@@ -735,6 +778,7 @@ static int run(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "batch")) return lcp_batch_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "bench")) return lcp_bench_main(argc - 1, argv + 1, main, plan_check);
     int info_cmd = argc > 1 && !strcmp(argv[1], "info");
     if (info_cmd) argc--, argv++;
 
