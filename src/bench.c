@@ -9,6 +9,9 @@
  * opened first so that an unwritable path fails before any run.
  */
 #define _GNU_SOURCE /* strsignal */
+#ifdef LCP_HAVE_MPI
+#include <mpi.h>
+#endif
 #include "bench.h"
 
 #include "cone.h"
@@ -344,6 +347,7 @@ typedef struct {
 static int run_body(void *a)
 {
     run_arg *ra = a;
+    lcp_procs = 1; /* this child is one process, even under mpirun */
     optind = 0; /* glibc: a full re-initialisation of getopt */
     return ra->main_fn(ra->argc, ra->argv);
 }
@@ -959,6 +963,221 @@ static int parse_args(int argc, char **argv, const char **plan, const char **out
     return 0;
 }
 
+#ifdef LCP_HAVE_MPI
+/* ------------------------------------------------- the plan over MPI
+ * mpirun -np N lcpsolve bench PLAN.yaml: process 0 reads every problem
+ * (the probes), records the skipped pairs, and hands the runs out, largest
+ * problem (nonzeros) first, one at a time to processes 1..N-1 as they
+ * finish; each runs it in a forked child exactly as a one-process bench
+ * does and sends the row back.  Process 0 sorts the rows into the
+ * one-process order (problem, configuration, repeat), so the CSV and the
+ * table hold the same runs.  A refused pair (input_error) is not run
+ * again; SIGINT/SIGTERM stops handing out. */
+enum { TAG_TASK = 1, TAG_STOP, TAG_ROW };
+
+typedef struct {
+    int p, k, rep;
+    long nnz;
+} task;
+
+static int cmp_task(const void *a, const void *b)
+{
+    const task *x = a, *y = b;
+    if (x->nnz != y->nnz) return x->nnz > y->nnz ? -1 : 1;
+    if (x->p != y->p) return x->p - y->p;
+    if (x->k != y->k) return x->k - y->k;
+    return x->rep - y->rep;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const bench_row *x = a, *y = b;
+    if (x->problem != y->problem) return x->problem - y->problem;
+    if (x->config != y->config) return x->config - y->config;
+    return x->repeat - y->repeat;
+}
+
+/* a row as bytes: 4 ints, wall_s, then status, json and message, each NUL-ended */
+static char *pack_row(const bench_row *r, int *len)
+{
+    char *js = r->json ? cJSON_PrintUnformatted(r->json) : NULL;
+    const char *m = r->message ? r->message : "";
+    size_t ls = strlen(r->status) + 1, lj = js ? strlen(js) + 1 : 1, lm = strlen(m) + 1;
+    size_t n = 4 * sizeof(int) + sizeof(double) + ls + lj + lm;
+    char *b = malloc(n);
+    if (b) {
+        int h[4] = {r->problem, r->config, r->repeat, r->exit_code};
+        memcpy(b, h, sizeof h);
+        memcpy(b + sizeof h, &r->wall_s, sizeof(double));
+        char *q = b + sizeof h + sizeof(double);
+        memcpy(q, r->status, ls);
+        memcpy(q + ls, js ? js : "", lj);
+        memcpy(q + ls + lj, m, lm);
+        *len = (int)n;
+    }
+    free(js);
+    return b;
+}
+
+static int unpack_row(const char *b, int n, bench_row *r)
+{
+    int h[4];
+    size_t fixed = sizeof h + sizeof(double);
+    if ((size_t)n < fixed + 3 || b[n - 1] != '\0') return -1;
+    memcpy(h, b, sizeof h);
+    memcpy(&r->wall_s, b + sizeof h, sizeof(double));
+    r->problem = h[0], r->config = h[1], r->repeat = h[2], r->exit_code = h[3];
+    const char *st = b + fixed, *end = b + n;
+    const char *js = st + strlen(st) + 1;
+    if (js >= end) return -1;
+    const char *m = js + strlen(js) + 1;
+    if (m >= end) return -1;
+    size_t ls = strlen(st) < sizeof r->status ? strlen(st) : sizeof r->status - 1;
+    memcpy(r->status, st, ls);
+    r->status[ls] = '\0';
+    r->json = *js ? cJSON_Parse(js) : NULL;
+    r->message = *m ? lcp_strdup(m) : NULL;
+    return 0;
+}
+
+/* processes 1..N-1: run what process 0 sends until it says stop */
+static int mpi_worker(const lcp_plan *plan, const bench_cfg *cfg, int (*run_main)(int, char **), lcp_err *err)
+{
+    for (;;) {
+        int t[3];
+        MPI_Status st;
+        MPI_Recv(t, 3, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        if (st.MPI_TAG == TAG_STOP) return 0;
+        row_list one = {0};
+        bench_row failed = {.problem = t[0], .config = t[1], .repeat = t[2], .exit_code = 5, .wall_s = -1};
+        const bench_row *r = &failed;
+        if (do_run(plan, cfg, t[0], t[1], t[2], run_main, NULL, &one, err) == 0) r = &one.v[0];
+        else {
+            snprintf(failed.status, sizeof failed.status, "error");
+            failed.message = err->msg;
+        }
+        int len = 0;
+        char *b = pack_row(r, &len);
+        if (!b) b = pack_row(&failed, &len); /* out of memory: try the short form */
+        MPI_Send(b ? b : "", b ? len : 0, MPI_BYTE, 0, TAG_ROW, MPI_COMM_WORLD);
+        free(b);
+        for (int i = 0; i < one.n; i++) {
+            cJSON_Delete(one.v[i].json);
+            free(one.v[i].message);
+        }
+        free(one.v);
+    }
+}
+
+/* process 0: the probes, the skipped rows, then the runs handed out */
+static int mpi_master(const lcp_plan *plan, const bench_cfg *cfg, probe_res *probes, row_list *rows, int size,
+                      int tty, int *done_out, lcp_err *err)
+{
+    const int total = plan->nproblems * plan->nconfigs * plan->repeats;
+    int done = 0, ntask = 0, rc = 0;
+    task *tasks = lcp_alloc((size_t)total + 1, sizeof *tasks);
+    char *refused = lcp_calloc((size_t)plan->nproblems * (size_t)plan->nconfigs + 1, 1);
+    if (!tasks || !refused) {
+        free(tasks);
+        free(refused);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    }
+    for (int p = 0; p < plan->nproblems && !bench_stop; p++)
+        for (int k = 0; k < plan->nconfigs && !bench_stop; k++) {
+            probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];
+            if (!pr->done) {
+                if (tty) progress(done, total, "", plan->problems[p].name, 0, 0);
+                probe(plan->problems[p].path, cfg[k].kind_hint, 300 + plan->grace, pr);
+            }
+            char why[700];
+            const char *skip = NULL, *status = NULL;
+            if (!pr->ok) {
+                status = pr->status;
+                skip = pr->msg;
+            } else if ((skip = skip_reason(&cfg[k], pr->kind, why, sizeof why)))
+                status = "skipped";
+            if (status) {
+                bench_row *r = new_row(rows);
+                if (!r) {
+                    rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+                    goto out;
+                }
+                r->problem = p, r->config = k, r->repeat = 1, r->pr = pr;
+                snprintf(r->status, sizeof r->status, "%s", status);
+                r->message = lcp_strdup(skip);
+                done += plan->repeats;
+                continue;
+            }
+            for (int rep = 1; rep <= plan->repeats; rep++) tasks[ntask++] = (task){p, k, rep, pr->nnz};
+        }
+    qsort(tasks, (size_t)ntask, sizeof *tasks, cmp_task);
+    int next = 0, busy = 0;
+    for (int w = 1; w < size; w++) { /* one run each to start */
+        while (next < ntask && refused[tasks[next].p * plan->nconfigs + tasks[next].k]) next++;
+        if (next < ntask && !bench_stop) {
+            MPI_Send(&tasks[next++], 3, MPI_INT, w, TAG_TASK, MPI_COMM_WORLD);
+            busy++;
+        } else
+            MPI_Send(&next, 0, MPI_INT, w, TAG_STOP, MPI_COMM_WORLD);
+    }
+    while (busy > 0) {
+        MPI_Status st;
+        int n = 0, flag = 0;
+        while (!flag) { /* poll, so that a signal can stop the hand-out */
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_ROW, MPI_COMM_WORLD, &flag, &st);
+            if (!flag) {
+                struct timespec ts = {0, 2000000};
+                nanosleep(&ts, NULL);
+            }
+        }
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        char *b = malloc(n > 0 ? (size_t)n : 1);
+        if (!b) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            MPI_Abort(MPI_COMM_WORLD, 5);
+        }
+        MPI_Recv(b, n, MPI_BYTE, st.MPI_SOURCE, TAG_ROW, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        busy--;
+        bench_row *r = new_row(rows);
+        if (r && unpack_row(b, n, r) == 0) {
+            r->pr = &probes[r->problem * 16 + (cfg[r->config].kind_hint & 15)];
+            done++;
+            if (!strcmp(r->status, "input_error")) refused[r->problem * plan->nconfigs + r->config] = 1;
+            if (tty) progress(done, total, plan->configs[r->config].name, plan->problems[r->problem].name, r->repeat,
+                              plan->repeats);
+        } else if (r)
+            rows->n--; /* a garbled row: counted as lost */
+        free(b);
+        while (next < ntask && refused[tasks[next].p * plan->nconfigs + tasks[next].k]) next++, done++;
+        if (next < ntask && !bench_stop) {
+            MPI_Send(&tasks[next++], 3, MPI_INT, st.MPI_SOURCE, TAG_TASK, MPI_COMM_WORLD);
+            busy++;
+        } else
+            MPI_Send(&next, 0, MPI_INT, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);
+    }
+    qsort(rows->v, (size_t)rows->n, sizeof *rows->v, cmp_row);
+    /* a refused pair has one row, its first repeat's, as in one process
+     * (other repeats may have been in flight when the refusal came back) */
+    int kept = 0;
+    for (int i = 0; i < rows->n; i++) {
+        bench_row *r = &rows->v[i];
+        if (kept > 0 && refused[r->problem * plan->nconfigs + r->config] && rows->v[kept - 1].problem == r->problem &&
+            rows->v[kept - 1].config == r->config) {
+            cJSON_Delete(r->json);
+            free(r->message);
+            continue;
+        }
+        rows->v[kept++] = *r;
+    }
+    rows->n = kept;
+out:
+    *done_out = done;
+    free(tasks);
+    free(refused);
+    return rc;
+}
+#endif
+
 int lcp_bench_main(int argc, char **argv, int (*run_main)(int, char **), lcp_plan_check_fn check)
 {
     const char *plan_path = NULL, *output = NULL;
@@ -992,10 +1211,14 @@ int lcp_bench_main(int argc, char **argv, int (*run_main)(int, char **), lcp_pla
         goto fail;
     }
     if ((rc = resolve_configs(&plan, cfg, &err))) goto fail;
-    /* fail before any run when the results cannot be written */
-    if (strcmp(output, "-") && (rc = make_parent(output, &err))) goto fail;
-    if ((rc = lcp_outfile_open(&out, output, &err))) goto fail;
-    out_open = 1;
+    int rank = 0;
+#ifdef LCP_HAVE_MPI
+    if (lcp_procs > 1) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
+    /* fail before any run when the results cannot be written (process 0 writes them) */
+    if (rank == 0 && strcmp(output, "-") && (rc = make_parent(output, &err))) goto fail;
+    if (rank == 0 && (rc = lcp_outfile_open(&out, output, &err))) goto fail;
+    out_open = rank == 0;
     if (plan.traces && (rc = make_dirs(plan.traces, &err))) goto fail;
 
     memset(&sa, 0, sizeof sa);
@@ -1009,6 +1232,15 @@ int lcp_bench_main(int argc, char **argv, int (*run_main)(int, char **), lcp_pla
     const int tty = isatty(STDERR_FILENO);
     const int total = plan.nproblems * plan.nconfigs * plan.repeats;
     int done = 0;
+#ifdef LCP_HAVE_MPI
+    if (lcp_procs > 1 && rank > 0) { /* a worker: rows go to process 0 */
+        if ((rc = mpi_worker(&plan, cfg, run_main, &err))) goto fail;
+        goto done;
+    }
+    if (lcp_procs > 1) {
+        if ((rc = mpi_master(&plan, cfg, probes, &rows, lcp_procs, tty, &done, &err))) goto fail;
+    } else
+#endif
     for (int p = 0; p < plan.nproblems && !bench_stop; p++) {
         for (int k = 0; k < plan.nconfigs && !bench_stop; k++) {
             probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];

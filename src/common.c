@@ -72,3 +72,5 @@ char *lcp_strdup(const char *s)
     if (d) memcpy(d, s, n);
     return d;
 }
+
+int lcp_procs = 1;

@@ -55,4 +55,9 @@ double lcp_now(void);
 /* Duplicate a string (NULL-safe). */
 char *lcp_strdup(const char *s);
 
+/* The MPI processes running this command: the world size in MPI builds
+ * under mpirun, 1 otherwise and in the children `lcpsolve bench` forks
+ * (each is one process on its own).  Set by main.  (src/common.c) */
+extern int lcp_procs;
+
 #endif

@@ -588,8 +588,7 @@ static int solve(cli *c, lcp_err *err)
     }
     if ((rc = lcp_solver_check_precond(sv, c->precond, err))) goto done;
 #ifdef LCP_HAVE_MPI
-    int nprocs = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    int nprocs = lcp_procs;
     if (nprocs > 1 && !(sv->flags & LCP_SOLVER_DIST)) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' runs in one process: under mpirun with %d "
                       "processes use mpi-pgs, mpi-nsgs, mpi-jacobi or mpi-apgd", sv->name, nprocs);
@@ -762,6 +761,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &lcp_procs);
     if (rank > 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))) {
         MPI_Abort(MPI_COMM_WORLD, 5);
         return 5;
@@ -778,7 +778,7 @@ static int run(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "batch")) return lcp_batch_main(argc - 1, argv + 1);
-    if (argc > 1 && !strcmp(argv[1], "bench")) return lcp_bench_main(argc - 1, argv + 1, main, plan_check);
+    if (argc > 1 && !strcmp(argv[1], "bench")) return lcp_bench_main(argc - 1, argv + 1, run, plan_check);
     int info_cmd = argc > 1 && !strcmp(argv[1], "info");
     if (info_cmd) argc--, argv++;
 

@@ -54,7 +54,7 @@ static int partition(lcp_dist *d, const lcp_graph *g, lcp_err *err)
 int lcp_dist_init(lcp_dist *d, const lcp_problem *p, int colours, lcp_err *err)
 {
     memset(d, 0, sizeof *d);
-    d->comm = MPI_COMM_WORLD;
+    d->comm = lcp_procs > 1 ? MPI_COMM_WORLD : MPI_COMM_SELF; /* a bench child is on its own */
     MPI_Comm_rank(d->comm, &d->rank);
     MPI_Comm_size(d->comm, &d->size);
     lcp_graph g = {0};

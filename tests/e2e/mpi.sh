@@ -22,7 +22,7 @@ fi
 B="$T/bm"
 mkdir -p "$B"
 cp -rp build/src "$B/src"
-rm -f "$B/src/main.o" "$B/src/solvers/registry.o"
+rm -f "$B/src/main.o" "$B/src/solvers/registry.o" "$B/src/bench.o"
 make -s MPI=1 BUILD="$B" BIN="$B/lcpsolve" "$B/lcpsolve" >"$T/make.log" 2>&1; rc=$?
 check "make MPI=1: builds" [ $rc -eq 0 ]
 grep -v "^make" "$T/make.log" >"$T/warn.log"
@@ -89,6 +89,38 @@ check "trace: a header and a row an iteration" [ "$(wc -l <"$T/tr.csv")" -eq $((
 check "trace: the halo_bytes column" sh -c "head -1 '$T/tr.csv' | grep -q halo_bytes"
 check "trace: bytes sent with 2 processes" sh -c "tail -1 '$T/tr.csv' | awk -F, '{ exit !(\$NF > 0) }'"
 check "-o: the whole solution" cmp -s "$T/s.mtx" "$T/o.mtx"
+
+# mpirun -np N lcpsolve bench: the runs spread over processes 1..N-1, one CSV
+# with the rows of the one-process run (a refusal once, a timeout recorded)
+"$LCP" generate column --bodies 40000 -o "$T/big" >/dev/null 2>&1
+cat >"$T/plan.yaml" <<EOF
+problems: [$PWD/problems/column-20, $PWD/problems/murty-8, $PWD/problems/pyramid-5, $PWD/problems/pyramid-5-fc3d, $T/big]
+configs:
+  - {name: pgs, solver: pgs, max-iter: 2000}
+  - {name: ipm, solver: ipm}
+  - {name: nsgs, solver: nsgs}
+  - {name: mprgp, solver: mprgp, precond: ichol}
+  - {name: slow, solver: pgs, time-limit: 0.001}
+repeats: 2
+grace: 0
+EOF
+cols() { python3 -c "
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(r['config'], r['problem'], r['repeat'], r['status'] if r['status'] not in ('timeout', 'time_limit') else 'limit', r['iterations'] if r['config'] != 'slow' else '')
+" "$1"; }
+"$LCP" bench -q -o "$T/one.csv" "$T/plan.yaml"; rc=$?
+check "bench, one process: exit 0" [ $rc -eq 0 ]
+cols "$T/one.csv" >"$T/one.txt"
+for np in 2 4; do
+    run $np bench -q -o "$T/many.csv" "$T/plan.yaml"; rc=$?
+    check "mpirun -np $np bench: exit 0" [ $rc -eq 0 ]
+    cols "$T/many.csv" >"$T/many.txt"
+    check "mpirun -np $np bench: the rows of the one-process run" cmp -s "$T/one.txt" "$T/many.txt"
+    check "mpirun -np $np bench: the same header" sh -c "[ \"\$(head -1 '$T/one.csv')\" = \"\$(head -1 '$T/many.csv')\" ]"
+done
+check "bench: the slow runs stopped by their limit" grep -q "^slow big 2 limit" "$T/many.txt"
+check "bench: mprgp on murty-8 refused once" [ "$(grep -c '^mprgp murty-8' "$T/many.txt")" -eq 1 ]
 
 # refusals
 run 2 -s pgs "$T/pyr" >/dev/null 2>"$T/err"; rc=$?

@@ -1,2 +1,0 @@
-build-mpi/src/common.o: src/common.c src/common.h
-src/common.h:

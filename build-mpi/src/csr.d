@@ -1,3 +1,0 @@
-build-mpi/src/csr.o: src/csr.c src/csr.h src/common.h
-src/csr.h:
-src/common.h:
