@@ -166,6 +166,16 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
         free(text);
         return rc;
     }
+    /* --max-memory: cJSON takes a node (64 bytes) a value; count them */
+    double nodes = 1;
+    for (size_t k = 0; k < len; k++) nodes += text[k] == ',' || text[k] == '[' || text[k] == '{';
+    if (!lcp_memory_fits(nodes * 64.0 + (double)len)) {
+        char b1[32], b2[32];
+        rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "%.0f values need about %s, more than --max-memory %s", nodes,
+                      lcp_bytes_str(nodes * 64.0 + (double)len, b1), lcp_bytes_str((double)lcp_memory_limit, b2));
+        free(text);
+        return rc;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {
