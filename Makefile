@@ -30,7 +30,7 @@ endif
 BIN     ?= lcpsolve
 SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
-override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+override CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 override LDFLAGS += -fsanitize=address,undefined
 endif
 LDLIBS  = -lcholmod -lumfpack -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
@@ -59,7 +59,7 @@ FUZZNAMES = $(FUZZSRC:tests/fuzz/fuzz_%.c=%)
 REPLAYBIN = $(FUZZNAMES:%=$(BUILD)/fuzz/replay_%)
 FUZZ    ?= 0
 ifeq ($(FUZZ),1)
-override CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+override CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 endif
 
 all: $(BIN)
