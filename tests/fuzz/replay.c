@@ -6,23 +6,42 @@
  *   replay_NAME --list-seeds prints the seed files, one a line (for
  *                            tests/fuzz/run-all, which copies them into a corpus)
  * Each input goes through LLVMFuzzerTestOneInput once; a crash, a sanitizer
- * report or a leak (SANITIZE=1) ends the run with a non-zero status.  Prints
- * "PASS file" a file and "N passed, 0 failed" (tests/run.sh counts it).
+ * report or a leak (SANITIZE=1) ends the run with a non-zero status and
+ * "replay: crashed on FILE".  Prints "N passed, 0 failed" (tests/run.sh
+ * counts it), and "PASS file" a file with REPLAY_VERBOSE=1.
  */
 #include "fuzz.h"
 
 #include <dirent.h>
 #include <glob.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef FUZZ_NAME
 #error "compile with -DFUZZ_NAME=\"name\""
 #endif
 
-static int count;
+static int count, verbose;
+static const char *current;
+
+/* Names the input a crash happened on (signal handler, ASan death callback). */
+static void say_current(void)
+{
+    if (!current) return;
+    const char *a = "replay: crashed on ";
+    if (write(2, a, strlen(a)) < 0 || write(2, current, strlen(current)) < 0 || write(2, "\n", 1) < 0) return;
+}
+static void on_crash(int sig)
+{
+    say_current();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
 
 static void run_file(const char *path)
 {
@@ -50,9 +69,11 @@ static void run_file(const char *path)
     unsigned char *data = malloc(n ? n : 1);
     memcpy(data, buf, n);
     free(buf);
+    current = path;
     LLVMFuzzerTestOneInput(data, n);
+    current = NULL;
     free(data);
-    printf("PASS %s\n", path);
+    if (verbose) printf("PASS %s\n", path);
     fflush(stdout);
     count++;
 }
@@ -96,6 +117,13 @@ static void print_path(const char *p) { printf("%s\n", p); }
 
 int main(int argc, char **argv)
 {
+    const char *v = getenv("REPLAY_VERBOSE");
+    verbose = v && *v && strcmp(v, "0");
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    if (__sanitizer_set_death_callback) /* ASan: keep its handlers and reports */
+        __sanitizer_set_death_callback(say_current);
+    else
+        for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) signal(sigs[k], on_crash);
     if (argc == 2 && !strcmp(argv[1], "--list-seeds")) {
         each_seed(print_path);
         return 0;
