@@ -674,9 +674,6 @@ static int read_lcp(lexer *lx, dat_data *d)
     int rc = lex_count(lx, "the problem size n", &d->n);
     if (rc) return rc;
     if (d->n == 0) return lex_fail(lx, lx->tokline, "n = 0: the problem is empty");
-    /* q follows the matrix: n values must fit in the file before the matrix
-     * (whose empty rows cost memory too) is allocated */
-    if ((rc = lex_room(lx, d->n, "q after the matrix"))) return rc;
     if ((rc = read_matrix(lx, d->n, d->n, &d->A))) return rc;
     return read_vector(lx, d->n, "q", &d->b);
 }
@@ -697,7 +694,6 @@ static int read_friction(lexer *lx, dat_data *d)
     if (d->nc > INT_MAX / 3)
         return lex_fail(lx, lx->tokline, "nc = %d is too large (3 nc exceeds %d)", d->nc, INT_MAX);
     d->n = 3 * d->nc;
-    if ((rc = lex_room(lx, (long long)d->n + d->nc, "q and mu after the matrix"))) return rc;
     if ((rc = read_matrix(lx, d->n, d->n, &d->A))) return rc;
     if ((rc = read_vector(lx, d->n, "q", &d->b))) return rc;
     return read_vector(lx, d->nc, "mu", &d->mu);
