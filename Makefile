@@ -3,7 +3,10 @@
 #   make test       run every test (unit tests, then end-to-end tests)
 #   make install    PREFIX=/usr/local: binary and man page
 #   make bench      the benchmarks of BENCHMARKS.md
-#   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first)
+#   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
+#                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
+#   make fuzz       the libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/;
+#                   tests/fuzz/run-all SECONDS runs each (tests/fuzz/fuzz.h)
 #   make CUDA=1     also the CUDA kernels (src/parallel/pgs_cuda.cu, nvcc): solver pgs-cuda,
 #                   batch --device gpu; objects in build-cuda/ (BUILD=DIR, BIN=FILE to move them)
 # Overridable: CC, CFLAGS, PREFIX, OPENMP=0 to build without OpenMP, NVCC, CUDA_ARCH (sm_80).
@@ -31,7 +34,7 @@ endif
 BIN     ?= lcpsolve
 SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
-override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+override CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 override LDFLAGS += -fsanitize=address,undefined
 endif
 LDLIBS  = -lcholmod -lumfpack -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig \
@@ -62,6 +65,15 @@ OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
 LIBOBJ  = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
+# one harness a reader: tests/fuzz/fuzz_NAME.c; `make test` replays its seeds
+# and tests/fuzz/regress/NAME/ through $(BUILD)/fuzz/replay_NAME
+FUZZSRC   = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZNAMES = $(FUZZSRC:tests/fuzz/fuzz_%.c=%)
+REPLAYBIN = $(FUZZNAMES:%=$(BUILD)/fuzz/replay_%)
+FUZZ    ?= 0
+ifeq ($(FUZZ),1)
+override CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+endif
 
 all: $(BIN)
 
@@ -80,8 +92,23 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
-test: $(BIN) $(TESTBIN)
-	@sh tests/run.sh $(TESTBIN)
+test: $(BIN) $(TESTBIN) $(REPLAYBIN)
+	@sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
+
+FUZZDEP = tests/fuzz/util.c tests/fuzz/fuzz.h $(LIBOBJ)
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZDEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -Itests/fuzz -DFUZZ_NAME='"$*"' -o $@ $< tests/fuzz/replay.c \
+	    tests/fuzz/util.c $(LIBOBJ) $(LDLIBS)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZDEP)
+	$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer,address,undefined -Isrc -Itests/fuzz -o $@ $< \
+	    tests/fuzz/util.c $(LIBOBJ) $(LDLIBS)
+
+# libFuzzer builds: clang, objects in build-fuzz/ (OpenMP off: one thread a run)
+FUZZCC ?= clang
+fuzz:
+	$(MAKE) BUILD=build-fuzz BIN=build-fuzz/lcpsolve CC=$(FUZZCC) OPENMP=0 FUZZ=1 fuzz-harnesses
+fuzz-harnesses: $(FUZZNAMES:%=$(BUILD)/fuzz_%)
 
 $(BUILD)/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
@@ -108,7 +135,7 @@ install: $(BIN)
 	install -m 644 man/lcpsolve.1 $(DESTDIR)$(PREFIX)/share/man/man1/lcpsolve.1
 
 clean:
-	rm -rf build build-cuda build-mpi lcpsolve $(BUILD) $(BIN)
+	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test bench peer install clean regress
+.PHONY: all test bench peer install clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

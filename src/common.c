@@ -5,7 +5,83 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LCP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LCP_ASAN 1
+#endif
+#endif
+
+size_t lcp_memory_limit;
+int openblas_get_num_threads(void);
+
+int lcp_memory_fits(double bytes)
+{
+    return !lcp_memory_limit || bytes <= (double)lcp_memory_limit;
+}
+
+int lcp_parse_bytes(const char *s, size_t *bytes)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !(v >= 0)) return -1;
+    double mult = 1;
+    switch (*end) {
+    case 'k': case 'K': mult = 1024.0; end++; break;
+    case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (mult > 1 && *end == 'i') end++;
+    if (*end == 'b' || *end == 'B') end++;
+    if (*end || v * mult >= 9.0e18) return -1;
+    *bytes = (size_t)(v * mult);
+    return 0;
+}
+
+const char *lcp_bytes_str(double bytes, char buf[32])
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 6) bytes /= 1024, u++;
+    snprintf(buf, 32, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+    return buf;
+}
+
+int lcp_set_memory_limit(size_t bytes)
+{
+    lcp_memory_limit = bytes;
+#ifdef LCP_ASAN
+    return 0; /* ASan reserves terabytes of shadow memory: the estimates only */
+#else
+    if (!bytes) return 0;
+    /* data + stack pages in use now (field 6 of /proc/self/statm) */
+    unsigned long size = 0, res = 0, shr = 0, text = 0, lib = 0, data = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu %lu %lu %lu %lu %lu", &size, &res, &shr, &text, &lib, &data) != 6) data = 0;
+        fclose(f);
+    }
+    /* slack: 64 MiB, and 256 MiB a BLAS thread (OpenBLAS mallocs a 128 MiB
+     * buffer a thread when it first needs one, and waits forever when that
+     * fails) */
+    int bt = openblas_get_num_threads();
+    double lim = (double)data * (double)sysconf(_SC_PAGESIZE) + (double)bytes +
+                 (64.0 + 256.0 * (bt > 0 ? bt : 1)) * 1024 * 1024;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_DATA, &rl) != 0) return -1;
+    if (rl.rlim_max != RLIM_INFINITY && lim > (double)rl.rlim_max) lim = (double)rl.rlim_max;
+    if (rl.rlim_cur != RLIM_INFINITY && lim > (double)rl.rlim_cur) return 0; /* already tighter */
+    rl.rlim_cur = (rlim_t)lim;
+    return setrlimit(RLIMIT_DATA, &rl) == 0 ? 0 : -1;
+#endif
+}
 
 static const struct {
     const char *name;
@@ -48,12 +124,14 @@ void *lcp_alloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size) return NULL;
     size_t bytes = count * size;
+    if (lcp_memory_limit && bytes > lcp_memory_limit) return NULL;
     return malloc(bytes ? bytes : 1);
 }
 
 void *lcp_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size) return NULL;
+    if (lcp_memory_limit && count * size > lcp_memory_limit) return NULL;
     return calloc(count ? count : 1, size ? size : 1);
 }
 

@@ -49,6 +49,25 @@ int lcp_fail(lcp_err *err, int code, const char *file, long line, const char *fm
 void *lcp_alloc(size_t count, size_t size);
 void *lcp_calloc(size_t count, size_t size);
 
+/* --max-memory (src/common.c).  lcp_memory_limit is the cap in bytes (0:
+ * none).  lcp_set_memory_limit() sets it and, outside AddressSanitizer
+ * builds, also setrlimit(RLIMIT_DATA) to what the process uses now plus
+ * the cap (plus 64 MiB, and 256 MiB a BLAS thread, for stacks and
+ * OpenBLAS's buffers), so that any
+ * allocation beyond it fails ("out of memory", exit 5) instead of the
+ * machine swapping; returns 0, or -1 when the rlimit could not be set.
+ * lcp_alloc/lcp_calloc refuse a single block larger than the cap, and the
+ * readers refuse, before allocating, a file whose declared sizes need more
+ * (lcp_memory_fits; exit 2 with FILE:LINE). */
+extern size_t lcp_memory_limit;
+int lcp_set_memory_limit(size_t bytes);
+int lcp_memory_fits(double bytes); /* 1 when there is no cap or bytes <= the cap */
+/* Parses BYTES with an optional suffix K, M, G, T (powers of 1024, an
+ * optional trailing B or iB); 0 on success. */
+int lcp_parse_bytes(const char *s, size_t *bytes);
+/* "832 B", "1.5 KiB", "12.3 MiB", "4.0 GiB" into buf (returned). */
+const char *lcp_bytes_str(double bytes, char buf[32]);
+
 /* Monotonic wall-clock seconds. */
 double lcp_now(void);
 

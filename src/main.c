@@ -48,6 +48,7 @@ enum {
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
     OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE, OPT_INNER, OPT_CONE,
     OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE,
+    OPT_MAX_MEMORY,
 };
 
 typedef struct {
@@ -64,6 +65,7 @@ static const option_doc options[] = {
     {"omega", 1, OPT_OMEGA, "W|auto", "relaxation (psor: default auto, the estimated optimum; sgs: 1; jacobi: 1/lmax)"},
     {"threads", 1, OPT_THREADS, "N", "OpenMP threads (default 1)"},
     {"time-limit", 1, OPT_TIMELIMIT, "S", "stop after S seconds of solving"},
+    {"max-memory", 1, OPT_MAX_MEMORY, "BYTES", "cap the memory of the run (suffix K, M, G): refused at load (exit 2), else out of memory (exit 5)"},
     {"trace", 1, OPT_TRACE, "FILE.csv", "write one CSV row per iteration"},
     {"output", 1, OPT_OUTPUT, "FILE", "write the solution (lambda or r) as a Matrix Market array"},
     {"output-w", 1, OPT_OUTPUT_W, "FILE", "write w = A lambda + b (or u) as a Matrix Market array"},
@@ -201,6 +203,19 @@ static int bad(cli *c, const char *fmt, const char *a, const char *b)
 }
 
 /* The one option handler, for the command line and for --config files. */
+/* --max-memory: what a solve needs beyond the problem, roughly: vectors and
+ * sparse copies of A, and the n x n dense matrices of the pivoting solvers
+ * and of the dense linear solves (--linsolve dense, or auto up to n = 1000). */
+static double solve_memory(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s)
+{
+    double n = p->n, nnz = (double)lcp_csr_nnz(&p->A);
+    double need = nnz * 12.0 * 4 + n * 8.0 * 40;
+    int dense = !strcmp(sv->name, "lemke") || !strcmp(sv->name, "pivot") ||
+                ((s->linsolve == LCP_LINSOLVE_DENSE || (s->linsolve == LCP_LINSOLVE_AUTO && p->n <= 1000)) &&
+                 (!strcmp(sv->name, "ipm") || !strncmp(sv->name, "newton", 6)));
+    return dense ? need + 2.0 * n * n * 8.0 : need;
+}
+
 static int apply_option(cli *c, int id, const char *val, const char *name)
 {
     double x;
@@ -267,6 +282,13 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         if (!parse_double(val, &x) || x <= 0) return bad(c, "--%s: '%s' is not a positive number", name, val);
         c->s.time_limit = x;
         break;
+    case OPT_MAX_MEMORY: {
+        size_t bytes;
+        if (lcp_parse_bytes(val, &bytes) || bytes == 0)
+            return bad(c, "--%s: '%s' is not a size in bytes (suffix K, M, G: e.g. 512M)", name, val);
+        if (lcp_set_memory_limit(bytes)) return bad(c, "--%s: cannot set the limit (setrlimit)%s", name, "");
+        break;
+    }
     case OPT_TRACE: c->trace = val; break;
     case OPT_OUTPUT: c->output = val; break;
     case OPT_OUTPUT_W: c->output_w = val; break;
@@ -587,6 +609,13 @@ static int solve(cli *c, lcp_err *err)
         goto done;
     }
     if ((rc = lcp_solver_check_precond(sv, c->precond, err))) goto done;
+    if (!lcp_memory_fits(solve_memory(sv, wp, &c->s))) {
+        char need[32], cap[32];
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "%s on n = %d needs about %s, more than --max-memory %s", sv->name,
+                      wp->n, lcp_bytes_str(solve_memory(sv, wp, &c->s), need),
+                      lcp_bytes_str((double)lcp_memory_limit, cap));
+        goto done;
+    }
 #ifdef LCP_HAVE_MPI
     int nprocs = lcp_procs;
     if (nprocs > 1 && !(sv->flags & LCP_SOLVER_DIST)) {

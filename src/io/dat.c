@@ -223,6 +223,11 @@ static int lex_room(lexer *lx, long long count, const char *what)
         return lex_fail(lx, lx->tokline,
                         "%s: %lld values claimed, but only %llu bytes are left in the file",
                         what, count, left);
+    /* --max-memory: a value ends up in triplets and CSR, about 32 bytes */
+    char b1[32], b2[32];
+    if (count > 0 && !lcp_memory_fits((double)count * 32.0))
+        return lex_fail(lx, lx->tokline, "%s: %lld values need about %s, more than --max-memory %s", what, count,
+                        lcp_bytes_str((double)count * 32.0, b1), lcp_bytes_str((double)lcp_memory_limit, b2));
     return 0;
 }
 

@@ -23,6 +23,7 @@
  * its result is checked again (pointers, index ranges, finite values).
  */
 #include "io.h"
+#include "fclib_check.h"
 #include "../suitesparse.h"
 
 #include <errno.h>
@@ -124,6 +125,14 @@ static int h5_dataset(const h5ctx *c, hid_t loc, const char *group, const char *
                     group, name, (long long)np, stored);
         goto done;
     }
+    /* --max-memory: libfclib's copy, our triplets and CSR */
+    if (!lcp_memory_fits((double)logical * 3.0)) {
+        char b1[32], b2[32];
+        rc = h5fail(c, "%s/%s has %lld elements, about %s to load, more than --max-memory %s", group, name,
+                    (long long)np, lcp_bytes_str((double)logical * 3.0, b1),
+                    lcp_bytes_str((double)lcp_memory_limit, b2));
+        goto done;
+    }
     *npts = (long long)np;
 done:
     if (ty >= 0) H5Tclose(ty);
@@ -174,15 +183,14 @@ typedef struct {
     long long np, ni, nx;
 } mat_shape;
 
-/* Checks the datasets of one matrix group as libfclib's read_matrix will
- * read them: p, i (int) and x (double), allocated from nz, m, n, nzmax. */
-static int check_matrix_data(const h5ctx *c, hid_t g, const char *gp, mat_shape *s)
+/* The sizes of one matrix (nzmax, m, n, nz) against the element counts of
+ * its p, i, x (s->np, s->ni, s->nx), as libfclib's read_matrix allocates
+ * them: nothing is read beyond what the counts allow once this passes. */
+static int check_shape(const h5ctx *c, const char *gp, const mat_shape *s)
 {
-    int rc;
-    long long np = 0, ni = 0, nx = 0;
-    if ((rc = h5_dataset(c, g, gp, "p", H5K_INT, 1, &np))) return rc;
-    if ((rc = h5_dataset(c, g, gp, "i", H5K_INT, 1, &ni))) return rc;
-    if ((rc = h5_dataset(c, g, gp, "x", H5K_REAL, 1, &nx))) return rc;
+    long long np = s->np, ni = s->ni, nx = s->nx;
+    if (s->m < 0 || s->n < 0 || s->nzmax < 0)
+        return h5fail(c, "%s: negative size (m = %d, n = %d, nzmax = %d)", gp, s->m, s->n, s->nzmax);
     if (s->nz >= 0) { /* triplet: p, i allocated with nz; x with nzmax */
         if (s->nz > s->nzmax) return h5fail(c, "%s: nz = %d exceeds nzmax = %d", gp, s->nz, s->nzmax);
         if (np != s->nz || ni != s->nz)
@@ -210,9 +218,18 @@ static int check_matrix_data(const h5ctx *c, hid_t g, const char *gp, mat_shape 
     if (s->nzmax > 8 * most + 4096)
         return h5fail(c, "%s: nzmax = %d is far more than the %lld entries stored", gp, s->nzmax,
                       most);
-    s->np = np;
-    s->ni = ni;
-    s->nx = nx;
+    return 0;
+}
+
+/* Checks the datasets of one matrix group as libfclib's read_matrix will
+ * read them: p, i (int) and x (double), allocated from nz, m, n, nzmax. */
+static int check_matrix_data(const h5ctx *c, hid_t g, const char *gp, mat_shape *s)
+{
+    int rc;
+    if ((rc = h5_dataset(c, g, gp, "p", H5K_INT, 1, &s->np))) return rc;
+    if ((rc = h5_dataset(c, g, gp, "i", H5K_INT, 1, &s->ni))) return rc;
+    if ((rc = h5_dataset(c, g, gp, "x", H5K_REAL, 1, &s->nx))) return rc;
+    if ((rc = check_shape(c, gp, s))) return rc;
     /* matrix info: read by libfclib when "conditioning" is present */
     if (h5_has(g, "conditioning")) {
         if ((rc = h5_sized(c, g, gp, "conditioning", H5K_REAL, 1, 1, "a scalar"))) return rc;
@@ -235,10 +252,6 @@ static int check_matrix(const h5ctx *c, hid_t file, const char *gp, mat_shape *s
     if ((rc = h5_int(c, g, gp, "nzmax", &s->nzmax)) || (rc = h5_int(c, g, gp, "m", &s->m)) ||
         (rc = h5_int(c, g, gp, "n", &s->n)) || (rc = h5_int(c, g, gp, "nz", &s->nz)))
         goto done;
-    if (s->m < 0 || s->n < 0 || s->nzmax < 0) {
-        rc = h5fail(c, "%s: negative size (m = %d, n = %d, nzmax = %d)", gp, s->m, s->n, s->nzmax);
-        goto done;
-    }
     rc = check_matrix_data(c, g, gp, s);
 done:
     H5Gclose(g);
@@ -275,6 +288,24 @@ static int open_group(const h5ctx *c, hid_t file, const char *gp, hid_t *g)
     return *g < 0 ? h5fail(c, "%s is not a group", gp) : 0;
 }
 
+/* W square, 3 rows a contact. */
+static int check_local_shape(const h5ctx *c, const mat_shape *W)
+{
+    if (W->m != W->n) return h5fail(c, "fclib_local/W is %d x %d, not square", W->m, W->n);
+    if (W->m % 3) return h5fail(c, "fclib_local/W has %d rows, not a multiple of 3", W->m);
+    return 0;
+}
+
+/* M square, H (nb x m) against it, 3 columns of H a contact. */
+static int check_global_shape(const h5ctx *c, const mat_shape *M, const mat_shape *H)
+{
+    if (M->m != M->n) return h5fail(c, "fclib_global/M is %d x %d, not square", M->m, M->n);
+    if (H->m != M->n)
+        return h5fail(c, "fclib_global/H has %d rows, M has %d columns", H->m, M->n);
+    if (H->n % 3) return h5fail(c, "fclib_global/H has %d columns, not a multiple of 3", H->n);
+    return 0;
+}
+
 /* Everything fclib_read_local reads. */
 static int check_local(const h5ctx *c, hid_t file, mat_shape *W)
 {
@@ -287,8 +318,7 @@ static int check_local(const h5ctx *c, hid_t file, mat_shape *W)
     H5Gclose(root);
     if (rc) return rc;
     if ((rc = check_matrix(c, file, "fclib_local/W", W))) return rc;
-    if (W->m != W->n) return h5fail(c, "fclib_local/W is %d x %d, not square", W->m, W->n);
-    if (W->m % 3) return h5fail(c, "fclib_local/W has %d rows, not a multiple of 3", W->m);
+    if ((rc = check_local_shape(c, W))) return rc;
     if ((rc = open_group(c, file, "fclib_local/vectors", &vec))) return rc;
     if (!(rc = h5_sized(c, vec, "fclib_local/vectors", "q", H5K_REAL, 1, W->m, "rows of W")))
         rc = h5_sized(c, vec, "fclib_local/vectors", "mu", H5K_REAL, 1, W->m / 3, "contacts");
@@ -308,10 +338,7 @@ static int check_global(const h5ctx *c, hid_t file, mat_shape *M, mat_shape *H)
     if (rc) return rc;
     if ((rc = check_matrix(c, file, "fclib_global/M", M))) return rc;
     if ((rc = check_matrix(c, file, "fclib_global/H", H))) return rc;
-    if (M->m != M->n) return h5fail(c, "fclib_global/M is %d x %d, not square", M->m, M->n);
-    if (H->m != M->n)
-        return h5fail(c, "fclib_global/H has %d rows, M has %d columns", H->m, M->n);
-    if (H->n % 3) return h5fail(c, "fclib_global/H has %d columns, not a multiple of 3", H->n);
+    if ((rc = check_global_shape(c, M, H))) return rc;
     mat_shape G = {0};
     if (hasG) {
         if ((rc = check_matrix(c, file, "fclib_global/G", &G))) return rc;
@@ -471,10 +498,8 @@ done:
 }
 
 /* The local form: A = W, b = q. */
-static int load_local(const h5ctx *c, const mat_shape *ws, lcp_problem *p)
+static int convert_local(const h5ctx *c, const mat_shape *ws, const struct fclib_local *fl, lcp_problem *p)
 {
-    struct fclib_local *fl = fclib_read_local(c->path);
-    if (!fl) return h5fail(c, "libfclib could not read the local problem");
     int n = ws->m, nc = n / 3, rc;
     lcp_csr A = {0};
     double *b = NULL, *mu = NULL;
@@ -498,16 +523,23 @@ done:
         free(b);
         free(mu);
     }
+    return rc;
+}
+
+static int load_local(const h5ctx *c, const mat_shape *ws, lcp_problem *p)
+{
+    struct fclib_local *fl = fclib_read_local(c->path);
+    if (!fl) return h5fail(c, "libfclib could not read the local problem");
+    int rc = convert_local(c, ws, fl, p);
     fclib_delete_local(fl);
     free(fl);
     return rc;
 }
 
 /* The global form: M, J = H', v = M^-1 f, e = w. */
-static int load_global(const h5ctx *c, const mat_shape *ms, const mat_shape *hs, lcp_problem *p)
+static int convert_global(const h5ctx *c, const mat_shape *ms, const mat_shape *hs,
+                          const struct fclib_global *fg, lcp_problem *p)
 {
-    struct fclib_global *fg = fclib_read_global(c->path);
-    if (!fg) return h5fail(c, "libfclib could not read the global problem");
     int nb = ms->n, n = hs->n, nc = n / 3, rc;
     lcp_csr M = {0}, J = {0};
     double *v = NULL, *e = NULL, *mu = NULL;
@@ -543,9 +575,75 @@ done:
         free(e);
         free(mu);
     }
+    return rc;
+}
+
+static int load_global(const h5ctx *c, const mat_shape *ms, const mat_shape *hs, lcp_problem *p)
+{
+    struct fclib_global *fg = fclib_read_global(c->path);
+    if (!fg) return h5fail(c, "libfclib could not read the global problem");
+    int rc = convert_global(c, ms, hs, fg, p);
     fclib_delete_global(fg);
     free(fg);
     return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The checks after reading, on structs from elsewhere (src/io/fclib_check.h) */
+/* ------------------------------------------------------------------------ */
+
+static int shape_of(const h5ctx *c, const char *gp, const struct fclib_matrix *A, const long long len[3],
+                    mat_shape *s)
+{
+    if (!A) return h5fail(c, "%s is missing", gp);
+    memset(s, 0, sizeof *s);
+    s->nzmax = A->nzmax;
+    s->m = A->m;
+    s->n = A->n;
+    s->nz = A->nz;
+    s->np = len[0];
+    s->ni = len[1];
+    s->nx = len[2];
+    return check_shape(c, gp, s);
+}
+
+static int vec_len(const h5ctx *c, const char *name, long long len, long long expect, const char *why)
+{
+    if (len != expect)
+        return h5fail(c, "%s has %lld elements, expected %lld (%s)", name, len, expect, why);
+    return 0;
+}
+
+int lcp_fclib_local_checked(const char *path, const struct fclib_local *fl, const lcp_fclib_lengths *len,
+                            lcp_problem *p, lcp_err *err)
+{
+    h5ctx c = {path, err};
+    mat_shape W;
+    int rc;
+    if ((rc = shape_of(&c, "fclib_local/W", fl->W, len->W, &W)) || (rc = check_local_shape(&c, &W)) ||
+        (rc = vec_len(&c, "fclib_local/vectors/q", len->q, W.m, "rows of W")) ||
+        (rc = vec_len(&c, "fclib_local/vectors/mu", len->mu, W.m / 3, "contacts")))
+        return rc;
+    if ((rc = convert_local(&c, &W, fl, p))) return rc;
+    p->kind = LCP_KIND_FC3D;
+    return 0;
+}
+
+int lcp_fclib_global_checked(const char *path, const struct fclib_global *fg, const lcp_fclib_lengths *len,
+                             lcp_problem *p, lcp_err *err)
+{
+    h5ctx c = {path, err};
+    mat_shape M, H;
+    int rc;
+    if ((rc = shape_of(&c, "fclib_global/M", fg->M, len->M, &M)) ||
+        (rc = shape_of(&c, "fclib_global/H", fg->H, len->H, &H)) || (rc = check_global_shape(&c, &M, &H)) ||
+        (rc = vec_len(&c, "fclib_global/vectors/f", len->f, M.m, "rows of M")) ||
+        (rc = vec_len(&c, "fclib_global/vectors/w", len->w, H.n, "columns of H")) ||
+        (rc = vec_len(&c, "fclib_global/vectors/mu", len->mu, H.n / 3, "contacts")))
+        return rc;
+    if ((rc = convert_global(&c, &M, &H, fg, p))) return rc;
+    p->kind = LCP_KIND_FC3D;
+    return 0;
 }
 
 int lcp_read_fclib(const char *path, lcp_problem *p, lcp_err *err)

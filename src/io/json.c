@@ -73,7 +73,7 @@ static int inline_vector(const cJSON *it, const char *field, double **out, int *
 }
 
 static int inline_matrix(const cJSON *it, const char *field, lcp_csr *A, const char *path, long line,
-                         lcp_err *err)
+                         size_t text_len, lcp_err *err)
 {
     memset(A, 0, sizeof *A);
     if (cJSON_IsArray(it)) { /* rows */
@@ -114,6 +114,12 @@ static int inline_matrix(const cJSON *it, const char *field, lcp_csr *A, const c
     if (!cJSON_IsNumber(cJSON_GetArrayItem(size, 0)) || !cJSON_IsNumber(cJSON_GetArrayItem(size, 1)) || dm < 0 ||
         dn < 0 || dm > 2147483647.0 || dn > 2147483647.0 || dm != floor(dm) || dn != floor(dn))
         return lcp_fail(err, LCP_INPUT_ERROR, path, line, "%s: size must be two non-negative integers", field);
+    /* rows and columns cost memory even when empty: beyond 2^24, at most 64
+     * a byte of the file (the caller checked the size of the text) */
+    if (dm + dn > 16777216.0 && dm + dn > 64.0 * (double)text_len)
+        return lcp_fail(err, LCP_INPUT_ERROR, path, line,
+                        "%s: size %.0f x %.0f is not plausible for a file of %zu bytes (empty rows and columns "
+                        "cost memory: at most 64 a byte beyond 2^24)", field, dm, dn, text_len);
     int nz = cJSON_GetArraySize(ent), k = 0;
     int *ti = lcp_alloc((size_t)nz, sizeof(int)), *tj = lcp_alloc((size_t)nz, sizeof(int));
     double *tx = lcp_alloc((size_t)nz, sizeof(double));
@@ -166,6 +172,16 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
         free(text);
         return rc;
     }
+    /* --max-memory: cJSON takes a node (64 bytes) a value; count them */
+    double nodes = 1;
+    for (size_t k = 0; k < len; k++) nodes += text[k] == ',' || text[k] == '[' || text[k] == '{';
+    if (!lcp_memory_fits(nodes * 64.0 + (double)len)) {
+        char b1[32], b2[32];
+        rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "%.0f values need about %s, more than --max-memory %s", nodes,
+                      lcp_bytes_str(nodes * 64.0 + (double)len, b1), lcp_bytes_str((double)lcp_memory_limit, b2));
+        free(text);
+        return rc;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {
@@ -206,7 +222,7 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
             free(file);
         } else if (lcp_field_is_matrix(lcp_field_names[k])) {
             lcp_csr A;
-            if (!(rc = inline_matrix(it, lcp_field_names[k], &A, path, line, err)) &&
+            if (!(rc = inline_matrix(it, lcp_field_names[k], &A, path, line, len, err)) &&
                 (rc = lcp_set_matrix_field(p, lcp_field_names[k], &A, p->where[k] ? p->where[k] : path, err)))
                 lcp_csr_free(&A);
         } else if (cJSON_IsArray(it)) {

@@ -98,6 +98,20 @@ static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h,
     if (fsize >= 0 && h->nnz > fsize / (h->coordinate ? 4 : 2))
         return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "declares %ld entries but the file has only %ld bytes",
                         h->nnz, fsize);
+    /* rows and columns cost memory even when empty (CHOLMOD's and our
+     * pointer arrays): more than 2^24 need a file of 64 bytes a row/column */
+    if ((double)h->m + (double)h->n > 16777216.0 && fsize >= 0 && (double)h->m + (double)h->n > 64.0 * (double)fsize)
+        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno,
+                        "%ld x %ld with %ld entries: that many empty rows and columns is not plausible for a "
+                        "file of %ld bytes (at most 64 a byte beyond 2^24)", h->m, h->n, h->nnz, fsize);
+    /* --max-memory: CHOLMOD's triplets, its sparse copy and our CSR, both
+     * triangles of a symmetric file, about 40 bytes an entry */
+    double need = (double)h->nnz * (h->symmetric ? 2 : 1) * 40.0 + ((double)h->m + (double)h->n) * 16.0;
+    char b1[32], b2[32];
+    if (!lcp_memory_fits(need))
+        return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno,
+                        "%ld x %ld with %ld entries needs about %s, more than --max-memory %s", h->m, h->n, h->nnz,
+                        lcp_bytes_str(need, b1), lcp_bytes_str((double)lcp_memory_limit, b2));
     return 0;
 }
 
