@@ -77,7 +77,7 @@ static const option_doc options[] = {
     {"dt-ratio", 1, OPT_DT_RATIO, "R", "scale the --warm-start impulses by the time-step ratio new/old (default 1)"},
     {"config", 1, OPT_CONFIG, "FILE.yaml", "read options from a YAML mapping (the command line wins)"},
     {"cover", 1, OPT_COVER, "FILE", "lemke: the covering vector (.mtx, all entries > 0; default all ones)"},
-    {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse|pcg", "linear systems of ipm and the Newton solvers (default auto; pcg: ipm)"},
+    {"linsolve", 1, OPT_LINSOLVE, "auto|dense|sparse|pcg", "linear systems of ipm, the Newton solvers and lemke (default auto; pcg: ipm)"},
     {"cycle", 1, OPT_CYCLE, "V|W", "multigrid cycle of -p mg and pmg (default V)"},
     {"order", 1, OPT_ORDER, "NAME", "sweep order: natural, rcm, amd, nd, colour, dsatur (colour classes: parallel on -j); factorisations: natural, amd, nd"},
     {"decompose", 1, OPT_DECOMPOSE, "auto|on|off",

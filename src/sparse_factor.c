@@ -137,6 +137,43 @@ int lcp_sparse_factor_solve(lcp_sparse_factor *F, const double *b, double *x)
     return LCP_SF_OK;
 }
 
+int lcp_sparse_factor_lu_repattern(lcp_sparse_factor *F, const int *p, const int *j, const double *x)
+{
+    if (F->sym || !F->wi) return failed(F, "UMFPACK symbolic analysis (of a factor not set up for LU)", 0, 0);
+    if (F->numeric) umfpack_di_free_numeric(&F->numeric);
+    if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
+    F->numeric = F->symbolic = NULL;
+    F->cur = LCP_SF_NONE;
+    F->p = p;
+    F->j = j;
+    int st = umfpack_di_symbolic(F->n, F->n, p, j, NULL, &F->symbolic, F->control, F->info);
+    if (st != UMFPACK_OK) {
+        if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
+        F->symbolic = NULL;
+        return failed(F, "UMFPACK symbolic analysis", st, st == UMFPACK_ERROR_out_of_memory);
+    }
+    return lcp_sparse_factor_refactor(F, x, LCP_SF_LU);
+}
+
+int lcp_sparse_factor_solve_transposed(lcp_sparse_factor *F, const double *b, double *x)
+{
+    if (F->cur != LCP_SF_LU) return failed(F, "transposed solve (no LU factorization)", 0, 0);
+    if (b == x) {
+        memcpy(F->tmp, b, (size_t)F->n * sizeof(double));
+        b = F->tmp;
+    }
+    /* the CSR arrays are M' in CSC: solve M' x = b */
+    int st = umfpack_di_wsolve(UMFPACK_A, F->p, F->j, F->x, x, b, F->numeric, F->control, F->info, F->wi, F->ww);
+    if (st == UMFPACK_WARNING_singular_matrix) {
+        F->stage = "UMFPACK solve";
+        F->status = st;
+        F->nomem = 0;
+        return LCP_SF_SINGULAR;
+    }
+    if (st != UMFPACK_OK) return failed(F, "UMFPACK solve", st, 0);
+    return LCP_SF_OK;
+}
+
 int lcp_sparse_factor_fail(const lcp_sparse_factor *F, lcp_err *err, const char *prefix)
 {
     if (!F->stage) return lcp_fail(err, LCP_ERROR, NULL, 0, "%sout of memory", prefix);

@@ -96,6 +96,16 @@ int lcp_sparse_factor_refactor(lcp_sparse_factor *F, const double *x, int method
  * LCP_SF_SINGULAR when UMFPACK finds a zero pivot (x then holds inf/nan). */
 int lcp_sparse_factor_solve(lcp_sparse_factor *F, const double *b, double *x);
 
+/* LU of a matrix whose pattern changes between factorisations (the bases
+ * of lemke): (p, j, x) replace the borrowed arrays, UMFPACK's symbolic
+ * analysis is redone on the new pattern, then the numeric factorisation.
+ * Returns as lcp_sparse_factor_refactor(F, x, LCP_SF_LU).  F from init
+ * with sym = 0. */
+int lcp_sparse_factor_lu_repattern(lcp_sparse_factor *F, const int *p, const int *j, const double *x);
+
+/* x = (M')^-1 b with the last LU (b == x is allowed): the transposed solve. */
+int lcp_sparse_factor_solve_transposed(lcp_sparse_factor *F, const double *b, double *x);
+
 /* lcp_fail(err, LCP_ERROR, ...) with "<prefix><stage> failed (status
  * N[: out of memory])", or "<prefix>out of memory" for our own allocation;
  * returns LCP_ERROR. */

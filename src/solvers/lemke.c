@@ -47,8 +47,27 @@
  * Trace columns: pivots, z0.  --warm-start is ignored (Lemke starts at
  * z = 0); -j N sets the OpenBLAS threads.  The dense work is limited to
  * 4 GiB (n <= 23170).
+ *
+ * Sparse path (--linsolve sparse; auto: n >= 500 with nnz(A) <= 2% of n^2,
+ * or n beyond the dense limit): the same pivots without B^-1.  The basis
+ * B0 is kept in compressed columns (e_v, -(S A)(:, j), -S d) and factored
+ * by UMFPACK (a new symbolic analysis each time: the pattern changes), and
+ * each pivot appends an eta vector abar (product form): B = B0 E_1 .. E_k,
+ * E_t = I + (abar_t - e_r) e_r'.  ftran: x = B^-1 a = E_k^-1 .. E_1^-1
+ * B0^-1 a, one sparse solve and the eta file.  B0 is refactored when the
+ * eta file's work (eta entries applied since the last factorisation)
+ * exceeds REFACTOR_COST times nnz(B0) + nnz(L + U) + n, at ETA_MAX etas or
+ * a full eta file, and on the same drift / small-pivot / ray checks as the
+ * dense path.  The lexicographic tie-break needs columns of B^-1 only on
+ * ties, and only up to the first that decides: column k is e_s for free
+ * when w_k is basic at row s, else one ftran of e_k (entries below LEX_TOL
+ * of its largest are round-off, zero).  Per pivot: one ftran, the ratio
+ * test over beta (O(n)), the eta append; no n x n array anywhere.  The
+ * positive-semidefinite test of a ray verdict is a CHOLMOD factor of
+ * (A + A')/2 + delta I.
  */
 #include "solver.h"
+#include "../sparse_factor.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -71,6 +90,13 @@ void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *inf
 #define CERT_TOL 1e-9     /* relative tolerance of the infeasibility certificate */
 #define PSD_SHIFT 1e-10   /* delta = PSD_SHIFT * max |(A + A')/2| in the Cholesky test */
 #define MAX_DENSE_BYTES (4.0 * 1024.0 * 1024.0 * 1024.0)
+#define AUTO_SPARSE_MIN 500       /* --linsolve auto: sparse from this n ... */
+#define AUTO_SPARSE_DENSITY 0.02  /* ... when nnz(A) <= AUTO_SPARSE_DENSITY n^2 */
+#define ETA_MAX 256               /* sparse: eta vectors between two LU factorisations at most */
+#define ETA_ROOM 64L              /* sparse: the eta file holds ETA_ROOM n entries ... */
+#define ETA_CAP (16L * 1024 * 1024) /* ... up to ETA_CAP */
+#define REFACTOR_COST 200.0       /* sparse: a factorisation costs as much as applying REFACTOR_COST
+                                   * (nnz(B) + nnz(L + U) + n) eta entries */
 
 static const char *const columns[] = {"pivots", "z0", NULL};
 
@@ -90,6 +116,22 @@ typedef struct {
     int *ipiv;       /* n: LU row interchanges */
     double *lwork;   /* dgetri workspace */
     int nlwork;
+    /* the sparse path: B = B0 E_1 ... E_k, B0 = L U (UMFPACK), E_t eta matrices */
+    int sparse;
+    lcp_sparse_factor F;
+    int *Bp, *Bi;    /* B0 in compressed columns (n + 1; nnz(A) + 2n) */
+    double *Bx;
+    int neta;        /* eta vectors since the last factorisation */
+    int *eta_r;      /* ETA_MAX: the row (slot) of each */
+    long *eta_p;     /* ETA_MAX + 1: their entries in eta_i / eta_x */
+    double *eta_piv; /* ETA_MAX: the pivot abar_r */
+    int *eta_i;      /* eta_cap: row indices, r excluded */
+    double *eta_x;
+    long eta_cap;
+    double lu_nnz;   /* nnz(L) + nnz(U) of the last factorisation */
+    double eta_work; /* eta entries applied by ftran since then */
+    double *rowb;    /* n: a column of B^-1 (lexicographic tie-break) */
+    int *mark;       /* n: the rows still tied (lexicographic tie-break), 0 between */
 } lemke_work;
 
 static void work_free(lemke_work *W)
@@ -108,20 +150,32 @@ static void work_free(lemke_work *W)
     free(W->cand);
     free(W->ipiv);
     free(W->lwork);
+    lcp_sparse_factor_free(&W->F);
+    free(W->Bp);
+    free(W->Bi);
+    free(W->Bx);
+    free(W->eta_r);
+    free(W->eta_p);
+    free(W->eta_piv);
+    free(W->eta_i);
+    free(W->eta_x);
+    free(W->rowb);
+    free(W->mark);
     memset(W, 0, sizeof *W);
 }
 
 /* All workspace; the scaled data S A (as columns), S b, S d; B = I. */
-static int work_init(lemke_work *W, const lcp_problem *p, const double *cover)
+static int work_init(lemke_work *W, const lcp_problem *p, const double *cover, int sparse)
 {
     int n = p->n;
     memset(W, 0, sizeof *W);
     W->n = n;
+    W->sparse = sparse;
     lcp_csr As;
     if (lcp_csr_copy(&As, &p->A)) return LCP_ERROR;
     W->bs = lcp_alloc((size_t)n, sizeof(double));
     W->ds = lcp_alloc((size_t)n, sizeof(double));
-    W->Binv = lcp_calloc((size_t)n * (size_t)n, sizeof(double));
+    W->Binv = sparse ? NULL : lcp_calloc((size_t)n * (size_t)n, sizeof(double));
     W->beta = lcp_alloc((size_t)n, sizeof(double));
     W->col = lcp_alloc((size_t)n, sizeof(double));
     W->rowr = lcp_alloc((size_t)n, sizeof(double));
@@ -130,9 +184,9 @@ static int work_init(lemke_work *W, const lcp_problem *p, const double *cover)
     W->basis = lcp_alloc((size_t)n, sizeof(int));
     W->row_of = lcp_alloc(2 * (size_t)n + 1, sizeof(int));
     W->cand = lcp_alloc((size_t)n, sizeof(int));
-    W->ipiv = lcp_alloc((size_t)n, sizeof(int));
-    int ok = W->bs && W->ds && W->Binv && W->beta && W->col && W->rowr && W->tmp && W->wv && W->basis &&
-             W->row_of && W->cand && W->ipiv;
+    W->ipiv = sparse ? NULL : lcp_alloc((size_t)n, sizeof(int));
+    int ok = W->bs && W->ds && (sparse || (W->Binv && W->ipiv)) && W->beta && W->col && W->rowr && W->tmp && W->wv && W->basis &&
+             W->row_of && W->cand;
     if (ok) {
         for (int i = 0; i < n; i++) {
             double amax = 0.0;
@@ -142,14 +196,41 @@ static int work_init(lemke_work *W, const lcp_problem *p, const double *cover)
             W->bs[i] = si * p->b[i];                                                          /* S b */
             W->ds[i] = si * (cover ? cover[i] : 1.0);                                         /* S d */
             W->beta[i] = W->bs[i];                                                            /* B^-1 S b */
-            W->Binv[i + (size_t)i * n] = 1.0;                                                 /* B = I */
+            if (!sparse) W->Binv[i + (size_t)i * n] = 1.0;                                    /* B = I */
             W->basis[i] = i;                                                                  /* w_i basic */
         }
         for (int v = 0; v <= 2 * n; v++) W->row_of[v] = v < n ? v : -1;
         ok = !lcp_csr_transpose(&As, &W->At); /* columns of S A */
     }
+    long nnz = lcp_csr_nnz(&As);
     lcp_csr_free(&As);
-    if (ok) { /* dgetri's optimal workspace */
+    if (ok && sparse) { /* B0 = I, its LU; the eta file */
+        W->eta_cap = ETA_ROOM * n < ETA_CAP ? ETA_ROOM * n : ETA_CAP;
+        if (W->eta_cap < 2L * n) W->eta_cap = 2L * n;
+        W->Bp = lcp_alloc((size_t)n + 1, sizeof(int));
+        W->Bi = lcp_alloc((size_t)nnz + 2 * (size_t)n, sizeof(int));
+        W->Bx = lcp_alloc((size_t)nnz + 2 * (size_t)n, sizeof(double));
+        W->eta_r = lcp_alloc(ETA_MAX, sizeof(int));
+        W->eta_p = lcp_alloc(ETA_MAX + 1, sizeof(long));
+        W->eta_piv = lcp_alloc(ETA_MAX, sizeof(double));
+        W->eta_i = lcp_alloc((size_t)W->eta_cap, sizeof(int));
+        W->eta_x = lcp_alloc((size_t)W->eta_cap, sizeof(double));
+        W->rowb = lcp_alloc((size_t)n, sizeof(double));
+        W->mark = lcp_calloc((size_t)n, sizeof(int));
+        ok = W->mark && W->Bp && W->Bi && W->Bx && W->eta_r && W->eta_p && W->eta_piv && W->eta_i && W->eta_x && W->rowb;
+        if (ok) {
+            for (int i = 0; i <= n; i++) W->Bp[i] = i;
+            for (int i = 0; i < n; i++) {
+                W->Bi[i] = i;
+                W->Bx[i] = 1.0;
+            }
+            W->eta_p[0] = 0;
+            ok = lcp_sparse_factor_init(&W->F, n, W->Bp, W->Bi, W->Bx, 0, 0) == LCP_SF_OK &&
+                 lcp_sparse_factor_refactor(&W->F, W->Bx, LCP_SF_LU) == LCP_SF_OK;
+            W->lu_nnz = n;
+        }
+    }
+    if (ok && !sparse) { /* dgetri's optimal workspace */
         int lw = -1, info = 0;
         double q = 0.0;
         dgetri_(&n, W->Binv, &n, W->ipiv, &q, &lw, &info);
@@ -188,10 +269,86 @@ static void basis_column(const lemke_work *W, int v, double *a)
     for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++) a[T->j[k]] = -T->x[k]; /* -(S A)(:, j) */
 }
 
+/* Sparse path. x = B^-1 a: x = B0^-1 a (UMFPACK), then the eta
+ * matrices in order, E_t^-1 x: x_r /= abar_r, x_i -= abar_i x_r.  a == x
+ * is allowed.  Returns LCP_SF_OK or the failure of the solve. */
+static int ftran(lemke_work *W, const double *a, double *x)
+{
+    W->eta_work += (double)W->eta_p[W->neta];
+    int rc = lcp_sparse_factor_solve_transposed(&W->F, a, x); /* F holds B0' as CSR: B0 x = a */
+    for (int t = 0; t < W->neta; t++) {
+        int r = W->eta_r[t];
+        double xr = x[r] / W->eta_piv[t];
+        x[r] = xr;
+        if (xr == 0.0) continue;
+        for (long k = W->eta_p[t]; k < W->eta_p[t + 1]; k++) x[W->eta_i[k]] -= W->eta_x[k] * xr;
+    }
+    return rc;
+}
+
+/* B0 = the current basis in compressed columns, its LU, an empty eta file,
+ * beta = B^-1 S b; 0, or -1 when B is singular or the factorisation failed. */
+static int sparse_refactor(lemke_work *W)
+{
+    int n = W->n, m = 0;
+    const lcp_csr *T = &W->At;
+    for (int r = 0; r < n; r++) {
+        int v = W->basis[r];
+        W->Bp[r] = m;
+        if (v < n) { /* e_v */
+            W->Bi[m] = v;
+            W->Bx[m++] = 1.0;
+        } else if (v < 2 * n) { /* -(S A)(:, j): row j of (S A)', columns sorted */
+            for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++) {
+                W->Bi[m] = T->j[k];
+                W->Bx[m++] = -T->x[k];
+            }
+        } else { /* -S d */
+            for (int i = 0; i < n; i++) {
+                W->Bi[m] = i;
+                W->Bx[m++] = -W->ds[i];
+            }
+        }
+    }
+    W->Bp[n] = m;
+    W->neta = 0;
+    W->eta_work = 0.0;
+    if (lcp_sparse_factor_lu_repattern(&W->F, W->Bp, W->Bi, W->Bx) != LCP_SF_OK) return -1;
+    W->lu_nnz = W->F.info[UMFPACK_LNZ] + W->F.info[UMFPACK_UNZ];
+    if (ftran(W, W->bs, W->beta) != LCP_SF_OK) return -1;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(W->beta[i])) return -1;
+    return 0;
+}
+
+/* The eta vector of a pivot at row r with column W->col (before beta's
+ * update changes nothing in it); 1 when the file is full (refactor). */
+static int eta_append(lemke_work *W, int r)
+{
+    int n = W->n, t = W->neta;
+    long m = W->eta_p[t];
+    const double *a = W->col;
+    W->eta_r[t] = r;
+    W->eta_piv[t] = a[r];
+    for (int i = 0; i < n; i++)
+        if (a[i] != 0.0 && i != r) {
+            W->eta_i[m] = i;
+            W->eta_x[m++] = a[i];
+        }
+    W->eta_p[t + 1] = m;
+    W->neta = t + 1;
+    return W->neta == ETA_MAX || W->eta_work > REFACTOR_COST * (W->lu_nnz + W->Bp[n] + n) || m + n > W->eta_cap;
+}
+
 /* col = B^-1 a_v. */
 static void entering_column(lemke_work *W, int v)
 {
     int n = W->n;
+    if (W->sparse) {
+        basis_column(W, v, W->col);
+        ftran(W, W->col, W->col);
+        return;
+    }
     if (v < n) {
         cblas_dcopy(n, W->Binv + (size_t)v * n, 1, W->col, 1); /* B^-1 e_v */
         return;
@@ -205,6 +362,61 @@ static void entering_column(lemke_work *W, int v)
     }
     basis_column(W, v, W->tmp);
     cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, W->Binv, n, W->tmp, 1, 0.0, W->col, 1); /* B^-1 a_v */
+}
+
+/* Sparse path: the lexicographic tie-break of ratio_test over the tied
+ * rows W->cand[0..nc), column by column of B^-1 as in the dense path, but
+ * computing only the columns needed.  Column k of B^-1 where w_k is basic
+ * (at row s) is e_s (B^-1 B = I, and B's column s is e_k): no solve, the
+ * candidate s (if it is one) leaves the tie, its entry 1 / abar_s > 0 = the
+ * others'.  Any other column is B^-1 e_k, one ftran; its entries below
+ * LEX_TOL times its largest |entry| are round-off (0).  Rows still tied at
+ * the end (round-off): the largest pivot. */
+static int lexico_columns(lemke_work *W, int nc)
+{
+    int n = W->n;
+    const double *a = W->col;
+    int *cand = W->cand, *mark = W->mark;
+    double *ek = W->rowb;
+    for (int c = 0; c < nc; c++) mark[cand[c]] = 1;
+    int live = nc; /* candidates still marked; cand[] is compacted at each solve */
+    for (int k = 0; k < n && live > 1; k++) {
+        int s = W->row_of[k];
+        if (s >= 0) { /* w_k basic at row s: column k of B^-1 is e_s */
+            if (mark[s]) {
+                mark[s] = 0;
+                live--;
+            }
+            continue;
+        }
+        int keep = 0;
+        for (int c = 0; c < nc; c++)
+            if (mark[cand[c]]) cand[keep++] = cand[c];
+        nc = keep;
+        memset(ek, 0, (size_t)n * sizeof(double));
+        ek[k] = 1.0;
+        ftran(W, ek, ek); /* column k of B^-1 */
+        double zero = LEX_TOL * fabs(ek[cblas_idamax(n, ek, 1)]); /* round-off of the solve */
+        double vmin = INFINITY, vabs = 0.0;
+        for (int c = 0; c < nc; c++) {
+            if (fabs(ek[cand[c]]) <= zero) ek[cand[c]] = 0.0;
+            double v = ek[cand[c]] / a[cand[c]];
+            vmin = fmin(vmin, v);
+            vabs = fmax(vabs, fabs(v));
+        }
+        if (vabs == 0.0) continue;
+        for (int c = 0; c < nc; c++)
+            if (ek[cand[c]] / a[cand[c]] > vmin + LEX_TOL * vabs) {
+                mark[cand[c]] = 0;
+                live--;
+            }
+    }
+    int r = -1;
+    for (int c = 0; c < nc; c++) { /* the survivors (round-off ties: the largest pivot); marks cleared */
+        if (mark[cand[c]] && (r < 0 || a[cand[c]] > a[r])) r = cand[c];
+        mark[cand[c]] = 0;
+    }
+    return r;
 }
 
 /* The leaving row for the column in W->col: minimum ratio, z0 first among
@@ -227,6 +439,7 @@ static int ratio_test(lemke_work *W)
             if (W->basis[i] == z0) return i;                                     /* z0 leaves: done */
             W->cand[nc++] = i;
         }
+    if (W->sparse && nc > 1) return lexico_columns(W, nc);
     for (int k = 0; k < n && nc > 1; k++) { /* lexico-min over the columns of B^-1 */
         const double *bk = W->Binv + (size_t)k * n;
         double vmin = INFINITY, vabs = 0.0;
@@ -247,8 +460,9 @@ static int ratio_test(lemke_work *W)
     return r;
 }
 
-/* Variable e enters at row r (column in W->col): beta and B^-1 updated. */
-static void do_pivot(lemke_work *W, int r, int e)
+/* Variable e enters at row r (column in W->col): beta and B^-1 updated;
+ * returns 1 when the sparse path's eta file is full (refactor). */
+static int do_pivot(lemke_work *W, int r, int e)
 {
     int n = W->n;
     double piv = W->col[r];
@@ -256,12 +470,18 @@ static void do_pivot(lemke_work *W, int r, int e)
     if (theta < 0.0) theta = 0.0;    /* beta_r = -0 by round-off */
     cblas_daxpy(n, -theta, W->col, 1, W->beta, 1);                /* beta -= theta abar */
     W->beta[r] = theta;                                           /* beta_r = theta */
-    cblas_dcopy(n, W->Binv + r, n, W->rowr, 1);                   /* e_r' B^-1 */
-    W->col[r] -= 1.0;                                             /* abar - e_r */
-    cblas_dger(CblasColMajor, n, n, -1.0 / piv, W->col, 1, W->rowr, 1, W->Binv, n); /* eta update */
+    int full = 0;
+    if (W->sparse) {
+        full = eta_append(W, r); /* B <- B E, E = I + (abar - e_r) e_r' */
+    } else {
+        cblas_dcopy(n, W->Binv + r, n, W->rowr, 1);                   /* e_r' B^-1 */
+        W->col[r] -= 1.0;                                             /* abar - e_r */
+        cblas_dger(CblasColMajor, n, n, -1.0 / piv, W->col, 1, W->rowr, 1, W->Binv, n); /* eta update */
+    }
     W->row_of[W->basis[r]] = -1;
     W->basis[r] = e;
     W->row_of[e] = r;
+    return full;
 }
 
 /* tmp = S b - B beta, the residual of the basis system; returns its max norm. */
@@ -288,6 +508,11 @@ static double basis_residual(lemke_work *W)
 static void refine(lemke_work *W)
 {
     basis_residual(W);
+    if (W->sparse) {
+        ftran(W, W->tmp, W->tmp);
+        cblas_daxpy(W->n, 1.0, W->tmp, 1, W->beta, 1);
+        return;
+    }
     cblas_dgemv(CblasColMajor, CblasNoTrans, W->n, W->n, 1.0, W->Binv, W->n, W->tmp, 1, 1.0, W->beta, 1);
 }
 
@@ -295,6 +520,7 @@ static void refine(lemke_work *W)
  * when B is singular. */
 static int refactor(lemke_work *W)
 {
+    if (W->sparse) return sparse_refactor(W);
     int n = W->n, info = 0;
     for (int i = 0; i < n; i++) basis_column(W, W->basis[i], W->Binv + (size_t)i * n); /* B */
     dgetrf_(&n, &n, W->Binv, &n, W->ipiv, &info);                                      /* P B = L U */
@@ -333,6 +559,48 @@ static int positive_semidefinite(const lcp_problem *p, double *S)
     return info == 0;
 }
 
+/* positive_semidefinite for the sparse path: (A + A')/2 + delta I by
+ * CHOLMOD; 1 when its Cholesky factor exists, 0 when not (or out of memory:
+ * nothing is claimed). */
+static int positive_semidefinite_sparse(const lcp_problem *p)
+{
+    int n = p->n;
+    long nnz = lcp_csr_nnz(&p->A), nt = 2 * nnz + n;
+    int *ti = lcp_alloc((size_t)nt, sizeof(int)), *tj = lcp_alloc((size_t)nt, sizeof(int));
+    double *tx = lcp_alloc((size_t)nt, sizeof(double));
+    int psd = 0;
+    lcp_csr S = {0};
+    if (ti && tj && tx) {
+        long m = 0;
+        for (int i = 0; i < n; i++)
+            for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) {
+                ti[m] = i, tj[m] = p->A.j[k], tx[m++] = 0.5 * p->A.x[k];  /* A/2 */
+                ti[m] = p->A.j[k], tj[m] = i, tx[m++] = 0.5 * p->A.x[k];  /* + A'/2 */
+            }
+        for (int i = 0; i < n; i++) ti[m] = tj[m] = i, tx[m++] = 0.0; /* the diagonal, present */
+        if (!lcp_csr_from_triplets(&S, n, n, m, ti, tj, tx)) {
+            double smax = 0.0;
+            for (long k = 0; k < lcp_csr_nnz(&S); k++) smax = fmax(smax, fabs(S.x[k]));
+            if (smax == 0.0) {
+                psd = 1; /* skew-symmetric A */
+            } else {
+                for (int i = 0; i < n; i++)
+                    for (int k = S.p[i]; k < S.p[i + 1]; k++)
+                        if (S.j[k] == i) S.x[k] += PSD_SHIFT * smax; /* + delta I */
+                lcp_sparse_factor F;
+                psd = lcp_sparse_factor_init(&F, n, S.p, S.j, S.x, 1, 0) == LCP_SF_OK &&
+                      lcp_sparse_factor_refactor(&F, S.x, LCP_SF_CHOLESKY) == LCP_SF_OK;
+                lcp_sparse_factor_free(&F);
+            }
+        }
+    }
+    lcp_csr_free(&S);
+    free(ti);
+    free(tj);
+    free(tx);
+    return psd;
+}
+
 /* The verdict on a ray termination: the entering variable e (column
  * B^-1 a_e in W->col) grows without bound.  Along the ray the z part moves
  * by y (y_j = -abar_i where z_j is basic at row i, y_e = 1 when e is z_e);
@@ -368,7 +636,7 @@ static void ray_verdict(const lcp_problem *p, lemke_work *W, int e, int pivot, l
         for (int j = 1; j < n; j++) atymax = fmax(atymax, aty[j]);
         cert = atymax <= CERT_TOL * amax * ysum && by < -CERT_TOL * bscale;
     }
-    int psd = positive_semidefinite(p, W->Binv);
+    int psd = W->sparse ? positive_semidefinite_sparse(p) : positive_semidefinite(p, W->Binv);
     if (cert) {
         info->status = LCP_NO_SOLUTION;
         snprintf(info->message, sizeof info->message,
@@ -406,18 +674,28 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         lcp_monitor_step(mon, 0, x, extra);
         return 0;
     }
+    if (s->linsolve == LCP_LINSOLVE_PCG)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "lemke: --linsolve pcg is ipm's; use dense or sparse");
     double bytes = 8.0 * (double)n * (double)n;
-    if (bytes > MAX_DENSE_BYTES)
+    int sparse = s->linsolve == LCP_LINSOLVE_SPARSE ||
+                 (s->linsolve == LCP_LINSOLVE_AUTO && ((n >= AUTO_SPARSE_MIN && (double)lcp_csr_nnz(&p->A) <=
+                                                        AUTO_SPARSE_DENSITY * (double)n * (double)n) ||
+                                                       bytes > MAX_DENSE_BYTES));
+    if (!sparse && bytes > MAX_DENSE_BYTES)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "lemke: n = %d needs %.1f GiB for the dense basis inverse (n x n), over its 4 GiB limit "
-                        "(n <= 23170): use an iterative solver (pgs, psor)",
+                        "(n <= 23170): use --linsolve sparse or an iterative solver (pgs, psor)",
                         n, bytes / (1024.0 * 1024.0 * 1024.0));
     lemke_work W;
-    if (work_init(&W, p, s->cover)) return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
+    if (work_init(&W, p, s->cover, sparse)) {
+        work_free(&W);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
+    }
     openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
 
     int k = 0, e = 2 * n, stopped = lcp_monitor_step(mon, 0, x, extra); /* z0 enters first */
     int fresh = 1; /* B^-1 was formed directly, no rank-1 update since */
+    int done = 0;  /* z0 left, x holds the answer */
     while (!stopped) {
         entering_column(&W, e);
         int r = k == 0 ? r0 : ratio_test(&W);
@@ -435,10 +713,11 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             break;
         }
         int leaving = W.basis[r];
-        do_pivot(&W, r, e);
+        int full = do_pivot(&W, r, e);
         fresh = 0;
         k++;
         if (leaving == 2 * n) { /* z0 left: z solves the LCP */
+            done = 1;
             current_z(&W, x);
             lcp_metrics m;
             lcp_verify(p, x, W.wv, &m);
@@ -457,7 +736,14 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             }
             break;
         }
-        if (k % CHECK_EVERY == 0) { /* drift of B^-1: rebuild it */
+        if (full) { /* the sparse path's eta file is full: factor the basis afresh */
+            if (refactor(&W)) {
+                info->status = LCP_ERROR;
+                snprintf(info->message, sizeof info->message, "the basis became singular at pivot %d (its LU failed)", k);
+                break;
+            }
+            fresh = 1;
+        } else if (k % CHECK_EVERY == 0) { /* drift of B^-1: rebuild it */
             double scale = fmax(1.0, fmax(fabs(W.bs[cblas_idamax(n, W.bs, 1)]),
                                           fabs(W.beta[cblas_idamax(n, W.beta, 1)])));
             if (basis_residual(&W) > DRIFT_TOL * scale) {
@@ -471,14 +757,16 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         }
         e = leaving < n ? leaving + n : leaving - n; /* the complement enters next */
         extra[0] = k;
-        extra[1] = current_z(&W, x);
+        extra[1] = W.beta[W.row_of[2 * n]]; /* z0 */
+        if (mon->trace) current_z(&W, x);   /* x is only read for the trace's row */
         stopped = lcp_monitor_tick(mon, k, x, extra); /* z0 > 0: not a solution yet */
     }
+    if (!done) current_z(&W, x); /* stopped early: the last basis's z */
     info->iterations = k;
     work_free(&W);
     return 0;
 }
 
 const lcp_solver lcp_solver_lemke = {"lemke",
-                                     "Lemke's complementary pivoting, lexicographic (dense; --cover)",
+                                     "Lemke's complementary pivoting, lexicographic (--cover; --linsolve dense|sparse)",
                                      LCP_KIND_LCP, columns, lemke_solve, NULL, 0};

@@ -17,7 +17,12 @@
 #  - degenerate problems (ties in the ratio test) terminate with the answer;
 #  - agreement with pgs on generated random-spd and column problems, and
 #    with itself under a non-default --cover; the trace columns;
-#  - refusals: blcp, friction, more than 4 GiB of dense work.
+#  - refusals: blcp, friction, more than 4 GiB of dense work, --linsolve pcg;
+#  - the sparse path (--linsolve sparse): murty-8 in 256 pivots, the ray
+#    verdicts, every Siconos file, and generated column, pyramid, granular
+#    and random-spd problems of 500 to 2,000 unknowns: the same answers as
+#    the dense path (independent residual; --reference where z is unique),
+#    and as lcp_lexicolemke on the columns.
 # Run from the repository root: sh tests/e2e/exact_lemke.sh
 # Ends with "N passed, N failed"; exit 1 on a failure.
 . tests/lib.sh
@@ -220,7 +225,75 @@ check "blcp refused: reason" grep -q "does not solve blcp" "$T/err"
 "$LCP" generate column --bodies 3 --mu 0.5 -o "$T/fc" >/dev/null 2>&1
 run "fc3d refused" 2 "$T/fc"
 "$LCP" generate random-spd --size 24000 -o "$T/big" >/dev/null 2>&1
-run "n = 24000 refused (dense work > 4 GiB)" 2 "$T/big"
+run "n = 24000 refused under --linsolve dense (dense work > 4 GiB)" 2 --linsolve dense "$T/big"
 check "memory guard names n" grep -q "n = 24000" "$T/err"
+run "--linsolve pcg refused" 2 --linsolve pcg "$T/rs"
+check "--linsolve pcg: reason" grep -q "pcg is ipm's" "$T/err"
+
+# --- the sparse path (--linsolve sparse; auto for n >= 500 and a sparse A):
+# the same answers and verdicts as the dense path
+runs() { _r=$1; _w=$2; shift 2; run "sparse: $_r" "$_w" --linsolve sparse "$@"; }
+runs "murty-8 solved" 0 --json --trace "$T/tr.csv" -o "$T/x.mtx" problems/murty-8
+check "sparse: murty-8 takes 2^8 = 256 pivots" [ "$(json_field iterations)" = 256 ]
+check "sparse: murty-8 trace pivots = 256" [ "$(last_trace "$T/tr.csv" pivots)" = 256 ]
+check "sparse: murty-8 trace header" [ "$(head -n 1 "$T/tr.csv")" = "iter,time_s,residual,complementarity,feasibility,pivots,z0" ]
+check "sparse: murty-8 independent residual 0" indep problems/murty-8/A.mtx problems/murty-8/b.mtx "$T/x.mtx" --max 0
+"$LCP" -s lemke --linsolve dense --json problems/murty-8 >"$T/out" 2>&1
+check "dense: murty-8 takes 256 pivots too" [ "$(json_field iterations)" = 256 ]
+runs "murty n=10 (lower) solved" 0 --json "$ml"
+check "sparse: murty n=10 takes 2^10 pivots" [ "$(json_field iterations)" = 1024 ]
+for f in inf skew neg; do
+    runs "$f: no solution" 3 --json "$T/$f.json"
+    check "sparse: $f: ray message" grep -q "ray termination at pivot [0-9]*: entering [wz][0-9]* has no blocking variable" "$T/out"
+done
+check "sparse: skew: certificate b'y < 0" grep -q "b'y = -[0-9.e-]* < 0" "$T/out"
+runs "bimatrix game: cannot decide" 5 --json "$T/game.json"
+check "sparse: bimatrix game: message" grep -q "ray termination at pivot 2 entering z4; A is not copositive-plus.*cannot decide" "$T/out"
+# the Siconos collection
+if [ -d "$SICONOS" ]; then
+    for f in "$SICONOS"/*.dat; do
+        name=$(basename "$f" .dat)
+        if [ "$name" = lcp_CPS_3 ]; then
+            runs "$name: ray, cannot decide" 5 --json "$f"
+            check "sparse: $name: not copositive-plus, cannot decide" grep -q "not copositive-plus.*cannot decide" "$T/out"
+            continue
+        fi
+        runs "$name solved to 1e-10" 0 -t 1e-10 -o "$T/xs.mtx" "$f"
+        "$LCP" -s lemke --linsolve dense -t 1e-10 -o "$T/xd.mtx" "$f" >/dev/null 2>&1
+        case $name in
+        lcp_CPS_1 | lcp_inf_sol_perturbed | lcp_enum_fails | *_block) ;; # not unique / checked on the dense twin
+        *) check "$name: sparse = dense (1e-8)" "$LCP" -s lemke --linsolve sparse -t 1e-10 --quiet \
+               --reference "$T/xd.mtx" --ref-tol 1e-8 "$f" ;;
+        esac
+        case $name in *_block) continue ;; esac
+        r=$(dat_residual "$f" "$T/xs.mtx")
+        check "sparse: $name: independent residual $r <= 1e-10" below "$r" 1e-10
+    done
+fi
+# generated contact problems, a few hundred to a few thousand unknowns:
+# sparse = dense, both checked independently (the pyramid's A is singular,
+# its z not unique: there each answer is checked on its own)
+for scene in "column --bodies 600" "column --bodies 2000" "pyramid --base 8" "pyramid --base 12" \
+             "granular --base 6 --layers 3" "random-spd --size 600" "random-spd --size 1500 --density 0.002"; do
+    # shellcheck disable=SC2086
+    "$LCP" generate $scene -o "$T/g" >/dev/null 2>&1 || { bad "generate $scene"; continue; }
+    runs "$scene: solved" 0 -t 1e-10 --json -o "$T/xs.mtx" "$T/g"
+    ps=$(json_field iterations)
+    check "sparse: $scene: independent residual" indep "$T/g/A.mtx" "$T/g/b.mtx" "$T/xs.mtx" --max 1e-9
+    run "dense: $scene: solved" 0 -t 1e-10 --linsolve dense --json -o "$T/xd.mtx" "$T/g"
+    pd=$(json_field iterations)
+    check "dense: $scene: independent residual" indep "$T/g/A.mtx" "$T/g/b.mtx" "$T/xd.mtx" --max 1e-9
+    case $scene in
+    pyramid* | granular*) ;;
+    *) check "$scene: sparse = dense (1e-8)" "$LCP" -s lemke --linsolve sparse -t 1e-10 --quiet \
+           --reference "$T/xd.mtx" --ref-tol 1e-8 "$T/g"
+       check "$scene: same pivot count ($ps, $pd)" [ "$ps" = "$pd" ] ;;
+    esac
+    # (the peer answers info 1 here: its own error, 2.5e-9, misses 1e-10; its z is still compared)
+    if [ -n "$PEER" ] && [ "$scene" = "column --bodies 600" ] &&
+        { rm -f "$T/ref.mtx"; "$PEER" lemke "$T/g" "$T/ref.mtx" 1e-10 >"$T/peer" 2>&1; [ -s "$T/ref.mtx" ]; }; then
+        runs "$scene = siconos lexicolemke (1e-8)" 0 -t 1e-10 --reference "$T/ref.mtx" --ref-tol 1e-8 "$T/g"
+    fi
+done
 
 finish
