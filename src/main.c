@@ -646,7 +646,9 @@ static int solve(cli *c, lcp_err *err)
     }
     if (status == LCP_SOLVED && !(r.m.residual <= c->s.tol)) status = r.status = LCP_ERROR;
     if (status == LCP_ERROR && !*info.message)
-        r.message = "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try another solver";
+        r.message = *mon.message ? mon.message
+                                 : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
+                                   "another solver";
     if (status == LCP_TIME_LIMIT && lcp_interrupted) r.message = "interrupted";
     if (ref) {
         r.ref_diff = lcp_relative_diff(xout, ref, p.n);

@@ -120,8 +120,8 @@ void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_me
     }
     /* a NaN anywhere must never look like convergence */
     if (isnan(m->residual)) m->residual = INFINITY;
-    for (int i = 0; i < p->n; i++) /* fmin/fmax drop NaNs: look for them */
-        if (isnan(x[i]) || isnan(w[i])) {
+    for (int i = 0; i < p->n; i++) /* fmin/fmax drop NaNs, min(Inf, 0) = 0: look for them */
+        if (!isfinite(x[i]) || !isfinite(w[i])) {
             m->residual = INFINITY;
             break;
         }

@@ -185,7 +185,7 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
                 pc->rc = sv->solve(&sp, &ss, xc, &m, &in, &pc->err);
                 pc->status = in.status == LCP_NO_SOLUTION || in.status == LCP_ERROR ? in.status : m.status;
                 pc->iterations = in.iterations;
-                snprintf(pc->message, sizeof pc->message, "%s", in.message);
+                snprintf(pc->message, sizeof pc->message, "%s", *in.message ? in.message : m.message);
                 if (pc->status != LCP_SOLVED && m.best.residual <= m.last.residual)
                     memcpy(xc, m.best_x, (size_t)pc->nrows * sizeof(double));
                 for (int r = 0; r < pc->nrows; r++) x[rows[pc->rows_first + r]] = xc[r];

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,13 +72,19 @@ int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *
         mon->status = LCP_SOLVED;
         return 1;
     }
-    if (!isfinite(mon->last.residual)) {
+    if (!isfinite(mon->last.residual)) { /* NaN or Inf in x or in A x + b (verify.c) */
         mon->status = LCP_ERROR;
+        snprintf(mon->message, sizeof mon->message,
+                 "diverged: NaN or Inf in the iterate at iteration %d (residual %.3g at the start, best %.3g); "
+                 "try a smaller --omega, -s ipm or --reg EPS", iter, mon->first_residual, mon->best.residual);
         return 1;
     }
     /* grown by ten orders of magnitude: the iteration diverges */
     if (mon->last.residual > 1e10 * fmax(mon->first_residual, 1e-3)) {
         mon->status = LCP_ERROR;
+        snprintf(mon->message, sizeof mon->message,
+                 "diverged: residual grew from %.3g to %.3g at iteration %d; try a smaller --omega, -s ipm or "
+                 "--reg EPS", mon->first_residual, mon->last.residual, iter);
         return 1;
     }
     if (iter >= mon->s->max_iter) {

@@ -57,6 +57,7 @@ typedef struct {
     int iter;               /* last iteration seen */
     lcp_status status;      /* set when the monitor stops the solve */
     double first_residual;
+    char message[200];      /* why the monitor stopped with status error (divergence, NaN), else "" */
 } lcp_monitor;
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
@@ -98,7 +99,11 @@ typedef struct lcp_solver {
     unsigned flags; /* LCP_SOLVER_* */
 } lcp_solver;
 
-enum { LCP_SOLVER_ORDER = 1 /* sweeps follow s->order (--order) */ };
+enum {
+    LCP_SOLVER_ORDER = 1,    /* sweeps follow s->order (--order) */
+    LCP_SOLVER_MONOTONE = 2, /* needs A positive semidefinite: lcp_solver_check refuses a negative
+                                diagonal entry (which proves it is not), naming the row */
+};
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming
  * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */
