@@ -131,6 +131,12 @@ void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m
 {
     lcp_csr_matvec(&p->A, x, w);
     for (int i = 0; i < p->n; i++) w[i] += p->b[i];
+    if (p->reg > 0) { /* A = A_orig + reg I (--reg): the metrics are of the original problem */
+        for (int i = 0; i < p->n; i++) w[i] -= p->reg * x[i];
+        lcp_verify_w(p, x, w, m);
+        for (int i = 0; i < p->n; i++) w[i] += p->reg * x[i]; /* w of the problem solved, for the solvers */
+        return;
+    }
     lcp_verify_w(p, x, w, m);
 }
 

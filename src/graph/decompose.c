@@ -54,6 +54,7 @@ static int subproblem(const lcp_problem *p, const int *rows, int nr, double floo
 {
     lcp_problem_init(s);
     s->scale_floor = floor;
+    s->reg = p->reg;
     s->kind = p->kind;
     s->n = nr;
     s->nc = (p->kind & LCP_KIND_FRICTION) ? nr / 3 : 0;

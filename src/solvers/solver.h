@@ -57,7 +57,8 @@ typedef struct {
     int iter;               /* last iteration seen */
     lcp_status status;      /* set when the monitor stops the solve */
     double first_residual;
-    char message[200];      /* why the monitor stopped with status error (divergence, NaN), else "" */
+    char message[256];      /* why the monitor stopped with status error (divergence, NaN), else "" */
+    double start_error;     /* ccp/fc3d: the natural-map error of r = 0, unnormalised (see monitor.c) */
 } lcp_monitor;
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
