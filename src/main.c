@@ -439,8 +439,8 @@ static void report(const cli *c, const run_report *r)
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    lcp_interrupted = 1;
+    lcp_interrupted = 1;   /* the monitor stops the solve; the best iterate and the trace are written */
+    signal(sig, SIG_DFL);  /* a second SIGINT/SIGTERM kills at once (both calls are async-signal-safe) */
 }
 
 /* Loads the problem from PROBLEM or from -A/-b/... files. */
@@ -647,9 +647,15 @@ static int solve(cli *c, lcp_err *err)
     double solve_s = lcp_now() - ts;
     if (rc) goto done;
     lcp_status status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-    /* the answer reported is verified here, not taken from the solver */
-    if (status != LCP_SOLVED && mon.best.residual <= mon.last.residual)
-        memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+    /* the answer reported is verified here, not taken from the solver; short
+     * of a solution, the best iterate the monitor saw (lowest residual, not
+     * the last: iterations, interrupted or diverging, need not descend) */
+    if (status != LCP_SOLVED) {
+        lcp_metrics mx;
+        lcp_verify(wp, x, mon.w, &mx);
+        if (isfinite(mon.best.residual) && mon.best.residual <= mx.residual)
+            memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+    }
     run_report r = {.p = wp, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
                     .components = ncomp > 0 ? ncomp : 1,
                     .parse_s = parse_s, .omega = info.omega, .message = info.message};
