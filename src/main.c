@@ -718,7 +718,11 @@ done:
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
-    if (argc > 1 && !strcmp(argv[1], "batch")) return lcp_batch_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "batch")) { /* its monitors stop on a signal too, and write what they have */
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        return lcp_batch_main(argc - 1, argv + 1);
+    }
     int info_cmd = argc > 1 && !strcmp(argv[1], "info");
     if (info_cmd) argc--, argv++;
 

@@ -68,7 +68,6 @@ PY
 chk() { python3 "$T/chk.py" "$@" >"$T/chk" 2>&1; }
 
 # ---------------------------------------------------------------- 1. load
-echo "-- $(date +%s) $(echo '1. load')"
 mtxv() { f=$1; shift; { echo '%%MatrixMarket matrix array real general'; echo "$# 1"; for v in "$@"; do echo "$v"; done; } >"$f"; }
 mtxc() { f=$1; n=$2; shift 2; { echo '%%MatrixMarket matrix coordinate real general'; echo "$n $n $n"; i=1; for v in "$@"; do echo "$i $i $v"; i=$((i + 1)); done; } >"$f"; }
 mkdir -p "$T/ld" "$T/fm" "$T/fv" "$T/fa" "$T/fb"
@@ -111,7 +110,6 @@ refuse "factored A = J M^-1 J' overflows" "A = J M^-1 J' overflows at (1,1)" "$T
 refuse "factored b = J v overflows" "b = J v + e overflows in row 1" "$T/fb/v.mtx" "$T/fb"
 
 # ------------------------------------------------ 2. zero/negative diagonal
-echo "-- $(date +%s) $(echo '2. zero/negative diagonal')"
 # zd: symmetric psd, row 1 zero (x1 = 0); zd2: monotone, not symmetric, the
 # zero-diagonal row coupled (x = (3, 1, 1)); nd: A(1,1) = -1 (x1 = 0 or 1);
 # friction: contact 1 has W_nn = 0 or -1; zdm: the factored form with a zero
@@ -179,7 +177,6 @@ done
 check "diag: all $nsolvers listed solvers judged" [ "$nsolvers" -ge 20 ]
 
 # ------------------------------------------------------------ 3. divergence
-echo "-- $(date +%s) $(echo '3. divergence')"
 # a non-symmetric A with unit diagonal and large off-diagonal entries:
 # Gauss-Seidel-type sweeps blow up (spectral radius >> 1)
 python3 - "$T/nonsym.json" <<'PY'
@@ -217,7 +214,6 @@ diverge "jacobi" -s jacobi "$T/nonsym.json"
 # test_robust covers the monitor's NaN stop and verify's NaN/Inf)
 
 # ----------------------------------------------------- 4. no solution
-echo "-- $(date +%s) $(echo '4. no solution')"
 # lcp: w1 + w2 = -2 < 0 for every x (A psd, singular); ccp/fc3d: the same
 # on the normal rows of two contacts
 cat >"$T/inf.json" <<'J'
@@ -246,7 +242,6 @@ for s in $("$LCP" --list-solvers | awk '{print $1}'); do
 done
 
 # ------------------------------------------------------ 5. mass ratio 1e6
-echo "-- $(date +%s) $(echo '5. mass ratio 1e6')"
 "$LCP" generate column --bodies 20 --mass-ratio 1e6 -o "$T/col" >/dev/null 2>&1
 "$LCP" generate pyramid --base 4 -o "$T/pyr4" >/dev/null 2>&1
 # heavy on light: each box row k of the pyramid 1e6^(k/3) heavier (the top
@@ -328,7 +323,6 @@ check "--reg: si refuses it (works on M, J, v): exit $rc" [ $rc -eq 2 ]
 check "--reg -1 refused: exit $rc" [ $rc -eq 2 ]
 
 # ------------------------------------------------------- 6. determinism
-echo "-- $(date +%s) $(echo '6. determinism')"
 "$LCP" generate pyramid --base 5 -o "$T/p5" >/dev/null 2>&1
 "$LCP" generate pyramid --base 5 --mu 0.5 -o "$T/p5f" >/dev/null 2>&1
 "$LCP" generate pyramid --base 5 --mu 0.5 --kind ccp -o "$T/p5c" >/dev/null 2>&1
@@ -389,7 +383,6 @@ for s in pgs ipm lemke; do
 done
 
 # ------------------------------------------------------ 7. interruption
-echo "-- $(date +%s) $(echo '7. interruption')"
 "$LCP" generate column --bodies 2000 -o "$T/long" >/dev/null 2>&1
 # the written file: whole (header, size line, n values), finite, and at the
 # residual the run reported; the trace: every line with all its fields
@@ -433,9 +426,11 @@ done
 "$LCP" generate random-spd --size 2500 --cond 1e6 --seed 3 -o "$T/big" >/dev/null 2>&1
 "$LCP" generate column --bodies 3000 --mass-ratio 1e3 -o "$T/hard" >/dev/null 2>&1
 for a in "-s lemke big" "-s ipm --linsolve dense big" "-s newton-fb --linsolve dense big" "-s pivot big" "-s jacobi -j 2 hard" \
-         "-s mprgp hard" "-s apgd hard" "-s bb hard" "-s pmg hard" "-s nsgs -j 2 --order colour bigf"; do
+         "-s mprgp hard" "-s apgd hard" "-s bb hard" "-s pmg hard" "-s nsgs -j 2 --order colour bigf" "-s admm bigf" \
+         "-s pgs -j 2 --decompose on piles2"; do
     f=${a##* }; a=${a% *}
-    [ "$f" = bigf ] && "$LCP" generate pyramid --base 25 --mu 0.3 -o "$T/bigf" >/dev/null 2>&1 # a big friction pile
+    [ "$f" = bigf ] && [ ! -d "$T/bigf" ] && "$LCP" generate pyramid --base 25 --mu 0.3 -o "$T/bigf" >/dev/null 2>&1 # a big friction pile
+    [ "$f" = piles2 ] && "$LCP" generate column --bodies 1500 --piles 4 -o "$T/piles2" >/dev/null 2>&1
     rm -f "$T/x.mtx"
     # shellcheck disable=SC2086
     "$LCP" $a -t 1e-15 -n 100000000 --json -o "$T/x.mtx" "$T/$f" >"$T/out" 2>"$T/err" &
@@ -450,6 +445,21 @@ for a in "-s lemke big" "-s ipm --linsolve dense big" "-s newton-fb --linsolve d
     check "SIGINT $a: stops within 5 s ($dt s, on a shared machine), exit 1 (got $rc), -o written" \
         python3 -c "import os, sys; sys.exit(0 if $dt < 5 and $rc == 1 and os.path.getsize('$T/x.mtx') > 0 else 1)"
 done
+# batch: every environment stops at once and writes its best answer
+"$LCP" generate column --bodies 400 --envs 8 -o "$T/envs2" >/dev/null 2>&1
+"$LCP" batch -s pgs -t 1e-14 -n 100000000 -o "$T/bo" --json "$T/envs2" >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+check "SIGINT batch: exit 1 (got $rc), 8 answers written, each whole" python3 -c "
+import glob, math, sys
+F = sorted(glob.glob('$T/bo/*.mtx')); ok = len(F) == 8
+for f in F:
+    v = [l for l in open(f).read().splitlines() if not l.startswith('%')]
+    x = [float(t) for t in v[1:]]
+    ok = ok and len(x) == int(v[0].split()[0]) == 400 and all(map(math.isfinite, x))
+sys.exit(0 if ok and $rc == 1 else 1)"
 # --time-limit: the same path as a signal
 rm -f "$T/x.mtx" "$T/t.csv"
 "$LCP" -s pgs -t 1e-14 -n 100000000 --time-limit 1 --json -o "$T/x.mtx" --trace "$T/t.csv" "$T/long" >"$T/out" 2>"$T/err"; rc=$?
