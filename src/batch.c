@@ -356,6 +356,7 @@ static void solve_env(batch_env *e, const lcp_settings *s)
     } else {
         finish_env(e, s, &mon, info.status);
         if (*info.message) snprintf(e->msg, sizeof e->msg, "%.250s", info.message);
+        else if (*mon.message) snprintf(e->msg, sizeof e->msg, "%.250s", mon.message);
     }
     lcp_monitor_free(&mon);
     e->time_s = lcp_now() - t0;

@@ -47,7 +47,7 @@ enum {
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
     OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE, OPT_INNER, OPT_CONE,
-    OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE,
+    OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE, OPT_REG,
     OPT_MAX_MEMORY,
 };
 
@@ -66,6 +66,8 @@ static const option_doc options[] = {
     {"threads", 1, OPT_THREADS, "N", "OpenMP threads (default 1)"},
     {"time-limit", 1, OPT_TIMELIMIT, "S", "stop after S seconds of solving"},
     {"max-memory", 1, OPT_MAX_MEMORY, "BYTES", "cap the memory of the run (suffix K, M, G): refused at load (exit 2), else out of memory (exit 5)"},
+    {"reg", 1, OPT_REG, "EPS",
+     "Tikhonov regularisation: solve A + EPS I (changes the problem; the residual reported is the original's)"},
     {"trace", 1, OPT_TRACE, "FILE.csv", "write one CSV row per iteration"},
     {"output", 1, OPT_OUTPUT, "FILE", "write the solution (lambda or r) as a Matrix Market array"},
     {"output-w", 1, OPT_OUTPUT_W, "FILE", "write w = A lambda + b (or u) as a Matrix Market array"},
@@ -117,6 +119,7 @@ typedef struct {
     const char *solver, *precond, *trace, *output, *output_w, *reference, *warm, *config, *problem, *cover;
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
+    double reg;        /* --reg EPS, 0 for none */
     int json, info, quiet;
     int cone_k;        /* --cone pyramid:K, 0 for none */
     lcp_kind kind;
@@ -277,6 +280,10 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
     case OPT_THREADS:
         if (!parse_int(val, &k) || k < 1) return bad(c, "--%s: '%s' is not a positive integer", name, val);
         c->s.threads = k;
+        break;
+    case OPT_REG:
+        if (!parse_double(val, &x) || x < 0) return bad(c, "--%s: '%s' is not a non-negative number", name, val);
+        c->reg = x;
         break;
     case OPT_TIMELIMIT:
         if (!parse_double(val, &x) || x <= 0) return bad(c, "--%s: '%s' is not a positive number", name, val);
@@ -454,6 +461,10 @@ static void report(const cli *c, const run_report *r)
         cJSON_AddNumberToObject(o, "tol", c->s.tol);
         cJSON_AddNumberToObject(o, "threads", c->s.threads);
         if (r->omega > 0) cJSON_AddNumberToObject(o, "omega", r->omega);
+        if (p->reg > 0) {
+            cJSON_AddNumberToObject(o, "reg", p->reg);
+            cJSON_AddStringToObject(o, "residual_of", "original"); /* not of A + reg I */
+        }
         if (c->reference) {
             cJSON_AddNumberToObject(o, "reference_diff", isfinite(r->ref_diff) ? r->ref_diff : 1e308);
             cJSON_AddNumberToObject(o, "ref_tol", c->ref_tol);
@@ -490,14 +501,17 @@ static void report(const cli *c, const run_report *r)
                "cone error       %.3e (the %s residual of the mapped-back r on the original problem)\n",
                c->cone_k, r->cone_form, lcp_kind_name(r->orig->kind), r->orig->nc, r->cone_error,
                lcp_kind_name(r->orig->kind));
+    if (p->reg > 0)
+        printf("regularised      solved A + %g I in place of A (--reg); the residual above is of the original "
+               "problem\n", p->reg);
     if (c->reference) printf("reference        relative difference %.3e (ref-tol %.1e)\n", r->ref_diff, c->ref_tol);
     if (r->message && *r->message) printf("note             %s\n", r->message);
 }
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    lcp_interrupted = 1;
+    lcp_interrupted = 1;   /* the monitor stops the solve; the best iterate and the trace are written */
+    signal(sig, SIG_DFL);  /* a second SIGINT/SIGTERM kills at once (both calls are async-signal-safe) */
 }
 
 /* Loads the problem from PROBLEM or from -A/-b/... files. */
@@ -590,6 +604,13 @@ static int solve(cli *c, lcp_err *err)
             goto done;
         }
         wp = &pc;
+    }
+    if (c->reg > 0) { /* once, in the problem solved; residuals stay those of the original (verify.c) */
+        if (c->solver && !strcmp(c->solver, "si")) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--reg: si works on M, J and v, not on A (use pgs)");
+            goto done;
+        }
+        if ((rc = lcp_problem_regularise(wp, c->reg, err))) goto done;
     }
     char why[256] = "";
     const lcp_solver *sv =
@@ -723,13 +744,20 @@ static int solve(cli *c, lcp_err *err)
     double solve_s = lcp_now() - ts;
     if (rc) goto done;
     lcp_status status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-    /* the answer reported is verified here, not taken from the solver */
-    if (status != LCP_SOLVED && mon.best.residual <= mon.last.residual)
-        memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+    /* the answer reported is verified here, not taken from the solver; short
+     * of a solution, the best iterate the monitor saw (lowest residual, not
+     * the last: iterations, interrupted or diverging, need not descend) */
+    if (status != LCP_SOLVED) {
+        lcp_metrics mx;
+        lcp_verify(wp, x, mon.w, &mx);
+        if (isfinite(mon.best.residual) && mon.best.residual <= mx.residual)
+            memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+    }
     run_report r = {.p = wp, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
                     .components = ncomp > 0 ? ncomp : 1,
                     .parse_s = parse_s, .omega = info.omega, .message = info.message};
     lcp_verify(wp, x, mon.w, &r.m);
+    for (int i = 0; wp->reg > 0 && i < wp->n; i++) mon.w[i] -= wp->reg * x[i]; /* --output-w: the original w */
     const double *xout = x, *wout = mon.w; /* what --output and --output-w write */
     if (form) { /* r of the original problem, and how far it is from solving it */
         lcp_metrics cm;
@@ -743,7 +771,9 @@ static int solve(cli *c, lcp_err *err)
     }
     if (status == LCP_SOLVED && !(r.m.residual <= c->s.tol)) status = r.status = LCP_ERROR;
     if (status == LCP_ERROR && !*info.message)
-        r.message = "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try another solver";
+        r.message = *mon.message ? mon.message
+                                 : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
+                                   "another solver";
     if (status == LCP_TIME_LIMIT && lcp_interrupted) r.message = "interrupted";
     if (ref) {
         r.ref_diff = lcp_relative_diff(xout, ref, p.n);
@@ -806,7 +836,11 @@ int main(int argc, char **argv)
 static int run(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
-    if (argc > 1 && !strcmp(argv[1], "batch")) return lcp_batch_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "batch")) { /* its monitors stop on a signal too, and write what they have */
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        return lcp_batch_main(argc - 1, argv + 1);
+    }
     if (argc > 1 && !strcmp(argv[1], "bench")) return lcp_bench_main(argc - 1, argv + 1, run, plan_check);
     int info_cmd = argc > 1 && !strcmp(argv[1], "info");
     if (info_cmd) argc--, argv++;

@@ -158,12 +158,22 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
             return rc;
         if (!lcp_csr_is_symmetric(&p->M, 1e-12))
             return lcp_fail(err, LCP_INPUT_ERROR, at(p, "M"), 0, "M is not symmetric");
-        if (!p->A.p && (rc = form_A(p, err))) return rc;
+        if (!p->A.p) {
+            int bi = 0, bj = 0;
+            if ((rc = form_A(p, err))) return rc;
+            if (!lcp_csr_all_finite(&p->A, &bi, &bj)) /* finite M and J, but the product overflows */
+                return lcp_fail(err, LCP_INPUT_ERROR, at(p, "J"), 0,
+                                "A = J M^-1 J' overflows at (%d,%d): rescale M or J", bi + 1, bj + 1);
+        }
         if (!p->b) {
             p->b = lcp_alloc((size_t)p->J.m, sizeof(double));
             if (!p->b) return lcp_fail(err, LCP_ERROR, src, 0, "out of memory");
             lcp_csr_matvec(&p->J, p->v, p->b); /* b = J v + e */
             for (int i = 0; p->e && i < p->J.m; i++) p->b[i] += p->e[i];
+            for (int i = 0; i < p->J.m; i++)
+                if (!isfinite(p->b[i]))
+                    return lcp_fail(err, LCP_INPUT_ERROR, at(p, "v"), 0, "b = J v + e overflows in row %d: rescale J or v",
+                                    i + 1);
         }
     }
     if (!p->A.p) return lcp_fail(err, LCP_INPUT_ERROR, src, 0, "no matrix A (or M, J, v) given");
@@ -242,4 +252,41 @@ void lcp_problem_bounds(const lcp_problem *p, const double *x, int i, double *lo
     }
     *lo = p->lo ? p->lo[i] : 0.0;
     *hi = p->hi ? p->hi[i] : INFINITY;
+}
+
+int lcp_problem_regularise(lcp_problem *p, double eps, lcp_err *err)
+{
+    long nnz = lcp_csr_nnz(&p->A), nz = nnz + p->n;
+    int *ti = lcp_alloc((size_t)(nz > 0 ? nz : 1), sizeof(int)), *tj = lcp_alloc((size_t)(nz > 0 ? nz : 1), sizeof(int));
+    double *tx = lcp_alloc((size_t)(nz > 0 ? nz : 1), sizeof(double));
+    lcp_csr R = {0};
+    int rc = 0;
+    if (!ti || !tj || !tx) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (--reg)");
+        goto done;
+    }
+    long k = 0;
+    for (int i = 0; i < p->n; i++) {
+        for (int e = p->A.p[i]; e < p->A.p[i + 1]; e++, k++) {
+            ti[k] = i;
+            tj[k] = p->A.j[e];
+            tx[k] = p->A.x[e];
+        }
+    }
+    for (int i = 0; i < p->n; i++, k++) { /* duplicates are summed: A(i,i) + eps */
+        ti[k] = tj[k] = i;
+        tx[k] = eps;
+    }
+    if (lcp_csr_from_triplets(&R, p->n, p->n, k, ti, tj, tx)) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (--reg)");
+        goto done;
+    }
+    lcp_csr_free(&p->A);
+    p->A = R;
+    p->reg = eps;
+done:
+    free(ti);
+    free(tj);
+    free(tx);
+    return rc;
 }

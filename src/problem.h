@@ -59,6 +59,11 @@ typedef struct lcp_problem {
      * their residuals add up to the whole one (src/graph/decompose.c) */
     double scale_floor;
 
+    /* --reg EPS: A holds A_orig + reg I (Tikhonov, added once by
+     * lcp_problem_regularise); lcp_verify's metrics remain those of the
+     * original problem (w - reg x), its w those of the regularised one */
+    double reg;
+
     char *source;   /* the path it was read from (for messages) */
     char *format;   /* "mtx", "json", "dat", "fclib", "folder", "generated" */
 } lcp_problem;
@@ -68,6 +73,8 @@ extern const char *const lcp_field_names[10];
 int lcp_field_index(const char *name); /* -1 if unknown */
 /* Records where a field was read ("FILE:LINE", or "FILE" when line <= 0). */
 void lcp_problem_set_where(lcp_problem *p, const char *field, const char *file, long line);
+/* --reg EPS: A += EPS I (diagonal entries added where absent), p->reg = EPS. */
+int lcp_problem_regularise(lcp_problem *p, double eps, lcp_err *err);
 
 void lcp_problem_init(lcp_problem *p);
 void lcp_problem_free(lcp_problem *p);

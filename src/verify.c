@@ -108,8 +108,8 @@ static inline void node_terms(const lcp_problem *p, const double *x, const doubl
     else if (p->kind == LCP_KIND_BLCP) row_blcp(p, x, w, v, c);
     else row_lcp(x, w, v, c);
     int b = friction ? 3 : 1; /* fmin/fmax drop NaNs: look for them */
-    for (int i = b * v; i < b * v + b; i++)
-        if (isnan(x[i]) || isnan(w[i])) c->nan = 1;
+    for (int i = b * v; i < b * v + b; i++) /* min(Inf, 0) = 0 too */
+        if (!isfinite(x[i]) || !isfinite(w[i])) c->nan = 1;
 }
 
 void lcp_verify_nodes(const lcp_problem *p, const double *x, const double *w, const int *nodes, int count,
@@ -161,9 +161,13 @@ static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x
             for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
             w[i] = s + p->b[i];
         }
+        if (p->reg > 0) /* A = A_orig + reg I (--reg): the metrics are of the original problem */
+            for (int i = lo; i < hi; i++) w[i] -= p->reg * x[i];
     }
     *c = (partial){0};
     for (int v = lo / block; v < hi / block; v++) node_terms(p, x, w, v, c);
+    if (A && p->reg > 0) /* w of the problem solved, for the solvers */
+        for (int i = lo; i < hi; i++) w[i] += p->reg * x[i];
 }
 
 /* Every chunk (on the OpenMP threads when there are several), then their

@@ -54,6 +54,7 @@ static int subproblem(const lcp_problem *p, const int *rows, int nr, double floo
 {
     lcp_problem_init(s);
     s->scale_floor = floor;
+    s->reg = p->reg;
     s->kind = p->kind;
     s->n = nr;
     s->nc = (p->kind & LCP_KIND_FRICTION) ? nr / 3 : 0;
@@ -185,7 +186,7 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
                 pc->rc = sv->solve(&sp, &ss, xc, &m, &in, &pc->err);
                 pc->status = in.status == LCP_NO_SOLUTION || in.status == LCP_ERROR ? in.status : m.status;
                 pc->iterations = in.iterations;
-                snprintf(pc->message, sizeof pc->message, "%s", in.message);
+                snprintf(pc->message, sizeof pc->message, "%s", *in.message ? in.message : m.message);
                 if (pc->status != LCP_SOLVED && m.best.residual <= m.last.residual)
                     memcpy(xc, m.best_x, (size_t)pc->nrows * sizeof(double));
                 for (int r = 0; r < pc->nrows; r++) x[rows[pc->rows_first + r]] = xc[r];

@@ -282,10 +282,13 @@ int lcp_dist_monitor(lcp_dist *d, lcp_monitor *mon, int iter, const double *x, c
         for (int i = d->own[k] * b; i < d->own[k] * b + b; i++) {
             double s = 0.0;
             for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
-            w[i] = s + p->b[i];
+            w[i] = s + p->b[i] - p->reg * x[i]; /* --reg: the metrics are of the original problem */
         }
     lcp_verify_partial t;
     lcp_verify_nodes(p, x, w, d->own, d->nown, &t);
+    if (p->reg > 0) /* w of the problem solved, for the solvers */
+        for (int k = 0; k < d->nown; k++)
+            for (int i = d->own[k] * b; i < d->own[k] * b + b; i++) w[i] += p->reg * x[i];
     int friction = b == 3;
     double mx[5] = {friction ? 0.0 : t.res, t.feas, (double)t.nan, lcp_now() - mon->t0, (double)lcp_interrupted};
     double sm[5] = {friction ? t.res : 0.0, t.comp, t.nq, t.nr, t.nu};

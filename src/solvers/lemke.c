@@ -41,8 +41,9 @@
  * scaled first, S = diag(1 / max_j |A_ij|): S w = (S A) z + S b + (S d) z0
  * has the same z and, in exact arithmetic, the same pivots.  Pivot column
  * entries below PIVOT_TOL * max(1, |abar|_inf) count as zero.  When z0 has
- * left and round-off leaves the residual above --tol, one step of iterative
- * refinement (beta += B^-1 (S b - B beta)) precedes the last check.
+ * left and round-off leaves the residual above --tol, up to three steps of
+ * iterative refinement (beta += B^-1 (S b - B beta)) precede the last check
+ * (a singular, badly scaled A, e.g. a heavy-on-light pyramid, may need more than one).
  * Iterations are pivots (the first brings z0 in, the last takes it out).
  * Trace columns: pivots, z0.  --warm-start is ignored (Lemke starts at
  * z = 0); -j N sets the OpenBLAS threads.  The dense work is limited to
@@ -721,9 +722,10 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             current_z(&W, x);
             lcp_metrics m;
             lcp_verify(p, x, W.wv, &m);
-            if (!(m.residual <= s->tol)) { /* round-off: refine the final basis solution */
+            for (int it = 0; it < 3 && !(m.residual <= s->tol); it++) { /* round-off: refine the final basis solution */
                 refine(&W);
                 current_z(&W, x);
+                lcp_verify(p, x, W.wv, &m);
             }
             extra[0] = k;
             extra[1] = 0.0;

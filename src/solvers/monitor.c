@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,11 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->best.residual = INFINITY;
     mon->status = LCP_MAX_ITER;
     mon->t0 = lcp_now();
+    if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
+        double r0[3] = {0, 0, 0}, e2 = 0.0;
+        for (int i = 0; i < p->nc; i++) e2 += lcp_contact_residual2(p->mu[i], p->kind == LCP_KIND_FC3D, r0, p->b + 3 * i);
+        mon->start_error = sqrt(e2);
+    }
     if (!mon->w || !mon->best_x) {
         lcp_monitor_free(mon);
         return LCP_ERROR;
@@ -53,6 +59,32 @@ void lcp_monitor_free(lcp_monitor *mon)
     free(mon->w);
     free(mon->best_x);
     mon->w = mon->best_x = NULL;
+}
+
+static double norm2v(const double *v, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += v[i] * v[i];
+    return sqrt(s);
+}
+
+/* ccp/fc3d: the residual of DESIGN.md divides by max(|q|, |r|, |u|), so on a
+ * problem without solution an iterate r running off to infinity drives it
+ * to 0 while the error itself, |r - P_K(r - u)|, stays where it started.
+ * Such an iterate is not a solution: true when the unnormalised error is
+ * still above half that of r = 0 (and above tol |q|); mon->message says so. */
+static int unbounded(lcp_monitor *mon, const double *x, int iter)
+{
+    const lcp_problem *p = mon->p;
+    double nq = norm2v(p->b, p->n), nr = norm2v(x, p->n), nu = norm2v(mon->w, p->n);
+    double norm = fmax(fmax(nq, p->scale_floor), fmax(nr, nu));
+    double err = mon->last.residual * (norm > 0 ? norm : 1.0);
+    if (err <= 0.5 * mon->start_error || err <= mon->s->tol * fmax(nq, p->scale_floor)) return 0;
+    snprintf(mon->message, sizeof mon->message,
+             "diverged: |r| grew to %.3g by iteration %d, and the residual (%.3g) fell only through it: "
+             "|r - P_K(r - u)| = %.3g, not below r = 0's %.3g; no solution? try -s socp-ipm",
+             nr, iter, mon->last.residual, err, mon->start_error);
+    return 1;
 }
 
 int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *extra)
@@ -76,16 +108,26 @@ int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, co
         memcpy(mon->best_x, x, (size_t)p->n * sizeof(double));
     }
     if (mon->last.residual <= mon->s->tol) {
+        if ((p->kind & LCP_KIND_FRICTION) && unbounded(mon, x, iter)) {
+            mon->status = LCP_ERROR;
+            return 1;
+        }
         mon->status = LCP_SOLVED;
         return 1;
     }
-    if (!isfinite(mon->last.residual)) {
+    if (!isfinite(mon->last.residual)) { /* NaN or Inf in x or in A x + b (verify.c) */
         mon->status = LCP_ERROR;
+        snprintf(mon->message, sizeof mon->message,
+                 "diverged: NaN or Inf in the iterate at iteration %d (residual %.3g at the start, best %.3g); "
+                 "try a smaller --omega, -s ipm or --reg EPS", iter, mon->first_residual, mon->best.residual);
         return 1;
     }
     /* grown by ten orders of magnitude: the iteration diverges */
     if (mon->last.residual > 1e10 * fmax(mon->first_residual, 1e-3)) {
         mon->status = LCP_ERROR;
+        snprintf(mon->message, sizeof mon->message,
+                 "diverged: residual grew from %.3g to %.3g at iteration %d; try a smaller --omega, -s ipm or "
+                 "--reg EPS", mon->first_residual, mon->last.residual, iter);
         return 1;
     }
     if (iter >= mon->s->max_iter) {

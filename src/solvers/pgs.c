@@ -39,7 +39,7 @@ int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv
         if (!(a > 0)) {
             free(d);
             return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
-                            "%s needs a positive diagonal, but A(%d,%d) = %g (try lemke when it exists)",
+                            "%s needs a positive diagonal, but A(%d,%d) = %g (try lemke, pivot or ipm)",
                             solver, i + 1, i + 1, a);
         }
         d[i] = 1.0 / a;

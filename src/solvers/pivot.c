@@ -613,6 +613,27 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                         "pivot keeps two dense %d x %d factors (%.1f GiB, more than 4 GiB): n = %d is too "
                         "large for it (try pgs)",
                         n, n, bytes / (1024.0 * 1024 * 1024), n);
+    /* A zero diagonal entry in a row or column coupled to others: A is then
+     * neither P nor symmetric positive semidefinite (where a zero diagonal
+     * forces a zero row and column), and a principal pivot on it is zero */
+    for (int i = 0; i < n; i++) {
+        if (lcp_csr_diag(&p->A, i) != 0) continue;
+        int row = -1; /* the first zero-diagonal row with an off-diagonal entry in its row or column */
+        for (int k = 0; k < n && row < 0; k++)
+            for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) {
+                int j2 = p->A.j[e];
+                if (j2 == k || p->A.x[e] == 0) continue;
+                if (lcp_csr_diag(&p->A, k) == 0) row = k;
+                else if (lcp_csr_diag(&p->A, j2) == 0) row = j2;
+                if (row >= 0) break;
+            }
+        if (row >= 0)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                            "pivot needs a nonzero pivot on row %d, but A(%d,%d) = 0 and the row is coupled to others "
+                            "(A is neither P nor symmetric positive semidefinite): try lemke or ipm",
+                            row + 1, row + 1, row + 1);
+        break; /* the zero-diagonal rows are all decoupled */
+    }
     pv W;
     memset(&W, 0, sizeof W);
     W.p = p;

@@ -60,6 +60,18 @@ const lcp_solver *lcp_solver_find(const char *name)
 }
 int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err)
 {
+    if ((sv->kinds & p->kind) && (sv->flags & LCP_SOLVER_MONOTONE))
+        for (int i = 0; i < p->n; i++) { /* e_i'A e_i < 0: A is not positive semidefinite */
+            double a = lcp_csr_diag(&p->A, i);
+            if (a < 0 && (p->kind & LCP_KIND_FRICTION))
+                return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                                "%s needs W positive semidefinite, but W(%d,%d) = %g < 0 (contact %d): try nsn or prox",
+                                sv->name, i + 1, i + 1, a, i / 3 + 1);
+            if (a < 0)
+                return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                                "%s needs A positive semidefinite, but A(%d,%d) = %g < 0 (row %d): try lemke, pivot or "
+                                "newton-fb", sv->name, i + 1, i + 1, a, i + 1);
+        }
     if (sv->kinds & p->kind) return 0;
     char kinds[64] = "";
     for (unsigned k = 1; k <= LCP_KIND_FC3D; k <<= 1)

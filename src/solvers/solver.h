@@ -57,6 +57,8 @@ typedef struct {
     int iter;               /* last iteration seen */
     lcp_status status;      /* set when the monitor stops the solve */
     double first_residual;
+    char message[256];      /* why the monitor stopped with status error (divergence, NaN), else "" */
+    double start_error;     /* ccp/fc3d: the natural-map error of r = 0, unnormalised (see monitor.c) */
 } lcp_monitor;
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
@@ -106,9 +108,11 @@ typedef struct lcp_solver {
 } lcp_solver;
 
 enum {
-    LCP_SOLVER_ORDER = 1, /* sweeps follow s->order (--order) */
-    LCP_SOLVER_FACTOR = 2, /* sparse factorisations follow --order natural|amd|nd (src/sparse_factor.h) */
-    LCP_SOLVER_DIST = 4    /* distributed over the MPI processes (src/mpi, make MPI=1): collective calls */
+    LCP_SOLVER_ORDER = 1,    /* sweeps follow s->order (--order) */
+    LCP_SOLVER_FACTOR = 2,   /* sparse factorisations follow --order natural|amd|nd (src/sparse_factor.h) */
+    LCP_SOLVER_DIST = 4,     /* distributed over the MPI processes (src/mpi, make MPI=1): collective calls */
+    LCP_SOLVER_MONOTONE = 8, /* needs A positive semidefinite: lcp_solver_check refuses a negative
+                                diagonal entry (which proves it is not), naming the row */
 };
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming

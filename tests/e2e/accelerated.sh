@@ -260,8 +260,15 @@ echo '{"kind": "lcp", "A": [[1, 0], [0, 0]], "b": [-1, -1]}' >"$T/nosol.json"
 "$LCP" -s mprgp --json "$T/nosol.json" >"$T/out" 2>"$T/err"; rc=$?
 check "mprgp: lcp without solution: exit 3 (got $rc)" [ $rc -eq 3 ]
 check "mprgp: no_solution names the ray" grep -q 'unbounded below' "$T/out"
-echo '{"kind": "lcp", "A": [[2, 0], [0, -1]], "b": [-1, -1]}' >"$T/indef.json"
+# a negative diagonal entry proves A indefinite: refused before the solve
+# (exit 2, naming the row); positive diagonal but indefinite: negative
+# curvature found during the solve (exit 5)
+echo '{"kind": "lcp", "A": [[2, 0], [0, -1]], "b": [-1, -1]}' >"$T/negdiag.json"
+echo '{"kind": "lcp", "A": [[1, 3], [3, 1]], "b": [-1, -2]}' >"$T/indef.json"
 for s in $SOLVERS; do
+    "$LCP" -s $s -n 1000 --json "$T/negdiag.json" >"$T/out" 2>"$T/err"; rc=$?
+    check "$s negative diagonal: refused, exit 2 (got $rc)" [ $rc -eq 2 ]
+    check "$s negative diagonal: names A(2,2)" grep -q 'positive semidefinite, but A(2,2) = -1' "$T/err"
     "$LCP" -s $s -n 1000 --json "$T/indef.json" >"$T/out" 2>"$T/err"; rc=$?
     check "$s negative curvature: error, exit 5 (got $rc)" [ $rc -eq 5 ]
     check "$s negative curvature: says A is not positive semidefinite" grep -q 'not positive semidefinite' "$T/out"

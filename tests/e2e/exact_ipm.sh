@@ -171,11 +171,13 @@ J
 cat >"$T/negdiag.json" <<'J'
 {"kind": "lcp", "A": [[1, 0], [0, -1]], "b": [-1, -1]}
 J
-for p in indef negdiag; do
-    run "$p: not monotone" 5 --json "$T/$p.json" &&
-        if field message | grep -q "not positive semidefinite"; then ok "$p: says why"
-        else bad "$p: message $(field message)"; fi
-done
+run "indef: not monotone" 5 --json "$T/indef.json" &&
+    if field message | grep -q "not positive semidefinite"; then ok "indef: says why"
+    else bad "indef: message $(field message)"; fi
+# a negative diagonal entry proves it before the solve: refused, exit 2
+run "negdiag: not monotone, refused" 2 --json "$T/negdiag.json" &&
+    if grep -q "positive semidefinite, but A(2,2) = -1" "$T/err"; then ok "negdiag: names the row"
+    else bad "negdiag: $(cat "$T/err")"; fi
 
 # --- limits: -n stops with exit 1; a tolerance below double precision ends
 # in a stall at the rounding level (exit 1, with the reason), not a verdict

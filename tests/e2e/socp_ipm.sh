@@ -155,9 +155,15 @@ run "no solution (an uncoupled contact with q outside K*)" 3 -s socp-ipm "$T/nos
 # the same with q = (1, 1, 0) inside K*: solved, r_2 = 0
 sed 's/1, 3, 0\]/1, 1, 0]/' "$T/nosol3.json" >"$T/uncoupled.json"
 run "an uncoupled contact with q inside K*: solved" 0 -s socp-ipm -t 1e-10 "$T/uncoupled.json"
-# W indefinite
-cat >"$T/indef.json" <<'J'
+# W indefinite: a negative diagonal entry is refused before the solve (exit
+# 2, naming it); a positive diagonal with W indefinite is found during it
+cat >"$T/negdiag.json" <<'J'
 {"kind": "ccp", "A": [[1, 0, 0], [0, -1, 0], [0, 0, 1]], "b": [-1, 1, 1], "mu": [0.5]}
+J
+run "W with a negative diagonal: refused" 2 -s socp-ipm --json "$T/negdiag.json"
+grep -q "W(2,2) = -1 < 0 (contact 1)" "$T/err" && ok "names W(2,2)" || bad "refusal: $(cat "$T/err")"
+cat >"$T/indef.json" <<'J'
+{"kind": "ccp", "A": [[1, 2, 0], [2, 1, 0], [0, 0, 1]], "b": [-1, 1, 1], "mu": [0.5]}
 J
 run "W not positive semidefinite" 5 -s socp-ipm --json "$T/indef.json"
 [ $have_python -eq 1 ] && { json_field message | grep -q "not positive semidefinite" && ok "says why" || bad "message: $(json_field message)"; }

@@ -301,6 +301,7 @@ static void test_refused(void)
     const int big = 2000000000;
     const int p_decr[4] = {0, 3, 2, 5}, i_out[5] = {0, 1, 0, 1, 7}, pair[2] = {5, 5};
     const double q2[2] = {1, 2}, x_nan[5] = {4, 1, 1, NAN, 6};
+    const double q_inf[3] = {-1, INFINITY, 3}, mu_nan[1] = {NAN};
     const double m_eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     struct {
         const char *name, *words;
@@ -318,6 +319,8 @@ static void test_refused(void)
         {"p_decr.hdf5", "pointers not increasing", 0, "fclib_local/W/p", p_decr, 4},
         {"i_out.hdf5", "outside", 0, "fclib_local/W/i", i_out, 5},
         {"x_nan.hdf5", "not finite", 1, "fclib_local/W/x", x_nan, 5},
+        {"q_inf.hdf5", "q[1] is not finite", 1, "fclib_local/vectors/q", q_inf, 3},
+        {"mu_nan.hdf5", "mu[0] is not finite", 1, "fclib_local/vectors/mu", mu_nan, 1},
         {"nzmax_pair.hdf5", "scalar", 0, "fclib_local/W/nzmax", pair, 2},
         {"m_neg.hdf5", "negative size", 0, "fclib_local/W/m", &neg, 1},
         {"nzmax_big.hdf5", "nzmax", 0, "fclib_local/W/nzmax", &big, 1},
@@ -336,6 +339,26 @@ static void test_refused(void)
         rc = load(path, &p, &err);
         CHECK(refused(rc, &err, path, cases[k].words));
         CHECK(!p.A.p && !p.b && !p.mu && !p.M.p && !p.v);
+        lcp_problem_free(&p);
+    }
+
+    /* NaN or Inf anywhere in a global problem: refused at load */
+    const double m_nan[3] = {2, NAN, 2}, f_inf[3] = {2, -INFINITY, 6}, w_nan[3] = {0.5, NAN, 0}, gmu_inf[1] = {INFINITY};
+    struct {
+        const char *name, *words, *dset;
+        const double *data;
+        hsize_t n;
+    } gcases[] = {
+        {"g_m_nan.hdf5", "not finite", "fclib_global/M/x", m_nan, 3},
+        {"g_f_inf.hdf5", "not finite", "fclib_global/vectors/f", f_inf, 3},
+        {"g_w_nan.hdf5", "not finite", "fclib_global/vectors/w", w_nan, 3},
+        {"g_mu_inf.hdf5", "not finite", "fclib_global/vectors/mu", gmu_inf, 1},
+    };
+    for (size_t k = 0; k < sizeof gcases / sizeof *gcases; k++) {
+        path = write_global(gcases[k].name, 0);
+        h5_doubles(path, gcases[k].dset, gcases[k].data, gcases[k].n);
+        rc = load(path, &p, &err);
+        CHECK(refused(rc, &err, path, gcases[k].words));
         lcp_problem_free(&p);
     }
 }
