@@ -14,18 +14,26 @@
  *    method applies: lemke (lcp) or pivot (blcp).
  *  lcp, non-symmetric A: lemke up to n = 2000 (dense pivoting is exact and
  *    fast there), psor above (positive diagonal).
- *  lcp/blcp, symmetric, n <= 300: pivot (principal pivoting, exact, dense;
- *    A positive semidefinite or with findex) -- a few microseconds to a
- *    millisecond where sweeps take many.
+ *  lcp/blcp, symmetric, n <= 40: pivot (principal pivoting, exact, dense)
+ *    -- a few microseconds where sweeps may take many.
  *  blcp with findex, n > 300: pivot up to n = 4000, pgs above.
- *  lcp/blcp, symmetric, n > 300: condition estimate of the scaled A:
- *    below 100: sgs (a handful of sweeps); otherwise mprgp -p ichol
- *    (long chains, mass ratios, singular contact sets).
+ *  lcp/blcp, symmetric, no findex, n > 40: the contact graph's largest
+ *    component and its diameter (double-sweep BFS): diameter <= 8 (well
+ *    connected, e.g. random sparse SPD): sgs; otherwise n <= 300: pivot;
+ *    otherwise the Lanczos condition estimate: below 100 sgs, else
+ *    mprgp -p ichol (long chains, mass ratios, singular contact sets).
  *  fc3d: nsgs when the contact graph falls apart into small components
  *    (largest <= 16 contacts: decomposition solves them apart) or n <= 30;
- *    nsn (global nonsmooth Newton) otherwise up to n = 3000; nsgs above.
+ *    otherwise admm when W is symmetric (then nsn after 1000 iterations,
+ *    then nsgs after 100 Newton steps: dense stacks stall admm and suit
+ *    Newton, granular piles defeat Newton and suit nsgs), nsn when W is not
+ *    symmetric (nsgs after 100 steps).
  *  ccp: nsgs for small or split-up problems, socp-ipm (interior point,
- *    iterations independent of conditioning) otherwise.
+ *    iterations independent of conditioning) otherwise, nsgs on a breakdown.
+ * A pick that may stall runs on an iteration budget; unless it solved (or
+ * proved there is no solution), its fallback then runs from zero (main.c,
+ * sequence.c): lemke -> newton-fb, sgs -> mprgp -p ichol (300 sweeps),
+ * mprgp -> ipm (100 iterations), admm -> nsn -> nsgs, nsn -> nsgs.
  */
 #include "choose.h"
 
@@ -200,7 +208,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             } else {
                 set(ch, "mprgp", "ichol");
                 snprintf(why, sizeof why, "symmetric, n = %d, %s: long chains of contacts, MPRGP with incomplete "
-                         "Cholesky", n, est);
+                         "Cholesky (chains and piles of boxes: <= 10 iterations; ipm after 100)", n, est);
+                fallback(ch, "ipm", 100);
             }
         }
     } else {
@@ -218,13 +227,15 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
         } else if (f.symmetric) {
             set(ch, "admm", NULL);
             snprintf(why, sizeof why, "fc3d, %d contacts, largest coupled group %d, W symmetric: ADMM on the cone QP "
-                     "(one CHOLMOD factor), nsn after 1000 iterations if it stalls", p->nc, f.largest);
+                     "(one CHOLMOD factor); nsn after 1000 iterations, nsgs after 100 Newton steps", p->nc, f.largest);
             fallback(ch, "nsn", 1000);
+            ch->fallback2 = lcp_solver_find("nsgs");
+            ch->fallback_budget = 100;
         } else {
             set(ch, "nsn", NULL);
             snprintf(why, sizeof why, "fc3d, %d contacts, largest coupled group %d, W not symmetric: global nonsmooth "
-                     "Newton (UMFPACK)", p->nc, f.largest);
-            fallback(ch, "nsgs", 0);
+                     "Newton (UMFPACK); nsgs after 100 steps", p->nc, f.largest);
+            fallback(ch, "nsgs", 100);
         }
     }
     if (!ch->solver)

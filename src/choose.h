@@ -16,6 +16,10 @@ typedef struct {
     const lcp_solver *fallback;      /* NULL: none */
     const lcp_precond_type *fallback_precond;
     int budget;
+    /* and where the fallback may stall too: it runs on fallback_budget
+     * iterations, then fallback2 (no budget) from zero */
+    const lcp_solver *fallback2;
+    int fallback_budget;
     double time_s;                   /* the time spent choosing */
 } lcp_auto_choice;
 

@@ -645,22 +645,24 @@ again:
     c->s.max_iter = user_max;
     if (rc) goto done;
     status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-    if (ch.fallback && !fell_back &&
-        (status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED))) &&
-        !lcp_solver_check(ch.fallback, wp, NULL)) {
+    const lcp_solver *next = fell_back == 0 ? ch.fallback : fell_back == 1 ? ch.fallback2 : NULL;
+    if (next && (status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED))) &&
+        !lcp_solver_check(next, wp, NULL)) {
         size_t l = strlen(why);
         snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s from zero", sv->name,
-                 lcp_status_name(status), info.iterations, ch.fallback->name);
+                 lcp_status_name(status), info.iterations, next->name);
         memset(x, 0, (size_t)wp->n * sizeof(double)); /* a stalled iterate can hold a Newton method back */
         lcp_monitor_free(&mon);
         if (lcp_monitor_init(&mon, wp, &c->s, tr)) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
             goto done;
         }
-        sv = ch.fallback;
-        c->s.precond = ch.fallback_precond;
-        c->precond = ch.fallback_precond ? ch.fallback_precond->name : "none";
-        fell_back = 1;
+        sv = next;
+        c->s.precond = fell_back == 0 ? ch.fallback_precond : NULL;
+        c->precond = c->s.precond ? c->s.precond->name : "none";
+        budgeted = fell_back == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
+        if (budgeted) c->s.max_iter = ch.fallback_budget;
+        fell_back++;
         goto again;
     }
     double solve_s = lcp_now() - ts;

@@ -819,7 +819,9 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
 {
     DIR *d = opendir(o->dir);
-    if (!d) return lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0, "cannot open the sequence folder: %s", strerror(errno));
+    if (!d)
+        return lcp_status_exit_code(
+            lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0, "cannot open the sequence folder: %s", strerror(errno)));
     char **names = NULL;
     int nn = 0, cap = 0, rc = 0;
     struct dirent *de;
@@ -844,11 +846,12 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
     if (rc) {
         for (int k = 0; k < nn; k++) free(names[k]);
         free(names);
-        return lcp_fail(err, LCP_ERROR, o->dir, 0, "out of memory");
+        return lcp_status_exit_code(lcp_fail(err, LCP_ERROR, o->dir, 0, "out of memory"));
     }
     if (nn == 0) {
         free(names);
-        return lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0, "no step-* folders (make one with lcpsolve generate sequence)");
+        return lcp_status_exit_code(lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0,
+                                             "no step-* folders (make one with lcpsolve generate sequence)"));
     }
     qsort(names, (size_t)nn, sizeof *names, cmp_str);
 
@@ -903,8 +906,8 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
         const lcp_solver *sv = NULL;
         const char *pname = o->precond;
         double t0 = lcp_now(), choose_s = 0;
+        lcp_auto_choice ch = {0};
         if (!strcmp(o->solver, "auto")) {
-            lcp_auto_choice ch;
             if ((rc = lcp_choose_auto(&p, &ch, err))) goto step_done;
             sv = ch.solver;
             if (!strcmp(o->precond, "none")) {
@@ -922,13 +925,37 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
         }
         lcp_info info = {.status = LCP_MAX_ITER};
         double ts = lcp_now();
+        int user_max = s.max_iter, budgeted = ch.fallback && ch.budget > 0 && ch.budget < s.max_iter;
+        if (budgeted) s.max_iter = ch.budget;
         if (p.n > 0) {
             if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
         } else {
             lcp_monitor_step(&mon, 0, x, NULL);
         }
-        double solve_s = lcp_now() - ts + choose_s;
+        s.max_iter = user_max;
         lcp_status st = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
+        for (int stage = 0; stage < 2; stage++) { /* auto's fallbacks, as in a single solve */
+            const lcp_solver *next = stage == 0 ? ch.fallback : ch.fallback2;
+            if (!next || !(st == LCP_ERROR || (budgeted && (st == LCP_MAX_ITER || st == LCP_STALLED))) ||
+                lcp_solver_check(next, &p, NULL))
+                break;
+            memset(x, 0, (size_t)p.n * sizeof *x);
+            lcp_monitor_free(&mon);
+            if (lcp_monitor_init(&mon, &p, &s, NULL)) {
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+                goto step_done;
+            }
+            sv = next;
+            s.precond = stage == 0 ? ch.fallback_precond : NULL;
+            pname = s.precond ? s.precond->name : "none";
+            budgeted = stage == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
+            if (budgeted) s.max_iter = ch.fallback_budget;
+            info = (lcp_info){.status = LCP_MAX_ITER};
+            if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
+            s.max_iter = user_max;
+            st = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
+        }
+        double solve_s = lcp_now() - ts + choose_s;
         if (st != LCP_SOLVED && mon.best.residual <= mon.last.residual)
             memcpy(x, mon.best_x, (size_t)p.n * sizeof *x);
         lcp_metrics m;
