@@ -535,6 +535,9 @@ static int solve(cli *c, lcp_err *err)
         if (!strcmp(c->precond, "none")) { /* auto picks the preconditioner too, unless -p says */
             c->precond = ch.precond_name;
             c->s.precond = ch.precond;
+        } else {
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, "; -p %s from the command line", c->precond);
         }
     }
     if (!sv) {
