@@ -45,7 +45,7 @@ pick() {
 "$LCP" generate column --bodies 600 --mass-ratio 100 -o "$T/col600r" 2>/dev/null
 "$LCP" generate pyramid --base 12 -o "$T/pyr12" 2>/dev/null
 "$LCP" generate random-spd --size 400 --cond 1e4 -o "$T/rspd" 2>/dev/null
-"$LCP" generate granular --base 3 --layers 3 --mu 0.3 --piles 2 -o "$T/gran" 2>/dev/null
+"$LCP" generate pyramid --base 4 --mu 0.5 --piles 3 -o "$T/gran" 2>/dev/null
 "$LCP" generate pyramid --base 6 --mu 0.5 --kind ccp -o "$T/pyrccp" 2>/dev/null
 
 pick "column-20 (chain, n <= 300)" pivot none lcp problems/column-20
@@ -61,7 +61,7 @@ pick "Siconos lcp_mmc (dense, n = 26)" pivot none dat $SIC/lcp/lcp_mmc.dat
 pick "Siconos lcp_exp_murty (not symmetric)" lemke none dat $SIC/lcp/lcp_exp_murty.dat
 pick "pyramid-5-fc3d as box blcp (findex)" pivot none blcp problems/pyramid-5-fc3d --cone pyramid:4
 pick "pyramid-5-fc3d (coupled, symmetric)" admm none fc3d problems/pyramid-5-fc3d
-pick "granular piles fc3d" admm none fc3d "$T/gran"
+pick "pyramid piles fc3d" admm none fc3d "$T/gran"
 pick "pyramid-6 ccp" socp-ipm none ccp "$T/pyrccp"
 if [ -f $SIC/fc3d/Spheres-i099-356-679.hdf5 ]; then
     pick "Siconos Spheres (many small groups)" nsgs none fclib $SIC/fc3d/Spheres-i099-356-679.hdf5
@@ -87,6 +87,18 @@ if [ -f $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat ]; then
     *) bad "BoxesStack1: exit $rc $(field solver "$T/out") $(field auto_reason "$T/out")" ;;
     esac
 fi
+
+# the budget and the chain: admm stalls on a granular pile, nsn fails there, nsgs solves it
+"$LCP" generate granular --base 3 --layers 3 --mu 0.3 -o "$T/g1" 2>/dev/null
+"$LCP" --json -t 1e-8 -o "$T/x.mtx" "$T/g1" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field solver "$T/out") $(field auto_reason "$T/out")" in
+"0 "*"admm stopped (max_iter after 1000 iterations): nsn from zero"*) 
+    if python3 tests/check_friction.py fc3d "$T/g1/A.mtx" "$T/g1/b.mtx" "$T/g1/mu.mtx" "$T/x.mtx" --max 1e-8 >/dev/null; then
+        ok "budget: admm -> $(field solver "$T/out") on a granular pile (independent fc3d residual)"
+    else bad "granular pile: independent residual"; fi ;;
+"0 admm "*) ok "admm solved the granular pile within its budget" ;;
+*) bad "granular pile: exit $rc $(field solver "$T/out") $(field auto_reason "$T/out")" ;;
+esac
 
 # -p wins over auto's preconditioner; a -p the pick does not take is refused
 "$LCP" --json -p diag "$T/col600" >"$T/out" 2>/dev/null
