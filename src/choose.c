@@ -19,8 +19,8 @@
  *  blcp with findex, n > 300: pivot up to n = 4000, pgs above.
  *  lcp/blcp, symmetric, no findex, n > 40: the contact graph's largest
  *    component and its diameter (double-sweep BFS): diameter <= 8 (well
- *    connected, e.g. random sparse SPD): sgs; otherwise n <= 300: pivot;
- *    otherwise the Lanczos condition estimate: below 100 sgs, else
+ *    connected, e.g. random sparse SPD): pgs; otherwise n <= 300: pivot;
+ *    otherwise the Lanczos condition estimate: below 100 pgs, else
  *    mprgp -p ichol (long chains, mass ratios, singular contact sets).
  *  fc3d: nsgs when the contact graph falls apart into small components
  *    (largest <= 16 contacts: decomposition solves them apart) or n <= 30;
@@ -28,11 +28,12 @@
  *    then nsgs after 100 Newton steps: dense stacks stall admm and suit
  *    Newton, granular piles defeat Newton and suit nsgs), nsn when W is not
  *    symmetric (nsgs after 100 steps).
- *  ccp: nsgs for small or split-up problems, socp-ipm (interior point,
- *    iterations independent of conditioning) otherwise, nsgs on a breakdown.
+ *  ccp: nsgs for small or split-up problems; W symmetric: admm (stacks
+ *    solve in tens of iterations), socp-ipm after 200 (granular piles),
+ *    then nsgs; W not symmetric: socp-ipm, nsgs on a breakdown.
  * A pick that may stall runs on an iteration budget; unless it solved (or
  * proved there is no solution), its fallback then runs from zero (main.c,
- * sequence.c): lemke -> newton-fb, sgs -> mprgp -p ichol (300 sweeps),
+ * sequence.c): lemke -> newton-fb, pgs -> mprgp -p ichol (300 sweeps),
  * mprgp -> ipm (100 iterations), admm -> nsn -> nsgs, nsn -> nsgs.
  */
 #include "choose.h"
@@ -190,8 +191,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                     snprintf(est + l, sizeof est - l, ", semidefinite or nearly (Lanczos lmin ~ 0, %d steps)", steps);
             }
             if (f.diameter >= 0 && f.diameter <= 8) {
-                set(ch, "sgs", NULL);
-                snprintf(why, sizeof why, "symmetric, n = %d, %s: well connected, a few symmetric Gauss-Seidel sweeps "
+                set(ch, "pgs", NULL);
+                snprintf(why, sizeof why, "symmetric, n = %d, %s: well connected, a few Gauss-Seidel sweeps "
                          "(mprgp -p ichol after 300)", n, est);
                 fallback(ch, "mprgp", 300);
                 ch->fallback_precond = lcp_precond_find("ichol");
@@ -200,8 +201,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                 snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s: chains of contacts, principal pivoting "
                          "(exact in dense steps)", n, est);
             } else if (f.cond >= 0 && f.cond < 100) {
-                set(ch, "sgs", NULL);
-                snprintf(why, sizeof why, "symmetric, n = %d, %s < 100: a few symmetric Gauss-Seidel sweeps "
+                set(ch, "pgs", NULL);
+                snprintf(why, sizeof why, "symmetric, n = %d, %s < 100: a few Gauss-Seidel sweeps "
                          "(mprgp -p ichol after 300)", n, est);
                 fallback(ch, "mprgp", 300);
                 ch->fallback_precond = lcp_precond_find("ichol");
@@ -219,6 +220,13 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             set(ch, "nsgs", NULL);
             snprintf(why, sizeof why, "%s, %d contacts, largest coupled group %d (of %d): block Gauss-Seidel over "
                      "contacts", kind, p->nc, f.largest, f.components);
+        } else if (ccp && f.symmetric) {
+            set(ch, "admm", NULL);
+            snprintf(why, sizeof why, "ccp, %d contacts, largest coupled group %d, W symmetric: ADMM on the cone QP "
+                     "(stacks: tens of iterations); socp-ipm after 200, then nsgs", p->nc, f.largest);
+            fallback(ch, "socp-ipm", 200);
+            ch->fallback2 = lcp_solver_find("nsgs");
+            ch->fallback_budget = 0;
         } else if (ccp) {
             set(ch, "socp-ipm", NULL);
             snprintf(why, sizeof why, "ccp, %d contacts, largest coupled group %d: interior point over the cones",

@@ -50,8 +50,8 @@ pick() {
 
 pick "column-20 (chain, n <= 300)" pivot none lcp problems/column-20
 pick "column-20 mass ratio 100" pivot none lcp problems/column-20-ratio100
-pick "random-spd-200 (well connected)" sgs none lcp problems/random-spd-200
-pick "random-spd-400 (well connected)" sgs none lcp "$T/rspd"
+pick "random-spd-200 (well connected)" pgs none lcp problems/random-spd-200
+pick "random-spd-400 (well connected)" pgs none lcp "$T/rspd"
 pick "pyramid-5 (rank-deficient)" pivot none lcp problems/pyramid-5
 pick "column of 600 (long chain)" mprgp ichol lcp "$T/col600"
 pick "column of 600, mass ratio 100" mprgp ichol lcp "$T/col600r"
@@ -62,7 +62,9 @@ pick "Siconos lcp_exp_murty (not symmetric)" lemke none dat $SIC/lcp/lcp_exp_mur
 pick "pyramid-5-fc3d as box blcp (findex)" pivot none blcp problems/pyramid-5-fc3d --cone pyramid:4
 pick "pyramid-5-fc3d (coupled, symmetric)" admm none fc3d problems/pyramid-5-fc3d
 pick "pyramid piles fc3d" admm none fc3d "$T/gran"
-pick "pyramid-6 ccp" socp-ipm none ccp "$T/pyrccp"
+pick "pyramid-6 ccp" admm none ccp "$T/pyrccp"
+"$LCP" generate granular --base 4 --layers 3 --mu 0.3 --kind ccp -o "$T/gccp" 2>/dev/null
+pick "granular ccp (admm stalls: socp-ipm)" admm none ccp "$T/gccp"
 if [ -f $SIC/fc3d/Spheres-i099-356-679.hdf5 ]; then
     pick "Siconos Spheres (many small groups)" nsgs none fclib $SIC/fc3d/Spheres-i099-356-679.hdf5
     pick "Siconos Capsules (W not symmetric)" nsn none dat $SIC/fc3d/Capsules-i122-1617.dat
