@@ -134,6 +134,7 @@ static void usage_line(FILE *f)
                "       lcpsolve info PROBLEM\n"
                "       lcpsolve batch [OPTIONS] DIR           (lcpsolve batch --help)\n"
                "       lcpsolve sequence [OPTIONS] DIR        (steps of a simulation, warm-started by contact id)\n"
+               "       lcpsolve generate sequence --scene S --steps K ... -o DIR   (--help: a sphere simulation)\n"
                "       lcpsolve generate SCENE [PARAMS] -o DIR   (lcpsolve generate --help)\n");
 }
 
