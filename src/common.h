@@ -24,7 +24,8 @@
     X(LCP_INPUT_ERROR,   "input_error",        2, "usage or input error")           \
     X(LCP_NO_SOLUTION,   "no_solution",        3, "the problem has no solution")    \
     X(LCP_REF_MISMATCH,  "reference_mismatch", 4, "differs from --reference")       \
-    X(LCP_ERROR,         "error",              5, "numerical breakdown or internal error")
+    X(LCP_ERROR,         "error",              5, "numerical breakdown or internal error") \
+    X(LCP_STALLED,       "stalled",            1, "--adaptive: the residual stopped improving")
 
 typedef enum {
 #define X(id, name, code, msg) id,

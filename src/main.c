@@ -28,11 +28,13 @@
 
 #include "batch.h"
 #include "bench.h"
+#include "choose.h"
 #include "cone.h"
 #include "config.h"
 #include "generate.h"
 #include "info.h"
 #include "io/io.h"
+#include "sequence.h"
 #include "solvers/solver.h"
 #include "graph/decompose.h"
 #include "sparse_factor.h"
@@ -47,7 +49,7 @@ enum {
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
     OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE, OPT_INNER, OPT_CONE,
-    OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE, OPT_REG,
+    OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE, OPT_REG, OPT_SCHEDULE, OPT_ADAPTIVE,
     OPT_MAX_MEMORY,
 };
 
@@ -88,6 +90,10 @@ static const option_doc options[] = {
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diag of W_ii); admm: the starting penalty"},
     {"inner", 1, OPT_INNER, "NAME", "fixed-point: the ccp solver of each outer step (default nsgs)"},
+    {"schedule", 1, OPT_SCHEDULE, "SPEC",
+     "lcpsolve sequence: per-step caps or tolerances by progress, e.g. 0:5,0.5:20 or 0:1e-2,0.8:1e-6"},
+    {"adaptive", 1, OPT_ADAPTIVE, "FRAC",
+     "stop (status stalled) when an iteration improves the residual by less than FRAC of it"},
     {"shuffle", 0, OPT_SHUFFLE, NULL, "nsgs: a new (seeded, reproducible) contact order each sweep"},
     {"cone", 1, OPT_CONE, "pyramid:K", "solve a K-facet pyramid approximation of the friction cones (4: box blcp)"},
     {"kind", 1, OPT_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
@@ -122,6 +128,8 @@ typedef struct {
     double reg;        /* --reg EPS, 0 for none */
     int json, info, quiet;
     int cone_k;        /* --cone pyramid:K, 0 for none */
+    int sequence;      /* lcpsolve sequence DIR */
+    lcp_schedule schedule; /* --schedule (sequence) */
     lcp_kind kind;
     const char *where; /* "FILE:LINE" prefix for config errors, NULL for the command line */
     lcp_err *err;
@@ -138,6 +146,8 @@ static void usage_line(FILE *f)
                "       lcpsolve info PROBLEM\n"
                "       lcpsolve batch [OPTIONS] DIR           (lcpsolve batch --help)\n"
                "       lcpsolve bench [OPTIONS] PLAN.yaml     (lcpsolve bench --help)\n"
+               "       lcpsolve sequence [OPTIONS] DIR        (steps of a simulation, warm-started by contact id)\n"
+               "       lcpsolve generate sequence --scene S --steps K ... -o DIR   (--help: a sphere simulation)\n"
                "       lcpsolve generate SCENE [PARAMS] -o DIR   (lcpsolve generate --help)\n");
 }
 
@@ -320,6 +330,13 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->s.rho = x;
         break;
     case OPT_SHUFFLE: c->s.shuffle = 1; break;
+    case OPT_SCHEDULE:
+        if (lcp_schedule_parse(val, &c->schedule, c->err)) return bad(c, "%s%s", c->err->msg, "");
+        break;
+    case OPT_ADAPTIVE:
+        if (!parse_double(val, &x) || !(x > 0 && x < 1)) return bad(c, "--%s: '%s' must be a fraction in (0, 1)", name, val);
+        c->s.adaptive = x;
+        break;
     case OPT_CONE:
         if (lcp_cone_parse(val, &c->cone_k, c->err)) return bad(c, "%s%s", c->err->msg, "");
         break;
@@ -436,6 +453,8 @@ typedef struct {
     const lcp_problem *orig;
     const char *cone_form;
     double cone_error;
+    const char *auto_reason; /* --solver auto: the pick and why; NULL otherwise */
+    double auto_time_s;
 } run_report;
 
 static void report(const cli *c, const run_report *r)
@@ -470,6 +489,10 @@ static void report(const cli *c, const run_report *r)
             cJSON_AddNumberToObject(o, "ref_tol", c->ref_tol);
         }
         if (r->message && *r->message) cJSON_AddStringToObject(o, "message", r->message);
+        if (r->auto_reason) {
+            cJSON_AddStringToObject(o, "auto_reason", r->auto_reason);
+            cJSON_AddNumberToObject(o, "auto_time_s", r->auto_time_s);
+        }
         if (r->orig) {
             char cone[32];
             snprintf(cone, sizeof cone, "pyramid:%d", c->cone_k);
@@ -494,6 +517,7 @@ static void report(const cli *c, const run_report *r)
     if (r->components > 1) printf(", %d components solved apart", r->components);
     printf("\nstatus           %s after %d iterations%s, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
            r->iterations, r->components > 1 ? " (the most of any component)" : "", r->time_s, r->parse_s);
+    if (r->auto_reason) printf("choice           %s (%.3g s)\n", r->auto_reason, r->auto_time_s);
     printf("residual         %.3e (tol %.1e)\n", r->m.residual, c->s.tol);
     printf("complementarity  %.3e\nfeasibility      %.3e\n", r->m.complementarity, r->m.feasibility);
     if (r->orig)
@@ -537,7 +561,6 @@ static int load(cli *c, lcp_problem *p, lcp_err *err)
     return lcp_problem_finish(p, err);
 }
 
-/* auto: the best fitting solver this build has, with its reason. */
 /* --graph FILE.dot: the contact graph, nodes filled by DSATUR colour. */
 static int write_graph(const lcp_problem *p, const char *path, lcp_err *err)
 {
@@ -552,24 +575,6 @@ static int write_graph(const lcp_problem *p, const char *path, lcp_err *err)
     free(colour);
     lcp_graph_free(&g);
     return rc;
-}
-
-static const lcp_solver *choose_auto(const lcp_problem *p, char *why, size_t len)
-{
-    if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
-        for (int i = 0; i < p->n; i++)
-            if (!(lcp_csr_diag(&p->A, i) > 0)) { /* no sweep method applies: pivot */
-                const char *name = p->kind == LCP_KIND_BLCP ? "pivot" : "lemke";
-                snprintf(why, len, "auto: %s (A(%d,%d) = %g: the sweep methods need a positive diagonal)", name,
-                         i + 1, i + 1, lcp_csr_diag(&p->A, i));
-                return lcp_solver_find(name);
-            }
-        snprintf(why, len, "auto: psor with the estimated optimal omega (%s with a positive diagonal)",
-                 lcp_kind_name(p->kind));
-        return lcp_solver_find("psor");
-    }
-    snprintf(why, len, "auto: nsgs (%s, block Gauss-Seidel over contacts)", lcp_kind_name(p->kind));
-    return lcp_solver_find("nsgs");
 }
 
 static int solve(cli *c, lcp_err *err)
@@ -612,9 +617,22 @@ static int solve(cli *c, lcp_err *err)
         }
         if ((rc = lcp_problem_regularise(wp, c->reg, err))) goto done;
     }
-    char why[256] = "";
-    const lcp_solver *sv =
-        strcmp(c->solver, "auto") ? lcp_solver_find(c->solver) : choose_auto(wp, why, sizeof why);
+    char why[512] = "";
+    lcp_auto_choice ch = {0};
+    const lcp_solver *sv = NULL;
+    if (strcmp(c->solver, "auto")) sv = lcp_solver_find(c->solver);
+    else if ((rc = lcp_choose_auto(wp, &ch, err))) goto done;
+    else {
+        sv = ch.solver;
+        snprintf(why, sizeof why, "%s", ch.reason);
+        if (!strcmp(c->precond, "none")) { /* auto picks the preconditioner too, unless -p says */
+            c->precond = ch.precond_name;
+            c->s.precond = ch.precond;
+        } else {
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, "; -p %s from the command line", c->precond);
+        }
+    }
     if (!sv) {
         rc = *why ? lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "%s", why)
                   : lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown solver '%s' (see --list-solvers)", c->solver);
@@ -731,6 +749,11 @@ static int solve(cli *c, lcp_err *err)
                                                      "follows the whole problem)");
         goto done;
     }
+    /* auto: a pick that may stall runs on an iteration budget, then its fallback (choose.h) */
+    int user_max = c->s.max_iter, budgeted = 0, fell_back = 0;
+    if (ch.fallback && ch.budget > 0 && ch.budget < user_max) c->s.max_iter = ch.budget, budgeted = 1;
+    lcp_status status;
+again:
     rc = -1;
     /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
     if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->s.order &&
@@ -741,9 +764,30 @@ static int solve(cli *c, lcp_err *err)
         info = (lcp_info){.status = LCP_MAX_ITER};
         rc = sv->solve(wp, &c->s, x, &mon, &info, err);
     }
-    double solve_s = lcp_now() - ts;
+    c->s.max_iter = user_max;
     if (rc) goto done;
-    lcp_status status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
+    status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
+    const lcp_solver *next = fell_back == 0 ? ch.fallback : fell_back == 1 ? ch.fallback2 : NULL;
+    if (next && (status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED))) &&
+        !lcp_solver_check(next, wp, NULL)) {
+        size_t l = strlen(why);
+        snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s from zero", sv->name,
+                 lcp_status_name(status), info.iterations, next->name);
+        memset(x, 0, (size_t)wp->n * sizeof(double)); /* a stalled iterate can hold a Newton method back */
+        lcp_monitor_free(&mon);
+        if (lcp_monitor_init(&mon, wp, &c->s, tr)) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            goto done;
+        }
+        sv = next;
+        c->s.precond = fell_back == 0 ? ch.fallback_precond : NULL;
+        c->precond = c->s.precond ? c->s.precond->name : "none";
+        budgeted = fell_back == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
+        if (budgeted) c->s.max_iter = ch.fallback_budget;
+        fell_back++;
+        goto again;
+    }
+    double solve_s = lcp_now() - ts;
     /* the answer reported is verified here, not taken from the solver; short
      * of a solution, the best iterate the monitor saw (lowest residual, not
      * the last: iterations, interrupted or diverging, need not descend) */
@@ -755,7 +799,8 @@ static int solve(cli *c, lcp_err *err)
     }
     run_report r = {.p = wp, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
                     .components = ncomp > 0 ? ncomp : 1,
-                    .parse_s = parse_s, .omega = info.omega, .message = info.message};
+                    .parse_s = parse_s, .omega = info.omega, .message = info.message,
+                    .auto_reason = *why ? why : NULL, .auto_time_s = ch.time_s};
     lcp_verify(wp, x, mon.w, &r.m);
     for (int i = 0; wp->reg > 0 && i < wp->n; i++) mon.w[i] -= wp->reg * x[i]; /* --output-w: the original w */
     const double *xout = x, *wout = mon.w; /* what --output and --output-w write */
@@ -835,6 +880,8 @@ int main(int argc, char **argv)
 
 static int run(int argc, char **argv)
 {
+    if (argc > 2 && !strcmp(argv[1], "generate") && !strcmp(argv[2], "sequence"))
+        return lcp_sequence_generate_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "batch")) { /* its monitors stop on a signal too, and write what they have */
         signal(SIGINT, on_signal);
@@ -843,7 +890,8 @@ static int run(int argc, char **argv)
     }
     if (argc > 1 && !strcmp(argv[1], "bench")) return lcp_bench_main(argc - 1, argv + 1, run, plan_check);
     int info_cmd = argc > 1 && !strcmp(argv[1], "info");
-    if (info_cmd) argc--, argv++;
+    int seq_cmd = argc > 1 && !strcmp(argv[1], "sequence");
+    if (info_cmd || seq_cmd) argc--, argv++;
 
     lcp_err err = {{0}};
     cli c;
@@ -927,6 +975,30 @@ static int run(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank > 0) c.output = c.output_w = c.trace = c.graph = NULL; /* process 0 writes */
 #endif
+    if (seq_cmd) {
+        const char *no = c.trace ? "--trace" : c.output ? "--output" : c.output_w ? "--output-w" : c.reference ? "--reference"
+                       : c.warm ? "--warm-start" : c.cone_k ? "--cone" : c.graph ? "--graph" : c.order_given ? "--order"
+                       : NULL;
+        if (!c.problem) {
+            fprintf(stderr, "lcpsolve: sequence: no folder given (lcpsolve sequence DIR [OPTIONS])\n");
+            rc = 2;
+        } else if (no) {
+            fprintf(stderr, "lcpsolve: sequence: %s cannot be used with a sequence\n", no);
+            rc = 2;
+        } else {
+            lcp_sequence_opts so = {.dir = c.problem, .solver = c.solver, .precond = c.precond, .s = &c.s,
+                                    .schedule = &c.schedule, .warm_factor = c.warm_factor, .json = c.json,
+                                    .quiet = c.quiet};
+            rc = lcp_sequence_solve(&so, &err);
+            if (err.msg[0]) fprintf(stderr, "lcpsolve: %s\n", err.msg);
+        }
+        goto out;
+    }
+    if (c.schedule.n) {
+        fprintf(stderr, "lcpsolve: --schedule applies to lcpsolve sequence DIR (steps by progress)\n");
+        rc = 2;
+        goto out;
+    }
     rc = solve(&c, &err);
     if (err.msg[0]) fprintf(stderr, "lcpsolve: %s\n", err.msg);
 out:

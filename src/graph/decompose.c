@@ -114,7 +114,8 @@ static int severity(lcp_status s)
     case LCP_NO_SOLUTION: return 5;
     case LCP_ERROR: return 4;
     case LCP_TIME_LIMIT: return 3;
-    case LCP_MAX_ITER: return 2;
+    case LCP_MAX_ITER:
+    case LCP_STALLED: return 2;
     default: return 1;
     }
 }

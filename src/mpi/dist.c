@@ -297,7 +297,13 @@ int lcp_dist_monitor(lcp_dist *d, lcp_monitor *mon, int iter, const double *x, c
     t = (lcp_verify_partial){friction ? sm[0] : mx[0], sm[1], mx[1], sm[2], sm[3], sm[4], mx[2] != 0.0};
     lcp_metrics m;
     lcp_verify_finish(p, &t, &m);
-    return lcp_monitor_record(mon, iter, mx[3], mx[4] != 0.0, &m, x, extra);
+    int v[2] = {lcp_monitor_record(mon, iter, mx[3], mx[4] != 0.0, &m, x, extra), (int)mon->status};
+    /* the metrics are the same everywhere, but a test on x itself (the
+     * friction run-off test) sees only this process's part: process 0
+     * decides for all */
+    MPI_Bcast(v, 2, MPI_INT, 0, d->comm);
+    mon->status = (lcp_status)v[1];
+    return v[0];
 }
 
 void lcp_dist_gather(lcp_dist *d, double *x)

@@ -28,6 +28,7 @@ void lcp_settings_default(lcp_settings *s)
     s->precond = NULL;
     s->mg_cycle = 1;
     s->order = NULL;
+    s->adaptive = 0.0;
     s->inner = lcp_solver_find("nsgs");
 }
 
@@ -99,6 +100,7 @@ int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, co
                        const double *x, const double *extra)
 {
     const lcp_problem *p = mon->p;
+    double prev = iter > 0 && mon->iter < iter ? mon->last.residual : INFINITY; /* the previous check's */
     mon->last = *m;
     mon->iter = iter;
     if (mon->trace) lcp_trace_row(mon->trace, iter, t, &mon->last, extra);
@@ -136,6 +138,11 @@ int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, co
     }
     if ((mon->s->time_limit > 0 && t >= mon->s->time_limit) || interrupted) {
         mon->status = LCP_TIME_LIMIT;
+        return 1;
+    }
+    /* --adaptive FRAC: the last sweep improved the residual by less than FRAC of it */
+    if (mon->s->adaptive > 0 && isfinite(prev) && prev - mon->last.residual < mon->s->adaptive * prev) {
+        mon->status = LCP_STALLED;
         return 1;
     }
     return 0;

@@ -37,6 +37,8 @@ typedef struct lcp_settings_s {
      * the sweeps run a class at a time on -j threads, the same bits for any
      * thread count.  Taken by the solvers with LCP_SOLVER_ORDER. */
     const lcp_order *order;
+    double adaptive;     /* --adaptive FRAC: stop (status stalled) when a sweep improves the residual by
+                          * less than FRAC of it; 0 for off (src/solvers/monitor.c) */
     const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
 } lcp_settings;
 

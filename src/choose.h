@@ -1,0 +1,30 @@
+/* src/choose.h: `--solver auto`: a solver and a preconditioner picked from
+ * the problem's kind, size, sparsity, symmetry, definiteness and a cheap
+ * condition estimate, with the reasons (src/choose.c). */
+#ifndef LCPSOLVE_CHOOSE_H
+#define LCPSOLVE_CHOOSE_H
+
+#include "solvers/solver.h"
+
+typedef struct {
+    const lcp_solver *solver;
+    const lcp_precond_type *precond; /* NULL: none */
+    const char *precond_name;        /* "none" or the preconditioner's name */
+    char reason[512];                /* "auto: NAME (why)" */
+    /* where the pick may stall: run it with at most budget iterations, then,
+     * unless solved (or a proven verdict), fallback from its best iterate */
+    const lcp_solver *fallback;      /* NULL: none */
+    const lcp_precond_type *fallback_precond;
+    int budget;
+    /* and where the fallback may stall too: it runs on fallback_budget
+     * iterations, then fallback2 (no budget) from zero */
+    const lcp_solver *fallback2;
+    int fallback_budget;
+    double time_s;                   /* the time spent choosing */
+} lcp_auto_choice;
+
+/* Fills ch for problem p; 0, or LCP_INPUT_ERROR when no solver of this build
+ * takes the problem (the reason in err). */
+int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
+
+#endif

@@ -1,0 +1,52 @@
+/* src/sequence.h: sequences of contact problems, one a time step of one
+ * simulation (src/sequence.c).
+ *
+ *   lcpsolve generate sequence --scene column|pyramid|granular --steps K ... -o DIR
+ *       a short rigid-sphere simulation; DIR/step-0000 ... are problem
+ *       folders (A b M J v e [mu] .mtx, problem.json) with ids.mtx: one
+ *       persistent id a contact (the pair of bodies).
+ *   lcpsolve sequence DIR [OPTIONS]
+ *       solves the steps in order, each warm-started from the previous
+ *       step's solution matched by contact id.
+ */
+#ifndef LCPSOLVE_SEQUENCE_H
+#define LCPSOLVE_SEQUENCE_H
+
+#include "solvers/solver.h"
+
+/* argv[0] is "generate", argv[1] "sequence"; exit code of DESIGN.md. */
+int lcp_sequence_generate_main(int argc, char **argv);
+
+/* --schedule SPEC: "P:V,P:V,..." with progress fractions 0 = P_1 < P_2 <
+ * ... < 1; every V an iteration cap (a whole number >= 1) or every V a
+ * tolerance (a number in (0, 1) written with '.' or 'e').  The step at
+ * progress k/K (k = 0..K-1 of K steps) uses the entry with the largest
+ * P <= k/K. */
+#define LCP_SCHEDULE_MAX 32
+typedef struct {
+    int n;       /* entries, 0 for no schedule */
+    int is_tol;  /* 1: values are tolerances, 0: iteration caps */
+    double at[LCP_SCHEDULE_MAX], value[LCP_SCHEDULE_MAX];
+} lcp_schedule;
+
+/* 0, or LCP_INPUT_ERROR with a one-line reason in err. */
+int lcp_schedule_parse(const char *spec, lcp_schedule *sch, lcp_err *err);
+/* Applies the entry for progress fraction f to s (max_iter or tol). */
+void lcp_schedule_apply(const lcp_schedule *sch, double f, lcp_settings *s);
+
+typedef struct {
+    const char *dir;
+    const char *solver;      /* a solver name or "auto" */
+    const char *precond;     /* "none" or a name; auto may choose its own */
+    const lcp_settings *s;   /* tol, max_iter, adaptive, ... of every step */
+    const lcp_schedule *schedule; /* NULL or n == 0: none */
+    double warm_factor;      /* x0 = warm_factor * previous x, matched by id; 0: cold starts */
+    int json, quiet;
+} lcp_sequence_opts;
+
+/* Solves every DIR/step-* in name order; prints a line (or a JSON object) a
+ * step and a total.  Returns the exit code: 0 all solved, 1 some stopped at
+ * a limit (or stalled), 2 input error, 3 no solution, 5 breakdown. */
+int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err);
+
+#endif

@@ -1,0 +1,117 @@
+#!/bin/sh
+# tests/e2e/auto.sh: --solver auto (src/choose.c) end to end.  On each kind
+# and on the problem shapes its rules tell apart (small and chain-like,
+# well-connected, long chains, mass ratios, rank-deficient piles, non-
+# symmetric, zero diagonal, findex box friction, friction piles split into
+# small groups or coupled, ccp) auto must name the pick its rules give, say
+# why (--json "auto_reason", the summary's "choice" line, stderr without
+# --json/--quiet, nothing with --quiet), and solve: every answer is checked by
+# the independent checkers (tests/check_residual.py, tests/check_friction.py).
+# Also: the fallback (lemke's "cannot decide" -> newton-fb), -p overriding
+# auto's preconditioner, and auto's choice of a preconditioner.
+# Run from the repository root: sh tests/e2e/auto.sh.
+. tests/lib.sh
+SIC=../shared/data/siconos
+field() { python3 -c "import json,sys; v=json.load(open(sys.argv[2])).get(sys.argv[1]); print('' if v is None else v)" "$1" "$2"; }
+
+# pick NAME EXPECTED-SOLVER EXPECTED-PRECOND CHECKER PROBLEM-ARGS...: auto picks the solver, solves, the checker agrees
+pick() {
+    name=$1; want=$2; wantp=$3; chk=$4; shift 4
+    case $chk in lcp|dat|blcp) tol=1e-9 ;; *) tol=1e-8 ;; esac
+    "$LCP" --json -t $tol -o "$T/x.mtx" "$@" >"$T/out" 2>"$T/err"; rc=$?
+    got=$(field solver "$T/out"); gotp=$(field precond "$T/out"); why=$(field auto_reason "$T/out")
+    case $why in *" stopped ("*) gotp=$wantp; got=${why#auto: }; got=${got%% *} ;; esac # the pick, then its fallback
+    if [ "$got" != "$want" ] || [ "$gotp" != "$wantp" ]; then
+        bad "$name: auto picked $got -p $gotp, the rules say $want -p $wantp ($why)"; return
+    fi
+    case $why in "auto: $want"*"("*")"*) ;; *) bad "$name: auto_reason '$why' does not name $want and why"; return ;; esac
+    if [ $rc -ne 0 ]; then bad "$name: $want exit $rc $(field status "$T/out") $(head -c 200 "$T/err")"; return; fi
+    if [ "$chk" = lcp ]; then
+        d=$1
+        if python3 tests/check_residual.py "$d/A.mtx" "$d/b.mtx" "$T/x.mtx" --max 1e-9 >"$T/res"; then
+            ok "$name: auto -> $want${wantp:+ -p $wantp}, independent residual $(cat "$T/res")"
+        else bad "$name: independent residual $(cat "$T/res")"; fi
+    elif [ "$chk" = fc3d ] || [ "$chk" = ccp ]; then
+        d=$1
+        if python3 tests/check_friction.py "$chk" "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$T/x.mtx" --max 1e-8 >"$T/res"; then
+            ok "$name: auto -> $want ($(field solver "$T/out") solved), independent $chk residual $(cat "$T/res")"
+        else bad "$name: independent $chk residual $(cat "$T/res")"; fi
+    else
+        ok "$name: auto -> $want, residual $(field residual "$T/out") (no independent checker for $chk)"
+    fi
+}
+
+"$LCP" generate column --bodies 600 -o "$T/col600" 2>/dev/null
+"$LCP" generate column --bodies 600 --mass-ratio 100 -o "$T/col600r" 2>/dev/null
+"$LCP" generate pyramid --base 12 -o "$T/pyr12" 2>/dev/null
+"$LCP" generate random-spd --size 400 --cond 1e4 -o "$T/rspd" 2>/dev/null
+"$LCP" generate pyramid --base 4 --mu 0.5 --piles 3 -o "$T/gran" 2>/dev/null
+"$LCP" generate pyramid --base 6 --mu 0.5 --kind ccp -o "$T/pyrccp" 2>/dev/null
+
+pick "column-20 (chain, n <= 300)" pivot none lcp problems/column-20
+pick "column-20 mass ratio 100" pivot none lcp problems/column-20-ratio100
+pick "random-spd-200 (well connected)" pgs none lcp problems/random-spd-200
+pick "random-spd-400 (well connected)" pgs none lcp "$T/rspd"
+pick "pyramid-5 (rank-deficient)" pivot none lcp problems/pyramid-5
+pick "column of 600 (long chain)" mprgp ichol lcp "$T/col600"
+pick "column of 600, mass ratio 100" mprgp ichol lcp "$T/col600r"
+pick "pyramid 12 (rank-deficient, 576 contacts)" mprgp ichol lcp "$T/pyr12"
+pick "murty-8 (not symmetric)" lemke none lcp problems/murty-8
+pick "Siconos lcp_mmc (dense, n = 26)" pivot none dat $SIC/lcp/lcp_mmc.dat
+pick "Siconos lcp_exp_murty (not symmetric)" lemke none dat $SIC/lcp/lcp_exp_murty.dat
+pick "pyramid-5-fc3d as box blcp (findex)" pivot none blcp problems/pyramid-5-fc3d --cone pyramid:4
+pick "pyramid-5-fc3d (coupled, symmetric)" admm none fc3d problems/pyramid-5-fc3d
+pick "pyramid piles fc3d" admm none fc3d "$T/gran"
+pick "pyramid-6 ccp" admm none ccp "$T/pyrccp"
+"$LCP" generate granular --base 4 --layers 3 --mu 0.3 --kind ccp -o "$T/gccp" 2>/dev/null
+pick "granular ccp (admm stalls: socp-ipm)" admm none ccp "$T/gccp"
+if [ -f $SIC/fc3d/Spheres-i099-356-679.hdf5 ]; then
+    pick "Siconos Spheres (many small groups)" nsgs none fclib $SIC/fc3d/Spheres-i099-356-679.hdf5
+    pick "Siconos Capsules (W not symmetric)" nsn none dat $SIC/fc3d/Capsules-i122-1617.dat
+else
+    skip "Siconos fc3d files missing"
+fi
+
+# the fallback: lemke cannot decide on CPS_3 (zero diagonal, indefinite): newton-fb solves it
+"$LCP" --json $SIC/lcp/lcp_CPS_3.dat >"$T/out" 2>/dev/null; rc=$?
+why=$(field auto_reason "$T/out")
+case "$rc $(field solver "$T/out") $why" in
+"0 newton-fb auto: lemke"*"lemke stopped (error"*"newton-fb from zero"*) ok "fallback: lemke -> newton-fb on lcp_CPS_3 ($(field residual "$T/out"))" ;;
+*) bad "fallback on lcp_CPS_3: exit $rc, $(field solver "$T/out"), '$why'" ;;
+esac
+
+# the budget: admm stalls on BoxesStack1 (dense, singular W); nsn after 1000 iterations
+if [ -f $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat ]; then
+    "$LCP" --json $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat >"$T/out" 2>/dev/null; rc=$?
+    case "$rc $(field solver "$T/out") $(field auto_reason "$T/out")" in
+    "0 nsn "*"admm stopped (max_iter after 1000 iterations)"*) ok "budget: admm -> nsn on BoxesStack1" ;;
+    "0 admm "*) ok "budget: admm solved BoxesStack1 within its budget" ;;
+    *) bad "BoxesStack1: exit $rc $(field solver "$T/out") $(field auto_reason "$T/out")" ;;
+    esac
+fi
+
+# the budget and the chain: admm stalls on a granular pile, nsn fails there, nsgs solves it
+"$LCP" generate granular --base 3 --layers 3 --mu 0.3 -o "$T/g1" 2>/dev/null
+"$LCP" --json -t 1e-8 -o "$T/x.mtx" "$T/g1" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field solver "$T/out") $(field auto_reason "$T/out")" in
+"0 "*"admm stopped (max_iter after 1000 iterations): nsn from zero"*) 
+    if python3 tests/check_friction.py fc3d "$T/g1/A.mtx" "$T/g1/b.mtx" "$T/g1/mu.mtx" "$T/x.mtx" --max 1e-8 >/dev/null; then
+        ok "budget: admm -> $(field solver "$T/out") on a granular pile (independent fc3d residual)"
+    else bad "granular pile: independent residual"; fi ;;
+"0 admm "*) ok "admm solved the granular pile within its budget" ;;
+*) bad "granular pile: exit $rc $(field solver "$T/out") $(field auto_reason "$T/out")" ;;
+esac
+
+# -p wins over auto's preconditioner; a -p the pick does not take is refused
+"$LCP" --json -p diag "$T/col600" >"$T/out" 2>/dev/null
+check "-p diag overrides auto's ichol" grep -q '"auto_reason":"auto: mprgp -p ichol.*; -p diag from the command line' "$T/out"
+
+# the reasons: stderr and the summary without --json, nothing with --quiet
+"$LCP" problems/column-20 >"$T/sum" 2>"$T/err"
+check "reason on stderr" grep -q '^lcpsolve: auto: pivot (symmetric, n = 20' "$T/err"
+check "reason in the summary" grep -q '^choice *auto: pivot (' "$T/sum"
+"$LCP" --quiet problems/column-20 >"$T/sum" 2>"$T/err"
+check "--quiet: no summary, no reason" [ ! -s "$T/sum" ] && [ ! -s "$T/err" ]
+"$LCP" --json -s psor problems/column-20 >"$T/out" 2>/dev/null
+check "a named solver: no auto_reason" [ -z "$(field auto_reason "$T/out")" ]
+finish
