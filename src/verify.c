@@ -135,11 +135,15 @@ void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_me
 {
     if (p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D) {
         double norm = fmax(fmax(sqrt(t->nq), p->scale_floor), fmax(sqrt(t->nr), sqrt(t->nu)));
-        m->residual = sqrt(t->res) / (norm > 0 ? norm : 1.0);
+        m->scale = norm > 0 ? norm : 1.0;
+        m->xnorm = sqrt(t->nr);
+        m->residual = sqrt(t->res) / m->scale;
         m->complementarity = t->comp;
         m->feasibility = t->feas;
     } else {
-        m->residual = t->res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
+        m->scale = fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
+        m->xnorm = 0.0;
+        m->residual = t->res / m->scale;
         m->complementarity = p->kind == LCP_KIND_BLCP ? t->comp : fabs(t->comp);
         m->feasibility = fmax(0.0, t->feas);
     }

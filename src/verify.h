@@ -17,6 +17,8 @@ typedef struct {
                                friction: sum_i |r_i'u_i| (u with De Saxce term for fc3d) */
     double feasibility;     /* largest violation: lcp: max(0,-min lambda,-min w);
                                blcp: bound violation; friction: cone violations */
+    double scale;           /* the residual's denominator (its unnormalised value is residual * scale) */
+    double xnorm;           /* ccp/fc3d: |r| (2-norm); 0 for lcp/blcp */
 } lcp_metrics;
 
 /* w = A x + b (w: n doubles, caller-owned), then the metrics of x. */

@@ -74,12 +74,11 @@ static double norm2v(const double *v, int n)
  * to 0 while the error itself, |r - P_K(r - u)|, stays where it started.
  * Such an iterate is not a solution: true when the unnormalised error is
  * still above half that of r = 0 (and above tol |q|); mon->message says so. */
-static int unbounded(lcp_monitor *mon, const double *x, int iter)
+static int unbounded(lcp_monitor *mon, int iter)
 {
     const lcp_problem *p = mon->p;
-    double nq = norm2v(p->b, p->n), nr = norm2v(x, p->n), nu = norm2v(mon->w, p->n);
-    double norm = fmax(fmax(nq, p->scale_floor), fmax(nr, nu));
-    double err = mon->last.residual * (norm > 0 ? norm : 1.0);
+    double nq = norm2v(p->b, p->n), nr = mon->last.xnorm; /* from the metrics: the same in every MPI process */
+    double err = mon->last.residual * mon->last.scale;
     if (err <= 0.5 * mon->start_error || err <= mon->s->tol * fmax(nq, p->scale_floor)) return 0;
     snprintf(mon->message, sizeof mon->message,
              "diverged: |r| grew to %.3g by iteration %d, and the residual (%.3g) fell only through it: "
@@ -110,7 +109,7 @@ int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, co
         memcpy(mon->best_x, x, (size_t)p->n * sizeof(double));
     }
     if (mon->last.residual <= mon->s->tol) {
-        if ((p->kind & LCP_KIND_FRICTION) && unbounded(mon, x, iter)) {
+        if ((p->kind & LCP_KIND_FRICTION) && unbounded(mon, iter)) {
             mon->status = LCP_ERROR;
             return 1;
         }
