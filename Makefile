@@ -2,7 +2,7 @@
 #   make            build ./lcpsolve
 #   make test       run every test (unit tests, then end-to-end tests)
 #   make install    PREFIX=/usr/local: binary and man page
-#   make bench      the benchmarks of BENCHMARKS.md
+#   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first)
 #   make CUDA=1     also the CUDA kernels (src/parallel/pgs_cuda.cu, nvcc): solver pgs-cuda,
 #                   batch --device gpu; objects in build-cuda/ (BUILD=DIR, BIN=FILE to move them)
@@ -74,7 +74,12 @@ $(BUILD)/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
-bench: $(BIN) $(BUILD)/bench/sweeps
+# lcpsolve against the peer, Siconos (scripts/bench-peers: installs and builds
+# the peer, or skips); BENCH_QUICK=1 for the few-minute run, BENCH_ARGS for more
+bench: $(BIN)
+	@python3 scripts/bench-peers all $(if $(filter-out 0,$(BENCH_QUICK)),--quick) $(BENCH_ARGS)
+
+bench-sweeps: $(BIN) $(BUILD)/bench/sweeps
 	@sh scripts/bench-sweeps
 
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
@@ -93,5 +98,5 @@ install: $(BIN)
 clean:
 	rm -rf build build-cuda lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test bench peer install clean
+.PHONY: all test bench bench-sweeps peer install clean
 -include $(SRC:%.c=$(BUILD)/%.d)
