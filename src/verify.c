@@ -7,6 +7,10 @@
 /* |(a, b)|: sqrt, not hypot (several times slower, and contact impulses
  * and velocities are nowhere near overflow) */
 static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
+/* fmax and fmin (a NaN argument gives the other), inline: libm's are calls,
+ * several a row in the loops below that run after every iteration */
+static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
+static inline double min_nan(double a, double b) { return (b < a || a != a) ? b : a; }
 
 void lcp_cone_project(double mu, double *r)
 {
@@ -47,7 +51,7 @@ double lcp_contact_residual2(double mu, int desaxce, const double *r, const doub
 static double inf_norm(const double *v, int n)
 {
     double m = 0.0;
-    for (int i = 0; i < n; i++) m = fmax(m, fabs(v[i]));
+    for (int i = 0; i < n; i++) m = max_nan(m, fabs(v[i]));
     return m;
 }
 
@@ -55,9 +59,9 @@ static void metrics_lcp(const lcp_problem *p, const double *x, const double *w, 
 {
     double res = 0.0, comp = 0.0, feas = 0.0;
     for (int i = 0; i < p->n; i++) {
-        res = fmax(res, fabs(fmin(x[i], w[i])));
+        res = max_nan(res, fabs(min_nan(x[i], w[i])));
         comp += x[i] * w[i];
-        feas = fmax(feas, fmax(-x[i], -w[i]));
+        feas = max_nan(feas, max_nan(-x[i], -w[i]));
     }
     m->residual = res / fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
     m->complementarity = fabs(comp);
@@ -120,6 +124,9 @@ void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_me
     }
     /* a NaN anywhere must never look like convergence */
     if (isnan(m->residual)) m->residual = INFINITY;
+    /* lcp, ccp, fc3d: a NaN in x or w makes the complementarity sum NaN,
+     * so a number there says there is none (blcp skips rows with w = 0) */
+    if (p->kind != LCP_KIND_BLCP && !isnan(m->complementarity)) return;
     for (int i = 0; i < p->n; i++) /* fmin/fmax drop NaNs: look for them */
         if (isnan(x[i]) || isnan(w[i])) {
             m->residual = INFINITY;
@@ -129,8 +136,15 @@ void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_me
 
 void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m)
 {
-    lcp_csr_matvec(&p->A, x, w);
-    for (int i = 0; i < p->n; i++) w[i] += p->b[i];
+    /* w = A x + b in one pass: the bits of lcp_csr_matvec, then + b */
+    const int *ap = p->A.p, *aj = p->A.j;
+    const double *ax = p->A.x;
+    for (int i = 0; i < p->n; i++) {
+        double s = 0.0;
+        if (ap)
+            for (int k = ap[i]; k < ap[i + 1]; k++) s += ax[k] * x[aj[k]];
+        w[i] = s + p->b[i];
+    }
     lcp_verify_w(p, x, w, m);
 }
 
