@@ -2,7 +2,7 @@
 #   make            build ./lcpsolve
 #   make test       run every test (unit tests, then end-to-end tests)
 #   make install    PREFIX=/usr/local: binary and man page
-#   make bench      the benchmarks of BENCHMARKS.md
+#   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
 #                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
 #   make fuzz       the libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/;
@@ -118,7 +118,12 @@ $(BUILD)/bench/%: bench/%.c $(LIBOBJ)
 regress: $(BIN)
 	@python3 scripts/regress problems
 
-bench: $(BIN) $(BUILD)/bench/sweeps
+# lcpsolve against the peer, Siconos (scripts/bench-peers: installs and builds
+# the peer, or skips); BENCH_QUICK=1 for the few-minute run, BENCH_ARGS for more
+bench: $(BIN)
+	@python3 scripts/bench-peers all $(if $(filter-out 0,$(BENCH_QUICK)),--quick) $(BENCH_ARGS)
+
+bench-sweeps: $(BIN) $(BUILD)/bench/sweeps
 	@sh scripts/bench-sweeps
 
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
@@ -137,5 +142,5 @@ install: $(BIN)
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test bench peer install clean regress fuzz fuzz-harnesses
+.PHONY: all test bench bench-sweeps peer install clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

@@ -8,6 +8,10 @@
 /* |(a, b)|: sqrt, not hypot (several times slower, and contact impulses
  * and velocities are nowhere near overflow) */
 static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
+/* fmax and fmin (a NaN argument gives the other), inline: libm's are calls,
+ * several a row in the loops below that run after every iteration */
+static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
+static inline double min_nan(double a, double b) { return (b < a || a != a) ? b : a; }
 
 void lcp_cone_project(double mu, double *r)
 {
@@ -48,7 +52,7 @@ double lcp_contact_residual2(double mu, int desaxce, const double *r, const doub
 static double inf_norm(const double *v, int n)
 {
     double m = 0.0;
-    for (int i = 0; i < n; i++) m = fmax(m, fabs(v[i]));
+    for (int i = 0; i < n; i++) m = max_nan(m, fabs(v[i]));
     return m;
 }
 
@@ -62,9 +66,9 @@ typedef lcp_verify_partial partial; /* res: max for lcp/blcp, sum of squares for
 
 static inline void row_lcp(const double *x, const double *w, int i, partial *c)
 {
-    c->res = fmax(c->res, fabs(fmin(x[i], w[i])));
+    c->res = max_nan(c->res, fabs(min_nan(x[i], w[i])));
     c->comp += x[i] * w[i];
-    c->feas = fmax(c->feas, fmax(-x[i], -w[i]));
+    c->feas = max_nan(c->feas, max_nan(-x[i], -w[i]));
 }
 
 static inline void row_blcp(const lcp_problem *p, const double *x, const double *w, int i, partial *c)

@@ -91,12 +91,15 @@ static inline double pgs_row(const lcp_problem *p, const double *dinv, double om
     return d;
 }
 
+/* fmax (a NaN argument gives the other), inline: libm's is a call a row */
+static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
+
 /* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
 double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
                      int step)
 {
     double dmax = 0.0;
-    for (int i = first; i != last + step; i += step) dmax = fmax(dmax, pgs_row(p, dinv, omega, x, i));
+    for (int i = first; i != last + step; i += step) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, i));
     return dmax;
 }
 
@@ -114,11 +117,11 @@ static double ordered_sweep(const lcp_problem *p, const double *dinv, double ome
         for (int cc = 0; cc < o->ncolours; cc++) {
             int c = step > 0 ? cc : o->ncolours - 1 - cc;
 #pragma omp for schedule(static)
-            for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++) dmax = fmax(dmax, pgs_row(p, dinv, omega, x, o->perm[k]));
+            for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, o->perm[k]));
         }
         return dmax;
     }
-    for (int kk = 0; kk < o->n; kk++) dmax = fmax(dmax, pgs_row(p, dinv, omega, x, o->perm[step > 0 ? kk : o->n - 1 - kk]));
+    for (int kk = 0; kk < o->n; kk++) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, o->perm[step > 0 ? kk : o->n - 1 - kk]));
     return dmax;
 }
 

@@ -1,0 +1,47 @@
+#!/bin/sh
+# tests/e2e/bench_harness.sh: scripts/bench-peers (make bench), the harness
+# that measures lcpsolve against the peer, Siconos Numerics, in its quickest
+# mode on one tiny problem: the table must have the time ratio, the memory
+# of both sides and their ratio, and the bandwidth fraction of the sweep
+# solver; both answers verified by lcpsolve (residual <= tol); the exponent
+# table printed.  Skips cleanly where Siconos (scripts/install-deps --peer)
+# is not installed.
+. tests/lib.sh
+if [ ! -d /usr/include/siconos/numerics ]; then
+    echo "SKIP Siconos Numerics is not installed (scripts/install-deps --peer)"
+    echo "0 passed, 0 failed"; exit 0
+fi
+BENCH_OUT="$T/bench" python3 scripts/bench-peers exact --quick --no-install --repeats 1 --timeout 60 \
+    --sizes 100 --problems pyramid-5,column-100 --solvers pgs,ipm >"$T/table" 2>"$T/err"
+check "bench-peers exits 0" [ $? -eq 0 ]
+grep -q '^| problem .*| MiB .*| MiB | time ratio | mem ratio | bandwidth |$' "$T/table"
+check "the header has the memory, ratio and bandwidth columns" [ $? -eq 0 ]
+grep -q '^machine: .*triad [0-9.]* GB/s' "$T/table"
+check "the triad bandwidth is measured in the run" [ $? -eq 0 ]
+# | pyramid-5 | n | nnz | tol | pgs | t | its | res | MiB | lcp_pgs | t | its | res | MiB | ratio | mem | bw |
+python3 - "$T/table" <<'PY' >"$T/rows" 2>&1
+import sys
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(sys.argv[1]) if l.startswith("| pyramid-5 |")]
+got = {(r[4], r[9]): r for r in rows if len(r) == 17}
+for pair in [("pgs", "lcp_pgs"), ("pgs", "lcp_nsgs_SBM"), ("ipm", "lcp_newton_min")]:
+    r = got[pair]
+    assert float(r[7]) <= 1e-8 and float(r[12]) <= 1e-8, ("residuals", r)
+    assert float(r[8]) > 1 and float(r[13]) > 1, ("memory", r)
+    assert abs(float(r[5]) / float(r[10]) - float(r[14])) <= 0.02 * float(r[14]) + 1e-3, ("time ratio", r)
+    assert abs(float(r[8]) / float(r[13]) - float(r[15])) <= 0.02 * float(r[15]) + 0.01, ("mem ratio", r)
+    if pair[0] == "pgs":
+        assert float(r[16]) > 0, ("bandwidth", r)
+    else:
+        assert r[16] == "-", ("no bandwidth for ipm", r)
+print("ok")
+PY
+check "pyramid-5: pgs / lcp_pgs, lcp_nsgs_SBM and ipm / lcp_newton_min rows, both residuals <= 1e-8, ratios consistent" \
+    grep -qx ok "$T/rows"
+[ -s "$T/rows" ] && ! grep -qx ok "$T/rows" && head -5 "$T/rows"
+grep -q '^| column (lcp) | pgs | 100 | - |$' "$T/table"
+check "the generated column of 100 contacts is run and listed in the exponent table" [ $? -eq 0 ]
+grep -q '^| column-100 | 100 |' "$T/table"
+check "the generated scene has its rows" [ $? -eq 0 ]
+[ -s "$T/bench/bench-peers.json" ]
+check "the results are written to BENCH_OUT/bench-peers.json" [ $? -eq 0 ]
+finish
