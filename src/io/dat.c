@@ -440,8 +440,12 @@ static int read_sbm(lexer *lx, int m, int n, lcp_csr *A)
     memset(&s, 0, sizeof s);
     int rc = lex_count(lx, "the number of blocks (nbblocks)", &s.nbblocks);
     if (rc) return rc;
-    if (s.nbblocks == 0) /* an all-zero matrix: nothing more follows */
+    if (s.nbblocks == 0) { /* an all-zero matrix: nothing more follows, but a vector of m values does */
+        if ((long long)m > (long long)(lx->len - lx->pos) / 2 + 1)
+            return lex_fail(lx, lx->tokline, "an all-zero %d x %d matrix, but the %zu bytes left in the file "
+                            "cannot hold a vector of %d values", m, n, lx->len - lx->pos, m);
         return lcp_csr_alloc(A, m, n, 0) ? lex_oom(lx) : 0;
+    }
     if ((rc = read_sbm_shape(lx, m, n, &s))) goto done;
     /* total values, checked against the file before allocating */
     long long total = 0;
