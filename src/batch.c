@@ -12,6 +12,7 @@
  * advances a second, the throughput figure of batched simulation.
  */
 #include "batch.h"
+#include "choose.h"
 
 #include "common.h"
 #include "io/io.h"
@@ -49,7 +50,7 @@ typedef struct {
 } batch_option;
 
 static const batch_option batch_options[] = {
-    {"solver", B_SOLVER, "NAME", "solver of every environment (default auto: as lcpsolve's)"},
+    {"solver", B_SOLVER, "NAME", "solver of every environment (default auto: lcpsolve's pick, solver and preconditioner, for each environment, without its fallbacks)"},
     {"precond", B_PRECOND, "NAME", "preconditioner (default none)"},
     {"tol", B_TOL, "X", "stop each solve when its residual <= X (default 1e-8)"},
     {"max-iter", B_MAXITER, "N", "iteration limit per environment (default 100000)"},
@@ -74,6 +75,7 @@ typedef struct {
     char *path;
     lcp_problem p;
     const lcp_solver *sv;
+    const lcp_precond_type *precond; /* -p, or auto's pick for this environment */
     double *x;
     lcp_status status;
     int iterations, rc;
@@ -269,18 +271,6 @@ static int list_dir(const char *dir, char ***names, int *count, lcp_err *err)
     return 0;
 }
 
-/* The auto rule of `lcpsolve PROBLEM`: psor with a positive diagonal, else a
- * pivoting method; nsgs for the friction kinds. */
-static const lcp_solver *choose_auto(const lcp_problem *p)
-{
-    if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
-        for (int i = 0; i < p->n; i++)
-            if (!(lcp_csr_diag(&p->A, i) > 0)) return lcp_solver_find(p->kind == LCP_KIND_BLCP ? "pivot" : "lemke");
-        return lcp_solver_find("psor");
-    }
-    return lcp_solver_find("nsgs");
-}
-
 /* Reads and checks one environment; errors name its path. */
 static int read_env(const batch_cli *c, const char *dir, const char *entry, batch_env *e, lcp_err *err)
 {
@@ -303,7 +293,14 @@ static int read_env(const batch_cli *c, const char *dir, const char *entry, batc
         }
         return rc;
     }
-    e->sv = strcmp(c->solver, "auto") ? lcp_solver_find(c->solver) : choose_auto(&e->p);
+    e->sv = lcp_solver_find(c->solver);
+    e->precond = c->s.precond;
+    if (!strcmp(c->solver, "auto")) { /* the pick of lcpsolve's auto (src/choose.c), without its fallbacks */
+        lcp_auto_choice ch;
+        if ((rc = lcp_choose_auto(&e->p, &ch, err))) return rc;
+        e->sv = ch.solver;
+        if (!c->s.precond) e->precond = ch.precond; /* -p given: it stands */
+    }
     if ((rc = lcp_solver_check(e->sv, &e->p, err)) || (rc = lcp_solver_check_precond(e->sv, c->precond, err))) {
         char m[sizeof err->msg];
         snprintf(m, sizeof m, "%s: %.900s", e->path, err->msg);
@@ -346,7 +343,9 @@ static void solve_env(batch_env *e, const lcp_settings *s)
         snprintf(e->msg, sizeof e->msg, "out of memory");
         return;
     }
-    int rc = e->sv->solve(&e->p, s, e->x, &mon, &info, &err);
+    lcp_settings es = *s;
+    es.precond = e->precond;
+    int rc = e->sv->solve(&e->p, &es, e->x, &mon, &info, &err);
     e->iterations = info.iterations;
     if (rc) {
         e->rc = rc;
