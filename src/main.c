@@ -48,7 +48,7 @@ enum {
     OPT_E = 'e',
     OPT_OMEGA = 256, OPT_TIMELIMIT, OPT_TRACE, OPT_OUTPUT_W, OPT_JSON, OPT_REFERENCE, OPT_REFTOL, OPT_WARM,
     OPT_CONFIG, OPT_LIST, OPT_VERSION, OPT_MU, OPT_LO, OPT_HI, OPT_FINDEX, OPT_KIND, OPT_INFO, OPT_QUIET,
-    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE, OPT_INNER, OPT_CONE,
+    OPT_COVER, OPT_LINSOLVE, OPT_LOCAL, OPT_RHO, OPT_SHUFFLE, OPT_WARM_FACTOR, OPT_DT_RATIO, OPT_CYCLE, OPT_INNER, OPT_CRASH, OPT_CONE,
     OPT_ORDER, OPT_GRAPH, OPT_DECOMPOSE, OPT_REG, OPT_SCHEDULE, OPT_ADAPTIVE,
     OPT_MAX_MEMORY,
 };
@@ -90,6 +90,7 @@ static const option_doc options[] = {
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diag of W_ii); admm: the starting penalty"},
     {"inner", 1, OPT_INNER, "NAME", "fixed-point: the ccp solver of each outer step (default nsgs)"},
+    {"crash", 1, OPT_CRASH, "auto|none|NAME", "lemke (sparse path): the start basis from a guess (auto: the warm start, else ipm's answer; NAME: that lcp solver's; none: B = I)"},
     {"schedule", 1, OPT_SCHEDULE, "SPEC",
      "lcpsolve sequence: per-step caps or tolerances by progress, e.g. 0:5,0.5:20 or 0:1e-2,0.8:1e-6"},
     {"adaptive", 1, OPT_ADAPTIVE, "FRAC",
@@ -349,6 +350,20 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->s.inner = in;
         break;
     }
+    case OPT_CRASH:
+        if (!strcmp(val, "auto")) {
+            c->s.crash = LCP_CRASH_AUTO;
+        } else if (!strcmp(val, "none")) {
+            c->s.crash = LCP_CRASH_NONE;
+        } else {
+            const lcp_solver *by = lcp_solver_find(val);
+            if (!by) return bad(c, "--%s: '%s' must be auto, none or a solver name (see lcpsolve --list-solvers)", name, val);
+            if (!(by->kinds & LCP_KIND_LCP) || !strcmp(by->name, "lemke") || !by->solve)
+                return bad(c, "--crash: '%s' is not a solver of lcp problems other than lemke (%s)", val, "try ipm or pgs");
+            c->s.crash = LCP_CRASH_SOLVER;
+            c->s.crash_by = by;
+        }
+        break;
     case OPT_LINSOLVE:
         if (!strcmp(val, "auto")) c->s.linsolve = LCP_LINSOLVE_AUTO;
         else if (!strcmp(val, "dense")) c->s.linsolve = LCP_LINSOLVE_DENSE;

@@ -2,6 +2,7 @@
 #include "sparse_factor.h"
 #include "suitesparse.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +140,11 @@ int lcp_sparse_factor_solve(lcp_sparse_factor *F, const double *b, double *x)
 
 int lcp_sparse_factor_lu_repattern(lcp_sparse_factor *F, const int *p, const int *j, const double *x)
 {
+    return lcp_sparse_factor_lu_repattern_q(F, p, j, x, NULL);
+}
+
+int lcp_sparse_factor_lu_repattern_q(lcp_sparse_factor *F, const int *p, const int *j, const double *x, const int *qinit)
+{
     if (F->sym || !F->wi) return failed(F, "UMFPACK symbolic analysis (of a factor not set up for LU)", 0, 0);
     if (F->numeric) umfpack_di_free_numeric(&F->numeric);
     if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
@@ -146,13 +152,36 @@ int lcp_sparse_factor_lu_repattern(lcp_sparse_factor *F, const int *p, const int
     F->cur = LCP_SF_NONE;
     F->p = p;
     F->j = j;
-    int st = umfpack_di_symbolic(F->n, F->n, p, j, NULL, &F->symbolic, F->control, F->info);
+    double fixq = F->control[UMFPACK_FIXQ];
+    if (qinit) F->control[UMFPACK_FIXQ] = 1; /* the given column order stays */
+    int st = umfpack_di_qsymbolic(F->n, F->n, p, j, NULL, qinit, &F->symbolic, F->control, F->info);
+    F->control[UMFPACK_FIXQ] = fixq;
     if (st != UMFPACK_OK) {
         if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
         F->symbolic = NULL;
         return failed(F, "UMFPACK symbolic analysis", st, st == UMFPACK_ERROR_out_of_memory);
     }
     return lcp_sparse_factor_refactor(F, x, LCP_SF_LU);
+}
+
+int lcp_sparse_factor_lu_weak(lcp_sparse_factor *F, double tol, int *cols)
+{
+    if (F->cur != LCP_SF_LU || !F->numeric) return -1;
+    int n = F->n, do_recip = 0, m = 0;
+    int *Q = lcp_alloc((size_t)n, sizeof(int));
+    double *D = lcp_alloc((size_t)n, sizeof(double));
+    if (Q && D &&
+        umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, NULL, Q, D, &do_recip, NULL, F->numeric) == UMFPACK_OK) {
+        double dmax = 0.0;
+        for (int k = 0; k < n; k++) dmax = fmax(dmax, fabs(D[k]));
+        for (int k = 0; k < n; k++)
+            if (!(fabs(D[k]) > tol * dmax)) cols[m++] = Q[k]; /* NaN counts as weak */
+    } else {
+        m = -1;
+    }
+    free(Q);
+    free(D);
+    return m;
 }
 
 int lcp_sparse_factor_solve_transposed(lcp_sparse_factor *F, const double *b, double *x)

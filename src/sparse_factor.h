@@ -102,7 +102,19 @@ int lcp_sparse_factor_solve(lcp_sparse_factor *F, const double *b, double *x);
  * Returns as lcp_sparse_factor_refactor(F, x, LCP_SF_LU).  F from init
  * with sym = 0. */
 int lcp_sparse_factor_lu_repattern(lcp_sparse_factor *F, const int *p, const int *j, const double *x);
+/* The same with the column order of UMFPACK's matrix (M' in CSC: the rows of
+ * the CSR given) fixed to qinit (n; NULL: UMFPACK's own fill-reducing
+ * order): columns are pivoted in that order, rows chosen for stability, so
+ * lcp_sparse_factor_lu_weak then names the columns that depend on columns
+ * before them in qinit. */
+int lcp_sparse_factor_lu_repattern_q(lcp_sparse_factor *F, const int *p, const int *j, const double *x, const int *qinit);
 
+/* The columns of the last LU's matrix M' (UMFPACK's compressed columns:
+ * the rows of the CSR given) whose pivot |U_kk| is at most tol times the
+ * largest (UMFPACK's row scaling applied): the columns that depend, to
+ * that tolerance, on the columns pivoted before them.  Written to cols
+ * (n at most); returns their number, -1 without an LU or out of memory. */
+int lcp_sparse_factor_lu_weak(lcp_sparse_factor *F, double tol, int *cols);
 /* x = (M')^-1 b with the last LU (b == x is allowed): the transposed solve. */
 int lcp_sparse_factor_solve_transposed(lcp_sparse_factor *F, const double *b, double *x);
 

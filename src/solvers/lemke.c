@@ -45,8 +45,7 @@
  * iterative refinement (beta += B^-1 (S b - B beta)) precede the last check
  * (a singular, badly scaled A, e.g. a heavy-on-light pyramid, may need more than one).
  * Iterations are pivots (the first brings z0 in, the last takes it out).
- * Trace columns: pivots, z0.  --warm-start is ignored (Lemke starts at
- * z = 0); -j N sets the OpenBLAS threads.  The dense work is limited to
+ * Trace columns: pivots, z0.  -j N sets the OpenBLAS threads.  The dense work is limited to
  * 4 GiB (n <= 23170).
  *
  * Sparse path (--linsolve sparse; auto: n >= 500 with nnz(A) <= 2% of n^2,
@@ -65,7 +64,18 @@
  * of its largest are round-off, zero).  Per pivot: one ftran, the ratio
  * test over beta (O(n)), the eta append; no n x n array anywhere.  The
  * positive-semidefinite test of a ray verdict is a CHOLMOD factor of
- * (A + A')/2 + delta I.
+ * (A + A')/2 + delta I.  Ties among at most LEX_ROWS rows are decided on
+ * their rows of B^-1 (a transposed solve each, btran) instead: on
+ * degenerate contact problems tens of columns may tie where a few rows do.
+ *
+ * Crash start (sparse path, --crash, no --cover; Dirkse and Ferris 1997,
+ * "Crash techniques for large-scale complementarity problems"): the start
+ * basis from a guess z -- the warm start, or the answer of ipm (else pgs,
+ * or the --crash solver) on a monitor of its own -- instead of B = I; see
+ * crash_start.  With d = B e the pivots then go on as from B = I; a ray
+ * from there proves nothing unless its certificate checks, so otherwise
+ * the solve starts again from B = I, d = 1.  --warm-start is used only
+ * there (the dense path and --crash none start at z = 0).
  */
 #include "solver.h"
 #include "../sparse_factor.h"
@@ -86,6 +96,7 @@ void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *inf
 #define SMALL_PIVOT 1e-6  /* a pivot below SMALL_PIVOT * |abar|_inf is checked with a fresh B^-1 */
 #define TIE_TOL 1e-12     /* ratio tie: row within TIE_TOL * max(1, |beta|_inf) of 0 after the step */
 #define LEX_TOL 1e-11     /* lexicographic tie: within LEX_TOL * the column's largest |entry| */
+#define LEX_ROWS 16       /* sparse: ties among this many rows are decided on their rows of B^-1 */
 #define CHECK_EVERY 32    /* pivots between checks of the basis residual */
 #define DRIFT_TOL 1e-11   /* basis residual above DRIFT_TOL * scale: rebuild B^-1 */
 #define CERT_TOL 1e-9     /* relative tolerance of the infeasibility certificate */
@@ -96,6 +107,10 @@ void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *inf
 #define ETA_MAX 256               /* sparse: eta vectors between two LU factorisations at most */
 #define ETA_ROOM 64L              /* sparse: the eta file holds ETA_ROOM n entries ... */
 #define ETA_CAP (16L * 1024 * 1024) /* ... up to ETA_CAP */
+#define CRASH_WEAK_TOL 1e-10      /* crash: an LU pivot below this times the largest marks a dependent column */
+#define CRASH_TOL 1e-8            /* crash: the guessing solver's tolerance (or --tol, if larger) */
+#define CRASH_ITERS 200           /* crash: its iterations at most */
+#define CRASH_ROUNDS 4            /* crash: rounds of replacing dependent columns */
 #define REFACTOR_COST 200.0       /* sparse: a factorisation costs as much as applying REFACTOR_COST
                                    * (nnz(B) + nnz(L + U) + n) eta entries */
 
@@ -132,6 +147,7 @@ typedef struct {
     double lu_nnz;   /* nnz(L) + nnz(U) of the last factorisation */
     double eta_work; /* eta entries applied by ftran since then */
     double *rowb;    /* n: a column of B^-1 (lexicographic tie-break) */
+    double *lexrow;  /* LEX_ROWS x n: rows of B^-1 (lexicographic tie-break) */
     int *mark;       /* n: the rows still tied (lexicographic tie-break), 0 between */
 } lemke_work;
 
@@ -161,6 +177,7 @@ static void work_free(lemke_work *W)
     free(W->eta_i);
     free(W->eta_x);
     free(W->rowb);
+    free(W->lexrow);
     free(W->mark);
     memset(W, 0, sizeof *W);
 }
@@ -217,8 +234,9 @@ static int work_init(lemke_work *W, const lcp_problem *p, const double *cover, i
         W->eta_i = lcp_alloc((size_t)W->eta_cap, sizeof(int));
         W->eta_x = lcp_alloc((size_t)W->eta_cap, sizeof(double));
         W->rowb = lcp_alloc((size_t)n, sizeof(double));
+        W->lexrow = lcp_alloc((size_t)LEX_ROWS * (size_t)n, sizeof(double));
         W->mark = lcp_calloc((size_t)n, sizeof(int));
-        ok = W->mark && W->Bp && W->Bi && W->Bx && W->eta_r && W->eta_p && W->eta_piv && W->eta_i && W->eta_x && W->rowb;
+        ok = W->mark && W->Bp && W->Bi && W->Bx && W->eta_r && W->eta_p && W->eta_piv && W->eta_i && W->eta_x && W->rowb && W->lexrow;
         if (ok) {
             for (int i = 0; i <= n; i++) W->Bp[i] = i;
             for (int i = 0; i < n; i++) {
@@ -287,9 +305,24 @@ static int ftran(lemke_work *W, const double *a, double *x)
     return rc;
 }
 
-/* B0 = the current basis in compressed columns, its LU, an empty eta file,
- * beta = B^-1 S b; 0, or -1 when B is singular or the factorisation failed. */
-static int sparse_refactor(lemke_work *W)
+/* Sparse path. x = B^-T x (in place): row i of B^-1 is B^-T e_i.  B^-T =
+ * B0^-T E_1^-T .. E_k^-T: the eta file backwards (E_t^-T changes x_r only:
+ * x_r = (x_r - sum_{i != r} abar_i x_i) / abar_r), then UMFPACK's solve
+ * with B0' (F's matrix). */
+static int btran(lemke_work *W, double *x)
+{
+    for (int t = W->neta - 1; t >= 0; t--) {
+        int r = W->eta_r[t];
+        double sum = x[r];
+        for (long k = W->eta_p[t]; k < W->eta_p[t + 1]; k++) sum -= W->eta_x[k] * x[W->eta_i[k]];
+        x[r] = sum / W->eta_piv[t];
+    }
+    return lcp_sparse_factor_solve(&W->F, x, x);
+}
+
+/* B0 = the current basis in compressed columns and its LU, an empty eta
+ * file; the factorisation's status (LCP_SF_SINGULAR keeps the factor). */
+static int sparse_factor_basis(lemke_work *W, const int *qinit)
 {
     int n = W->n, m = 0;
     const lcp_csr *T = &W->At;
@@ -314,8 +347,17 @@ static int sparse_refactor(lemke_work *W)
     W->Bp[n] = m;
     W->neta = 0;
     W->eta_work = 0.0;
-    if (lcp_sparse_factor_lu_repattern(&W->F, W->Bp, W->Bi, W->Bx) != LCP_SF_OK) return -1;
+    int st = lcp_sparse_factor_lu_repattern_q(&W->F, W->Bp, W->Bi, W->Bx, qinit);
     W->lu_nnz = W->F.info[UMFPACK_LNZ] + W->F.info[UMFPACK_UNZ];
+    return st;
+}
+
+/* sparse_factor_basis, then beta = B^-1 S b; 0, or -1 when B is singular
+ * or the factorisation failed. */
+static int sparse_refactor(lemke_work *W)
+{
+    int n = W->n;
+    if (sparse_factor_basis(W, NULL) != LCP_SF_OK) return -1;
     if (ftran(W, W->bs, W->beta) != LCP_SF_OK) return -1;
     for (int i = 0; i < n; i++)
         if (!isfinite(W->beta[i])) return -1;
@@ -365,6 +407,51 @@ static void entering_column(lemke_work *W, int v)
     cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, W->Binv, n, W->tmp, 1, 0.0, W->col, 1); /* B^-1 a_v */
 }
 
+/* Sparse path: the lexicographic tie-break over the tied rows
+ * W->cand[0..nc) (all marked), from column k0 of B^-1 on (the columns
+ * before it tie): their rows of B^-1, one btran each, compared column by
+ * column; an entry below LEX_TOL times its row's largest |entry| is
+ * round-off (0).  Rows still tied at the end (round-off): the largest
+ * pivot.  Marks cleared. */
+static int lexico_rows(lemke_work *W, int nc, int k0)
+{
+    int n = W->n;
+    const double *a = W->col;
+    int *cand = W->cand;
+    for (int c = 0; c < nc; c++) {
+        double *y = W->lexrow + (size_t)c * n;
+        memset(y, 0, (size_t)n * sizeof(double));
+        y[cand[c]] = 1.0;
+        btran(W, y); /* row cand[c] of B^-1 */
+        double zero = LEX_TOL * fabs(y[cblas_idamax(n, y, 1)]);
+        for (int k = k0; k < n; k++)
+            if (fabs(y[k]) <= zero) y[k] = 0.0;
+        W->mark[cand[c]] = c + 1; /* its slot, 1-based */
+    }
+    int live = nc;
+    for (int k = k0; k < n && live > 1; k++) {
+        double vmin = INFINITY, vabs = 0.0;
+        for (int c = 0; c < nc; c++) {
+            if (!W->mark[cand[c]]) continue;
+            double v = W->lexrow[(size_t)c * n + k] / a[cand[c]];
+            vmin = fmin(vmin, v);
+            vabs = fmax(vabs, fabs(v));
+        }
+        if (vabs == 0.0) continue;
+        for (int c = 0; c < nc; c++)
+            if (W->mark[cand[c]] && W->lexrow[(size_t)c * n + k] / a[cand[c]] > vmin + LEX_TOL * vabs) {
+                W->mark[cand[c]] = 0;
+                live--;
+            }
+    }
+    int r = -1;
+    for (int c = 0; c < nc; c++) {
+        if (W->mark[cand[c]] && (r < 0 || a[cand[c]] > a[r])) r = cand[c];
+        W->mark[cand[c]] = 0;
+    }
+    return r;
+}
+
 /* Sparse path: the lexicographic tie-break of ratio_test over the tied
  * rows W->cand[0..nc), column by column of B^-1 as in the dense path, but
  * computing only the columns needed.  Column k of B^-1 where w_k is basic
@@ -382,6 +469,12 @@ static int lexico_columns(lemke_work *W, int nc)
     for (int c = 0; c < nc; c++) mark[cand[c]] = 1;
     int live = nc; /* candidates still marked; cand[] is compacted at each solve */
     for (int k = 0; k < n && live > 1; k++) {
+        if (live <= LEX_ROWS) { /* few left: their rows of B^-1 (a solve each) decide from column k on */
+            int keep = 0;
+            for (int c = 0; c < nc; c++)
+                if (mark[cand[c]]) cand[keep++] = cand[c];
+            return lexico_rows(W, keep, k);
+        }
         int s = W->row_of[k];
         if (s >= 0) { /* w_k basic at row s: column k of B^-1 is e_s */
             if (mark[s]) {
@@ -542,6 +635,115 @@ static double current_z(const lemke_work *W, double *x)
     return W->row_of[2 * n] >= 0 ? W->beta[W->row_of[2 * n]] : 0.0;
 }
 
+typedef struct {
+    double key;
+    int j;
+} crash_key;
+
+static int by_key(const void *a, const void *b)
+{
+    const crash_key *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->j - y->j;
+}
+
+/* Crash start (sparse path): Lemke's method from a guessed complementary
+ * basis instead of B = I.  The guess z (a --warm-start, or CRASH_SWEEPS of
+ * pgs) makes z_j basic where z_j > 0 and A_jj z_j > w_j (w = A z + b), w_j
+ * elsewhere; z columns that the basis LU finds dependent (pivot below
+ * CRASH_WEAK_TOL of the largest: a rank-deficient contact set carries its
+ * load on fewer contacts at a vertex) are replaced by their w columns, for
+ * up to CRASH_ROUNDS rounds.  With beta = B^-1 S b, the covering vector
+ * becomes S d = B e, so z0's column is B^-1 (-S d) = -e: z0 = -min beta
+ * makes every basic value feasible, and z0 enters at the row of the
+ * lexico-minimum of [beta_i, (B^-1)_i.] (then every row of [beta, B^-1]
+ * is lexico-positive, as from B = I, and the pivots go on as always).
+ * This d is not positive, so a ray proves nothing by itself: ray_verdict's
+ * certificate is checked on the data, and without it the solve starts
+ * again from B = I with d = 1.  Returns the row where z0 enters, -1 when
+ * beta >= 0 already (the guess's basis solves the LCP), -2 when no
+ * nonsingular basis was found (W must then be set up afresh). */
+static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int *nz, int *ndep)
+{
+    int n = W->n, zbasic = 0;
+    *nz = *ndep = 0;
+    double *w = W->wv;
+    lcp_csr_matvec(&p->A, z, w);
+    for (int j = 0; j < n; j++) {
+        w[j] += p->b[j];
+        int zb = z[j] > 0 && (w[j] <= 0 || lcp_csr_diag(&p->A, j) * z[j] > w[j]);
+        W->basis[j] = zb ? n + j : j;
+        zbasic += zb;
+    }
+    if (!zbasic) return -2; /* the guess is z = 0: the usual start */
+    *nz = zbasic;
+    for (int v = 0; v <= 2 * n; v++) W->row_of[v] = -1;
+    for (int j = 0; j < n; j++) W->row_of[W->basis[j]] = j;
+    int *order = lcp_alloc((size_t)n, sizeof(int)), *weak = lcp_alloc((size_t)n, sizeof(int));
+    crash_key *key = lcp_alloc((size_t)n, sizeof(crash_key));
+    int rc = -2, st = LCP_SF_FAILED;
+    if (!order || !weak || !key) goto out;
+    /* the column order: z columns by decreasing A_jj z_j, then w */
+    int m = 0;
+    for (int j = 0; j < n; j++)
+        if (W->basis[j] >= n) key[m++] = (crash_key){-lcp_csr_diag(&p->A, j) * z[j], j};
+    qsort(key, (size_t)m, sizeof *key, by_key);
+    for (int q = 0; q < m; q++) order[q] = key[q].j;
+    for (int j = 0; j < n; j++)
+        if (W->basis[j] < n) order[m++] = j;
+    for (int round = 0; round < CRASH_ROUNDS; round++) {
+        st = sparse_factor_basis(W, round == 0 ? order : NULL);
+        if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) goto out;
+        int nw = lcp_sparse_factor_lu_weak(&W->F, CRASH_WEAK_TOL, weak);
+        if (nw < 0) goto out;
+        if (nw == 0 && st == LCP_SF_OK) break;
+        int changed = 0;
+        for (int q = 0; q < nw; q++) { /* column weak[q] is slot r's variable: z_j -> w_j */
+            int r = weak[q], v = W->basis[r];
+            if (v >= n && v < 2 * n) {
+                W->row_of[v] = -1;
+                W->basis[r] = v - n;
+                W->row_of[v - n] = r;
+                changed = 1;
+                ++*ndep;
+            }
+        }
+        if (!changed) goto out; /* dependent w columns only */
+        st = LCP_SF_FAILED;
+    }
+    if (st != LCP_SF_OK || ftran(W, W->bs, W->beta) != LCP_SF_OK) goto out;
+    rc = 0;
+out:
+    free(order);
+    free(weak);
+    free(key);
+    if (rc) return rc;
+    double bmin = INFINITY, bmax = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(W->beta[i])) return -2;
+        bmin = fmin(bmin, W->beta[i]);
+        bmax = fmax(bmax, fabs(W->beta[i]));
+    }
+    if (bmin >= 0) return -1;
+    /* S d = B e: the sum of the basis columns */
+    const lcp_csr *T = &W->At;
+    memset(W->ds, 0, (size_t)n * sizeof(double));
+    for (int r = 0; r < n; r++) {
+        int v = W->basis[r];
+        if (v < n) W->ds[v] += 1.0;
+        else
+            for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++) W->ds[T->j[k]] -= T->x[k];
+    }
+    /* z0 enters at the row of the smallest beta_i, the lexico-minimum of [beta_i, (B^-1)_i.] among ties */
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+        W->col[i] = 1.0; /* lexico_columns divides by it */
+        if (W->beta[i] <= bmin + TIE_TOL * fmax(1.0, bmax)) W->cand[nc++] = i;
+    }
+    int r0 = nc > 1 ? lexico_columns(W, nc) : W->cand[0];
+    for (int i = 0; i < n; i++) W->col[i] = -1.0; /* z0's column B^-1 (-S d) = -e */
+    return r0;
+}
+
 /* 1 when A is positive semidefinite, hence copositive-plus: (A + A')/2 +
  * delta I has a Cholesky factor.  S: n x n workspace. */
 static int positive_semidefinite(const lcp_problem *p, double *S)
@@ -659,19 +861,94 @@ static void ray_verdict(const lcp_problem *p, lemke_work *W, int e, int pivot, l
     }
 }
 
+/* The crash start's guess: solver `by` run on its own monitor (no trace)
+ * from z as given, CRASH_ITERS iterations at most, to max(tol, CRASH_TOL),
+ * within what is left of --time-limit; z = its best iterate.  Returns 0, or
+ * -1 when it refused the problem or gave nothing finite (z then holds
+ * garbage: the caller starts from B = I).  *its: its iterations. */
+static int crash_guess(const lcp_problem *p, const lcp_settings *s, const lcp_solver *by, double *z, double t0,
+                       int *its)
+{
+    lcp_settings cs = *s;
+    cs.tol = fmax(s->tol, CRASH_TOL);
+    cs.max_iter = CRASH_ITERS;
+    cs.precond = NULL;
+    cs.order = NULL;
+    cs.adaptive = 0.0;
+    cs.cover = NULL;
+    cs.crash = LCP_CRASH_NONE;
+    if (s->time_limit > 0) {
+        double left = s->time_limit - (lcp_now() - t0);
+        if (left <= 0) return -1;
+        cs.time_limit = left;
+    }
+    lcp_monitor imon;
+    lcp_info iinfo;
+    lcp_err ierr;
+    memset(&iinfo, 0, sizeof iinfo);
+    memset(&ierr, 0, sizeof ierr);
+    if (lcp_monitor_init(&imon, p, &cs, NULL)) return -1;
+    iinfo.status = LCP_MAX_ITER;
+    int rc = by->solve(p, &cs, z, &imon, &iinfo, &ierr) == 0 && iinfo.status != LCP_ERROR &&
+                     iinfo.status != LCP_NO_SOLUTION && imon.status != LCP_ERROR && isfinite(imon.best.residual)
+                 ? 0
+                 : -1;
+    if (!rc) memcpy(z, imon.best_x, (size_t)p->n * sizeof(double));
+    *its = iinfo.iterations;
+    lcp_monitor_free(&imon);
+    return rc;
+}
+
+/* The most negative b_i / d_i (ties: the last, the lexicographic choice):
+ * z0's row from B = I; -1 when b >= 0. */
+static int standard_start(const lcp_problem *p, const double *cover)
+{
+    int r0 = -1;
+    for (int i = 0; i < p->n; i++) {
+        double t = p->b[i] / (cover ? cover[i] : 1.0);
+        if (t < 0 && (r0 < 0 || t <= p->b[r0] / (cover ? cover[r0] : 1.0))) r0 = i;
+    }
+    return r0;
+}
+
+/* The basis is complementary and feasible (z0 left, or a crash basis with
+ * beta >= 0): x = its z, refined against round-off, the monitor's last
+ * step at pivot k. */
+static void finish(lemke_work *W, const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                   lcp_info *info, int k, double *extra)
+{
+    if (W->sparse && W->neta > 0) { /* the basic values from a fresh LU of the final basis, not through the etas */
+        memcpy(W->rowb, W->beta, (size_t)W->n * sizeof(double));
+        if (sparse_refactor(W)) memcpy(W->beta, W->rowb, (size_t)W->n * sizeof(double));
+    }
+    current_z(W, x);
+    lcp_metrics m;
+    lcp_verify(p, x, W->wv, &m);
+    for (int it = 0; it < 3 && !(m.residual <= s->tol); it++) { /* round-off: refine the final basis solution */
+        refine(W);
+        current_z(W, x);
+        lcp_verify(p, x, W->wv, &m);
+    }
+    extra[0] = k;
+    extra[1] = 0.0;
+    if (!lcp_monitor_step(mon, k, x, extra) && mon->status != LCP_SOLVED) {
+        info->status = LCP_ERROR;
+        snprintf(info->message, sizeof info->message,
+                 "z0 left the basis at pivot %d, but round-off leaves the residual at %.3g > tol "
+                 "(ill-conditioned basis)",
+                 k, mon->last.residual);
+    }
+}
+
 static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                        lcp_err *err)
 {
     int n = p->n;
     double extra[2] = {0.0, 0.0}; /* pivots, z0 */
-    memset(x, 0, (size_t)n * sizeof(double)); /* Lemke starts at z = 0 */
     info->iterations = 0;
-    int r0 = -1;
-    for (int i = 0; i < n; i++) { /* the most negative b_i / d_i; ties: the last */
-        double t = p->b[i] / (s->cover ? s->cover[i] : 1.0);
-        if (t < 0 && (r0 < 0 || t <= p->b[r0] / (s->cover ? s->cover[r0] : 1.0))) r0 = i;
-    }
+    int r0 = standard_start(p, s->cover);
     if (r0 < 0) { /* b >= 0: z = 0 */
+        memset(x, 0, (size_t)n * sizeof(double));
         lcp_monitor_step(mon, 0, x, extra);
         return 0;
     }
@@ -687,55 +964,114 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                         "lemke: n = %d needs %.1f GiB for the dense basis inverse (n x n), over its 4 GiB limit "
                         "(n <= 23170): use --linsolve sparse or an iterative solver (pgs, psor)",
                         n, bytes / (1024.0 * 1024.0 * 1024.0));
+    /* the crash start (sparse path, no --cover): a guess from --warm-start (auto), --crash SOLVER, or ipm then pgs (auto) */
+    if (s->crash == LCP_CRASH_SOLVER && (!sparse || s->cover))
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "lemke: --crash %s needs the sparse path (%s) and no --cover",
+                        s->crash_by->name, "--linsolve sparse");
+    double *guess = NULL;
+    char how[96] = "";
+    int crash_its = 0;
+    if (sparse && !s->cover && s->crash != LCP_CRASH_NONE) {
+        if (!(guess = lcp_alloc((size_t)n, sizeof(double))))
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
+        memcpy(guess, x, (size_t)n * sizeof(double));
+        int warm = 0;
+        for (int j = 0; j < n && !warm; j++) warm = x[j] != 0.0;
+        if (s->crash == LCP_CRASH_SOLVER) {
+            if (crash_guess(p, s, s->crash_by, guess, mon->t0, &crash_its) == 0)
+                snprintf(how, sizeof how, "%s's answer (%d iterations)", s->crash_by->name, crash_its);
+        } else if (warm) {
+            snprintf(how, sizeof how, "the warm start");
+        } else {
+            static const char *const by[] = {"ipm", "pgs"};
+            for (int q = 0; q < 2 && !*how; q++) {
+                memset(guess, 0, (size_t)n * sizeof(double));
+                if (crash_guess(p, s, lcp_solver_find(by[q]), guess, mon->t0, &crash_its) == 0)
+                    snprintf(how, sizeof how, "%s's answer (%d iterations)", by[q], crash_its);
+            }
+        }
+        if (!*how) {
+            free(guess);
+            guess = NULL;
+        }
+    }
+    memset(x, 0, (size_t)n * sizeof(double));
     lemke_work W;
     if (work_init(&W, p, s->cover, sparse)) {
         work_free(&W);
+        free(guess);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
     }
     openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
+    int crashed = 0; /* the pivots started from the crash basis (d = B e) */
+    if (guess) {
+        int zb = 0, dep = 0;
+        int rc = crash_start(&W, p, guess, &zb, &dep);
+        if (rc >= -1) {
+            crashed = 1;
+            r0 = rc;
+            snprintf(info->message, sizeof info->message,
+                     "crash start from %s: %d of %d z basic, %d dependent ones replaced by w; d = B e", how, zb - dep,
+                     n, dep);
+        } else { /* no usable basis: B = I as always */
+            work_free(&W);
+            if (work_init(&W, p, s->cover, sparse)) {
+                work_free(&W);
+                free(guess);
+                return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
+            }
+        }
+        free(guess);
+    }
+    lcp_status status0 = info->status;
 
     int k = 0, e = 2 * n, stopped = lcp_monitor_step(mon, 0, x, extra); /* z0 enters first */
+    int first = 1; /* z0 enters at row r0 next */
     int fresh = 1; /* B^-1 was formed directly, no rank-1 update since */
-    int done = 0;  /* z0 left, x holds the answer */
+    int done = 0;  /* the basis solved the LCP, x holds the answer */
+    if (!stopped && crashed && r0 == -1) { /* the crash basis is feasible: no pivot */
+        finish(&W, p, s, x, mon, info, 0, extra);
+        done = 1;
+        stopped = 1;
+    }
     while (!stopped) {
-        entering_column(&W, e);
-        int r = k == 0 ? r0 : ratio_test(&W);
+        if (!(first && crashed)) entering_column(&W, e); /* (crash_start set z0's column, -delta) */
+        int r = first ? r0 : ratio_test(&W);
         if (!fresh && (r < 0 || fabs(W.col[r]) < SMALL_PIVOT * fabs(W.col[cblas_idamax(n, W.col, 1)]))) {
             if (refactor(&W)) { /* a ray or a small pivot: confirm it with a fresh B^-1 */
                 info->status = LCP_ERROR;
                 snprintf(info->message, sizeof info->message, "the basis became singular at pivot %d (its LU failed)", k);
-                break;
+            } else {
+                fresh = 1;
+                continue;
             }
-            fresh = 1;
-            continue;
-        }
-        if (r < 0) { /* ray termination */
+        } else if (r < 0) { /* ray termination */
             ray_verdict(p, &W, e, k + 1, info);
-            break;
+        }
+        if (info->status != status0) {
+            if (!crashed || info->status == LCP_NO_SOLUTION) break;
+            /* from the crash basis d is not positive: nothing is decided; start again from B = I, d = 1 */
+            info->status = status0;
+            snprintf(info->message, sizeof info->message,
+                     "the crash start ended on a ray that proves nothing; started again from B = I, d = 1 at pivot %d", k);
+            work_free(&W);
+            if (work_init(&W, p, s->cover, sparse)) {
+                info->iterations = k;
+                return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
+            }
+            crashed = 0;
+            first = fresh = 1;
+            e = 2 * n;
+            r0 = standard_start(p, s->cover);
+            continue;
         }
         int leaving = W.basis[r];
         int full = do_pivot(&W, r, e);
-        fresh = 0;
+        first = fresh = 0;
         k++;
         if (leaving == 2 * n) { /* z0 left: z solves the LCP */
+            finish(&W, p, s, x, mon, info, k, extra);
             done = 1;
-            current_z(&W, x);
-            lcp_metrics m;
-            lcp_verify(p, x, W.wv, &m);
-            for (int it = 0; it < 3 && !(m.residual <= s->tol); it++) { /* round-off: refine the final basis solution */
-                refine(&W);
-                current_z(&W, x);
-                lcp_verify(p, x, W.wv, &m);
-            }
-            extra[0] = k;
-            extra[1] = 0.0;
-            if (!lcp_monitor_step(mon, k, x, extra) && mon->status != LCP_SOLVED) {
-                info->status = LCP_ERROR;
-                snprintf(info->message, sizeof info->message,
-                         "z0 left the basis at pivot %d, but round-off leaves the residual at %.3g > tol "
-                         "(ill-conditioned basis)",
-                         k, mon->last.residual);
-            }
             break;
         }
         if (full) { /* the sparse path's eta file is full: factor the basis afresh */

@@ -30,6 +30,8 @@ void lcp_settings_default(lcp_settings *s)
     s->order = NULL;
     s->adaptive = 0.0;
     s->inner = lcp_solver_find("nsgs");
+    s->crash = LCP_CRASH_AUTO;
+    s->crash_by = NULL;
 }
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)

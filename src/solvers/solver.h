@@ -40,9 +40,12 @@ typedef struct lcp_settings_s {
     double adaptive;     /* --adaptive FRAC: stop (status stalled) when a sweep improves the residual by
                           * less than FRAC of it; 0 for off (src/solvers/monitor.c) */
     const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
+    int crash;           /* lemke --crash: LCP_CRASH_AUTO (default), LCP_CRASH_NONE, or LCP_CRASH_SOLVER (crash_by) */
+    const struct lcp_solver *crash_by; /* lemke --crash SOLVER: the solver whose answer guesses the start basis */
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 /* ipm */ };
+enum { LCP_CRASH_AUTO = 0, LCP_CRASH_NONE = 1, LCP_CRASH_SOLVER = 2 };
 enum { LCP_LOCAL_AUTO = 0, LCP_LOCAL_PROJECTION = 1, LCP_LOCAL_NEWTON = 2, LCP_LOCAL_EXACT = 3 };
 
 void lcp_settings_default(lcp_settings *s);

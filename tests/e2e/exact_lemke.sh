@@ -232,7 +232,8 @@ check "--linsolve pcg: reason" grep -q "pcg is ipm's" "$T/err"
 
 # --- the sparse path (--linsolve sparse; auto for n >= 500 and a sparse A):
 # the same answers and verdicts as the dense path
-runs() { _r=$1; _w=$2; shift 2; run "sparse: $_r" "$_w" --linsolve sparse "$@"; }
+# (--crash none: the same start B = I as the dense path; the crash start is tested below)
+runs() { _r=$1; _w=$2; shift 2; run "sparse: $_r" "$_w" --linsolve sparse --crash none "$@"; }
 runs "murty-8 solved" 0 --json --trace "$T/tr.csv" -o "$T/x.mtx" problems/murty-8
 check "sparse: murty-8 takes 2^8 = 256 pivots" [ "$(json_field iterations)" = 256 ]
 check "sparse: murty-8 trace pivots = 256" [ "$(last_trace "$T/tr.csv" pivots)" = 256 ]
@@ -262,7 +263,7 @@ if [ -d "$SICONOS" ]; then
         "$LCP" -s lemke --linsolve dense -t 1e-10 -o "$T/xd.mtx" "$f" >/dev/null 2>&1
         case $name in
         lcp_CPS_1 | lcp_inf_sol_perturbed | lcp_enum_fails | *_block) ;; # not unique / checked on the dense twin
-        *) check "$name: sparse = dense (1e-8)" "$LCP" -s lemke --linsolve sparse -t 1e-10 --quiet \
+        *) check "$name: sparse = dense (1e-8)" "$LCP" -s lemke --linsolve sparse --crash none -t 1e-10 --quiet \
                --reference "$T/xd.mtx" --ref-tol 1e-8 "$f" ;;
         esac
         case $name in *_block) continue ;; esac
@@ -285,7 +286,7 @@ for scene in "column --bodies 600" "column --bodies 2000" "pyramid --base 8" "py
     check "dense: $scene: independent residual" indep "$T/g/A.mtx" "$T/g/b.mtx" "$T/xd.mtx" --max 1e-9
     case $scene in
     pyramid* | granular*) ;;
-    *) check "$scene: sparse = dense (1e-8)" "$LCP" -s lemke --linsolve sparse -t 1e-10 --quiet \
+    *) check "$scene: sparse = dense (1e-8)" "$LCP" -s lemke --linsolve sparse --crash none -t 1e-10 --quiet \
            --reference "$T/xd.mtx" --ref-tol 1e-8 "$T/g"
        check "$scene: same pivot count ($ps, $pd)" [ "$ps" = "$pd" ] ;;
     esac
@@ -295,5 +296,61 @@ for scene in "column --bodies 600" "column --bodies 2000" "pyramid --base 8" "py
         runs "$scene = siconos lexicolemke (1e-8)" 0 -t 1e-10 --reference "$T/ref.mtx" --ref-tol 1e-8 "$T/g"
     fi
 done
+
+# --- the crash start (sparse path, default --crash auto): the start basis
+# from a guess (the warm start, else ipm's answer, else pgs'), dependent
+# columns replaced by w, covering vector d = B e; every answer checked
+# independently, against the B = I start where unique, and with fewer pivots
+runc() { _r=$1; _w=$2; shift 2; run "crash: $_r" "$_w" --linsolve sparse "$@"; }
+for scene in "column --bodies 600" "pyramid --base 8" "pyramid --base 12" "granular --base 6 --layers 3" \
+             "random-spd --size 600" "mass-ratio --bodies 500 --ratio 1e4"; do
+    # shellcheck disable=SC2086
+    "$LCP" generate $scene -o "$T/g" >/dev/null 2>&1 || { bad "generate $scene"; continue; }
+    runs "$scene: solved from B = I" 0 -t 1e-10 --json -o "$T/xn.mtx" "$T/g"
+    pn=$(json_field iterations)
+    runc "$scene: solved" 0 -t 1e-10 --json -o "$T/xc.mtx" "$T/g"
+    pc=$(json_field iterations)
+    check "crash: $scene: the note names the guess" grep -q '"message":"crash start from ipm.s answer' "$T/out"
+    check "crash: $scene: independent residual" indep "$T/g/A.mtx" "$T/g/b.mtx" "$T/xc.mtx" --max 1e-9
+    check "crash: $scene: fewer pivots than from B = I ($pc < $pn)" [ "$pc" -lt "$pn" ]
+    case $scene in
+    pyramid* | granular*) ;; # singular A: z not unique
+    *) check "crash: $scene: = the B = I answer (1e-8)" "$LCP" -s lemke --linsolve sparse -t 1e-10 --quiet \
+           --reference "$T/xn.mtx" --ref-tol 1e-8 "$T/g" ;;
+    esac
+done
+"$LCP" generate column --bodies 600 -o "$T/g" >/dev/null 2>&1
+runc "column: ipm's answer is the basis: 0 pivots" 0 --json "$T/g"
+check "crash: column: 0 pivots" [ "$(json_field iterations)" = 0 ]
+"$LCP" -s pgs -n 50 -o "$T/guess.mtx" "$T/g" >/dev/null 2>&1
+runc "from the warm start" 0 --json --warm-start "$T/guess.mtx" -o "$T/xw.mtx" "$T/g"
+check "crash: the note names the warm start" grep -q "crash start from the warm start" "$T/out"
+check "crash: from the warm start = from ipm (1e-8)" "$LCP" -s lemke --quiet --reference "$T/xw.mtx" --ref-tol 1e-8 "$T/g"
+runc "--crash pgs" 0 --json --crash pgs "$T/g"
+check "crash: --crash pgs: the note names pgs" grep -q "crash start from pgs's answer" "$T/out"
+runc "--crash none: no crash" 0 --json --crash none "$T/g"
+check "crash: --crash none: no note" sh -c "! grep -q 'crash start' '$T/out'"
+runc "--crash nosuch refused" 2 --crash nosuch "$T/g"
+check "crash: unknown solver named" grep -q "crash: 'nosuch' must be auto, none or a solver name" "$T/err"
+runc "--crash lemke refused" 2 --crash lemke "$T/g"
+python3 -c "print('%%MatrixMarket matrix array real general'); print('600 1'); [print(1) for i in range(600)]" >"$T/cover600.mtx"
+runc "--crash ipm with --cover refused" 2 --crash ipm --cover "$T/cover600.mtx" "$T/g"
+check "crash: --cover: reason" grep -q "needs the sparse path (--linsolve sparse) and no --cover" "$T/err"
+run "--crash ipm on the dense path refused" 2 --linsolve dense --crash ipm "$T/g"
+check "crash: dense path: reason" grep -q "needs the sparse path" "$T/err"
+# no guess for a problem that is not monotone (ipm refuses) and has a zero
+# diagonal (pgs refuses): the B = I start and its honest verdict
+runc "bimatrix game: no guess, cannot decide" 5 --json "$T/game.json"
+check "crash: bimatrix game: no crash note" sh -c "! grep -q 'crash start' '$T/out'"
+if [ -d "$SICONOS" ]; then
+    for f in "$SICONOS"/*.dat; do
+        name=$(basename "$f" .dat)
+        [ "$name" = lcp_CPS_3 ] && continue # the verdict above (no guess: the B = I start)
+        runc "$name solved to 1e-10" 0 -t 1e-10 -o "$T/xs.mtx" "$f"
+        case $name in *_block) continue ;; esac
+        r=$(dat_residual "$f" "$T/xs.mtx")
+        check "crash: $name: independent residual $r <= 1e-10" below "$r" 1e-10
+    done
+fi
 
 finish
