@@ -128,6 +128,39 @@ typedef struct {
     lcp_err err;
 } part;
 
+/* One component's solve (the body of a task when -j > 1): its subproblem, a
+ * monitor of its own, the solver; the answer into its rows of x. */
+static void solve_part(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s, const lcp_settings *sub,
+                       const int *rows, double floor, double t0, double *x, part *pc)
+{
+    lcp_problem sp;
+    lcp_monitor m;
+    lcp_problem_init(&sp);
+    lcp_settings ss = *sub;
+    int *map = lcp_alloc((size_t)p->n, sizeof(int));
+    double *xc = NULL;
+    pc->status = LCP_ERROR;
+    if (ss.time_limit > 0) ss.time_limit = fmax(s->time_limit - (lcp_now() - t0), 1e-9);
+    if (!map || subproblem(p, rows + pc->rows_first, pc->nrows, floor, map, &sp) ||
+        !(xc = pick(x, rows + pc->rows_first, pc->nrows)) || lcp_monitor_init(&m, &sp, &ss, NULL)) {
+        pc->rc = lcp_fail(&pc->err, LCP_ERROR, NULL, 0, "out of memory (--decompose)");
+    } else {
+        lcp_info in = {0};
+        in.status = LCP_MAX_ITER;
+        pc->rc = sv->solve(&sp, &ss, xc, &m, &in, &pc->err);
+        pc->status = in.status == LCP_NO_SOLUTION || in.status == LCP_ERROR ? in.status : m.status;
+        pc->iterations = in.iterations;
+        snprintf(pc->message, sizeof pc->message, "%s", *in.message ? in.message : m.message);
+        if (pc->status != LCP_SOLVED && m.best.residual <= m.last.residual)
+            memcpy(xc, m.best_x, (size_t)pc->nrows * sizeof(double));
+        for (int r = 0; r < pc->nrows; r++) x[rows[pc->rows_first + r]] = xc[r];
+        lcp_monitor_free(&m);
+    }
+    free(xc);
+    free(map);
+    lcp_problem_free(&sp);
+}
+
 int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s, double *x,
                          lcp_monitor *mon, lcp_info *info, int *ncomp, lcp_err *err)
 {
@@ -164,39 +197,15 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
         floor = (p->kind & LCP_KIND_FRICTION) ? floor + p->b[i] * p->b[i] : fmax(floor, fabs(p->b[i]));
     if (p->kind & LCP_KIND_FRICTION) floor = sqrt(floor);
     int worst = -1, iters = 0;
+    if (s->threads > 1) {
 #pragma omp parallel
 #pragma omp single
-    for (int c = 0; c < k; c++) {
+        for (int c = 0; c < k; c++) {
 #pragma omp task firstprivate(c)
-        {
-            part *pc = &parts[c];
-            lcp_problem sp;
-            lcp_monitor m;
-            lcp_problem_init(&sp);
-            lcp_settings ss = sub;
-            int *map = lcp_alloc((size_t)p->n, sizeof(int));
-            double *xc = NULL;
-            pc->status = LCP_ERROR;
-            if (ss.time_limit > 0) ss.time_limit = fmax(s->time_limit - (lcp_now() - t0), 1e-9);
-            if (!map || subproblem(p, rows + pc->rows_first, pc->nrows, floor, map, &sp) ||
-                !(xc = pick(x, rows + pc->rows_first, pc->nrows)) || lcp_monitor_init(&m, &sp, &ss, NULL)) {
-                pc->rc = lcp_fail(&pc->err, LCP_ERROR, NULL, 0, "out of memory (--decompose)");
-            } else {
-                lcp_info in = {0};
-                in.status = LCP_MAX_ITER;
-                pc->rc = sv->solve(&sp, &ss, xc, &m, &in, &pc->err);
-                pc->status = in.status == LCP_NO_SOLUTION || in.status == LCP_ERROR ? in.status : m.status;
-                pc->iterations = in.iterations;
-                snprintf(pc->message, sizeof pc->message, "%s", *in.message ? in.message : m.message);
-                if (pc->status != LCP_SOLVED && m.best.residual <= m.last.residual)
-                    memcpy(xc, m.best_x, (size_t)pc->nrows * sizeof(double));
-                for (int r = 0; r < pc->nrows; r++) x[rows[pc->rows_first + r]] = xc[r];
-                lcp_monitor_free(&m);
-            }
-            free(xc);
-            free(map);
-            lcp_problem_free(&sp);
+            solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
         }
+    } else { /* no OpenMP team: a team of one still spin-waits in the libraries' own regions (CHOLMOD) */
+        for (int c = 0; c < k; c++) solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
     }
     /* a component that could not run or gave a verdict (no solution,
      * breakdown): the whole problem is solved as one instead, so that the
