@@ -43,7 +43,7 @@ static int to_box(const lcp_problem *src, lcp_problem *dst, lcp_err *err)
     if (!dst->b || !dst->findex || !dst->mu || lcp_csr_copy(&dst->A, &src->A))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pyramid:4, n = %d)", n);
     memcpy(dst->b, src->b, (size_t)n * sizeof(double));
-    dst->nmu = n;
+    dst->blen = dst->findexlen = dst->nmu = n;
     for (int i = 0; i < src->nc; i++) {
         dst->findex[3 * i] = -1;                                   /* normal: [0, inf) */
         dst->findex[3 * i + 1] = dst->findex[3 * i + 2] = 3 * i;   /* tangents: +-mu r_n */
@@ -63,6 +63,7 @@ static int to_stewart_trinkle(const lcp_problem *src, int K, lcp_problem *dst, l
     int *ti = lcp_alloc((size_t)cap, sizeof(int)), *tj = lcp_alloc((size_t)cap, sizeof(int));
     double *tx = lcp_alloc((size_t)cap, sizeof(double));
     dst->b = lcp_calloc((size_t)N, sizeof(double));
+    dst->blen = N;
     if (!c || !sn || !ti || !tj || !tx || !dst->b) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pyramid:%d, %ld entries)", K, cap);
         goto done;

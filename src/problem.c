@@ -146,9 +146,9 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
         if (p->J.n != p->M.m)
             return lcp_fail(err, LCP_INPUT_ERROR, at(p, "J"), 0, "J has %d columns but M is %d x %d", p->J.n,
                             p->M.m, p->M.m);
-        if (p->vlen && p->vlen != p->M.m)
+        if (p->v && p->vlen != p->M.m)
             return lcp_fail(err, LCP_INPUT_ERROR, at(p, "v"), 0, "v has %d entries but M is %d x %d", p->vlen, p->M.m, p->M.m);
-        if (p->e && p->elen && p->elen != p->J.m)
+        if (p->e && p->elen != p->J.m)
             return lcp_fail(err, LCP_INPUT_ERROR, at(p, "e"), 0, "e has %d entries but J has %d rows", p->elen, p->J.m);
         if (p->A.p && p->A.m != p->J.m)
             return lcp_fail(err, LCP_INPUT_ERROR, at(p, "J"), 0, "J has %d rows but A is %d x %d", p->J.m, p->A.m, p->A.n);
@@ -168,6 +168,7 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
         if (!p->b) {
             p->b = lcp_alloc((size_t)p->J.m, sizeof(double));
             if (!p->b) return lcp_fail(err, LCP_ERROR, src, 0, "out of memory");
+            p->blen = p->J.m;
             lcp_csr_matvec(&p->J, p->v, p->b); /* b = J v + e */
             for (int i = 0; p->e && i < p->J.m; i++) p->b[i] += p->e[i];
             for (int i = 0; i < p->J.m; i++)
@@ -183,9 +184,10 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
     p->n = p->A.m;
     {
         const int lens[] = {p->blen, p->lolen, p->hilen, p->findexlen};
+        const int given[] = {p->b != NULL, p->lo != NULL, p->hi != NULL, p->findex != NULL};
         const char *names[] = {"b", "lo", "hi", "findex"};
-        for (int k = 0; k < 4; k++)
-            if (lens[k] && lens[k] != p->n)
+        for (int k = 0; k < 4; k++) /* given, even empty ([] in JSON): exactly n entries */
+            if (given[k] && lens[k] != p->n)
                 return lcp_fail(err, LCP_INPUT_ERROR, at(p, names[k]), 0, "%s has %d entries but A is %d x %d", names[k],
                                 lens[k], p->n, p->n);
     }
