@@ -140,6 +140,9 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define INFEAS_REL 1e-8     /* a stall with ||r|| and mu below this (relative): rounding */
 #define CERT_RADIUS 1e4     /* no_solution: no feasible z within this times ||z_0||_1 */
 #define POLISH_MU 1e-6      /* polish once mu / mu_0 is below this */
+#define POLISH_STEPS 20     /* polish: refinement steps at most */
+#define POLISH_REG 1e-9     /* polish: the regularization of A_BB, relative to max|A_ij| (REG's 1e-13 lets a singular
+                             * A_BB amplify rounding by 1e13; 1e-11 to 1e-7 polish a granular pile to 1e-16 alike) */
 #define PSD_DENSE_MAX 2000  /* definiteness by eigenvalues up to this n */
 
 static const char *const columns[] = {"mu", "step", "sigma", NULL};
@@ -526,21 +529,32 @@ static void scaling(int n, const double *z, const double *w, double dmin, double
 }
 
 /* The polish candidate zp: B = {z_i >= w_i}, z_N = 0, A_BB z_B = -b_B by
- * regularized Newton with refinement.  Returns its residual (INFINITY when
+ * Newton regularized by POLISH_REG with refinement (at least 2 steps, up to POLISH_STEPS
+ * while each halves the residual on B: on a singular A_BB -- redundant
+ * contacts -- the regularized steps are a proximal-point iteration whose
+ * slow directions need more than 2).  Returns its residual (INFINITY when
  * it could not be computed); M is left factored for the polish system, so
  * the caller refactors for the next step. */
 static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, lcp_metrics *m, lcp_err *err)
 {
     int n = p->n;
+    double preg = dmin * (POLISH_REG / REG); /* POLISH_REG max|A_ij|: A_BB may be singular (redundant contacts) */
     for (int i = 0; i < n; i++) {
         W->keep[i] = W->z[i] >= W->w[i];
         W->zp[i] = W->keep[i] ? W->z[i] : 0.0;
-        W->d[i] = dmin;                                     /* regularization on B */
+        W->d[i] = preg; /* regularization on B */
     }
     if (ls_factor(L, W->d, W->keep, err)) return INFINITY;
-    for (int it = 0; it < 3; it++) {                        /* Newton + 2 refinement steps */
+    double prev = INFINITY;
+    for (int it = 0; it < POLISH_STEPS; it++) { /* Newton, then refinement while it halves the residual on B */
         ls_matvec(L, W->zp, W->vr);
-        for (int i = 0; i < n; i++) W->vr[i] = W->keep[i] ? -(W->vr[i] + p->b[i]) : 0.0; /* -(A z + b)_B */
+        double rb = 0.0;
+        for (int i = 0; i < n; i++) {
+            W->vr[i] = W->keep[i] ? -(W->vr[i] + p->b[i]) : 0.0; /* -(A z + b)_B */
+            rb = fmax(rb, fabs(W->vr[i]));
+        }
+        if (it >= 3 && !(rb < 0.5 * prev)) break;
+        prev = rb;
         if (ls_solve(L, W->vr, err)) return INFINITY;
         for (int i = 0; i < n; i++)
             if (W->keep[i]) W->zp[i] += W->vr[i];
