@@ -4,6 +4,11 @@
 # status.  Helpers use _-prefixed variables (sh has no locals).
 LCP=${LCPSOLVE:-./lcpsolve}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+if [ -n "$LCPSOLVE_WRAP" ]; then # every "$LCP" call runs as: $LCPSOLVE_WRAP LCPSOLVE ARGS (scripts/valgrind-e2e)
+    case $LCP in /*) ;; *) LCP=$PWD/$LCP ;; esac
+    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$LCPSOLVE_WRAP" "$LCP" >"$T/lcpsolve"
+    chmod +x "$T/lcpsolve"; LCP=$T/lcpsolve
+fi
 pass=0; fail=0
 ok()    { pass=$((pass + 1)); echo "PASS $1"; }
 bad()   { fail=$((fail + 1)); echo "FAIL $1"; }
