@@ -9,6 +9,9 @@ if [ -n "$LCPSOLVE_WRAP" ]; then # every "$LCP" call runs as: $LCPSOLVE_WRAP LCP
     printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$LCPSOLVE_WRAP" "$LCP" >"$T/lcpsolve"
     chmod +x "$T/lcpsolve"; LCP=$T/lcpsolve
 fi
+# started(): after "$LCP" ... &, before a signal to it: a background job starts
+# with SIGINT ignored until lcpsolve sets its handler (under valgrind: seconds)
+started() { sleep 1; [ -z "$LCPSOLVE_WRAP" ] || sleep 20; }
 pass=0; fail=0
 ok()    { pass=$((pass + 1)); echo "PASS $1"; }
 bad()   { fail=$((fail + 1)); echo "FAIL $1"; }
