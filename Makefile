@@ -1,6 +1,7 @@
 # lcpsolve: a solver workbench for contact problems.
 #   make            build ./lcpsolve
-#   make test       run every test (unit tests, then end-to-end tests)
+#   make test       run every test (unit tests, then end-to-end tests; TEST_JOBS=N: N at a time)
+#   make valgrind   end-to-end tests with lcpsolve under valgrind memcheck (scripts/valgrind-e2e)
 #   make install    PREFIX=/usr/local: binary and man page
 #   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
@@ -93,7 +94,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
 test: $(BIN) $(TESTBIN) $(REPLAYBIN)
+	@[ ! -d $(SICONOS_INC)/numerics ] || $(MAKE) -s peer >/dev/null 2>&1 || true # once, before scripts run side by side (TEST_JOBS)
 	@sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
+
+# the end-to-end tests with every lcpsolve run under valgrind memcheck (RELIABILITY.md)
+valgrind: $(BIN)
+	@sh scripts/valgrind-e2e
 
 FUZZDEP = tests/fuzz/util.c tests/fuzz/fuzz.h $(LIBOBJ)
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZDEP)
@@ -142,5 +148,5 @@ install: $(BIN)
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test bench bench-sweeps peer install clean regress fuzz fuzz-harnesses
+.PHONY: all test valgrind bench bench-sweeps peer install clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

@@ -4,6 +4,14 @@
 # status.  Helpers use _-prefixed variables (sh has no locals).
 LCP=${LCPSOLVE:-./lcpsolve}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+if [ -n "$LCPSOLVE_WRAP" ]; then # every "$LCP" call runs as: $LCPSOLVE_WRAP LCPSOLVE ARGS (scripts/valgrind-e2e)
+    case $LCP in /*) ;; *) LCP=$PWD/$LCP ;; esac
+    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$LCPSOLVE_WRAP" "$LCP" >"$T/lcpsolve"
+    chmod +x "$T/lcpsolve"; LCP=$T/lcpsolve
+fi
+# started(): after "$LCP" ... &, before a signal to it: a background job starts
+# with SIGINT ignored until lcpsolve sets its handler (under valgrind: seconds)
+started() { sleep 1; [ -z "$LCPSOLVE_WRAP" ] || sleep 20; }
 pass=0; fail=0
 ok()    { pass=$((pass + 1)); echo "PASS $1"; }
 bad()   { fail=$((fail + 1)); echo "FAIL $1"; }

@@ -32,6 +32,8 @@ if command -v timeout >/dev/null 2>&1; then
 else
     run_limited() { "$@"; }
 fi
+# LCPSOLVE_WRAP (tests/lib.sh, scripts/valgrind-e2e): each run under that command, 300 s
+[ -n "$LCPSOLVE_WRAP" ] && run_limited() { timeout 300 $LCPSOLVE_WRAP "$@"; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bad_inputs.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM

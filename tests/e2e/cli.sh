@@ -104,7 +104,7 @@ run "time limit" 1 -s pgs -n 100000000 --time-limit 0.3 --json -o "$T/tl.mtx" "$
 check "status time_limit" [ "$(json_field status)" = time_limit ]
 check "time limit: best iterate written" grep -q "^2000 1" "$T/tl.mtx"
 "$LCP" -s pgs -n 100000000 --json -o "$T/int.mtx" --trace "$T/int.csv" "$T/c2k" >"$T/out" 2>"$T/err" &
-pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
+pid=$!; started; kill -INT $pid; wait $pid; rc=$?
 check "SIGINT: exit 1" [ "$rc" -eq 1 ]
 check "SIGINT: message interrupted" [ "$(json_field message)" = interrupted ]
 check "SIGINT: solution written whole" [ "$(grep -cv '^%' "$T/int.mtx")" -eq 2001 ]

@@ -15,6 +15,10 @@ if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1 || 
     skip "MPI build: mpicc, mpirun or metis.h not found (scripts/install-deps installs them)"
     finish; exit $?
 fi
+case " $MAKEFLAGS " in *" SANITIZE=1 "*) # make test SANITIZE=1: the MPI part would repeat make test's, to the bit
+    skip "MPI build under make test SANITIZE=1: built from the plain objects with SANITIZE=0, the same as make test's run"
+    finish; exit $? ;;
+esac
 if [ ! -f build/src/main.o ]; then
     skip "MPI build: no build/ objects to reuse (run make first)"
     finish; exit $?

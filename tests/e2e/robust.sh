@@ -414,7 +414,7 @@ for sig in INT TERM; do
         rm -f "$T/x.mtx" "$T/t.csv"
         "$LCP" -s $s --omega 1.0 -t 1e-14 -n 100000000 --json -o "$T/x.mtx" --trace "$T/t.csv" "$T/long" >"$T/out" 2>"$T/err" &
         pid=$!
-        sleep 1
+        started
         kill -$sig $pid
         wait $pid; rc=$?
         check "SIG$sig $s: exit 1 (got $rc), status time_limit, note interrupted" \
@@ -435,7 +435,7 @@ for a in "-s lemke big" "-s ipm --linsolve dense big" "-s newton-fb --linsolve d
     # shellcheck disable=SC2086
     "$LCP" $a -t 1e-15 -n 100000000 --json -o "$T/x.mtx" "$T/$f" >"$T/out" 2>"$T/err" &
     pid=$!
-    sleep 1
+    started
     t0=$(date +%s.%N)
     kill -INT $pid 2>/dev/null
     wait $pid; rc=$?
@@ -449,7 +449,7 @@ done
 "$LCP" generate column --bodies 400 --envs 8 -o "$T/envs2" >/dev/null 2>&1
 "$LCP" batch -s pgs -t 1e-14 -n 100000000 -o "$T/bo" --json "$T/envs2" >"$T/out" 2>"$T/err" &
 pid=$!
-sleep 1
+started
 kill -INT $pid
 wait $pid; rc=$?
 check "SIGINT batch: exit 1 (got $rc), 8 answers written, each whole" python3 -c "

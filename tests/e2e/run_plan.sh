@@ -16,7 +16,8 @@ configs:
   - {name: nsgs, solver: nsgs}
 traces: traces
 EOF
-LCPSOLVE=$PWD/lcpsolve scripts/run-plan "$T/plan.yaml" "$T/out" >"$T/log" 2>&1; rc=$?
+case $LCP in /*) L=$LCP ;; *) L=$PWD/$LCP ;; esac # the binary under test (build-san/lcpsolve, valgrind)
+LCPSOLVE=$L scripts/run-plan "$T/plan.yaml" "$T/out" >"$T/log" 2>&1; rc=$?
 check "run-plan: exit 0" [ $rc -eq 0 ]
 check "run-plan: the table" grep -q "wins/solved" "$T/out/table.txt"
 check "run-plan: the CSV, a row a pair" [ "$(tail -n +2 "$T/out/results.csv" | wc -l)" -eq 9 ]
@@ -25,7 +26,7 @@ for f in profile-time profile-iterations profile-time-lcp profile-time-fc3d conv
     check "run-plan: $f.svg" grep -q "<svg" "$T/out/$f.svg"
 done
 printf 'problems: [nowhere/*]\nconfigs: [{solver: pgs}]\n' >"$T/bad.yaml"
-LCPSOLVE=$PWD/lcpsolve scripts/run-plan "$T/bad.yaml" "$T/bad" >/dev/null 2>"$T/err"; rc=$?
+LCPSOLVE=$L scripts/run-plan "$T/bad.yaml" "$T/bad" >/dev/null 2>"$T/err"; rc=$?
 check "run-plan, bad plan: exit 2" [ $rc -eq 2 ]
 check "run-plan, bad plan: no pictures" sh -c "! ls '$T/bad'/*.png >/dev/null 2>&1"
 finish
