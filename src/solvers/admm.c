@@ -66,11 +66,18 @@
  * (symbolic once, numeric at each rho change).  A negative diagonal entry
  * of W is refused (input error: W is not positive semidefinite); a failed
  * factorisation (W + rho I not positive definite) is an error.  Both
- * factorisations through src/sparse_factor.c.
+ * factorisations through src/sparse_factor.c.  A problem in factored form
+ * (M, J with W = J M^-1 J', no --reg) is solved through the Woodbury
+ * identity instead (woodbury_init): (D W D + rho I)^-1 = (I - D J K^-1 J' D
+ * / rho) / rho with K = M + J' D^2 J / rho, bodies x bodies and much
+ * sparser than W (pyramid of 10,000 contacts: a factor of 0.43 million
+ * nonzeros against 5.9 million for W + rho I), checked on a test vector
+ * against A before it is used (A and J M^-1 J' might disagree).
  * Trace columns: rho, primal_res, dual_res (scaled variables).
  */
 #include "solver.h"
 #include "../sparse_factor.h"
+#include "../suitesparse.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,6 +101,17 @@ typedef struct {
     double *base, *mx;         /* W's values there, W + rho I's values */
     lcp_sparse_factor F;       /* CHOLMOD (W symmetric) / UMFPACK on that pattern */
     int factorisations;
+    /* the factored form W = J M^-1 J' (Woodbury): K = M + J' D^2 J / rho */
+    int wb;                    /* 1: solves by K, the fields below set */
+    const lcp_csr *J;
+    const double *sc;          /* D */
+    double rho;
+    int nb;
+    cholmod_common cc;
+    cholmod_sparse *K0;        /* M + J' D^2 J: the pattern of K (both triangles, sorted) */
+    double *kM, *kx;           /* M's values on that pattern; K's values */
+    lcp_sparse_factor KF;
+    double *g;                 /* nb */
 } shifted;
 
 static void shifted_free(shifted *S)
@@ -104,6 +122,14 @@ static void shifted_free(shifted *S)
     free(S->base);
     free(S->mx);
     lcp_sparse_factor_free(&S->F);
+    if (S->wb) {
+        lcp_sparse_factor_free(&S->KF);
+        cholmod_free_sparse(&S->K0, &S->cc);
+        cholmod_finish(&S->cc);
+        free(S->kM);
+        free(S->kx);
+        free(S->g);
+    }
     memset(S, 0, sizeof *S);
 }
 
@@ -135,6 +161,18 @@ static int shifted_init(shifted *S, const lcp_csr *A, const double *sc, int sym,
 /* Numeric factorisation of W + rho I. */
 static int shifted_factor(shifted *S, double rho, lcp_err *err)
 {
+    if (S->wb) {
+        long m = (long)((int *)S->K0->p)[S->nb];
+        const double *k0 = S->K0->x;
+        for (long k = 0; k < m; k++) S->kx[k] = S->kM[k] + (k0[k] - S->kM[k]) / rho; /* M + G / rho */
+        S->rho = rho;
+        S->factorisations++;
+        int st = lcp_sparse_factor_refactor(&S->KF, S->kx, LCP_SF_CHOLESKY);
+        if (st != LCP_SF_OK)
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation of M + J'D^2J/rho failed (rho = %g)",
+                            rho);
+        return 0;
+    }
     int m = S->mp[S->n];
     memcpy(S->mx, S->base, (size_t)m * sizeof(double));
     for (int i = 0; i < S->n; i++) S->mx[S->dpos[i]] += rho;
@@ -161,6 +199,22 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
 /* x <- (W + rho I)^-1 x. */
 static int shifted_solve(shifted *S, double *x, lcp_err *err)
 {
+    if (S->wb) { /* (D J M^-1 J' D + rho I)^-1 x = (x - D J K^-1 J' D x / rho) / rho */
+        const lcp_csr *J = S->J;
+        memset(S->g, 0, (size_t)S->nb * sizeof(double));
+        for (int i = 0; i < S->n; i++) {
+            double t = S->sc[i] * x[i];
+            for (int k = J->p[i]; k < J->p[i + 1]; k++) S->g[J->j[k]] += J->x[k] * t;
+        }
+        int st = lcp_sparse_factor_solve(&S->KF, S->g, S->g);
+        if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&S->KF, err, "admm: ");
+        for (int i = 0; i < S->n; i++) {
+            double jh = 0.0;
+            for (int k = J->p[i]; k < J->p[i + 1]; k++) jh += J->x[k] * S->g[J->j[k]];
+            x[i] = (x[i] - S->sc[i] * jh / S->rho) / S->rho;
+        }
+        return 0;
+    }
     int st = lcp_sparse_factor_solve(&S->F, x, x);
     if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) return lcp_sparse_factor_fail(&S->F, err, "admm: ");
     return 0;
@@ -177,6 +231,98 @@ static void shifted_q(const lcp_problem *p, const double *q, const double *u, do
         const double *ui = u + 3 * i;
         qs[3 * i] += p->mu[i] * sqrt(ui[1] * ui[1] + ui[2] * ui[2]);
     }
+}
+
+/* The factored form, when the problem has one (M, J; no --reg): W~ + rho I
+ * = D J M^-1 J' D + rho I is inverted by the Woodbury identity through K =
+ * M + J' D^2 J / rho (bodies x bodies: 6 a body against 3 a contact, and
+ * sparser than W), so each solve is two products with J and one with the
+ * factor of K.  Returns 1 when set up (K factorised at rho), 0 to use W
+ * (no factored form, a failure, or K's solves do not invert W~ + rho I to
+ * 1e-8 on a test vector: A and J M^-1 J' disagree). */
+static int woodbury_init(shifted *S, const lcp_problem *p, const double *sc, double rho)
+{
+    int n = p->n, nb = p->M.m;
+    if (!p->M.p || !p->J.p || p->J.m != n || p->J.n != nb || p->M.n != nb || p->reg != 0 || nb < 1) return 0;
+    lcp_cholmod_start(&S->cc);
+    lcp_csr JS = {0, 0, NULL, NULL, NULL};
+    cholmod_sparse *G = NULL;
+    double *xt = NULL, *bt = NULL, *w = NULL;
+    int ok = 0;
+    if (lcp_csr_copy(&JS, &p->J)) goto out;
+    for (int i = 0; i < n; i++)
+        for (int k = JS.p[i]; k < JS.p[i + 1]; k++) JS.x[k] *= sc[i];
+    {
+        cholmod_sparse JSt = lcp_csr_as_cholmod(&JS, 0); /* (D J)' = J' D, nb x n */
+        cholmod_sparse Mv = lcp_csr_as_cholmod(&p->M, 0);
+        cholmod_sparse *DJ = cholmod_transpose(&JSt, 1, &S->cc); /* D J, n x nb */
+        if (DJ) G = cholmod_ssmult(&JSt, DJ, 0, 1, 1, &S->cc);    /* J' D^2 J */
+        cholmod_free_sparse(&DJ, &S->cc);
+        if (!G) goto out;
+        S->K0 = cholmod_add(&Mv, G, (double[2]){1, 0}, (double[2]){1, 0}, 1, 1, &S->cc);
+        if (!S->K0 || !S->K0->packed) goto out;
+    }
+    {
+        const int *kp = S->K0->p, *ki = S->K0->i;
+        long m = kp[nb];
+        S->kM = lcp_alloc((size_t)m, sizeof(double));
+        S->kx = lcp_alloc((size_t)m, sizeof(double));
+        S->g = lcp_alloc((size_t)nb, sizeof(double));
+        if (!S->kM || !S->kx || !S->g) goto out;
+        memset(S->kM, 0, (size_t)m * sizeof(double));
+        for (int c = 0; c < nb; c++) { /* M's values on K0's pattern (columns = rows: symmetric) */
+            int k = kp[c];
+            for (int t = p->M.p[c]; t < p->M.p[c + 1]; t++) {
+                while (k < kp[c + 1] && ki[k] < p->M.j[t]) k++;
+                if (k == kp[c + 1] || ki[k] != p->M.j[t]) goto out;
+                S->kM[k] = p->M.x[t];
+            }
+        }
+        if (lcp_sparse_factor_init(&S->KF, nb, kp, ki, S->kx, 1, LCP_SF_REFINE_DEFAULT) != LCP_SF_OK) goto out;
+    }
+    S->wb = 1;
+    S->n = n;
+    S->J = &p->J;
+    S->sc = sc;
+    S->nb = nb;
+    {
+        lcp_err e2 = {{0}};
+        if (shifted_factor(S, rho, &e2)) goto out;
+        S->factorisations = 0;
+        /* check: x -> (W~ + rho I) x by A, then back by the solve */
+        xt = lcp_alloc((size_t)n, sizeof(double));
+        bt = lcp_alloc((size_t)n, sizeof(double));
+        w = lcp_alloc((size_t)n, sizeof(double));
+        if (!xt || !bt || !w) goto out;
+        for (int i = 0; i < n; i++) w[i] = sc[i] * (xt[i] = sin(1.0 + i));
+        lcp_csr_matvec(&p->A, w, bt);
+        double e = 0.0, nx = 0.0;
+        for (int i = 0; i < n; i++) bt[i] = sc[i] * bt[i] + rho * xt[i];
+        if (shifted_solve(S, bt, &e2)) goto out;
+        for (int i = 0; i < n; i++) e = fmax(e, fabs(bt[i] - xt[i])), nx = fmax(nx, fabs(xt[i]));
+        ok = e <= 1e-8 * nx;
+    }
+out:
+    cholmod_free_sparse(&G, &S->cc);
+    lcp_csr_free(&JS);
+    free(xt);
+    free(bt);
+    free(w);
+    if (!ok) {
+        if (S->wb || S->K0 || S->kM) {
+            lcp_sparse_factor_free(&S->KF);
+            cholmod_free_sparse(&S->K0, &S->cc);
+            free(S->kM);
+            free(S->kx);
+            free(S->g);
+        }
+        cholmod_finish(&S->cc);
+        S->wb = 0;
+        S->K0 = NULL;
+        S->kM = S->kx = S->g = NULL;
+        memset(&S->KF, 0, sizeof S->KF);
+    }
+    return ok;
 }
 
 static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -213,9 +359,9 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     }
     for (int i = 0; i < n; i++) q[i] = sc[i] * p->b[i];
     int sym = lcp_csr_is_symmetric(&p->A, SYM_TOL);
-    if ((rc = shifted_init(&S, &p->A, sc, sym, err))) goto done;
-
     double rho = s->rho > 0 ? s->rho : RHO_DEFAULT;
+    if (!woodbury_init(&S, p, sc, rho) && (rc = shifted_init(&S, &p->A, sc, sym, err))) goto done;
+
     double rho_min = rho * 1e-6, rho_max = rho * 1e6;
     double alpha = s->omega > 0 && !s->omega_auto ? s->omega : ALPHA_DEFAULT;
     info->omega = alpha;
@@ -289,7 +435,8 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     }
     info->iterations = mon->iter;
     snprintf(info->message, sizeof info->message, "%s, %d factorisation%s, final rho %.3g",
-             sym ? "CHOLMOD LL' of W + rho I" : "UMFPACK LU of W + rho I (W not symmetric)", S.factorisations,
+             S.wb ? "CHOLMOD LL' of M + J'D^2J/rho (factored form, Woodbury)"
+                  : sym ? "CHOLMOD LL' of W + rho I" : "UMFPACK LU of W + rho I (W not symmetric)", S.factorisations,
              S.factorisations == 1 ? "" : "s", rho);
 done:
     if (rc && rc == LCP_ERROR && mon->iter > 0) { /* a breakdown inside the loop: report, do not abort */
