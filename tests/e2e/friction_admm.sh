@@ -163,6 +163,11 @@ if [ $have_python -eq 1 ]; then
         dit=$((itf - ita)); [ $dit -lt 0 ] && dit=$((-dit))
         le "$dit" 2 && ok "the same iterations either way ($itf, $ita)" || bad "iterations differ: factored $itf, A only $ita"
     done
+    # M that does not match A (doubled): the check on a test vector falls back to W
+    d="$T/pyramidbase10-issue8"; mkdir -p "$d-badM"; cp "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$d/J.mtx" "$d/v.mtx" "$d-badM/"
+    awk '/^%/ || !n++ { print; next } { print $1, $2, 2 * $3 }' "$d/M.mtx" >"$d-badM/M.mtx"
+    run "admm with an M inconsistent with A" 0 -s admm -t 1e-6 --json "$d-badM"
+    case $(json_field message) in *"W + rho I"*) ok "inconsistent M: W + rho I";; *) bad "inconsistent M: $(json_field message)";; esac
     # --reg: A holds W + reg I, the factored form does not: W is used
     run "admm --reg on the factored pyramid" 0 -s admm --reg 1e-9 -t 1e-6 --json "$T/pyramidbase10-issue8"
     case $(json_field message) in *"W + rho I"*) ok "--reg: W + rho I";; *) bad "--reg: $(json_field message)";; esac
