@@ -54,7 +54,12 @@ int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *l
     return lcp_spectrum(A, NULL, max_steps, lmin, lmax, NULL);
 }
 
-int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps)
+/* The Lanczos process of lcp_spectrum; it also stops as soon as the largest
+ * Ritz value reaches hi_stop (INFINITY: never).  Ritz values lie inside the
+ * spectrum, so lmax >= hi_stop is then certain; the Ritz values are taken at
+ * every one of the first 10 steps for that test (cheap: k <= 10). */
+static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double hi_stop, double *lmin,
+                    double *lmax, int *steps)
 {
     int n = A->m, kmax = max_steps < n ? max_steps : n;
     if (steps) *steps = 0;
@@ -98,13 +103,17 @@ int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *l
             nb += w[i] * w[i];
         }
         nb = sqrt(nb);
-        if (k % 10 == 9 || k == kmax - 1 || nb <= 1e-14 * fabs(a)) {
+        int check = k % 10 == 9 || k == kmax - 1 || nb <= 1e-14 * fabs(a);
+        if (check || (k < 10 && hi_stop < INFINITY)) {
             if (ritz(alpha, beta, k + 1, &lo, &hi, work)) goto done;
+            if (hi >= hi_stop) break;
             /* stop when both ends have settled */
-            if (fabs(lo - plo) <= 1e-2 * fabs(lo) + 1e-12 * fabs(hi) && fabs(hi - phi) <= 1e-4 * fabs(hi))
+            if (check && fabs(lo - plo) <= 1e-2 * fabs(lo) + 1e-12 * fabs(hi) && fabs(hi - phi) <= 1e-4 * fabs(hi))
                 break;
-            plo = lo;
-            phi = hi;
+            if (check) {
+                plo = lo;
+                phi = hi;
+            }
         }
         if (nb <= 1e-14 * fabs(a)) break; /* invariant subspace: exact */
         if (lcp_interrupted && k % 10 == 9) break; /* SIGINT/SIGTERM: the estimate so far; the solve stops next */
@@ -121,4 +130,15 @@ int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *l
 done:
     free(d), free(q), free(qn), free(w), free(t), free(alpha), free(beta), free(work);
     return rc;
+}
+
+int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps)
+{
+    return spectrum(A, scale, max_steps, INFINITY, lmin, lmax, steps);
+}
+
+int lcp_scaled_spectrum_until(const lcp_csr *A, int max_steps, double hi_stop, double *lmin, double *lmax,
+                              int *steps)
+{
+    return spectrum(A, NULL, max_steps, hi_stop, lmin, lmax, steps);
 }

@@ -9,8 +9,10 @@
  *   pgs : omega = 1 (--omega is for psor and sgs)
  *   psor: omega from --omega; without it (or with --omega auto) the estimate
  *         2 / (1 + sqrt(1 - rho^2)) of the optimal factor, rho the spectral
- *         radius of the Jacobi iteration I - D^-1 A, estimated by power
- *         (Lanczos, src/spectral.c), at most 1.9995; 1 when A is singular
+ *         radius of the Jacobi iteration I - D^-1 A, estimated by Lanczos
+ *         (src/spectral.c) within a work budget (choose_omega), at most
+ *         1.9995; 1 when rho >= 1 (stopped as soon as lmax >= 2) or A is
+ *         numerically singular (lmin <= 1e-10 lmax)
  *   sgs : a forward and a backward sweep per iteration (symmetric SOR with
  *         --omega, default 1)
  * Every row needs A_ii > 0.  Trace column: max_dx, the largest change of x
@@ -48,6 +50,13 @@ int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv
     return 0;
 }
 
+/* psor's estimate: its work budget (multiply-adds), its least number of
+ * Lanczos steps, the relative lmin taken as 0, and the largest factor */
+#define OMEGA_WORK 2e8
+#define OMEGA_MIN_STEPS 30
+#define OMEGA_SINGULAR 1e-10
+#define OMEGA_MAX 1.9995
+
 /* The relaxation factor: --omega W; --omega auto (or no --omega when
  * estimate_by_default) estimates the optimal one; otherwise 1. */
 static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimate_by_default, double *omega,
@@ -59,15 +68,29 @@ static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimat
         return 0;
     }
     if (!s->omega_auto && !estimate_by_default) return 0;
+    /* A budget of Lanczos steps (a product with A each, about a sweep's
+     * cost): LCP_LANCZOS_STEPS where A is small (long chains need them to
+     * resolve lmin), fewer where it is large, at most about OMEGA_WORK
+     * multiply-adds in all.  Stopped early, lmin is over-estimated, so the
+     * factor is below the optimum: slower, never unstable.  The estimate
+     * also stops as soon as lmax >= 2 (then rho >= 1 whatever lmin is). */
+    long nnz = lcp_csr_nnz(&p->A);
+    double budget = OMEGA_WORK / (double)(nnz > 0 ? nnz : 1);
+    int steps = budget >= LCP_LANCZOS_STEPS ? LCP_LANCZOS_STEPS
+                : budget < OMEGA_MIN_STEPS  ? OMEGA_MIN_STEPS
+                                            : (int)budget;
     double lmin, lmax;
-    if (lcp_scaled_spectrum(&p->A, LCP_LANCZOS_STEPS, &lmin, &lmax))
+    if (lcp_scaled_spectrum_until(&p->A, steps, 2.0, &lmin, &lmax, NULL))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "cannot estimate the Jacobi spectral radius");
     double rho = fmax(fabs(1.0 - lmin), fabs(1.0 - lmax));
-    /* rho >= 1 (singular A, e.g. rank-deficient contact sets): the linear
-     * theory gives no optimum, and over-relaxation only slows the modes
-     * that do converge: use 1 */
-    *omega = rho < 1.0 ? 2.0 / (1.0 + sqrt(1.0 - rho * rho)) : 1.0;
-    if (*omega > 1.9995) *omega = 1.9995;
+    /* rho >= 1 (lmax >= 2), or lmin indistinguishable from 0 (a singular A,
+     * e.g. rank-deficient contact sets, where Lanczos ends at lmin ~ 1e-16
+     * and the formula would give omega = 2 - 0): the linear theory gives no
+     * usable optimum, and over-relaxation only slows the modes that do
+     * converge: use 1 */
+    if (rho >= 1.0 || lmin <= OMEGA_SINGULAR * lmax) return 0;
+    *omega = 2.0 / (1.0 + sqrt(1.0 - rho * rho));
+    if (*omega > OMEGA_MAX) *omega = OMEGA_MAX;
     return 0;
 }
 
@@ -91,14 +114,43 @@ static inline double pgs_row(const lcp_problem *p, const double *dinv, double om
     return d;
 }
 
+/* pgs_row for lcp (bounds 0 and +inf), the arrays of A passed in: no call
+ * in the row loop (the blcp bounds are one) and no reload of the problem's
+ * fields after each store to x, so the loop is loads, multiply-adds and
+ * one store a row.  The same operations in the same order: the same bits. */
+static inline double lcp_row(const int *restrict ap, const int *restrict aj, const double *restrict ax,
+                             const double *restrict b, const double *restrict dinv, double omega, double *restrict x,
+                             int i)
+{
+    double r = b[i];
+    for (int k = ap[i]; k < ap[i + 1]; k++) r += ax[k] * x[aj[k]];
+    double xi = x[i] - omega * r * dinv[i];
+    if (xi < 0.0) xi = 0.0;
+    double d = fabs(xi - x[i]);
+    x[i] = xi;
+    return d;
+}
+
 /* fmax (a NaN argument gives the other), inline: libm's is a call a row */
 static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
+
+/* the arguments of lcp_row from the problem */
+#define LCP_ROW_ARGS(p) (p)->A.p, (p)->A.j, (p)->A.x, (p)->b
 
 /* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
 double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
                      int step)
 {
     double dmax = 0.0;
+    if (p->kind == LCP_KIND_LCP) {
+        const int *ap = p->A.p, *aj = p->A.j;
+        const double *ax = p->A.x, *b = p->b;
+        if (step > 0)
+            for (int i = first; i <= last; i++) dmax = max_nan(dmax, lcp_row(ap, aj, ax, b, dinv, omega, x, i));
+        else
+            for (int i = first; i >= last; i--) dmax = max_nan(dmax, lcp_row(ap, aj, ax, b, dinv, omega, x, i));
+        return dmax;
+    }
     for (int i = first; i != last + step; i += step) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, i));
     return dmax;
 }
@@ -111,17 +163,23 @@ static double ordered_sweep(const lcp_problem *p, const double *dinv, double ome
                             int step)
 {
     double dmax = 0.0;
+    int lcp = p->kind == LCP_KIND_LCP;
     if (o->ncolours > 0) {
         /* one team for the whole sweep: a barrier between classes, not a fork */
 #pragma omp parallel reduction(max : dmax)
         for (int cc = 0; cc < o->ncolours; cc++) {
             int c = step > 0 ? cc : o->ncolours - 1 - cc;
 #pragma omp for schedule(static)
-            for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, o->perm[k]));
+            for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++)
+                dmax = max_nan(dmax, lcp ? lcp_row(LCP_ROW_ARGS(p), dinv, omega, x, o->perm[k])
+                                         : pgs_row(p, dinv, omega, x, o->perm[k]));
         }
         return dmax;
     }
-    for (int kk = 0; kk < o->n; kk++) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, o->perm[step > 0 ? kk : o->n - 1 - kk]));
+    for (int kk = 0; kk < o->n; kk++) {
+        int i = o->perm[step > 0 ? kk : o->n - 1 - kk];
+        dmax = max_nan(dmax, lcp ? lcp_row(LCP_ROW_ARGS(p), dinv, omega, x, i) : pgs_row(p, dinv, omega, x, i));
+    }
     return dmax;
 }
 
