@@ -13,7 +13,8 @@
  * - psor's factor (choose_omega): 1 on a singular A (the 2 x 2 of Siconos'
  *   lcp_CPS_1, where Lanczos ends at lmin ~ 1e-16), 1 when lmax >= 2, in
  *   (1, 2) with margin on a chain; lcp_scaled_spectrum_until stops within
- *   10 steps once lmax >= 2 and otherwise gives the bits of lcp_spectrum.
+ *   10 steps once lmax >= 2 and otherwise agrees with lcp_spectrum (its
+ *   Ritz values by bisection: the same to rounding).
  */
 #include <math.h>
 #include <stdio.h>
@@ -230,7 +231,9 @@ static void test_omega(void)
     int st1 = 0, st2 = 0;
     CHECK(lcp_spectrum(&p.A, NULL, 3000, &lo1, &hi1, &st1) == 0);
     CHECK(lcp_scaled_spectrum_until(&p.A, 3000, 2.0, &lo2, &hi2, &st2) == 0);
-    CHECK(st1 == st2 && lo1 == lo2 && hi1 == hi2 && hi1 < 2.0); /* never reached: the same process */
+    /* 2 never reached: the same Lanczos process, Ritz values by bisection instead of QR */
+    CHECK(hi1 < 2.0 && fabs(hi2 - hi1) <= 1e-9 * hi1 && fabs(lo2 - lo1) <= 0.05 * lo1 && lo1 > 0);
+    CHECK(st2 >= st1 - 10 && st2 <= st1 + 10);
     lcp_problem_free(&p);
     /* all off-diagonal entries +1 (a star of rows): scaled lmax = 1 + (N-1)/2 >> 2 */
     for (int i = 0; i < N; i++)
