@@ -132,8 +132,9 @@ static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double
         nb = sqrt(nb);
         int check = k % 10 == 9 || k == kmax - 1 || nb <= 1e-14 * fabs(a);
         if (check || (k < 10 && bisect)) {
-            if (bisect ? ritz_bisect(alpha, beta, k + 1, &lo, &hi, work, iwork) : ritz(alpha, beta, k + 1, &lo, &hi, work))
-                goto done;
+            int bad = bisect ? ritz_bisect(alpha, beta, k + 1, &lo, &hi, work, iwork)
+                             : ritz(alpha, beta, k + 1, &lo, &hi, work);
+            if (bad) goto done;
             if (hi >= hi_stop) break;
             /* stop when both ends have settled */
             if (check && fabs(lo - plo) <= 1e-2 * fabs(lo) + 1e-12 * fabs(hi) && fabs(hi - phi) <= 1e-4 * fabs(hi))

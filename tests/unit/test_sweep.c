@@ -100,7 +100,8 @@ static void test_sweep(void)
             int fwd = k % 3 != 2;
             double a = fwd ? lcp_pgs_sweep(&p, dinv, omegas[o], x, 0, n - 1, 1)
                            : lcp_pgs_sweep(&p, dinv, omegas[o], x, n - 1, 0, -1);
-            double b = fwd ? ref_sweep(&p, dinv, omegas[o], y, 0, n - 1, 1) : ref_sweep(&p, dinv, omegas[o], y, n - 1, 0, -1);
+            double b = fwd ? ref_sweep(&p, dinv, omegas[o], y, 0, n - 1, 1)
+                           : ref_sweep(&p, dinv, omegas[o], y, n - 1, 0, -1);
             same &= memcmp(&a, &b, sizeof a) == 0 && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
             moved |= a > 0;
         }
