@@ -17,13 +17,21 @@
  *         --omega, default 1)
  * Every row needs A_ii > 0.  Trace column: max_dx, the largest change of x
  * in the iteration.
+ *
+ * Memory traffic (the sweeps are bound by it on large problems): on an lcp
+ * the row update has its own loop (lcp_row: no call, no reload of the
+ * problem's fields); pgs and psor in natural order also fuse the monitor's
+ * residual into the sweep (fused_solve: A read once an iteration, not
+ * twice), with the same bits as the plain loop.
  */
 #include "solver.h"
 #include "../spectral.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const columns[] = {"max_dx", NULL};
 /* -p diag: Gauss-Seidel is invariant under the symmetric scaling
@@ -183,6 +191,70 @@ static double ordered_sweep(const lcp_problem *p, const double *dinv, double ome
     return dmax;
 }
 
+extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by main's signal handler */
+
+/* A forward sweep over the rows of an lcp (the bits of lcp_pgs_sweep) that
+ * also computes, from the same pass over A, w = A x_old + b with x_old the
+ * iterate the sweep starts from, in lcp_verify's summation order (0, the
+ * products in column order, then + b_i: its bits), and leaves x_old in xo.
+ * Row i reads x_old_j from xo for the columns j < i the sweep has already
+ * updated, from x for the others (not yet updated): A is read once for the
+ * sweep and the residual check of the iterate before it, instead of twice. */
+static double fused_sweep(const lcp_problem *p, const double *restrict dinv, double omega, double *restrict x,
+                          double *restrict xo, double *restrict w)
+{
+    const int *restrict ap = p->A.p, *restrict aj = p->A.j;
+    const double *restrict ax = p->A.x, *restrict b = p->b;
+    double dmax = 0.0;
+    for (int i = 0; i < p->n; i++) {
+        double r = b[i], s = 0.0;
+        for (int k = ap[i]; k < ap[i + 1]; k++) {
+            int j = aj[k];
+            double a = ax[k], xj = x[j];
+            r += a * xj;
+            s += a * (j < i ? xo[j] : xj);
+        }
+        w[i] = s + b[i];
+        double xi = x[i];
+        xo[i] = xi;
+        double xn = xi - omega * r * dinv[i];
+        if (xn < 0.0) xn = 0.0;
+        double d = fabs(xn - xi);
+        x[i] = xn;
+        dmax = max_nan(dmax, d);
+    }
+    return dmax;
+}
+
+/* pgs and psor on an lcp in natural order (no --order, no --reg): each
+ * fused_sweep k+1 gives w of iterate k, whose metrics (lcp_verify_w, the
+ * residual of DESIGN.md: the bits lcp_monitor_step would get) go to the
+ * monitor as iteration k.  The same iterates, decisions and answer as the
+ * plain loop (on a stop x is set back to the iterate judged), one sweep
+ * more, and one pass over A an iteration instead of two.  -1 when there is
+ * no memory for the two vectors (the caller runs the plain loop). */
+static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
+{
+    double *xo = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
+    if (!xo || !w) {
+        free(xo), free(w);
+        return -1;
+    }
+    double dx = 0.0; /* the largest change of the iteration judged (0 for the start) */
+    for (int k = 0;; k++) {
+        double next = fused_sweep(p, dinv, omega, x, xo, w);
+        lcp_metrics m;
+        lcp_verify_w(p, xo, w, &m);
+        if (lcp_monitor_record(mon, k, lcp_now() - mon->t0, lcp_interrupted, &m, xo, &dx)) {
+            memcpy(x, xo, (size_t)p->n * sizeof(double));
+            break;
+        }
+        dx = next;
+    }
+    free(xo), free(w);
+    return 0;
+}
+
 /* relax: 0 for omega = 1 (pgs); 1 for --omega or 1 (sgs); 2 for --omega or
  * the estimated optimum (psor). */
 static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -197,7 +269,9 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     }
     info->omega = omega;
     double dx = 0.0;
-    if (!lcp_monitor_step(mon, 0, x, &dx)) {
+    if (!symmetric && !s->order && p->kind == LCP_KIND_LCP && !(p->reg > 0) && !fused_solve(p, dinv, omega, x, mon))
+        ; /* done: the residual check fused into the sweeps */
+    else if (!lcp_monitor_step(mon, 0, x, &dx)) {
         for (int k = 1;; k++) {
             if (s->order) {
                 dx = ordered_sweep(p, dinv, omega, x, s->order, 1);

@@ -10,6 +10,9 @@
  *   in src/verify.c); its metrics must be the bits of lcp_verify_w (the
  *   general per-node path) on the same w, over several chunks, with NaN
  *   and Inf in x, and with --reg;
+ * - pgs and psor on an lcp fuse the residual check into the sweep
+ *   (fused_solve): the same iterations, status, residuals and answer, bit
+ *   for bit, as the plain loop (taken here with an identity --order);
  * - psor's factor (choose_omega): 1 on a singular A (the 2 x 2 of Siconos'
  *   lcp_CPS_1, where Lanczos ends at lmin ~ 1e-16), 1 when lmax >= 2, in
  *   (1, 2) with margin on a chain; lcp_scaled_spectrum_until stops within
@@ -248,10 +251,80 @@ static void test_omega(void)
     free(t);
 }
 
+/* pgs or psor on p from 0: the fused loop (no order) or, with an identity
+ * order, the plain one (ordered_sweep + lcp_monitor_step). */
+typedef struct {
+    int iterations;
+    lcp_status status;
+    double residual, omega;
+} run_out;
+
+static run_out solve(const lcp_problem *p, const char *name, double tol, int max_iter, int plain, double *x)
+{
+    lcp_settings s;
+    lcp_settings_default(&s);
+    s.tol = tol;
+    s.max_iter = max_iter;
+    lcp_order o = {0};
+    int *perm = malloc((size_t)p->n * sizeof(int));
+    for (int i = 0; i < p->n; i++) perm[i] = i;
+    o.n = p->n, o.block = 1, o.perm = perm;
+    if (plain) s.order = &o;
+    lcp_monitor mon;
+    lcp_info info;
+    memset(&info, 0, sizeof info);
+    memset(x, 0, (size_t)p->n * sizeof(double));
+    lcp_err err = {{0}};
+    if (lcp_monitor_init(&mon, p, &s, NULL)) exit(2);
+    const lcp_solver *sv = lcp_solver_find(name);
+    run_out r = {-1, LCP_ERROR, NAN, NAN};
+    if (!sv->solve(p, &s, x, &mon, &info, &err)) {
+        r.iterations = info.iterations;
+        r.status = mon.status;
+        r.residual = mon.last.residual;
+        r.omega = info.omega;
+    }
+    lcp_monitor_free(&mon);
+    free(perm);
+    return r;
+}
+
+/* The fused sweep + residual (fused_solve in src/solvers/pgs.c): the
+ * iterates, the monitor's residuals and decisions, the answer of the plain
+ * loop, bit for bit, stopped by the tolerance or by the iteration limit. */
+static void test_fused(void)
+{
+    lcp_problem p;
+    random_lcp(&p, 2500, 30, 5u);
+    int n = p.n;
+    double *x = malloc((size_t)n * sizeof(double)), *y = malloc((size_t)n * sizeof(double));
+    const char *names[] = {"pgs", "psor"};
+    int same = 1, solved = 0, limited = 0;
+    for (int v = 0; v < 2; v++)
+        for (int lim = 0; lim < 2; lim++) {
+            run_out a = solve(&p, names[v], 1e-10, lim ? 7 : 100000, 0, x);
+            run_out b = solve(&p, names[v], 1e-10, lim ? 7 : 100000, 1, y);
+            same &= a.iterations == b.iterations && a.status == b.status && a.residual == b.residual &&
+                    a.omega == b.omega && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
+            solved += a.status == LCP_SOLVED;
+            limited += a.status == LCP_MAX_ITER && a.iterations == 7;
+        }
+    CHECK(same);
+    CHECK(solved == 2 && limited == 2);
+    /* the answer is the one judged: its residual, recomputed */
+    run_out a = solve(&p, "pgs", 1e-10, 100000, 0, x);
+    lcp_metrics m;
+    lcp_verify(&p, x, y, &m);
+    CHECK(a.status == LCP_SOLVED && m.residual == a.residual && m.residual <= 1e-10);
+    free(x), free(y);
+    lcp_problem_free(&p);
+}
+
 int main(void)
 {
     test_sweep();
     test_verify();
     test_omega();
+    test_fused();
     CHECK_DONE();
 }
