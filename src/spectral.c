@@ -17,6 +17,9 @@
 
 void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, const int *ldz, double *work,
             int *info);
+void dstebz_(const char *range, const char *order, const int *n, const double *vl, const double *vu, const int *il,
+             const int *iu, const double *abstol, const double *d, const double *e, int *m, int *nsplit, double *w,
+             int *iblock, int *isplit, double *work, int *iwork, int *info);
 
 /* y = S x with S = D^-1/2 (A + A')/2 D^-1/2; d = D^-1/2, t scratch. */
 static void scaled_apply(const lcp_csr *A, const double *d, const double *x, double *y, double *t)
@@ -49,12 +52,39 @@ static int ritz(const double *alpha, const double *beta, int k, double *lo, doub
     return 0;
 }
 
+/* The same two Ritz values by bisection (LAPACK dstebz, Sturm counts):
+ * O(k) a value where dstev's QR is O(k^2), which made the checks every 10
+ * steps O(k^3) in all (seconds at k ~ 1000, a long chain's).  work: 5k
+ * doubles, iwork: 5k ints. */
+static int ritz_bisect(const double *alpha, const double *beta, int k, double *lo, double *hi, double *work,
+                       int *iwork)
+{
+    int m = 0, nsplit = 0, info = 0, ends[2] = {1, k};
+    double zero = 0.0, v[2];
+    for (int e = 0; e < 2; e++) {
+        dstebz_("I", "E", &k, &zero, &zero, &ends[e], &ends[e], &zero, alpha, beta, &m, &nsplit, work,
+                iwork, iwork + k, work + k, iwork + 2 * k, &info);
+        if (info || m != 1) return -1;
+        v[e] = work[0];
+    }
+    *lo = v[0];
+    *hi = v[1];
+    return 0;
+}
+
 int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *lmax)
 {
     return lcp_spectrum(A, NULL, max_steps, lmin, lmax, NULL);
 }
 
-int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps)
+/* The Lanczos process of lcp_spectrum; with a finite hi_stop it also stops
+ * as soon as the largest Ritz value reaches hi_stop (Ritz values lie inside
+ * the spectrum, so lmax >= hi_stop is then certain; the Ritz values are
+ * taken at every one of the first 10 steps for that test), and finds the
+ * Ritz values by bisection (ritz_bisect).  INFINITY: lcp_spectrum's process
+ * and bits. */
+static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double hi_stop, double *lmin,
+                    double *lmax, int *steps)
 {
     int n = A->m, kmax = max_steps < n ? max_steps : n;
     if (steps) *steps = 0;
@@ -62,9 +92,11 @@ int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *l
     double *d = lcp_alloc((size_t)n, sizeof(double)), *q = lcp_calloc((size_t)n, sizeof(double));
     double *qn = lcp_alloc((size_t)n, sizeof(double)), *w = lcp_alloc((size_t)n, sizeof(double));
     double *t = lcp_alloc((size_t)n, sizeof(double)), *alpha = lcp_alloc((size_t)kmax, sizeof(double));
-    double *beta = lcp_alloc((size_t)kmax, sizeof(double)), *work = lcp_alloc(2 * (size_t)kmax, sizeof(double));
+    int bisect = hi_stop < INFINITY;
+    double *beta = lcp_alloc((size_t)kmax, sizeof(double)), *work = lcp_alloc(5 * (size_t)kmax, sizeof(double));
+    int *iwork = bisect ? lcp_alloc(5 * (size_t)kmax, sizeof(int)) : NULL;
     int rc = LCP_ERROR;
-    if (!d || !q || !qn || !w || !t || !alpha || !beta || !work) goto done;
+    if (!d || !q || !qn || !w || !t || !alpha || !beta || !work || (bisect && !iwork)) goto done;
     for (int i = 0; i < n; i++) {
         if (scale) {
             d[i] = scale[i];
@@ -98,13 +130,19 @@ int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *l
             nb += w[i] * w[i];
         }
         nb = sqrt(nb);
-        if (k % 10 == 9 || k == kmax - 1 || nb <= 1e-14 * fabs(a)) {
-            if (ritz(alpha, beta, k + 1, &lo, &hi, work)) goto done;
+        int check = k % 10 == 9 || k == kmax - 1 || nb <= 1e-14 * fabs(a);
+        if (check || (k < 10 && bisect)) {
+            int bad = bisect ? ritz_bisect(alpha, beta, k + 1, &lo, &hi, work, iwork)
+                             : ritz(alpha, beta, k + 1, &lo, &hi, work);
+            if (bad) goto done;
+            if (hi >= hi_stop) break;
             /* stop when both ends have settled */
-            if (fabs(lo - plo) <= 1e-2 * fabs(lo) + 1e-12 * fabs(hi) && fabs(hi - phi) <= 1e-4 * fabs(hi))
+            if (check && fabs(lo - plo) <= 1e-2 * fabs(lo) + 1e-12 * fabs(hi) && fabs(hi - phi) <= 1e-4 * fabs(hi))
                 break;
-            plo = lo;
-            phi = hi;
+            if (check) {
+                plo = lo;
+                phi = hi;
+            }
         }
         if (nb <= 1e-14 * fabs(a)) break; /* invariant subspace: exact */
         if (lcp_interrupted && k % 10 == 9) break; /* SIGINT/SIGTERM: the estimate so far; the solve stops next */
@@ -119,6 +157,17 @@ int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *l
     *lmax = hi;
     rc = 0;
 done:
-    free(d), free(q), free(qn), free(w), free(t), free(alpha), free(beta), free(work);
+    free(d), free(q), free(qn), free(w), free(t), free(alpha), free(beta), free(work), free(iwork);
     return rc;
+}
+
+int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps)
+{
+    return spectrum(A, scale, max_steps, INFINITY, lmin, lmax, steps);
+}
+
+int lcp_scaled_spectrum_until(const lcp_csr *A, int max_steps, double hi_stop, double *lmin, double *lmax,
+                              int *steps)
+{
+    return spectrum(A, NULL, max_steps, hi_stop, lmin, lmax, steps);
 }

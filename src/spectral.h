@@ -18,4 +18,13 @@ int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *l
  * above); *steps (if not NULL) gets the products with A made. */
 int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps);
 
+/* lcp_scaled_spectrum that also stops as soon as the largest Ritz value
+ * reaches hi_stop (then lmax >= hi_stop for certain; the Ritz values are
+ * looked at after each of the first 10 steps, then every 10), for callers
+ * that only need to know whether lmax passes a threshold (psor's omega:
+ * lmax >= 2 means rho_Jacobi >= 1).  *steps (if not NULL) gets the
+ * products with A made. */
+int lcp_scaled_spectrum_until(const lcp_csr *A, int max_steps, double hi_stop, double *lmin, double *lmax,
+                              int *steps);
+
 #endif

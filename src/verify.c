@@ -155,12 +155,41 @@ void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_me
     if (isnan(m->residual) || t->nan) m->residual = INFINITY;
 }
 
+/* verify_chunk for lcp: w_i = A_i x + b_i (less reg x_i) and the terms of
+ * row_lcp and node_terms' NaN test, row by row while the row is at hand,
+ * instead of a pass for w and another for the terms; the same operations in
+ * the same order, so the same bits. */
+static void lcp_chunk(const lcp_csr *A, const double *restrict b, double reg, const double *restrict x,
+                      double *restrict w, int lo, int hi, partial *c)
+{
+    const int *restrict ap = A->p, *restrict aj = A->j;
+    const double *restrict ax = A->x;
+    double res = 0.0, comp = 0.0, feas = 0.0;
+    int bad = 0;
+    for (int i = lo; i < hi; i++) {
+        double s = 0.0;
+        for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
+        double wi = s + b[i], xi = x[i];
+        if (reg > 0) wi -= reg * xi; /* the original problem's w (see below) */
+        res = max_nan(res, fabs(min_nan(xi, wi)));
+        comp += xi * wi;
+        feas = max_nan(feas, max_nan(-xi, -wi));
+        bad |= !isfinite(xi) | !isfinite(wi);
+        w[i] = reg > 0 ? wi + reg * xi : wi;
+    }
+    *c = (partial){.res = res, .comp = comp, .feas = feas, .nan = bad};
+}
+
 /* Chunk k: w = A x + b on its rows first (when A is given), then its metrics. */
 static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, int k, partial *c)
 {
     int block = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D ? 3 : 1;
     int rows = block * (VERIFY_CHUNK / block);
     int lo = k * rows, hi = lo + rows < p->n ? lo + rows : p->n;
+    if (A && p->kind == LCP_KIND_LCP) { /* the common case in one pass: the same bits as below */
+        lcp_chunk(A, p->b, p->reg, x, w, lo, hi, c);
+        return;
+    }
     if (A) {
         const int *ap = A->p, *aj = A->j;
         const double *ax = A->x;

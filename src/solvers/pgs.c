@@ -9,19 +9,29 @@
  *   pgs : omega = 1 (--omega is for psor and sgs)
  *   psor: omega from --omega; without it (or with --omega auto) the estimate
  *         2 / (1 + sqrt(1 - rho^2)) of the optimal factor, rho the spectral
- *         radius of the Jacobi iteration I - D^-1 A, estimated by power
- *         (Lanczos, src/spectral.c), at most 1.9995; 1 when A is singular
+ *         radius of the Jacobi iteration I - D^-1 A, estimated by Lanczos
+ *         (src/spectral.c) within a work budget (choose_omega), at most
+ *         1.9995; 1 when rho >= 1 (stopped as soon as lmax >= 2) or A is
+ *         numerically singular (lmin <= 1e-10 lmax)
  *   sgs : a forward and a backward sweep per iteration (symmetric SOR with
  *         --omega, default 1)
  * Every row needs A_ii > 0.  Trace column: max_dx, the largest change of x
  * in the iteration.
+ *
+ * Memory traffic (the sweeps are bound by it on large problems): on an lcp
+ * the row update has its own loop (lcp_row: no call, no reload of the
+ * problem's fields); pgs and psor in natural order also fuse the monitor's
+ * residual into the sweep (fused_solve: A read once an iteration, not
+ * twice), with the same bits as the plain loop.
  */
 #include "solver.h"
 #include "../spectral.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const columns[] = {"max_dx", NULL};
 /* -p diag: Gauss-Seidel is invariant under the symmetric scaling
@@ -48,6 +58,13 @@ int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv
     return 0;
 }
 
+/* psor's estimate: its work budget (multiply-adds), its least number of
+ * Lanczos steps, the relative lmin taken as 0, and the largest factor */
+#define OMEGA_WORK 2e8
+#define OMEGA_MIN_STEPS 30
+#define OMEGA_SINGULAR 1e-10
+#define OMEGA_MAX 1.9995
+
 /* The relaxation factor: --omega W; --omega auto (or no --omega when
  * estimate_by_default) estimates the optimal one; otherwise 1. */
 static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimate_by_default, double *omega,
@@ -59,15 +76,29 @@ static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimat
         return 0;
     }
     if (!s->omega_auto && !estimate_by_default) return 0;
+    /* A budget of Lanczos steps (a product with A each, about a sweep's
+     * cost): LCP_LANCZOS_STEPS where A is small (long chains need them to
+     * resolve lmin), fewer where it is large, at most about OMEGA_WORK
+     * multiply-adds in all.  Stopped early, lmin is over-estimated, so the
+     * factor is below the optimum: slower, never unstable.  The estimate
+     * also stops as soon as lmax >= 2 (then rho >= 1 whatever lmin is). */
+    long nnz = lcp_csr_nnz(&p->A);
+    double budget = OMEGA_WORK / (double)(nnz > 0 ? nnz : 1);
+    int steps = budget >= LCP_LANCZOS_STEPS ? LCP_LANCZOS_STEPS
+                : budget < OMEGA_MIN_STEPS  ? OMEGA_MIN_STEPS
+                                            : (int)budget;
     double lmin, lmax;
-    if (lcp_scaled_spectrum(&p->A, LCP_LANCZOS_STEPS, &lmin, &lmax))
+    if (lcp_scaled_spectrum_until(&p->A, steps, 2.0, &lmin, &lmax, NULL))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "cannot estimate the Jacobi spectral radius");
     double rho = fmax(fabs(1.0 - lmin), fabs(1.0 - lmax));
-    /* rho >= 1 (singular A, e.g. rank-deficient contact sets): the linear
-     * theory gives no optimum, and over-relaxation only slows the modes
-     * that do converge: use 1 */
-    *omega = rho < 1.0 ? 2.0 / (1.0 + sqrt(1.0 - rho * rho)) : 1.0;
-    if (*omega > 1.9995) *omega = 1.9995;
+    /* rho >= 1 (lmax >= 2), or lmin indistinguishable from 0 (a singular A,
+     * e.g. rank-deficient contact sets, where Lanczos ends at lmin ~ 1e-16
+     * and the formula would give omega = 2 - 0): the linear theory gives no
+     * usable optimum, and over-relaxation only slows the modes that do
+     * converge: use 1 */
+    if (rho >= 1.0 || lmin <= OMEGA_SINGULAR * lmax) return 0;
+    *omega = 2.0 / (1.0 + sqrt(1.0 - rho * rho));
+    if (*omega > OMEGA_MAX) *omega = OMEGA_MAX;
     return 0;
 }
 
@@ -91,14 +122,43 @@ static inline double pgs_row(const lcp_problem *p, const double *dinv, double om
     return d;
 }
 
+/* pgs_row for lcp (bounds 0 and +inf), the arrays of A passed in: no call
+ * in the row loop (the blcp bounds are one) and no reload of the problem's
+ * fields after each store to x, so the loop is loads, multiply-adds and
+ * one store a row.  The same operations in the same order: the same bits. */
+static inline double lcp_row(const int *restrict ap, const int *restrict aj, const double *restrict ax,
+                             const double *restrict b, const double *restrict dinv, double omega, double *restrict x,
+                             int i)
+{
+    double r = b[i];
+    for (int k = ap[i]; k < ap[i + 1]; k++) r += ax[k] * x[aj[k]];
+    double xi = x[i] - omega * r * dinv[i];
+    if (xi < 0.0) xi = 0.0;
+    double d = fabs(xi - x[i]);
+    x[i] = xi;
+    return d;
+}
+
 /* fmax (a NaN argument gives the other), inline: libm's is a call a row */
 static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
+
+/* the arguments of lcp_row from the problem */
+#define LCP_ROW_ARGS(p) (p)->A.p, (p)->A.j, (p)->A.x, (p)->b
 
 /* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
 double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
                      int step)
 {
     double dmax = 0.0;
+    if (p->kind == LCP_KIND_LCP) {
+        const int *ap = p->A.p, *aj = p->A.j;
+        const double *ax = p->A.x, *b = p->b;
+        if (step > 0)
+            for (int i = first; i <= last; i++) dmax = max_nan(dmax, lcp_row(ap, aj, ax, b, dinv, omega, x, i));
+        else
+            for (int i = first; i >= last; i--) dmax = max_nan(dmax, lcp_row(ap, aj, ax, b, dinv, omega, x, i));
+        return dmax;
+    }
     for (int i = first; i != last + step; i += step) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, i));
     return dmax;
 }
@@ -111,18 +171,88 @@ static double ordered_sweep(const lcp_problem *p, const double *dinv, double ome
                             int step)
 {
     double dmax = 0.0;
+    int lcp = p->kind == LCP_KIND_LCP;
     if (o->ncolours > 0) {
         /* one team for the whole sweep: a barrier between classes, not a fork */
 #pragma omp parallel reduction(max : dmax)
         for (int cc = 0; cc < o->ncolours; cc++) {
             int c = step > 0 ? cc : o->ncolours - 1 - cc;
 #pragma omp for schedule(static)
-            for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, o->perm[k]));
+            for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++)
+                dmax = max_nan(dmax, lcp ? lcp_row(LCP_ROW_ARGS(p), dinv, omega, x, o->perm[k])
+                                         : pgs_row(p, dinv, omega, x, o->perm[k]));
         }
         return dmax;
     }
-    for (int kk = 0; kk < o->n; kk++) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, o->perm[step > 0 ? kk : o->n - 1 - kk]));
+    for (int kk = 0; kk < o->n; kk++) {
+        int i = o->perm[step > 0 ? kk : o->n - 1 - kk];
+        dmax = max_nan(dmax, lcp ? lcp_row(LCP_ROW_ARGS(p), dinv, omega, x, i) : pgs_row(p, dinv, omega, x, i));
+    }
     return dmax;
+}
+
+extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by main's signal handler */
+
+/* A forward sweep over the rows of an lcp (the bits of lcp_pgs_sweep) that
+ * also computes, from the same pass over A, w = A x_old + b with x_old the
+ * iterate the sweep starts from, in lcp_verify's summation order (0, the
+ * products in column order, then + b_i: its bits), and leaves x_old in xo.
+ * Row i reads x_old_j from xo for the columns j < i the sweep has already
+ * updated, from x for the others (not yet updated): A is read once for the
+ * sweep and the residual check of the iterate before it, instead of twice. */
+static double fused_sweep(const lcp_problem *p, const double *restrict dinv, double omega, double *restrict x,
+                          double *restrict xo, double *restrict w)
+{
+    const int *restrict ap = p->A.p, *restrict aj = p->A.j;
+    const double *restrict ax = p->A.x, *restrict b = p->b;
+    double dmax = 0.0;
+    for (int i = 0; i < p->n; i++) {
+        double r = b[i], s = 0.0;
+        for (int k = ap[i]; k < ap[i + 1]; k++) {
+            int j = aj[k];
+            double a = ax[k], xj = x[j];
+            r += a * xj;
+            s += a * (j < i ? xo[j] : xj);
+        }
+        w[i] = s + b[i];
+        double xi = x[i];
+        xo[i] = xi;
+        double xn = xi - omega * r * dinv[i];
+        if (xn < 0.0) xn = 0.0;
+        double d = fabs(xn - xi);
+        x[i] = xn;
+        dmax = max_nan(dmax, d);
+    }
+    return dmax;
+}
+
+/* pgs and psor on an lcp in natural order (no --order, no --reg): each
+ * fused_sweep k+1 gives w of iterate k, whose metrics (lcp_verify_w, the
+ * residual of DESIGN.md: the bits lcp_monitor_step would get) go to the
+ * monitor as iteration k.  The same iterates, decisions and answer as the
+ * plain loop (on a stop x is set back to the iterate judged), one sweep
+ * more, and one pass over A an iteration instead of two.  -1 when there is
+ * no memory for the two vectors (the caller runs the plain loop). */
+static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
+{
+    double *xo = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
+    if (!xo || !w) {
+        free(xo), free(w);
+        return -1;
+    }
+    double dx = 0.0; /* the largest change of the iteration judged (0 for the start) */
+    for (int k = 0;; k++) {
+        double next = fused_sweep(p, dinv, omega, x, xo, w);
+        lcp_metrics m;
+        lcp_verify_w(p, xo, w, &m);
+        if (lcp_monitor_record(mon, k, lcp_now() - mon->t0, lcp_interrupted, &m, xo, &dx)) {
+            memcpy(x, xo, (size_t)p->n * sizeof(double));
+            break;
+        }
+        dx = next;
+    }
+    free(xo), free(w);
+    return 0;
 }
 
 /* relax: 0 for omega = 1 (pgs); 1 for --omega or 1 (sgs); 2 for --omega or
@@ -139,7 +269,9 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     }
     info->omega = omega;
     double dx = 0.0;
-    if (!lcp_monitor_step(mon, 0, x, &dx)) {
+    if (!symmetric && !s->order && p->kind == LCP_KIND_LCP && !(p->reg > 0) && !fused_solve(p, dinv, omega, x, mon))
+        ; /* done: the residual check fused into the sweeps */
+    else if (!lcp_monitor_step(mon, 0, x, &dx)) {
         for (int k = 1;; k++) {
             if (s->order) {
                 dx = ordered_sweep(p, dinv, omega, x, s->order, 1);

@@ -1,0 +1,330 @@
+/* tests/unit/test_sweep.c: the sweep and residual kernels of the pgs family
+ * against reference loops, bit for bit, and psor's relaxation factor.
+ *
+ * - lcp_pgs_sweep on an lcp takes its own row loop (lcp_row in
+ *   src/solvers/pgs.c); it must give the bits of the textbook update
+ *   r = b_i + sum_k A_ik x_k, x_i <- max(0, x_i - omega r / A_ii) written
+ *   out here, forward and backward, omega 1 and not, and the same largest
+ *   change;
+ * - lcp_verify on an lcp computes w and the metrics in one pass (lcp_chunk
+ *   in src/verify.c); its metrics must be the bits of lcp_verify_w (the
+ *   general per-node path) on the same w, over several chunks, with NaN
+ *   and Inf in x, and with --reg;
+ * - pgs and psor on an lcp fuse the residual check into the sweep
+ *   (fused_solve): the same iterations, status, residuals and answer, bit
+ *   for bit, as the plain loop (taken here with an identity --order);
+ * - psor's factor (choose_omega): 1 on a singular A (the 2 x 2 of Siconos'
+ *   lcp_CPS_1, where Lanczos ends at lmin ~ 1e-16), 1 when lmax >= 2, in
+ *   (1, 2) with margin on a chain; lcp_scaled_spectrum_until stops within
+ *   10 steps once lmax >= 2 and otherwise agrees with lcp_spectrum (its
+ *   Ritz values by bisection: the same to rounding).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "solvers/solver.h"
+#include "spectral.h"
+#include "verify.h"
+
+/* a deterministic pseudo-random number in [0, 1) */
+static double rnd(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return (double)((*s >> 8) & 0xffffff) / 16777216.0;
+}
+
+/* An lcp of n rows: A = D + a few symmetric off-diagonal entries a row
+ * within +-band (some far), D dominant; b of both signs. */
+static void random_lcp(lcp_problem *p, int n, int band, unsigned seed)
+{
+    long cap = (long)n * 16;
+    int *ti = malloc((size_t)cap * sizeof(int)), *tj = malloc((size_t)cap * sizeof(int));
+    double *tx = malloc((size_t)cap * sizeof(double));
+    long nz = 0;
+    for (int i = 0; i < n; i++) {
+        ti[nz] = tj[nz] = i, tx[nz++] = 4.0 + rnd(&seed);
+        for (int e = 0; e < 3; e++) {
+            int j = i + 1 + (int)(rnd(&seed) * (e == 2 ? n : band));
+            if (j >= n) continue;
+            double v = rnd(&seed) - 0.5;
+            ti[nz] = i, tj[nz] = j, tx[nz++] = v;
+            ti[nz] = j, tj[nz] = i, tx[nz++] = v;
+        }
+    }
+    lcp_problem_init(p);
+    p->kind = LCP_KIND_LCP;
+    if (lcp_csr_from_triplets(&p->A, n, n, nz, ti, tj, tx)) exit(2);
+    free(ti), free(tj), free(tx);
+    p->b = malloc((size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++) p->b[i] = 2.0 * rnd(&seed) - 1.0;
+    p->blen = n;
+    p->source = lcp_strdup("test");
+    lcp_err err = {{0}};
+    if (lcp_problem_finish(p, &err)) {
+        fprintf(stderr, "random_lcp: %s\n", err.msg);
+        exit(2);
+    }
+}
+
+/* The textbook sweep (the loop lcp_pgs_sweep had before its lcp path). */
+static double ref_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
+                        int step)
+{
+    double dmax = 0.0;
+    for (int i = first; i != last + step; i += step) {
+        double r = p->b[i];
+        for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) r += p->A.x[k] * x[p->A.j[k]];
+        double xi = x[i] - omega * r * dinv[i];
+        if (xi < 0.0) xi = 0.0;
+        double d = fabs(xi - x[i]);
+        x[i] = xi;
+        dmax = (d > dmax || dmax != dmax) ? d : dmax;
+    }
+    return dmax;
+}
+
+static void test_sweep(void)
+{
+    lcp_problem p;
+    random_lcp(&p, 3000, 40, 7u);
+    int n = p.n;
+    double *dinv, *x = calloc((size_t)n, sizeof(double)), *y = calloc((size_t)n, sizeof(double));
+    lcp_err err = {{0}};
+    CHECK(lcp_inverse_diagonal(&p, "pgs", &dinv, &err) == 0);
+    const double omegas[] = {1.0, 1.4};
+    int same = 1, moved = 0;
+    for (int o = 0; o < 2; o++) {
+        memset(x, 0, (size_t)n * sizeof(double));
+        memset(y, 0, (size_t)n * sizeof(double));
+        for (int k = 0; k < 20; k++) {
+            int fwd = k % 3 != 2;
+            double a = fwd ? lcp_pgs_sweep(&p, dinv, omegas[o], x, 0, n - 1, 1)
+                           : lcp_pgs_sweep(&p, dinv, omegas[o], x, n - 1, 0, -1);
+            double b = fwd ? ref_sweep(&p, dinv, omegas[o], y, 0, n - 1, 1)
+                           : ref_sweep(&p, dinv, omegas[o], y, n - 1, 0, -1);
+            same &= memcmp(&a, &b, sizeof a) == 0 && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
+            moved |= a > 0;
+        }
+        /* one row at a time (mpi-pgs' use) */
+        double a = 0.0, b = ref_sweep(&p, dinv, omegas[o], y, 0, n - 1, 1);
+        for (int i = 0; i < n; i++) a = fmax(a, lcp_pgs_sweep(&p, dinv, omegas[o], x, i, i, 1));
+        same &= a == b && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
+    }
+    CHECK(moved);
+    CHECK(same);
+    /* a few rows at 0 and a few not: the projection was exercised */
+    int zero = 0, pos = 0;
+    for (int i = 0; i < n; i++) zero += x[i] == 0.0, pos += x[i] > 0.0;
+    CHECK(zero > 0 && pos > 0);
+    free(dinv), free(x), free(y);
+    lcp_problem_free(&p);
+}
+
+/* lcp_verify (one pass) against lcp_verify_w on w = A x + b (- reg x). */
+static int verify_same(const lcp_problem *p, const double *x)
+{
+    int n = p->n;
+    double *w = malloc((size_t)n * sizeof(double)), *w2 = malloc((size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int q = p->A.p[i]; q < p->A.p[i + 1]; q++) s += p->A.x[q] * x[p->A.j[q]];
+        w2[i] = s + p->b[i];
+        if (p->reg > 0) w2[i] -= p->reg * x[i];
+    }
+    lcp_metrics a, b;
+    lcp_verify(p, x, w, &a);
+    lcp_verify_w(p, x, w2, &b);
+    int same = memcmp(&a.residual, &b.residual, sizeof(double)) == 0 &&
+               memcmp(&a.complementarity, &b.complementarity, sizeof(double)) == 0 &&
+               memcmp(&a.feasibility, &b.feasibility, sizeof(double)) == 0 && a.scale == b.scale;
+    for (int i = 0; i < n; i++) /* the w returned: that of the problem solved (A holds reg I) */
+        same &= w[i] == (p->reg > 0 ? w2[i] + p->reg * x[i] : w2[i]) || (isnan(w[i]) && isnan(w2[i]));
+    free(w), free(w2);
+    return same;
+}
+
+static void test_verify(void)
+{
+    lcp_problem p;
+    random_lcp(&p, 5000, 100, 11u); /* 5 chunks */
+    int n = p.n;
+    double *x = malloc((size_t)n * sizeof(double));
+    unsigned s = 3u;
+    for (int i = 0; i < n; i++) x[i] = rnd(&s) < 0.3 ? 0.0 : rnd(&s) - 0.2; /* some negative: infeasible */
+    CHECK(verify_same(&p, x));
+    lcp_metrics m;
+    double *w = malloc((size_t)n * sizeof(double));
+    lcp_verify(&p, x, w, &m);
+    CHECK(m.residual > 0 && isfinite(m.residual) && m.feasibility > 0);
+    x[4321] = INFINITY;
+    CHECK(verify_same(&p, x));
+    lcp_verify(&p, x, w, &m);
+    CHECK(m.residual == INFINITY);
+    x[4321] = NAN;
+    CHECK(verify_same(&p, x));
+    lcp_verify(&p, x, w, &m);
+    CHECK(m.residual == INFINITY);
+    x[4321] = 0.5;
+    lcp_err err = {{0}};
+    CHECK(lcp_problem_regularise(&p, 1e-3, &err) == 0);
+    CHECK(verify_same(&p, x));
+    free(x), free(w);
+    lcp_problem_free(&p);
+}
+
+/* psor's factor on p, from a solve of at most a few iterations. */
+static double psor_omega(const lcp_problem *p)
+{
+    lcp_settings s;
+    lcp_settings_default(&s);
+    s.max_iter = 3;
+    lcp_monitor mon;
+    lcp_info info;
+    memset(&info, 0, sizeof info);
+    double *x = calloc((size_t)p->n, sizeof(double));
+    lcp_err err = {{0}};
+    if (lcp_monitor_init(&mon, p, &s, NULL)) exit(2);
+    const lcp_solver *sv = lcp_solver_find("psor");
+    int rc = sv->solve(p, &s, x, &mon, &info, &err);
+    lcp_monitor_free(&mon);
+    free(x);
+    return rc ? -1.0 : info.omega;
+}
+
+/* An lcp of dense row-major A (n x n) and b. */
+static void dense_lcp(lcp_problem *p, int n, const double *a, const double *b)
+{
+    double *cm = malloc((size_t)n * (size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < n; c++) cm[i + (size_t)c * n] = a[(size_t)i * n + c];
+    lcp_problem_init(p);
+    p->kind = LCP_KIND_LCP;
+    if (lcp_csr_from_dense_colmajor(&p->A, n, n, cm)) exit(2);
+    free(cm);
+    p->b = malloc((size_t)n * sizeof(double));
+    memcpy(p->b, b, (size_t)n * sizeof(double));
+    p->blen = n;
+    p->source = lcp_strdup("test");
+    lcp_err err = {{0}};
+    if (lcp_problem_finish(p, &err)) exit(2);
+}
+
+static void test_omega(void)
+{
+    lcp_problem p;
+    /* singular (lcp_CPS_1's A): the scaled spectrum is {0, 2} */
+    const double sing[4] = {1, 1, 1, 1}, bs[2] = {-1, -1};
+    dense_lcp(&p, 2, sing, bs);
+    CHECK(psor_omega(&p) == 1.0);
+    lcp_problem_free(&p);
+    /* a chain: tridiagonal 2, -1 (scaled spectrum inside (0, 2)): over-relaxed, with margin */
+    enum { N = 200 };
+    double *t = calloc((size_t)N * N, sizeof(double)), bc[N];
+    for (int i = 0; i < N; i++) {
+        t[(size_t)i * N + i] = 2.0;
+        if (i) t[(size_t)i * N + i - 1] = t[(size_t)(i - 1) * N + i] = -1.0;
+        bc[i] = -1.0;
+    }
+    dense_lcp(&p, N, t, bc);
+    double w = psor_omega(&p);
+    CHECK(w > 1.5 && w <= 1.9995);
+    double lo1, hi1, lo2, hi2;
+    int st1 = 0, st2 = 0;
+    CHECK(lcp_spectrum(&p.A, NULL, 3000, &lo1, &hi1, &st1) == 0);
+    CHECK(lcp_scaled_spectrum_until(&p.A, 3000, 2.0, &lo2, &hi2, &st2) == 0);
+    /* 2 never reached: the same Lanczos process, Ritz values by bisection instead of QR */
+    CHECK(hi1 < 2.0 && fabs(hi2 - hi1) <= 1e-9 * hi1 && fabs(lo2 - lo1) <= 0.05 * lo1 && lo1 > 0);
+    CHECK(st2 >= st1 - 10 && st2 <= st1 + 10);
+    lcp_problem_free(&p);
+    /* all off-diagonal entries +1 (a star of rows): scaled lmax = 1 + (N-1)/2 >> 2 */
+    for (int i = 0; i < N; i++)
+        for (int c = 0; c < N; c++) t[(size_t)i * N + c] = i == c ? 2.0 : 1.0 / N;
+    for (int i = 1; i < N; i++) t[i] = t[(size_t)i * N] = 1.0;
+    dense_lcp(&p, N, t, bc);
+    CHECK(lcp_scaled_spectrum_until(&p.A, 3000, 2.0, &lo2, &hi2, &st2) == 0);
+    CHECK(hi2 >= 2.0 && st2 <= 10);
+    CHECK(psor_omega(&p) == 1.0);
+    lcp_problem_free(&p);
+    free(t);
+}
+
+/* pgs or psor on p from 0: the fused loop (no order) or, with an identity
+ * order, the plain one (ordered_sweep + lcp_monitor_step). */
+typedef struct {
+    int iterations;
+    lcp_status status;
+    double residual, omega;
+} run_out;
+
+static run_out solve(const lcp_problem *p, const char *name, double tol, int max_iter, int plain, double *x)
+{
+    lcp_settings s;
+    lcp_settings_default(&s);
+    s.tol = tol;
+    s.max_iter = max_iter;
+    lcp_order o = {0};
+    int *perm = malloc((size_t)p->n * sizeof(int));
+    for (int i = 0; i < p->n; i++) perm[i] = i;
+    o.n = p->n, o.block = 1, o.perm = perm;
+    if (plain) s.order = &o;
+    lcp_monitor mon;
+    lcp_info info;
+    memset(&info, 0, sizeof info);
+    memset(x, 0, (size_t)p->n * sizeof(double));
+    lcp_err err = {{0}};
+    if (lcp_monitor_init(&mon, p, &s, NULL)) exit(2);
+    const lcp_solver *sv = lcp_solver_find(name);
+    run_out r = {-1, LCP_ERROR, NAN, NAN};
+    if (!sv->solve(p, &s, x, &mon, &info, &err)) {
+        r.iterations = info.iterations;
+        r.status = mon.status;
+        r.residual = mon.last.residual;
+        r.omega = info.omega;
+    }
+    lcp_monitor_free(&mon);
+    free(perm);
+    return r;
+}
+
+/* The fused sweep + residual (fused_solve in src/solvers/pgs.c): the
+ * iterates, the monitor's residuals and decisions, the answer of the plain
+ * loop, bit for bit, stopped by the tolerance or by the iteration limit. */
+static void test_fused(void)
+{
+    lcp_problem p;
+    random_lcp(&p, 2500, 30, 5u);
+    int n = p.n;
+    double *x = malloc((size_t)n * sizeof(double)), *y = malloc((size_t)n * sizeof(double));
+    const char *names[] = {"pgs", "psor"};
+    int same = 1, solved = 0, limited = 0;
+    for (int v = 0; v < 2; v++)
+        for (int lim = 0; lim < 2; lim++) {
+            run_out a = solve(&p, names[v], 1e-10, lim ? 7 : 100000, 0, x);
+            run_out b = solve(&p, names[v], 1e-10, lim ? 7 : 100000, 1, y);
+            same &= a.iterations == b.iterations && a.status == b.status && a.residual == b.residual &&
+                    a.omega == b.omega && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
+            solved += a.status == LCP_SOLVED;
+            limited += a.status == LCP_MAX_ITER && a.iterations == 7;
+        }
+    CHECK(same);
+    CHECK(solved == 2 && limited == 2);
+    /* the answer is the one judged: its residual, recomputed */
+    run_out a = solve(&p, "pgs", 1e-10, 100000, 0, x);
+    lcp_metrics m;
+    lcp_verify(&p, x, y, &m);
+    CHECK(a.status == LCP_SOLVED && m.residual == a.residual && m.residual <= 1e-10);
+    free(x), free(y);
+    lcp_problem_free(&p);
+}
+
+int main(void)
+{
+    test_sweep();
+    test_verify();
+    test_omega();
+    test_fused();
+    CHECK_DONE();
+}
