@@ -164,15 +164,12 @@ static void solve_part(const lcp_solver *sv, const lcp_problem *p, const lcp_set
 int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s, double *x,
                          lcp_monitor *mon, lcp_info *info, int *ncomp, lcp_err *err)
 {
-    lcp_graph g;
-    int rc = lcp_graph_build(p, &g, err);
-    if (rc) return rc;
-    int n = g.n, block = g.block;
+    int rc = 0, block = (p->kind & LCP_KIND_FRICTION) ? 3 : 1, n = p->n / block;
     int *comp = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(int)), *size = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(int));
     int *rows = lcp_alloc((size_t)(p->n > 0 ? p->n : 1), sizeof(int)), k = 0;
     double *x0 = lcp_alloc((size_t)(p->n > 0 ? p->n : 1), sizeof(double));
     part *parts = NULL;
-    if (!comp || !size || !rows || !x0 || (k = lcp_graph_components(&g, comp, size)) < 0 ||
+    if (!comp || !size || !rows || !x0 || (k = lcp_problem_components(p, comp, size)) < 0 ||
         !(parts = lcp_calloc((size_t)(k > 0 ? k : 1), sizeof(part)))) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (--decompose)");
         goto done;
@@ -230,7 +227,6 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
                  parts[worst].nrows / block, *parts[worst].message ? ": " : "", parts[worst].message);
     }
 done:
-    lcp_graph_free(&g);
     free(comp), free(size), free(rows), free(parts), free(x0);
     return rc;
 }

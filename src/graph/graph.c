@@ -118,6 +118,52 @@ int lcp_graph_components(const lcp_graph *g, int *comp, int *size)
     return nc;
 }
 
+static int uf_find(int *parent, int v)
+{
+    while (parent[v] != v) v = parent[v] = parent[parent[v]]; /* path halving */
+    return v;
+}
+
+int lcp_problem_components(const lcp_problem *p, int *comp, int *size)
+{
+    int block = (p->kind & LCP_KIND_FRICTION) ? 3 : 1, n = p->n / block, nc = 0;
+    int *parent = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(int)), *relabel = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(int));
+    comp_info *ci = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(comp_info));
+    if (!parent || !relabel || !ci) {
+        free(parent), free(relabel), free(ci);
+        return -1;
+    }
+    for (int v = 0; v < n; v++) parent[v] = v;
+    for (int r = 0; r < p->n; r++) { /* an entry of A, or a findex link, joins two contacts */
+        for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
+            int u = uf_find(parent, r / block), v = uf_find(parent, p->A.j[k] / block);
+            if (u != v) parent[u > v ? u : v] = u < v ? u : v;
+        }
+        if (p->kind == LCP_KIND_BLCP && p->findex && p->findex[r] >= 0) {
+            int u = uf_find(parent, r), v = uf_find(parent, p->findex[r]);
+            if (u != v) parent[u > v ? u : v] = u < v ? u : v;
+        }
+    }
+    for (int v = 0; v < n; v++) { /* provisional ids in order of each component's first node, as the BFS */
+        int root = uf_find(parent, v);
+        if (root == v) {
+            relabel[v] = nc;
+            ci[nc] = (comp_info){0, v, nc};
+            nc++;
+        }
+        comp[v] = relabel[root];
+        ci[comp[v]].size++;
+    }
+    qsort(ci, (size_t)nc, sizeof *ci, by_size);
+    for (int c = 0; c < nc; c++) {
+        relabel[ci[c].id] = c;
+        if (size) size[c] = ci[c].size;
+    }
+    for (int v = 0; v < n; v++) comp[v] = relabel[comp[v]];
+    free(parent), free(relabel), free(ci);
+    return nc;
+}
+
 /* -------------------------------------------------------------- colouring */
 
 /* The smallest colour no neighbour of v has (mark: n+1 stamps, reused). */

@@ -28,6 +28,10 @@ static inline long lcp_graph_edges(const lcp_graph *g) { return g->p ? g->p[g->n
  * smaller first node first); returns the number of components, or -1 on no
  * memory.  size (optional, n entries): size of each component. */
 int lcp_graph_components(const lcp_graph *g, int *comp, int *size);
+/* The same components straight from the problem (A's entries and blcp's
+ * findex links, union-find), without building the graph: comp has
+ * p->n / block entries (block 3 for the friction kinds). */
+int lcp_problem_components(const lcp_problem *p, int *comp, int *size);
 
 /* Colourings: colour[v] in 0..k-1 with no edge inside a class; returns k,
  * or -1 on no memory.  greedy: first fit in node order, then classes

@@ -64,6 +64,11 @@ int main(void)
     CHECK(lcp_graph_components(&g, comp, size) == 2);
     CHECK(size[0] == 4 && size[1] == 3);  /* the path is larger: component 0 */
     CHECK(comp[3] == 0 && comp[6] == 0 && comp[0] == 1 && comp[2] == 1);
+    { /* the same labels straight from the problem (union-find, no graph) */
+        int comp2[7] = {0}, size2[7] = {0};
+        CHECK(lcp_problem_components(&p, comp2, size2) == 2);
+        CHECK(!memcmp(comp, comp2, sizeof comp) && size2[0] == 4 && size2[1] == 3);
+    }
     CHECK(lcp_graph_colour(&g, LCP_COLOUR_DSATUR, colour) == 3); /* the triangle */
     CHECK(proper(&g, colour));
     int k = lcp_graph_colour(&g, LCP_COLOUR_GREEDY, colour);
