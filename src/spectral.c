@@ -18,11 +18,20 @@
 void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, const int *ldz, double *work,
             int *info);
 
-/* y = S x with S = D^-1/2 (A + A')/2 D^-1/2; d = D^-1/2, t scratch. */
-static void scaled_apply(const lcp_csr *A, const double *d, const double *x, double *y, double *t)
+/* y = S x with S = D^-1/2 (A + A')/2 D^-1/2; d = D^-1/2, t scratch; sym:
+ * A is known to be symmetric, a plain row-wise product. */
+static void scaled_apply(const lcp_csr *A, const double *d, const double *x, double *y, double *t, int sym)
 {
     int n = A->m;
     for (int i = 0; i < n; i++) t[i] = d[i] * x[i];
+    if (sym) {
+        for (int i = 0; i < n; i++) {
+            double s = 0.0;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * t[A->j[k]];
+            y[i] = d[i] * s;
+        }
+        return;
+    }
     memset(y, 0, (size_t)n * sizeof(double));
     for (int i = 0; i < n; i++)
         for (int k = A->p[i]; k < A->p[i + 1]; k++) {
@@ -54,7 +63,21 @@ int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *l
     return lcp_spectrum(A, NULL, max_steps, lmin, lmax, NULL);
 }
 
+static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps,
+                    int sym);
+
 int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps)
+{
+    return spectrum(A, scale, max_steps, lmin, lmax, steps, 0);
+}
+
+int lcp_spectrum_symmetric(const lcp_csr *A, int max_steps, double *lmin, double *lmax, int *steps)
+{
+    return spectrum(A, NULL, max_steps, lmin, lmax, steps, 1);
+}
+
+static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps,
+                    int sym)
 {
     int n = A->m, kmax = max_steps < n ? max_steps : n;
     if (steps) *steps = 0;
@@ -87,7 +110,7 @@ int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *l
     int k;
     for (k = 0; k < kmax; k++) {
         /* q_{k-1} <- q_k... : q holds the previous vector, qn the current */
-        scaled_apply(A, d, qn, w, t);
+        scaled_apply(A, d, qn, w, t, sym);
         if (steps) (*steps)++;
         double a = 0.0;
         for (int i = 0; i < n; i++) a += qn[i] * w[i];
