@@ -58,6 +58,43 @@ static int ritz(const double *alpha, const double *beta, int k, double *lo, doub
     return 0;
 }
 
+/* The same by bisection on Sturm counts (no LAPACK: dstev in an OpenMP
+ * build of OpenBLAS wakes a thread team that then spins on the other cores,
+ * which costs `--solver auto` more than its whole analysis). */
+static int sturm_count(const double *alpha, const double *beta, int k, double x)
+{
+    int c = 0;
+    double d = 1.0;
+    for (int i = 0; i < k; i++) {
+        d = alpha[i] - x - (i > 0 ? beta[i - 1] * beta[i - 1] / d : 0.0);
+        if (d == 0.0) d = -1e-300; /* x an eigenvalue of the leading block: count it as below */
+        c += d < 0;
+    }
+    return c;
+}
+
+static void ritz_bisect(const double *alpha, const double *beta, int k, double *lo, double *hi)
+{
+    double a = INFINITY, b = -INFINITY; /* Gershgorin */
+    for (int i = 0; i < k; i++) {
+        double r = (i > 0 ? fabs(beta[i - 1]) : 0.0) + (i < k - 1 ? fabs(beta[i]) : 0.0);
+        a = fmin(a, alpha[i] - r);
+        b = fmax(b, alpha[i] + r);
+    }
+    double scale = fmax(fabs(a), fabs(b));
+    for (int end = 0; end < 2; end++) { /* the 1st and the k-th eigenvalue */
+        int want = end == 0 ? 1 : k;
+        double l = a - 1e-12 * scale, u = b + 1e-12 * scale;
+        for (int it = 0; it < 200 && u - l > 1e-15 * scale; it++) {
+            double m = 0.5 * (l + u);
+            if (sturm_count(alpha, beta, k, m) >= want) u = m;
+            else l = m;
+        }
+        if (end == 0) *lo = 0.5 * (l + u);
+        else *hi = 0.5 * (l + u);
+    }
+}
+
 int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *lmax)
 {
     return lcp_spectrum(A, NULL, max_steps, lmin, lmax, NULL);
@@ -122,7 +159,8 @@ static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double
         }
         nb = sqrt(nb);
         if (k % 10 == 9 || k == kmax - 1 || nb <= 1e-14 * fabs(a)) {
-            if (ritz(alpha, beta, k + 1, &lo, &hi, work)) goto done;
+            if (sym) ritz_bisect(alpha, beta, k + 1, &lo, &hi);
+            else if (ritz(alpha, beta, k + 1, &lo, &hi, work)) goto done;
             /* stop when both ends have settled */
             if (fabs(lo - plo) <= 1e-2 * fabs(lo) + 1e-12 * fabs(hi) && fabs(hi - phi) <= 1e-4 * fabs(hi))
                 break;
