@@ -111,6 +111,13 @@ case $(field auto_reason "$T/out") in
 *) bad "ccp admm budget: '$(field auto_reason "$T/out")'" ;;
 esac
 
+# LCPSOLVE_CLOCK=thread (scripts/auto-check): times and --time-limit on the thread's CPU clock
+LCPSOLVE_CLOCK=thread "$LCP" --json -s pgs -t 1e-14 -n 100000000 --time-limit 0.05 "$T/col600" >"$T/out" 2>/dev/null
+case "$(field status "$T/out") $(field time_s "$T/out")" in
+"time_limit 0.0"[5-9]* | "time_limit 0.1"*) ok "LCPSOLVE_CLOCK=thread: --time-limit on the thread clock ($(field time_s "$T/out") s)" ;;
+*) bad "LCPSOLVE_CLOCK=thread: $(field status "$T/out") after $(field time_s "$T/out") s" ;;
+esac
+
 # -p wins over auto's preconditioner; a -p the pick does not take is refused
 "$LCP" --json -p diag "$T/col600" >"$T/out" 2>/dev/null
 check "-p diag overrides auto's ichol" grep -q '"auto_reason":"auto: mprgp -p ichol.*; -p diag from the command line' "$T/out"
