@@ -25,7 +25,8 @@
  *    4 and more for random (expander-like) graphs:
  *      g >= 3.5 (information crosses in a few sweeps): pgs (mprgp -p ichol
  *        after 300 sweeps);
- *      n <= 300: pivot (exact in dense steps);
+ *      n <= 300 and g < 2.3: mprgp -p ichol (nearly exact on chains and
+ *        walls: a few iterations, where dense pivoting takes n pivots);
  *      the Lanczos condition estimate below 100: pgs (mprgp -p ichol after
  *        300);
  *      g >= 2.3 (3D piles): apgd -p diag -- incomplete Cholesky of the whole
@@ -239,12 +240,13 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                          "(mprgp -p ichol after 300)", n, est);
                 fallback(ch, "mprgp", 300);
                 ch->fallback_precond = lcp_precond_find("ichol");
-            } else if (n <= 300) {
-                set(ch, "pivot", NULL);
-                snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s: principal pivoting (exact in dense steps)", n,
-                         est);
+            } else if (n <= 300 && f.growth < 2.3) {
+                set(ch, "mprgp", "ichol");
+                snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s < 2.3 (chains, walls, 2D piles): MPRGP + "
+                         "incomplete Cholesky, nearly exact there, a few iterations; ipm after 100", n, est);
+                fallback(ch, "ipm", 100);
             } else {
-                condition(p, &f); /* only here does the condition decide */
+                condition(p, &f); /* decides pgs; sets apgd's budget */
                 append_cond(est, sizeof est, &f);
                 if (f.cond < 100) {
                     set(ch, "pgs", NULL);
