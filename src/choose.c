@@ -149,6 +149,68 @@ static int diameter_estimate(const lcp_graph *g, int start)
     return ecc;
 }
 
+/* Breadth-first search over the contacts straight on the pattern of a
+ * symmetric A (which is then the contact graph: no copy), a contact being
+ * `block` consecutive rows; dist[] >= 0 marks the visited.  Returns the
+ * number reached; *last gets the last one (the farthest). */
+static int bfs_pattern(const lcp_csr *A, int block, int from, int *dist, int *queue, int *last)
+{
+    int head = 0, tail = 0;
+    dist[from] = 0;
+    queue[tail++] = from;
+    *last = from;
+    while (head < tail) {
+        int v = queue[head++];
+        *last = v;
+        for (int r = v * block; r < (v + 1) * block; r++)
+            for (int k = A->p[r]; k < A->p[r + 1]; k++) {
+                int u = A->j[k] / block;
+                if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
+            }
+    }
+    return tail;
+}
+
+/* largest_component() for a symmetric A: components and the double sweep
+ * on A's own pattern, O(nnz) each, without building the graph (whose
+ * triplet sort cost more than the rest of auto's analysis together). */
+static int largest_component_sym(const lcp_problem *p, facts *f)
+{
+    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = p->n / block;
+    int *dist = lcp_alloc((size_t)(nn > 0 ? nn : 1), sizeof *dist);
+    int *queue = lcp_alloc((size_t)(nn > 0 ? nn : 1), sizeof *queue);
+    if (!dist || !queue || nn == 0) {
+        free(dist);
+        free(queue);
+        return -1;
+    }
+    for (int v = 0; v < nn; v++) dist[v] = -1;
+    int best = 0, start = 0, count = 0, last;
+    for (int v = 0; v < nn; v++)
+        if (dist[v] < 0) {
+            int size = bfs_pattern(&p->A, block, v, dist, queue, &last);
+            count++;
+            if (size > best) best = size, start = v;
+        }
+    f->components = count;
+    f->largest = best;
+    for (int sweep = 0; sweep < 2; sweep++) {
+        for (int v = 0; v < nn; v++) dist[v] = -1;
+        bfs_pattern(&p->A, block, start, dist, queue, &last);
+        f->diameter = dist[last];
+        start = last;
+    }
+    free(dist);
+    free(queue);
+    return 0;
+}
+
+/* a complete (or edgeless) group: every contact next to every other */
+static void set_growth(facts *f)
+{
+    if (f->diameter >= 0) f->growth = f->diameter <= 1 ? INFINITY : log((double)f->largest) / log((double)f->diameter);
+}
+
 static int largest_component(const lcp_problem *p, facts *f)
 {
     f->diameter = -1;
@@ -157,6 +219,10 @@ static int largest_component(const lcp_problem *p, facts *f)
     f->largest = p->kind & LCP_KIND_FRICTION ? p->nc : p->n;
     f->components = 1;
     f->growth = 1;
+    if (f->symmetric && largest_component_sym(p, f) == 0) {
+        set_growth(f);
+        return 0;
+    }
     if (lcp_graph_build(p, &g, &e)) return 0; /* no memory: assume one component */
     int *comp = lcp_alloc((size_t)(g.n > 0 ? g.n : 1), sizeof *comp);
     int *size = lcp_alloc((size_t)(g.n > 0 ? g.n : 1), sizeof *size);
@@ -170,8 +236,7 @@ static int largest_component(const lcp_problem *p, facts *f)
             if (v0 < g.n) f->diameter = diameter_estimate(&g, v0);
         }
     }
-    /* a complete (or edgeless) group: every contact next to every other */
-    if (f->diameter >= 0) f->growth = f->diameter <= 1 ? INFINITY : log((double)f->largest) / log((double)f->diameter);
+    set_growth(f);
     free(comp);
     free(size);
     lcp_graph_free(&g);
