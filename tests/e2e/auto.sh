@@ -88,6 +88,12 @@ esac
 "$LCP" generate column --bodies 80 --mu 0.5 -o "$T/colf" 2>/dev/null
 pick "friction column (growth < 1.8)" nsn none fc3d "$T/colf"
 check "friction column: nsn's budget grows with the chain" grep -q 'nsgs after 258 = 100 + 2 diameter steps' "$T/out"
+# the facts auto reads off the pattern: 4 columns of 50 -> 4 groups of 50 contacts, diameter 49 (as lcpsolve info counts)
+"$LCP" generate column --bodies 50 --piles 4 --mu 0.5 -o "$T/colp" 2>/dev/null
+"$LCP" --json -n 0 "$T/colp" >"$T/out" 2>/dev/null
+check "4 friction columns: largest group 50 of 4, diameter 49" grep -q '"auto: nsn (fc3d, 200 contacts, largest group 50 (of 4), diameter ~49, growth ln size/ln diameter = 1.01' "$T/out"
+"$LCP" info "$T/colp" >"$T/info" 2>/dev/null
+check "lcpsolve info agrees: 4 components, the largest 50" grep -q '4 components, the largest 50' "$T/info"
 # a 3D granular pile as fc3d (growth >= 2.3, condition > 2e4): nsgs, which admm and nsn stall on
 "$LCP" generate granular --base 3 --layers 3 --mu 0.3 -o "$T/g1" 2>/dev/null
 pick "granular pile fc3d (3D, ill-conditioned)" nsgs none fc3d "$T/g1"
