@@ -35,7 +35,9 @@
  *        factor of A is not one of the active part), so MPRGP + ichol runs
  *        hundreds of iterations; accelerated projected gradient with the
  *        diagonal is robust, in about sqrt(cond) to 30 sqrt(cond)
- *        iterations: ipm after 50 sqrt(cond) (at least 2000);
+ *        iterations: ipm after 50 sqrt(cond) (at least 2000); but a pile of
+ *        more than 2000 contacts in one group: ipm (its 15-20 sparse
+ *        factorisations cost less than apgd's thousands of iterations);
  *      otherwise (chains, columns, walls, 2D piles, mass ratios): mprgp -p
  *        ichol (<= 10 iterations there; ipm after 100).
  *  fc3d: nsgs when the contact graph falls apart into small components
@@ -319,6 +321,10 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                              "(mprgp -p ichol after 300)", n, est);
                     fallback(ch, "mprgp", 300);
                     ch->fallback_precond = lcp_precond_find("ichol");
+                } else if (f.growth >= 2.3 && f.largest > 2000) {
+                    set(ch, "ipm", NULL);
+                    snprintf(why, sizeof why, "symmetric, n = %d, %s; growth >= 2.3, a 3D pile, group > 2000: interior "
+                             "point (15-20 factorisations at any size; apgd's iterations grow with the pile)", n, est);
                 } else if (f.growth >= 2.3) {
                     int budget = sqrt_budget(50, f.cond, 2000, 50000);
                     set(ch, "apgd", "diag");

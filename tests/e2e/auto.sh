@@ -77,6 +77,8 @@ pick "granular ccp (3D pile, ill-conditioned: socp-ipm)" socp-ipm none ccp "$T/g
 "$LCP" generate granular --base 5 --layers 4 --piles 3 --holes 0.2 --seed 4 -o "$T/glcp3" 2>/dev/null
 pick "granular pile lcp (growth >= 2.3)" apgd diag lcp "$T/glcp"
 pick "three granular piles lcp (growth >= 2.3)" apgd diag lcp "$T/glcp3"
+"$LCP" generate granular --base 12 --layers 6 -o "$T/gbig" 2>/dev/null
+pick "a granular pile of 3221 contacts lcp (one group > 2000: ipm)" ipm none lcp "$T/gbig"
 "$LCP" generate granular --base 5 --layers 3 --holes 0.3 --seed 3 -o "$T/gsmall" 2>/dev/null
 pick "a small granular pile lcp (n = 145, growth >= 2.3)" apgd diag lcp "$T/gsmall"
 "$LCP" --json -n 0 "$T/glcp" >"$T/out" 2>/dev/null
