@@ -6,8 +6,9 @@
  * estimate (at most 60 products with A, src/spectral.c) of the extreme
  * eigenvalues of D^-1/2 A D^-1/2: lmin ~ 0 says semidefinite (or nearly),
  * lmax / lmin is the condition estimate that decides between a plain sweep
- * (psor/sgs: few sweeps when well conditioned) and a Krylov method (mprgp
- * with ichol).  The rules come from scripts/auto-check (every candidate on
+ * (psor/sgs: few sweeps when well conditioned), a first-order method
+ * (apgd) and a Krylov method (mprgp with ichol), and for friction between
+ * admm and the robust sweeps.  The rules come from scripts/auto-check (every candidate on
  * problems/, the Siconos collections and generated scenes; see the README):
  *
  *  lcp, blcp with a non-positive diagonal entry: no sweep or gradient
@@ -18,23 +19,47 @@
  *    -- a few microseconds where sweeps may take many.
  *  blcp with findex, n > 300: pivot up to n = 4000, pgs above.
  *  lcp/blcp, symmetric, no findex, n > 40: the contact graph's largest
- *    component and its diameter (double-sweep BFS): diameter <= 8 (well
- *    connected, e.g. random sparse SPD): pgs; otherwise n <= 300: pivot;
- *    otherwise the Lanczos condition estimate: below 100 pgs, else
- *    mprgp -p ichol (long chains, mass ratios, singular contact sets).
+ *    component, its diameter (double-sweep BFS) and their growth exponent
+ *    g = log(size) / log(diameter) -- about 1 for chains and columns, 2 for
+ *    walls and 2D pyramids, 2.5 and more for 3D piles of spheres or planks,
+ *    4 and more for random (expander-like) graphs:
+ *      g >= 3.5 (information crosses in a few sweeps): pgs (mprgp -p ichol
+ *        after 300 sweeps);
+ *      n <= 300 and g < 2.3: mprgp -p ichol (nearly exact on chains and
+ *        walls: a few iterations, where dense pivoting takes n pivots);
+ *      the Lanczos condition estimate below 100: pgs (mprgp -p ichol after
+ *        300);
+ *      g >= 2.3 (3D piles): apgd -p diag -- incomplete Cholesky of the whole
+ *        A is a poor preconditioner there (little of the factor's fill kept,
+ *        and a third or more of the contacts end up inactive, where the
+ *        factor of A is not one of the active part), so MPRGP + ichol runs
+ *        hundreds of iterations; accelerated projected gradient with the
+ *        diagonal is robust, in about sqrt(cond) to 30 sqrt(cond)
+ *        iterations: ipm after 50 sqrt(cond) (at least 2000); but a pile of
+ *        more than 2000 contacts in one group: ipm (its 15-20 sparse
+ *        factorisations cost less than apgd's thousands of iterations);
+ *      otherwise (chains, columns, walls, 2D piles, mass ratios): mprgp -p
+ *        ichol (<= 10 iterations there; ipm after 100).
  *  fc3d: nsgs when the contact graph falls apart into small components
  *    (largest <= 16 contacts: decomposition solves them apart) or n <= 30;
- *    otherwise admm when W is symmetric (then nsn after 1000 iterations,
- *    then nsgs after 100 Newton steps: dense stacks stall admm and suit
- *    Newton, granular piles defeat Newton and suit nsgs), nsn when W is not
- *    symmetric (nsgs after 100 steps).
- *  ccp: nsgs for small or split-up problems; W symmetric: admm (stacks
- *    solve in tens of iterations), socp-ipm after 200 (granular piles),
- *    then nsgs; W not symmetric: socp-ipm, nsgs on a breakdown.
+ *    W not symmetric: nsn (nsgs after its budget);
+ *    W symmetric, g < 1.8 (columns, stacks of boxes: the De Saxce fixed
+ *    point that admm iterates crawls along chains): nsn, nsgs after its
+ *    budget;
+ *    otherwise the Lanczos condition estimate of W: up to 2e4 admm (pyramids,
+ *    towers: tens to a few hundred iterations; nsn after 10 sqrt(cond),
+ *    300 to 2000, then nsgs); above (3D granular piles, which defeat admm and
+ *    Newton alike): nsgs.  nsn's budget scales with the chain it has to
+ *    settle: 100 + 2 diameter steps.
+ *  ccp: nsgs for small or split-up problems; W symmetric and the condition
+ *    estimate up to 2e4: admm (tens of iterations), socp-ipm after
+ *    10 sqrt(cond) (200 to 2000), then nsgs; W symmetric and worse
+ *    conditioned (granular piles) or W not symmetric: socp-ipm, nsgs on a
+ *    breakdown.
  * A pick that may stall runs on an iteration budget; unless it solved (or
  * proved there is no solution), its fallback then runs from zero (main.c,
- * sequence.c): lemke -> newton-fb, pgs -> mprgp -p ichol (300 sweeps),
- * mprgp -> ipm (100 iterations), admm -> nsn -> nsgs, nsn -> nsgs.
+ * sequence.c): lemke -> newton-fb, pgs -> mprgp -p ichol, mprgp -> ipm,
+ * apgd -> ipm, admm -> nsn -> nsgs or admm -> socp-ipm -> nsgs, nsn -> nsgs.
  */
 #include "choose.h"
 
@@ -50,8 +75,37 @@ typedef struct {
     int n, symmetric, diag_ok, bad_row, findex, largest, components, diameter;
     long nnz;
     double density, diag_min, diag_max;
+    double growth;           /* log(largest) / log(diameter): 1 chains, 2 walls, 2.5+ 3D piles */
     double lmin, lmax, cond; /* scaled spectrum (Lanczos); cond < 0: not computed */
+    int lanczos_steps;
 } facts;
+
+/* The 30-step Lanczos estimate of the condition of D^-1/2 A D^-1/2 (a lower
+ * bound: Ritz values lie inside the spectrum); INFINITY when lmin ~ 0. */
+static void condition(const lcp_problem *p, facts *f)
+{
+    f->lanczos_steps = 0;
+    f->cond = INFINITY;
+    int rc = f->symmetric ? lcp_spectrum_symmetric(&p->A, 30, &f->lmin, &f->lmax, &f->lanczos_steps)
+                          : lcp_spectrum(&p->A, NULL, 30, &f->lmin, &f->lmax, &f->lanczos_steps);
+    if (rc == 0 && f->lmin > 1e-12 * f->lmax) f->cond = f->lmax / f->lmin;
+}
+
+/* A budget of iterations c sqrt(cond), clamped to [lo, hi]. */
+static int sqrt_budget(double c, double cond, int lo, int hi)
+{
+    double b = isfinite(cond) ? c * sqrt(cond) : hi;
+    return b < lo ? lo : b > hi ? hi : (int)b;
+}
+
+static void append_cond(char *est, size_t size, const facts *f)
+{
+    size_t l = strlen(est);
+    if (isfinite(f->cond))
+        snprintf(est + l, size - l, ", scaled cond ~%.3g (Lanczos, %d steps)", f->cond, f->lanczos_steps);
+    else
+        snprintf(est + l, size - l, ", semidefinite or nearly (Lanczos lmin ~ 0, %d steps)", f->lanczos_steps);
+}
 
 static void set(lcp_auto_choice *ch, const char *solver, const char *precond)
 {
@@ -97,6 +151,68 @@ static int diameter_estimate(const lcp_graph *g, int start)
     return ecc;
 }
 
+/* Breadth-first search over the contacts straight on the pattern of a
+ * symmetric A (which is then the contact graph: no copy), a contact being
+ * `block` consecutive rows; dist[] >= 0 marks the visited.  Returns the
+ * number reached; *last gets the last one (the farthest). */
+static int bfs_pattern(const lcp_csr *A, int block, int from, int *dist, int *queue, int *last)
+{
+    int head = 0, tail = 0;
+    dist[from] = 0;
+    queue[tail++] = from;
+    *last = from;
+    while (head < tail) {
+        int v = queue[head++];
+        *last = v;
+        for (int r = v * block; r < (v + 1) * block; r++)
+            for (int k = A->p[r]; k < A->p[r + 1]; k++) {
+                int u = A->j[k] / block;
+                if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
+            }
+    }
+    return tail;
+}
+
+/* largest_component() for a symmetric A: components and the double sweep
+ * on A's own pattern, O(nnz) each, without building the graph (whose
+ * triplet sort cost more than the rest of auto's analysis together). */
+static int largest_component_sym(const lcp_problem *p, facts *f)
+{
+    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = p->n / block;
+    int *dist = lcp_alloc((size_t)(nn > 0 ? nn : 1), sizeof *dist);
+    int *queue = lcp_alloc((size_t)(nn > 0 ? nn : 1), sizeof *queue);
+    if (!dist || !queue || nn == 0) {
+        free(dist);
+        free(queue);
+        return -1;
+    }
+    for (int v = 0; v < nn; v++) dist[v] = -1;
+    int best = 0, start = 0, count = 0, last;
+    for (int v = 0; v < nn; v++)
+        if (dist[v] < 0) {
+            int size = bfs_pattern(&p->A, block, v, dist, queue, &last);
+            count++;
+            if (size > best) best = size, start = v;
+        }
+    f->components = count;
+    f->largest = best;
+    for (int sweep = 0; sweep < 2; sweep++) {
+        for (int v = 0; v < nn; v++) dist[v] = -1;
+        bfs_pattern(&p->A, block, start, dist, queue, &last);
+        f->diameter = dist[last];
+        start = last;
+    }
+    free(dist);
+    free(queue);
+    return 0;
+}
+
+/* a complete (or edgeless) group: every contact next to every other */
+static void set_growth(facts *f)
+{
+    if (f->diameter >= 0) f->growth = f->diameter <= 1 ? INFINITY : log((double)f->largest) / log((double)f->diameter);
+}
+
 static int largest_component(const lcp_problem *p, facts *f)
 {
     f->diameter = -1;
@@ -104,6 +220,11 @@ static int largest_component(const lcp_problem *p, facts *f)
     lcp_err e;
     f->largest = p->kind & LCP_KIND_FRICTION ? p->nc : p->n;
     f->components = 1;
+    f->growth = 1;
+    if (f->symmetric && largest_component_sym(p, f) == 0) {
+        set_growth(f);
+        return 0;
+    }
     if (lcp_graph_build(p, &g, &e)) return 0; /* no memory: assume one component */
     int *comp = lcp_alloc((size_t)(g.n > 0 ? g.n : 1), sizeof *comp);
     int *size = lcp_alloc((size_t)(g.n > 0 ? g.n : 1), sizeof *size);
@@ -117,6 +238,7 @@ static int largest_component(const lcp_problem *p, facts *f)
             if (v0 < g.n) f->diameter = diameter_estimate(&g, v0);
         }
     }
+    set_growth(f);
     free(comp);
     free(size);
     lcp_graph_free(&g);
@@ -176,74 +298,105 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             snprintf(why, sizeof why, "symmetric, n = %d <= 40: principal pivoting, exact in a few dense steps", n);
         } else {
             largest_component(p, &f);
-            int steps = 0;
-            char est[160];
-            snprintf(est, sizeof est, "largest group %d rows, diameter ~%d", f.largest, f.diameter);
-            if (f.diameter > 8 && n > 300) { /* only here does the condition decide */
-                if (lcp_spectrum(&p->A, NULL, 30, &f.lmin, &f.lmax, &steps) == 0)
-                    f.cond = f.lmin > 1e-12 * f.lmax ? f.lmax / f.lmin : INFINITY;
-                else
-                    f.cond = INFINITY;
-                size_t l = strlen(est);
-                if (isfinite(f.cond))
-                    snprintf(est + l, sizeof est - l, ", scaled condition ~%.3g (Lanczos, %d steps)", f.cond, steps);
-                else
-                    snprintf(est + l, sizeof est - l, ", semidefinite or nearly (Lanczos lmin ~ 0, %d steps)", steps);
-            }
-            if (f.diameter >= 0 && f.diameter <= 8) {
+            char est[200];
+            snprintf(est, sizeof est, "group %d rows, diameter ~%d, growth ln size/ln diameter = %.2f",
+                     f.largest, f.diameter, f.growth);
+            if (f.diameter >= 0 && f.growth >= 3.5) {
                 set(ch, "pgs", NULL);
-                snprintf(why, sizeof why, "symmetric, n = %d, %s: well connected, a few Gauss-Seidel sweeps "
+                snprintf(why, sizeof why, "symmetric, n = %d, %s >= 3.5: well connected, few Gauss-Seidel sweeps "
                          "(mprgp -p ichol after 300)", n, est);
                 fallback(ch, "mprgp", 300);
                 ch->fallback_precond = lcp_precond_find("ichol");
-            } else if (n <= 300) {
-                set(ch, "pivot", NULL);
-                snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s: chains of contacts, principal pivoting "
-                         "(exact in dense steps)", n, est);
-            } else if (f.cond >= 0 && f.cond < 100) {
-                set(ch, "pgs", NULL);
-                snprintf(why, sizeof why, "symmetric, n = %d, %s < 100: a few Gauss-Seidel sweeps "
-                         "(mprgp -p ichol after 300)", n, est);
-                fallback(ch, "mprgp", 300);
-                ch->fallback_precond = lcp_precond_find("ichol");
-            } else {
+            } else if (n <= 300 && f.growth < 2.3) {
                 set(ch, "mprgp", "ichol");
-                snprintf(why, sizeof why, "symmetric, n = %d, %s: long chains of contacts, MPRGP with incomplete "
-                         "Cholesky (chains and piles of boxes: <= 10 iterations; ipm after 100)", n, est);
+                snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s < 2.3 (chains, walls, 2D piles): MPRGP + "
+                         "incomplete Cholesky, nearly exact there, a few iterations; ipm after 100", n, est);
                 fallback(ch, "ipm", 100);
+            } else {
+                condition(p, &f); /* decides pgs; sets apgd's budget */
+                append_cond(est, sizeof est, &f);
+                if (f.cond < 100) {
+                    set(ch, "pgs", NULL);
+                    snprintf(why, sizeof why, "symmetric, n = %d, %s < 100: a few Gauss-Seidel sweeps "
+                             "(mprgp -p ichol after 300)", n, est);
+                    fallback(ch, "mprgp", 300);
+                    ch->fallback_precond = lcp_precond_find("ichol");
+                } else if (f.growth >= 2.3 && f.largest > 2000) {
+                    set(ch, "ipm", NULL);
+                    snprintf(why, sizeof why, "symmetric, n = %d, %s; growth >= 2.3, a 3D pile, group > 2000: interior "
+                             "point (15-20 factorisations at any size; apgd's iterations grow with the pile)", n, est);
+                } else if (f.growth >= 2.3) {
+                    int budget = sqrt_budget(50, f.cond, 2000, 50000);
+                    set(ch, "apgd", "diag");
+                    snprintf(why, sizeof why, "symmetric, n = %d, %s; growth >= 2.3 (3D pile: ichol keeps little, many "
+                             "contacts end inactive): accelerated projected gradient, diagonal scaling; ipm after "
+                             "%d (50 sqrt(cond) in [2000, 50000])",
+                             n, est, budget);
+                    fallback(ch, "ipm", budget);
+                } else {
+                    set(ch, "mprgp", "ichol");
+                    snprintf(why, sizeof why, "symmetric, n = %d, %s; growth < 2.3 (chains, walls, 2D piles): MPRGP + "
+                             "incomplete Cholesky, <= 10 iterations there; ipm after 100", n, est);
+                    fallback(ch, "ipm", 100);
+                }
             }
         }
     } else {
         largest_component(p, &f);
         int ccp = p->kind == LCP_KIND_CCP;
+        int nsn_budget = 100 + 2 * (f.diameter > 0 ? f.diameter : 0); /* Newton settles a chain step by step */
+        char est[200];
+        snprintf(est, sizeof est, "%d contacts, largest group %d (of %d), diameter ~%d, growth ln size/ln "
+                 "diameter = %.2f", p->nc, f.largest, f.components, f.diameter, f.growth);
         if (n <= 30 || f.largest <= 16) {
             set(ch, "nsgs", NULL);
             snprintf(why, sizeof why, "%s, %d contacts, largest coupled group %d (of %d): block Gauss-Seidel over "
                      "contacts", kind, p->nc, f.largest, f.components);
-        } else if (ccp && f.symmetric) {
-            set(ch, "admm", NULL);
-            snprintf(why, sizeof why, "ccp, %d contacts, largest coupled group %d, W symmetric: ADMM on the cone QP "
-                     "(stacks: tens of iterations); socp-ipm after 200, then nsgs", p->nc, f.largest);
-            fallback(ch, "socp-ipm", 200);
-            ch->fallback2 = lcp_solver_find("nsgs");
-            ch->fallback_budget = 0;
+        } else if (f.symmetric && (ccp || f.growth >= 1.8)) {
+            condition(p, &f); /* decides 3D piles; sets admm's budget */
+            append_cond(est, sizeof est, &f);
+            int pile = f.growth >= 2.3 && !(f.cond <= 2e4);
+            if (ccp && pile) {
+                set(ch, "socp-ipm", NULL);
+                snprintf(why, sizeof why, "ccp, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
+                         "granular), where ADMM crawls: interior point over the cones", est);
+                fallback(ch, "nsgs", 0);
+            } else if (ccp) {
+                int budget = sqrt_budget(10, f.cond, 200, 2000);
+                set(ch, "admm", NULL);
+                snprintf(why, sizeof why, "ccp, %s, W symmetric, not an ill-conditioned 3D pile: ADMM on the cone QP; "
+                         "socp-ipm after %d (10 sqrt(cond) in [200, 2000]), then nsgs", est, budget);
+                fallback(ch, "socp-ipm", budget);
+                ch->fallback2 = lcp_solver_find("nsgs");
+                ch->fallback_budget = 0;
+            } else if (pile) {
+                set(ch, "nsgs", NULL);
+                snprintf(why, sizeof why, "fc3d, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
+                         "granular), which stalls admm and Newton: block Gauss-Seidel over contacts", est);
+            } else {
+                int budget = sqrt_budget(10, f.cond, 300, 2000);
+                set(ch, "admm", NULL);
+                snprintf(why, sizeof why, "fc3d, %s, W symmetric, growth >= 1.8, not an ill-conditioned 3D pile: ADMM "
+                         "on the cone QP; nsn after %d (10 sqrt(cond) in [300, 2000]), nsgs after %d = 100 + 2 "
+                         "diameter steps", est, budget, nsn_budget);
+                fallback(ch, "nsn", budget);
+                ch->fallback2 = lcp_solver_find("nsgs");
+                ch->fallback_budget = nsn_budget;
+            }
         } else if (ccp) {
             set(ch, "socp-ipm", NULL);
-            snprintf(why, sizeof why, "ccp, %d contacts, largest coupled group %d: interior point over the cones",
-                     p->nc, f.largest);
+            snprintf(why, sizeof why, "ccp, %s, W not symmetric: interior point over the cones", est);
             fallback(ch, "nsgs", 0);
-        } else if (f.symmetric) {
-            set(ch, "admm", NULL);
-            snprintf(why, sizeof why, "fc3d, %d contacts, largest coupled group %d, W symmetric: ADMM on the cone QP "
-                     "(one CHOLMOD factor); nsn after 1000 iterations, nsgs after 100 Newton steps", p->nc, f.largest);
-            fallback(ch, "nsn", 1000);
-            ch->fallback2 = lcp_solver_find("nsgs");
-            ch->fallback_budget = 100;
+        } else if (!f.symmetric) {
+            set(ch, "nsn", NULL);
+            snprintf(why, sizeof why, "fc3d, %s, W not symmetric: nonsmooth Newton (UMFPACK); nsgs after %d = "
+                     "100 + 2 diameter steps", est, nsn_budget);
+            fallback(ch, "nsgs", nsn_budget);
         } else {
             set(ch, "nsn", NULL);
-            snprintf(why, sizeof why, "fc3d, %d contacts, largest coupled group %d, W not symmetric: global nonsmooth "
-                     "Newton (UMFPACK); nsgs after 100 steps", p->nc, f.largest);
-            fallback(ch, "nsgs", 100);
+            snprintf(why, sizeof why, "fc3d, %s < 1.8, W symmetric (columns, stacks: admm's friction fixed point "
+                     "crawls along them): nonsmooth Newton; nsgs after %d = 100 + 2 diameter steps", est, nsn_budget);
+            fallback(ch, "nsgs", nsn_budget);
         }
     }
     if (!ch->solver)

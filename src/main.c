@@ -632,7 +632,7 @@ static int solve(cli *c, lcp_err *err)
         }
         if ((rc = lcp_problem_regularise(wp, c->reg, err))) goto done;
     }
-    char why[512] = "";
+    char why[1024] = ""; /* auto's reason, then what its fallbacks did */
     lcp_auto_choice ch = {0};
     const lcp_solver *sv = NULL;
     if (strcmp(c->solver, "auto")) sv = lcp_solver_find(c->solver);

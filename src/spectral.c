@@ -21,11 +21,20 @@ void dstebz_(const char *range, const char *order, const int *n, const double *v
              const int *iu, const double *abstol, const double *d, const double *e, int *m, int *nsplit, double *w,
              int *iblock, int *isplit, double *work, int *iwork, int *info);
 
-/* y = S x with S = D^-1/2 (A + A')/2 D^-1/2; d = D^-1/2, t scratch. */
-static void scaled_apply(const lcp_csr *A, const double *d, const double *x, double *y, double *t)
+/* y = S x with S = D^-1/2 (A + A')/2 D^-1/2; d = D^-1/2, t scratch; sym:
+ * A is known to be symmetric, a plain row-wise product. */
+static void scaled_apply(const lcp_csr *A, const double *d, const double *x, double *y, double *t, int sym)
 {
     int n = A->m;
     for (int i = 0; i < n; i++) t[i] = d[i] * x[i];
+    if (sym) {
+        for (int i = 0; i < n; i++) {
+            double s = 0.0;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * t[A->j[k]];
+            y[i] = d[i] * s;
+        }
+        return;
+    }
     memset(y, 0, (size_t)n * sizeof(double));
     for (int i = 0; i < n; i++)
         for (int k = A->p[i]; k < A->p[i + 1]; k++) {
@@ -72,6 +81,43 @@ static int ritz_bisect(const double *alpha, const double *beta, int k, double *l
     return 0;
 }
 
+/* The same by bisection on Sturm counts (no LAPACK: dstev in an OpenMP
+ * build of OpenBLAS wakes a thread team that then spins on the other cores,
+ * which costs `--solver auto` more than its whole analysis). */
+static int sturm_count(const double *alpha, const double *beta, int k, double x)
+{
+    int c = 0;
+    double d = 1.0;
+    for (int i = 0; i < k; i++) {
+        d = alpha[i] - x - (i > 0 ? beta[i - 1] * beta[i - 1] / d : 0.0);
+        if (d == 0.0) d = -1e-300; /* x an eigenvalue of the leading block: count it as below */
+        c += d < 0;
+    }
+    return c;
+}
+
+static void ritz_sturm(const double *alpha, const double *beta, int k, double *lo, double *hi)
+{
+    double a = INFINITY, b = -INFINITY; /* Gershgorin */
+    for (int i = 0; i < k; i++) {
+        double r = (i > 0 ? fabs(beta[i - 1]) : 0.0) + (i < k - 1 ? fabs(beta[i]) : 0.0);
+        a = fmin(a, alpha[i] - r);
+        b = fmax(b, alpha[i] + r);
+    }
+    double scale = fmax(fabs(a), fabs(b));
+    for (int end = 0; end < 2; end++) { /* the 1st and the k-th eigenvalue */
+        int want = end == 0 ? 1 : k;
+        double l = a - 1e-12 * scale, u = b + 1e-12 * scale;
+        for (int it = 0; it < 200 && u - l > 1e-15 * scale; it++) {
+            double m = 0.5 * (l + u);
+            if (sturm_count(alpha, beta, k, m) >= want) u = m;
+            else l = m;
+        }
+        if (end == 0) *lo = 0.5 * (l + u);
+        else *hi = 0.5 * (l + u);
+    }
+}
+
 int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *lmax)
 {
     return lcp_spectrum(A, NULL, max_steps, lmin, lmax, NULL);
@@ -81,10 +127,19 @@ int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *l
  * as soon as the largest Ritz value reaches hi_stop (Ritz values lie inside
  * the spectrum, so lmax >= hi_stop is then certain; the Ritz values are
  * taken at every one of the first 10 steps for that test), and finds the
- * Ritz values by bisection (ritz_bisect).  INFINITY: lcp_spectrum's process
- * and bits. */
+ * Ritz values by bisection (ritz_bisect).  sym: A is known symmetric (half
+ * the traffic a product, Ritz values by Sturm bisection, ritz_sturm, no
+ * LAPACK).  INFINITY and sym = 0: lcp_spectrum's process and bits. */
 static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double hi_stop, double *lmin,
-                    double *lmax, int *steps)
+                    double *lmax, int *steps, int sym);
+
+int lcp_spectrum_symmetric(const lcp_csr *A, int max_steps, double *lmin, double *lmax, int *steps)
+{
+    return spectrum(A, NULL, max_steps, INFINITY, lmin, lmax, steps, 1);
+}
+
+static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double hi_stop, double *lmin,
+                    double *lmax, int *steps, int sym)
 {
     int n = A->m, kmax = max_steps < n ? max_steps : n;
     if (steps) *steps = 0;
@@ -119,7 +174,7 @@ static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double
     int k;
     for (k = 0; k < kmax; k++) {
         /* q_{k-1} <- q_k... : q holds the previous vector, qn the current */
-        scaled_apply(A, d, qn, w, t);
+        scaled_apply(A, d, qn, w, t, sym);
         if (steps) (*steps)++;
         double a = 0.0;
         for (int i = 0; i < n; i++) a += qn[i] * w[i];
@@ -132,8 +187,10 @@ static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double
         nb = sqrt(nb);
         int check = k % 10 == 9 || k == kmax - 1 || nb <= 1e-14 * fabs(a);
         if (check || (k < 10 && bisect)) {
-            int bad = bisect ? ritz_bisect(alpha, beta, k + 1, &lo, &hi, work, iwork)
-                             : ritz(alpha, beta, k + 1, &lo, &hi, work);
+            int bad = 0;
+            if (sym) ritz_sturm(alpha, beta, k + 1, &lo, &hi);
+            else bad = bisect ? ritz_bisect(alpha, beta, k + 1, &lo, &hi, work, iwork)
+                              : ritz(alpha, beta, k + 1, &lo, &hi, work);
             if (bad) goto done;
             if (hi >= hi_stop) break;
             /* stop when both ends have settled */
@@ -163,11 +220,11 @@ done:
 
 int lcp_spectrum(const lcp_csr *A, const double *scale, int max_steps, double *lmin, double *lmax, int *steps)
 {
-    return spectrum(A, scale, max_steps, INFINITY, lmin, lmax, steps);
+    return spectrum(A, scale, max_steps, INFINITY, lmin, lmax, steps, 0);
 }
 
 int lcp_scaled_spectrum_until(const lcp_csr *A, int max_steps, double hi_stop, double *lmin, double *lmax,
                               int *steps)
 {
-    return spectrum(A, NULL, max_steps, hi_stop, lmin, lmax, steps);
+    return spectrum(A, NULL, max_steps, hi_stop, lmin, lmax, steps, 0);
 }

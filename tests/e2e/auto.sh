@@ -7,6 +7,11 @@
 # why (--json "auto_reason", the summary's "choice" line, stderr without
 # --json/--quiet, nothing with --quiet), and solve: every answer is checked by
 # the independent checkers (tests/check_residual.py, tests/check_friction.py).
+# The shapes: the contact graph's growth ln(size)/ln(diameter) (about 1 for
+# columns, 2 for walls and 2D pyramids, 2.5 for 3D granular piles, 4+ for
+# random graphs) and the Lanczos condition estimate; generated granular piles
+# as lcp -> apgd -p diag, as fc3d -> nsgs, as ccp -> socp-ipm; friction
+# columns -> nsn with a budget that grows with the chain.
 # Also: the fallback (lemke's "cannot decide" -> newton-fb), -p overriding
 # auto's preconditioner, and auto's choice of a preconditioner.
 # Run from the repository root: sh tests/e2e/auto.sh.
@@ -52,7 +57,9 @@ pick "column-20 (chain, n <= 300)" pivot none lcp problems/column-20
 pick "column-20 mass ratio 100" pivot none lcp problems/column-20-ratio100
 pick "random-spd-200 (well connected)" pgs none lcp problems/random-spd-200
 pick "random-spd-400 (well connected)" pgs none lcp "$T/rspd"
-pick "pyramid-5 (rank-deficient)" pivot none lcp problems/pyramid-5
+pick "pyramid-5 (rank-deficient, n = 100, growth 2.1)" mprgp ichol lcp problems/pyramid-5
+"$LCP" generate chain --links 200 --angle 30 -o "$T/chain" 2>/dev/null
+pick "a chain of 200 links (n <= 300, growth 1: ichol, not dense pivoting)" mprgp ichol lcp "$T/chain"
 pick "column of 600 (long chain)" mprgp ichol lcp "$T/col600"
 pick "column of 600, mass ratio 100" mprgp ichol lcp "$T/col600r"
 pick "pyramid 12 (rank-deficient, 576 contacts)" mprgp ichol lcp "$T/pyr12"
@@ -64,10 +71,39 @@ pick "pyramid-5-fc3d (coupled, symmetric)" admm none fc3d problems/pyramid-5-fc3
 pick "pyramid piles fc3d" admm none fc3d "$T/gran"
 pick "pyramid-6 ccp" admm none ccp "$T/pyrccp"
 "$LCP" generate granular --base 4 --layers 3 --mu 0.3 --kind ccp -o "$T/gccp" 2>/dev/null
-pick "granular ccp (admm stalls: socp-ipm)" admm none ccp "$T/gccp"
+pick "granular ccp (3D pile, ill-conditioned: socp-ipm)" socp-ipm none ccp "$T/gccp"
+# 3D granular piles as lcp: growth >= 2.3, apgd with the diagonal (not mprgp + ichol, which needs hundreds of iterations)
+"$LCP" generate granular --base 6 --layers 4 -o "$T/glcp" 2>/dev/null
+"$LCP" generate granular --base 5 --layers 4 --piles 3 --holes 0.2 --seed 4 -o "$T/glcp3" 2>/dev/null
+pick "granular pile lcp (growth >= 2.3)" apgd diag lcp "$T/glcp"
+pick "three granular piles lcp (growth >= 2.3)" apgd diag lcp "$T/glcp3"
+"$LCP" generate granular --base 12 --layers 6 -o "$T/gbig" 2>/dev/null
+pick "a granular pile of 3221 contacts lcp (one group > 2000: ipm)" ipm none lcp "$T/gbig"
+"$LCP" generate granular --base 5 --layers 3 --holes 0.3 --seed 3 -o "$T/gsmall" 2>/dev/null
+pick "a small granular pile lcp (n = 145, growth >= 2.3)" apgd diag lcp "$T/gsmall"
+"$LCP" --json -n 0 "$T/glcp" >"$T/out" 2>/dev/null
+case $(field auto_reason "$T/out") in
+*"growth ln size/ln diameter = 2."[3-9]*"ipm after "*) ok "granular lcp: the reason gives the growth and apgd's budget" ;;
+*) bad "granular lcp: reason '$(field auto_reason "$T/out")'" ;;
+esac
+# a friction column (growth ~1): nsn, its budget 100 + 2 diameter steps (a chain of 80: 100 + 2 * 79)
+"$LCP" generate column --bodies 80 --mu 0.5 -o "$T/colf" 2>/dev/null
+pick "friction column (growth < 1.8)" nsn none fc3d "$T/colf"
+check "friction column: nsn's budget grows with the chain" grep -q 'nsgs after 258 = 100 + 2 diameter steps' "$T/out"
+# the facts auto reads off the pattern: 4 columns of 50 -> 4 groups of 50 contacts, diameter 49 (as lcpsolve info counts)
+"$LCP" generate column --bodies 50 --piles 4 --mu 0.5 -o "$T/colp" 2>/dev/null
+"$LCP" --json -n 0 "$T/colp" >"$T/out" 2>/dev/null
+check "4 friction columns: largest group 50 of 4, diameter 49" grep -q '"auto: nsn (fc3d, 200 contacts, largest group 50 (of 4), diameter ~49, growth ln size/ln diameter = 1.01' "$T/out"
+"$LCP" info "$T/colp" >"$T/info" 2>/dev/null
+check "lcpsolve info agrees: 4 components, the largest 50" grep -q '4 components, the largest 50' "$T/info"
+# a 3D granular pile as fc3d (growth >= 2.3, condition > 2e4): nsgs, which admm and nsn stall on
+"$LCP" generate granular --base 3 --layers 3 --mu 0.3 -o "$T/g1" 2>/dev/null
+pick "granular pile fc3d (3D, ill-conditioned)" nsgs none fc3d "$T/g1"
 if [ -f $SIC/fc3d/Spheres-i099-356-679.hdf5 ]; then
     pick "Siconos Spheres (many small groups)" nsgs none fclib $SIC/fc3d/Spheres-i099-356-679.hdf5
     pick "Siconos Capsules (W not symmetric)" nsn none dat $SIC/fc3d/Capsules-i122-1617.dat
+    pick "Siconos KaplasTower (growth 2.5, well conditioned: admm)" admm none dat $SIC/fc3d/KaplasTower-i1061-4.hdf5.dat
+    pick "Siconos BoxesStack1 (a stack, growth < 1.8: nsn)" nsn none dat $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat
 else
     skip "Siconos fc3d files missing"
 fi
@@ -80,26 +116,18 @@ case "$rc $(field solver "$T/out") $why" in
 *) bad "fallback on lcp_CPS_3: exit $rc, $(field solver "$T/out"), '$why'" ;;
 esac
 
-# the budget: admm stalls on BoxesStack1 (dense, singular W); nsn after 1000 iterations
-if [ -f $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat ]; then
-    "$LCP" --json $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat >"$T/out" 2>/dev/null; rc=$?
-    case "$rc $(field solver "$T/out") $(field auto_reason "$T/out")" in
-    "0 nsn "*"admm stopped (max_iter after 1000 iterations)"*) ok "budget: admm -> nsn on BoxesStack1" ;;
-    "0 admm "*) ok "budget: admm solved BoxesStack1 within its budget" ;;
-    *) bad "BoxesStack1: exit $rc $(field solver "$T/out") $(field auto_reason "$T/out")" ;;
-    esac
-fi
+# the budget: admm stops after 10 sqrt(cond) iterations and hands over to nsn (--max-iter caps nothing else)
+"$LCP" --json -n 0 "$T/pyrccp" >"$T/out" 2>/dev/null
+case $(field auto_reason "$T/out") in
+*"scaled cond ~"*"socp-ipm after "*"(10 sqrt(cond) in [200, 2000])"*) ok "ccp admm: the budget is named with its rule" ;;
+*) bad "ccp admm budget: '$(field auto_reason "$T/out")'" ;;
+esac
 
-# the budget and the chain: admm stalls on a granular pile, nsn fails there, nsgs solves it
-"$LCP" generate granular --base 3 --layers 3 --mu 0.3 -o "$T/g1" 2>/dev/null
-"$LCP" --json -t 1e-8 -o "$T/x.mtx" "$T/g1" >"$T/out" 2>/dev/null; rc=$?
-case "$rc $(field solver "$T/out") $(field auto_reason "$T/out")" in
-"0 "*"admm stopped (max_iter after 1000 iterations): nsn from zero"*) 
-    if python3 tests/check_friction.py fc3d "$T/g1/A.mtx" "$T/g1/b.mtx" "$T/g1/mu.mtx" "$T/x.mtx" --max 1e-8 >/dev/null; then
-        ok "budget: admm -> $(field solver "$T/out") on a granular pile (independent fc3d residual)"
-    else bad "granular pile: independent residual"; fi ;;
-"0 admm "*) ok "admm solved the granular pile within its budget" ;;
-*) bad "granular pile: exit $rc $(field solver "$T/out") $(field auto_reason "$T/out")" ;;
+# LCPSOLVE_CLOCK=thread (scripts/auto-check): times and --time-limit on the thread's CPU clock
+LCPSOLVE_CLOCK=thread "$LCP" --json -s pgs -t 1e-14 -n 100000000 --time-limit 0.05 "$T/col600" >"$T/out" 2>/dev/null
+case "$(field status "$T/out") $(field time_s "$T/out")" in
+"time_limit 0.0"[45-9]* | "time_limit 0.1"*) ok "LCPSOLVE_CLOCK=thread: --time-limit on the thread clock ($(field time_s "$T/out") s)" ;;
+*) bad "LCPSOLVE_CLOCK=thread: $(field status "$T/out") after $(field time_s "$T/out") s" ;;
 esac
 
 # -p wins over auto's preconditioner; a -p the pick does not take is refused

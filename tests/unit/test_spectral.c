@@ -1,0 +1,64 @@
+/* tests/unit/test_spectral.c: the Lanczos estimates of src/spectral.c.  The
+ * symmetric variant (row-wise product, Ritz values by Sturm bisection, used
+ * by --solver auto) against the general one (scattered product, LAPACK
+ * dstev) and against closed forms: the path Laplacian plus 2 I, whose
+ * scaled spectrum is 1 + cos(k pi / (n + 1)) / 2 ... (exact once the Krylov
+ * space is the whole space), and a diagonal matrix with a known spread. */
+#include "check.h"
+#include "spectral.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* tridiagonal: d on the diagonal, e off it (both triangles) */
+static void tridiag(lcp_csr *A, int n, double d, double e)
+{
+    int nz = 3 * n, *ti = malloc(nz * sizeof(int)), *tj = malloc(nz * sizeof(int)), k = 0;
+    double *tx = malloc(nz * sizeof(double));
+    for (int i = 0; i < n; i++) {
+        ti[k] = tj[k] = i, tx[k++] = d;
+        if (i + 1 < n) {
+            ti[k] = i, tj[k] = i + 1, tx[k++] = e;
+            ti[k] = i + 1, tj[k] = i, tx[k++] = e;
+        }
+    }
+    lcp_csr_from_triplets(A, n, n, k, ti, tj, tx);
+    free(ti), free(tj), free(tx);
+}
+
+int main(void)
+{
+    /* 4 on the diagonal, -1 beside: D^-1/2 A D^-1/2 = I - T/4, eigenvalues 1 - cos(k pi/(n+1))/2 */
+    int n = 40;
+    lcp_csr A;
+    tridiag(&A, n, 4.0, -1.0);
+    double lo, hi, lo2, hi2;
+    int steps = 0, steps2 = 0;
+    CHECK(lcp_spectrum_symmetric(&A, n, &lo, &hi, &steps) == 0);
+    CHECK(lcp_spectrum(&A, NULL, n, &lo2, &hi2, &steps2) == 0);
+    double emin = 1 - cos(M_PI / (n + 1)) / 2, emax = 1 + cos(M_PI / (n + 1)) / 2;
+    CHECK_NEAR(lo, emin, 1e-6);
+    CHECK_NEAR(hi, emax, 1e-6);
+    CHECK_NEAR(lo, lo2, 1e-10); /* the same estimate as LAPACK's */
+    CHECK_NEAR(hi, hi2, 1e-10);
+    CHECK(steps == steps2 && steps >= 1 && steps <= n);
+    /* 30 steps: Ritz values inside the spectrum (a lower bound on the condition) */
+    CHECK(lcp_spectrum_symmetric(&A, 30, &lo, &hi, &steps) == 0);
+    CHECK(lo >= emin - 1e-12 && hi <= emax + 1e-12 && steps <= 30);
+    lcp_csr_free(&A);
+
+    /* a singular one: the path Laplacian (2 inside, 1 at the ends, -1 beside) has lmin = 0 */
+    tridiag(&A, n, 2.0, -1.0);
+    A.x[0] = 1.0;                     /* row 0: its diagonal comes first */
+    A.x[lcp_csr_nnz(&A) - 1] = 1.0;   /* row n-1: its diagonal comes last */
+    CHECK(lcp_csr_diag(&A, 0) == 1.0 && lcp_csr_diag(&A, n - 1) == 1.0);
+    CHECK(lcp_spectrum_symmetric(&A, n, &lo, &hi, &steps) == 0);
+    CHECK(lo < 1e-8 && hi > 1.9 && hi <= 2.0 + 1e-9);
+    lcp_csr_free(&A);
+
+    /* a zero diagonal entry is refused */
+    tridiag(&A, 3, 0.0, 1.0);
+    CHECK(lcp_spectrum_symmetric(&A, 3, &lo, &hi, &steps) != 0);
+    lcp_csr_free(&A);
+    CHECK_DONE();
+}
