@@ -35,6 +35,7 @@ int main(void)
     p.kind = LCP_KIND_FC3D;
     CHECK(lcp_csr_from_dense_colmajor(&p.A, 6, 6, cm) == 0);
     p.b = malloc(sizeof q);
+    p.blen = 6;
     memcpy(p.b, q, sizeof q);
     p.mu = malloc(sizeof mu);
     memcpy(p.mu, mu, sizeof mu);

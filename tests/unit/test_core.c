@@ -699,6 +699,7 @@ static int short_e_child(void)
     dense_rm(&p.J, 3, 2, Jd);
     p.v = dupv(v2, 2);
     p.vlen = 2;
+    p.vlen = 2;
     p.e = guarded(e1, 1);
     p.elen = 1;
     lcp_err err = {{0}};
@@ -718,6 +719,7 @@ static int short_J_child(void)
     dense_rm(&p.M, 2, 2, Md);
     dense_rm(&p.J, 2, 2, J2);
     p.v = dupv(v2, 2);
+    p.vlen = 2;
     p.vlen = 2;
     return finish_fails(&p, "J has 2 rows");
 }
@@ -788,9 +790,11 @@ static void test_problem_checks(void)
     prob(&p, LCP_KIND_BLCP, 2, I2, b2);
     p.lo = dupv(lo, 2);
     p.hi = dupv(hi, 2);
+    p.lolen = p.hilen = 2;
     CHECK(finish_fails(&p, "lo[2] = 2 exceeds hi[2] = 1"));
     prob(&p, LCP_KIND_BLCP, 2, I2, b2);
     p.lo = dupv(lon, 2);
+    p.lolen = 2;
     CHECK(finish_fails(&p, "NaN"));
     prob(&p, LCP_KIND_BLCP, 2, I2, b2);
     p.lo = dupv(lo, 2);
@@ -804,11 +808,13 @@ static void test_problem_checks(void)
         prob(&p, LCP_KIND_BLCP, 3, I3, b3);
         set_mu(&p, muf, 3);
         p.findex = malloc(3 * sizeof(int));
+        p.findexlen = 3;
         memcpy(p.findex, fbad[k], 3 * sizeof(int));
         CHECK(finish_fails(&p, fwhat[k]));
     }
     prob(&p, LCP_KIND_BLCP, 3, I3, b3);
     p.findex = malloc(3 * sizeof(int));
+    p.findexlen = 3;
     memcpy(p.findex, fbad[0], 3 * sizeof(int));
     p.findex[1] = 0;
     CHECK(finish_fails(&p, "findex needs mu"));
@@ -819,6 +825,7 @@ static void test_problem_checks(void)
     prob(&p, LCP_KIND_FC3D, 3, I3, b3);
     set_mu(&p, mu1, 1);
     p.lo = dupv(b3, 3);
+    p.lolen = 3;
     CHECK(finish_fails(&p, "belong to blcp"));
 
     /* Factored form, M diagonal: M = diag(2, 4), J = [1 1; 0 2; 1 -1],
@@ -878,6 +885,7 @@ static void test_problem_checks(void)
     dense_rm(&p.M, 2, 2, Mi);
     dense_rm(&p.J, 2, 2, J2);
     p.v = dupv(v2, 2);
+    p.vlen = 2;
     CHECK(finish_fails(&p, "not positive definite"));
     /* M negative on the diagonal: refused */
     const double Mneg[] = {1, 0, 0, -1};
@@ -886,6 +894,7 @@ static void test_problem_checks(void)
     dense_rm(&p.M, 2, 2, Mneg);
     dense_rm(&p.J, 2, 2, J2);
     p.v = dupv(v2, 2);
+    p.vlen = 2;
     CHECK(finish_fails(&p, "not positive definite"));
     /* M not symmetric */
     const double Mu[] = {2, 1, 0, 2};
@@ -894,6 +903,7 @@ static void test_problem_checks(void)
     dense_rm(&p.M, 2, 2, Mu);
     dense_rm(&p.J, 2, 2, J2);
     p.v = dupv(v2, 2);
+    p.vlen = 2;
     CHECK(finish_fails(&p, "not symmetric"));
     /* J columns != M size; v missing */
     lcp_problem_init(&p);
@@ -901,6 +911,7 @@ static void test_problem_checks(void)
     dense_rm(&p.M, 2, 2, Md);
     dense_rm(&p.J, 3, 3, Jb);
     p.v = dupv(v2, 2);
+    p.vlen = 2;
     CHECK(finish_fails(&p, "J has 3 columns"));
     lcp_problem_init(&p);
     p.source = lcp_strdup("test");
