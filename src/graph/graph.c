@@ -81,6 +81,18 @@ static int by_size(const void *a, const void *b)
     return (x->first > y->first) - (x->first < y->first);
 }
 
+/* comp[v] (provisional ids ci[].id, in order of first node) renumbered by
+ * decreasing size, ties by first node; size[c] (optional).  relabel: nc ints. */
+static void number_by_size(comp_info *ci, int nc, int *relabel, int *comp, int n, int *size)
+{
+    qsort(ci, (size_t)nc, sizeof *ci, by_size);
+    for (int c = 0; c < nc; c++) {
+        relabel[ci[c].id] = c;
+        if (size) size[c] = ci[c].size;
+    }
+    for (int v = 0; v < n; v++) comp[v] = relabel[comp[v]];
+}
+
 int lcp_graph_components(const lcp_graph *g, int *comp, int *size)
 {
     int n = g->n, nc = 0;
@@ -108,12 +120,7 @@ int lcp_graph_components(const lcp_graph *g, int *comp, int *size)
         ci[nc] = (comp_info){tail, s, nc};
         nc++;
     }
-    qsort(ci, (size_t)nc, sizeof *ci, by_size);
-    for (int c = 0; c < nc; c++) {
-        relabel[ci[c].id] = c;
-        if (size) size[c] = ci[c].size;
-    }
-    for (int v = 0; v < n; v++) comp[v] = relabel[comp[v]];
+    number_by_size(ci, nc, relabel, comp, n, size);
     free(queue), free(ci), free(relabel);
     return nc;
 }
@@ -154,12 +161,7 @@ int lcp_problem_components(const lcp_problem *p, int *comp, int *size)
         comp[v] = relabel[root];
         ci[comp[v]].size++;
     }
-    qsort(ci, (size_t)nc, sizeof *ci, by_size);
-    for (int c = 0; c < nc; c++) {
-        relabel[ci[c].id] = c;
-        if (size) size[c] = ci[c].size;
-    }
-    for (int v = 0; v < n; v++) comp[v] = relabel[comp[v]];
+    number_by_size(ci, nc, relabel, comp, n, size);
     free(parent), free(relabel), free(ci);
     return nc;
 }
