@@ -647,12 +647,15 @@ static int by_key(const void *a, const void *b)
 }
 
 /* Crash start (sparse path): Lemke's method from a guessed complementary
- * basis instead of B = I.  The guess z (a --warm-start, or CRASH_SWEEPS of
- * pgs) makes z_j basic where z_j > 0 and A_jj z_j > w_j (w = A z + b), w_j
- * elsewhere; z columns that the basis LU finds dependent (pivot below
+ * basis instead of B = I.  The guess z (the warm start, or a solver's
+ * answer: crash_guess) makes z_j basic where z_j > 0 and A_jj z_j > w_j
+ * (w = A z + b), w_j elsewhere.  The basis is factored with its z columns
+ * pivoted in order of decreasing A_jj z_j (UMFPACK with that column order
+ * fixed), so the z columns its LU finds dependent (pivot below
  * CRASH_WEAK_TOL of the largest: a rank-deficient contact set carries its
- * load on fewer contacts at a vertex) are replaced by their w columns, for
- * up to CRASH_ROUNDS rounds.  With beta = B^-1 S b, the covering vector
+ * load on fewer contacts at a vertex) are the lighter ones of each
+ * dependent set; they are replaced by their w columns, for up to
+ * CRASH_ROUNDS rounds (later rounds in UMFPACK's own order).  With beta = B^-1 S b, the covering vector
  * becomes S d = B e, so z0's column is B^-1 (-S d) = -e: z0 = -min beta
  * makes every basic value feasible, and z0 enters at the row of the
  * lexico-minimum of [beta_i, (B^-1)_i.] (then every row of [beta, B^-1]
