@@ -273,6 +273,14 @@ for s in $SOLVERS; do
     check "$s negative curvature: error, exit 5 (got $rc)" [ $rc -eq 5 ]
     check "$s negative curvature: says A is not positive semidefinite" grep -q 'not positive semidefinite' "$T/out"
 done
+# ... but not a rounding-level one: with a mass ratio of 1e6 the steps end
+# tiny against x and A d (a difference of products) is rounding there
+"$LCP" generate mass-ratio --bodies 6 --ratio 1e6 -o "$T/mr6" >/dev/null 2>&1
+for s in $SOLVERS; do
+    "$LCP" -s $s -t 1e-8 --json -o "$T/xmr.mtx" "$T/mr6" >"$T/out" 2>"$T/err"; rc=$?
+    check "$s mass ratio 1e6: solved, not a false indefinite (got $rc)" [ $rc -eq 0 ]
+    check "$s mass ratio 1e6: independent residual" indep "$T/mr6/A.mtx" "$T/mr6/b.mtx" "$T/xmr.mtx" --max 1e-8
+done
 for s in $SOLVERS; do
     "$LCP" -s $s -t 1e-12 --quiet -o "$T/xs.mtx" "$T/rspd"
     "$LCP" -s $s -t 1e-10 --json --warm-start "$T/xs.mtx" "$T/rspd" >"$T/out" 2>"$T/err"
