@@ -79,6 +79,7 @@
  */
 #include "solver.h"
 #include "../sparse_factor.h"
+#include "../suitesparse.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -646,6 +647,243 @@ static int by_key(const void *a, const void *b)
     return x->key < y->key ? -1 : x->key > y->key ? 1 : x->j - y->j;
 }
 
+/* Purification (crash start): ... */
+#define PUR_NB 64      /* dependent columns solved for at once */
+#define PUR_ETA 128    /* pivots between two Cholesky factorisations at most */
+
+typedef struct {
+    int n, m;            /* m basic z */
+    cholmod_common cc;
+    cholmod_factor *L;
+    cholmod_dense *rhs;  /* m x PUR_NB */
+    int *zvar, *slot_of, *pos; /* the z at each slot; the slot of z_j (-1); the factor's row of j (-1) */
+    int *sp, *sj;        /* A(R, R) in CSR */
+    double *sx;
+    double *d;
+    int neta, *eta_r;
+    long *eta_p, eta_cap;
+    int *eta_i;
+    double *eta_x, *eta_piv;
+} purify_work;
+
+/* The Cholesky factor of A(R, R), R = the z basic now (slot order); an empty eta file. */
+static int purify_factor(purify_work *P, const lcp_csr *A)
+{
+    int m = P->m, nz = 0;
+    for (int s = 0; s < P->n; s++) P->pos[s] = -1;
+    for (int s = 0; s < m; s++) P->pos[P->zvar[s]] = s;
+    for (int s = 0; s < m; s++) { /* row s of A(R, R): row zvar[s] of A, columns mapped (not sorted: CHOLMOD sorts) */
+        int i = P->zvar[s];
+        P->sp[s] = nz;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int c = P->pos[A->j[k]];
+            if (c >= 0) {
+                P->sj[nz] = c;
+                P->sx[nz++] = A->x[k];
+            }
+        }
+    }
+    P->sp[m] = nz;
+    cholmod_sparse S;
+    memset(&S, 0, sizeof S);
+    S.nrow = S.ncol = (size_t)m;
+    S.nzmax = (size_t)nz;
+    S.p = P->sp;
+    S.i = P->sj;
+    S.x = P->sx;
+    S.stype = -1;
+    S.itype = CHOLMOD_INT;
+    S.xtype = CHOLMOD_REAL;
+    S.dtype = CHOLMOD_DOUBLE;
+    S.sorted = 0;
+    S.packed = 1;
+    if (P->L) cholmod_free_factor(&P->L, &P->cc);
+    P->L = cholmod_analyze(&S, &P->cc);
+    if (!P->L) return -1;
+    if (!cholmod_factorize(&S, P->L, &P->cc) || P->cc.status != CHOLMOD_OK) return -1;
+    P->neta = 0;
+    P->eta_p[0] = 0;
+    return 0;
+}
+
+static void purify_free(purify_work *P)
+{
+    if (P->L) cholmod_free_factor(&P->L, &P->cc);
+    if (P->rhs) cholmod_free_dense(&P->rhs, &P->cc);
+    cholmod_finish(&P->cc);
+    free(P->zvar);
+    free(P->slot_of);
+    free(P->pos);
+    free(P->sp);
+    free(P->sj);
+    free(P->sx);
+    free(P->d);
+    free(P->eta_r);
+    free(P->eta_p);
+    free(P->eta_i);
+    free(P->eta_x);
+    free(P->eta_piv);
+}
+
+static int purify(const lcp_problem *p, const double *z, char *isz, const int *dep, int ndep, int *npiv, double deadline)
+{
+    int n = p->n, m = 0;
+    const lcp_csr *A = &p->A;
+    for (int j = 0; j < n; j++) m += isz[j] != 0;
+    purify_work P;
+    memset(&P, 0, sizeof P);
+    P.n = n;
+    P.m = m;
+    lcp_cholmod_start(&P.cc);
+    P.cc.nmethods = 1;
+    P.cc.method[0].ordering = CHOLMOD_AMD;
+    P.cc.postorder = 1;
+    long nnz = lcp_csr_nnz(A);
+    P.eta_cap = 32L * m + (long)n;
+    P.zvar = lcp_alloc((size_t)m + 1, sizeof(int));
+    P.slot_of = lcp_alloc((size_t)n, sizeof(int));
+    P.pos = lcp_alloc((size_t)n, sizeof(int));
+    P.sp = lcp_alloc((size_t)m + 1, sizeof(int));
+    P.sj = lcp_alloc((size_t)nnz + 1, sizeof(int));
+    P.sx = lcp_alloc((size_t)nnz + 1, sizeof(double));
+    P.d = lcp_alloc((size_t)m + 1, sizeof(double));
+    P.eta_r = lcp_alloc(PUR_ETA, sizeof(int));
+    P.eta_piv = lcp_alloc(PUR_ETA, sizeof(double));
+    P.eta_p = lcp_alloc(PUR_ETA + 1, sizeof(long));
+    P.eta_i = lcp_alloc((size_t)P.eta_cap, sizeof(int));
+    P.eta_x = lcp_alloc((size_t)P.eta_cap, sizeof(double));
+    double *x = lcp_alloc((size_t)n, sizeof(double)); /* the z values moved */
+    crash_key *key = lcp_alloc((size_t)ndep + 1, sizeof(crash_key));
+    int rc = -1, nfac = 0;
+    double tsolve = 0, tfac = 0, t0 = lcp_now();
+    if (!P.zvar || !P.slot_of || !P.pos || !P.sp || !P.sj || !P.sx || !P.d || !P.eta_r || !P.eta_piv || !P.eta_p ||
+        !P.eta_i || !P.eta_x || !x || !key || m == 0)
+        goto out;
+    P.rhs = cholmod_zeros((size_t)m, PUR_NB, CHOLMOD_REAL, &P.cc);
+    if (!P.rhs) goto out;
+    m = 0;
+    for (int j = 0; j < n; j++) {
+        P.slot_of[j] = -1;
+        x[j] = 0.0;
+        if (isz[j]) {
+            P.slot_of[j] = m;
+            P.zvar[m++] = j;
+            x[j] = z[j];
+        }
+    }
+    for (int q = 0; q < ndep; q++) {
+        x[dep[q]] = z[dep[q]];
+        const char *o = getenv("LEMKE_ORDER");
+        double kv = z[dep[q]];
+        if (o && *o == 'd') kv = -kv;
+        if (o && *o == 'i') kv = dep[q];
+        key[q] = (crash_key){kv, dep[q]};
+    }
+    qsort(key, (size_t)ndep, sizeof *key, by_key);
+    *npiv = 0;
+    double ta = lcp_now();
+    if (purify_factor(&P, A)) goto out;
+    tfac += lcp_now() - ta;
+    nfac++;
+    for (int q = 0; q < ndep;) {
+        if (deadline > 0 && lcp_now() > deadline) goto out;
+        int nb = ndep - q < PUR_NB ? ndep - q : PUR_NB;
+        double *R = P.rhs->x;
+        memset(R, 0, (size_t)m * PUR_NB * sizeof(double));
+        for (int c = 0; c < nb; c++) { /* A(R, k): row k of A (symmetric) */
+            int k = key[q + c].j;
+            for (int t = A->p[k]; t < A->p[k + 1]; t++)
+                if (P.pos[A->j[t]] >= 0) R[P.pos[A->j[t]] + (size_t)c * m] = A->x[t];
+        }
+        P.rhs->ncol = (size_t)nb;
+        ta = lcp_now();
+        cholmod_dense *X = cholmod_solve(CHOLMOD_A, P.L, P.rhs, &P.cc);
+        P.rhs->ncol = PUR_NB;
+        tsolve += lcp_now() - ta;
+        if (!X) goto out;
+        int c = 0;
+        for (; c < nb; c++) {
+            int k = key[q + c].j;
+            double *d = P.d;
+            const double *xc = (const double *)X->x + (size_t)c * m;
+            /* d: in the factor's rows; the slots are the factor's rows (the eta file maps them) */
+            memcpy(d, xc, (size_t)m * sizeof(double));
+            for (int t = 0; t < P.neta; t++) {
+                int r = P.eta_r[t];
+                double xr = d[r] / P.eta_piv[t];
+                d[r] = xr;
+                if (xr == 0.0) continue;
+                for (long e = P.eta_p[t]; e < P.eta_p[t + 1]; e++) d[P.eta_i[e]] -= P.eta_x[e] * xr;
+            }
+            /* z_k - t, z_slot + t d_slot: the ratio test (Harris: the largest |d| among near-ties) */
+            double dmax = fabs(d[cblas_idamax(m, d, 1)]);
+            double ptol = PIVOT_TOL * fmax(1.0, dmax);
+            double s = x[k], tmax = s;
+            for (int i = 0; i < m; i++)
+                if (d[i] < -ptol) {
+                    double ti = (fmax(x[P.zvar[i]], 0.0) + 1e-12 * s) / -d[i];
+                    if (ti < tmax) tmax = ti;
+                }
+            int r = -1;
+            double t = s, best = 0.0;
+            if (tmax < s) {
+                for (int i = 0; i < m; i++)
+                    if (d[i] < -ptol && fmax(x[P.zvar[i]], 0.0) / -d[i] <= tmax && -d[i] > best) {
+                        best = -d[i];
+                        r = i;
+                    }
+                t = fmax(x[P.zvar[r]], 0.0) / -d[r];
+                if (t >= s) r = -1, t = s;
+            }
+            for (int i = 0; i < m; i++) x[P.zvar[i]] += t * d[i];
+            x[k] -= t;
+            if (r < 0) {
+                x[k] = 0.0;
+                continue;
+            }
+            /* z_k enters slot r, z_j leaves at 0 */
+            if (P.neta == PUR_ETA || P.eta_p[P.neta] + m > P.eta_cap) { /* no room: undo, refactor first */
+                for (int i = 0; i < m; i++) x[P.zvar[i]] -= t * d[i];
+                x[k] += t;
+                break;
+            }
+            int j = P.zvar[r];
+            x[j] = 0.0;
+            long e = P.eta_p[P.neta];
+            for (int i = 0; i < m; i++)
+                if (d[i] != 0.0 && i != r) {
+                    P.eta_i[e] = i;
+                    P.eta_x[e++] = d[i];
+                }
+            P.eta_r[P.neta] = r;
+            P.eta_piv[P.neta] = d[r];
+            P.eta_p[++P.neta] = e;
+            P.zvar[r] = k;
+            P.slot_of[j] = -1;
+            P.slot_of[k] = r;
+            ++*npiv;
+        }
+        cholmod_free_dense(&X, &P.cc);
+        q += c;
+        if (P.neta > 0 && (c < nb || P.neta >= PUR_ETA / 2 || (double)P.eta_p[P.neta] > 0.5 * (double)P.L->xsize)) {
+            ta = lcp_now();
+            if (purify_factor(&P, A)) goto out;
+            tfac += lcp_now() - ta;
+            nfac++;
+        }
+    }
+    for (int j = 0; j < n; j++) isz[j] = P.slot_of[j] >= 0;
+    rc = 0;
+out:
+    if (getenv("LEMKE_DEBUG"))
+        fprintf(stderr, "purify: rc %d, %d basic z, %d dependents, %d pivots, %d factorisations (%.3f s), solves %.3f s, total %.3f s\n",
+                rc, m, ndep, *npiv, nfac, tfac, tsolve, lcp_now() - t0);
+    free(x);
+    free(key);
+    purify_free(&P);
+    return rc;
+}
+
 /* Crash start (sparse path): Lemke's method from a guessed complementary
  * basis instead of B = I.  The guess z (the warm start, or a solver's
  * answer: crash_guess) makes z_j basic where z_j > 0 and A_jj z_j > w_j
@@ -665,7 +903,7 @@ static int by_key(const void *a, const void *b)
  * again from B = I with d = 1.  Returns the row where z0 enters, -1 when
  * beta >= 0 already (the guess's basis solves the LCP), -2 when no
  * nonsingular basis was found (W must then be set up afresh). */
-static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int *nz, int *ndep)
+static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int *nz, int *ndep, double deadline)
 {
     int n = W->n, zbasic = 0;
     *nz = *ndep = 0;
@@ -682,9 +920,11 @@ static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int
     for (int v = 0; v <= 2 * n; v++) W->row_of[v] = -1;
     for (int j = 0; j < n; j++) W->row_of[W->basis[j]] = j;
     int *order = lcp_alloc((size_t)n, sizeof(int)), *weak = lcp_alloc((size_t)n, sizeof(int));
+    char *isz = lcp_alloc((size_t)n, 1), *zb0 = lcp_alloc((size_t)n, 1);
+    if (zb0) for (int j = 0; j < n; j++) zb0[j] = W->basis[j] >= n;
     crash_key *key = lcp_alloc((size_t)n, sizeof(crash_key));
     int rc = -2, st = LCP_SF_FAILED;
-    if (!order || !weak || !key) goto out;
+    if (!order || !weak || !key || !isz || !zb0) goto out;
     /* the column order: z columns by decreasing A_jj z_j, then w */
     int m = 0;
     for (int j = 0; j < n; j++)
@@ -713,12 +953,28 @@ static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int
         if (!changed) goto out; /* dependent w columns only */
         st = LCP_SF_FAILED;
     }
-    if (st != LCP_SF_OK || ftran(W, W->bs, W->beta) != LCP_SF_OK) goto out;
+    if (st != LCP_SF_OK) goto out;
+    if (!getenv("LEMKE_NOPURIFY")) {
+        int nd = 0, npv = 0;
+        for (int j = 0; j < n; j++) isz[j] = W->basis[j] >= n; /* the independent z */
+        for (int j = 0; j < n; j++)
+            if (W->basis[j] == j && z[j] > 0 && zb0[j]) weak[nd++] = j;
+        if (nd > 0 && purify(p, z, isz, weak, nd, &npv, deadline) == 0) {
+            /* the complementary basis of the purified z set */
+            for (int v = 0; v <= 2 * n; v++) W->row_of[v] = -1;
+            for (int j = 0; j < n; j++) { W->basis[j] = isz[j] ? n + j : j; W->row_of[W->basis[j]] = j; }
+            if (sparse_factor_basis(W, NULL) != LCP_SF_OK) goto out;
+        }
+    }
+    if (ftran(W, W->bs, W->beta) != LCP_SF_OK) goto out;
+    if (getenv("LEMKE_DEBUG")) { int ng = 0; for (int i = 0; i < n; i++) ng += W->beta[i] < 0; fprintf(stderr, "crash: %d negative\n", ng); }
     rc = 0;
 out:
     free(order);
     free(weak);
     free(key);
+    free(isz);
+    free(zb0);
     if (rc) return rc;
     double bmin = INFINITY, bmax = 0.0;
     for (int i = 0; i < n; i++) {
@@ -1009,7 +1265,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     int crashed = 0; /* the pivots started from the crash basis (d = B e) */
     if (guess) {
         int zb = 0, dep = 0;
-        int rc = crash_start(&W, p, guess, &zb, &dep);
+        int rc = crash_start(&W, p, guess, &zb, &dep, s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0);
         if (rc >= -1) {
             crashed = 1;
             r0 = rc;
