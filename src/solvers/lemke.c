@@ -75,7 +75,13 @@
  * crash_start.  With d = B e the pivots then go on as from B = I; a ray
  * from there proves nothing unless its certificate checks, so otherwise
  * the solve starts again from B = I, d = 1.  --warm-start is used only
- * there (the dense path and --crash none start at z = 0).
+ * there (the dense path and --crash none start at z = 0).  For a
+ * symmetric A the guess is first purified to a vertex of the solution set
+ * (see purify): ipm's answer is an interior point of that set when A is
+ * singular (contact sets with more contacts than body freedoms), and the
+ * crash basis of an interior point leaves thousands of loads negative
+ * (the 19,600-contact pyramid: ~2,800, then 8,000-12,000 pivots); from the
+ * vertex a few pivots remain.
  */
 #include "solver.h"
 #include "../sparse_factor.h"
@@ -883,13 +889,19 @@ out:
 /* Crash start (sparse path): Lemke's method from a guessed complementary
  * basis instead of B = I.  The guess z (the warm start, or a solver's
  * answer: crash_guess) makes z_j basic where z_j > 0 and A_jj z_j > w_j
- * (w = A z + b), w_j elsewhere.  The basis is factored with its z columns
- * pivoted in order of decreasing A_jj z_j (UMFPACK with that column order
- * fixed), so the z columns its LU finds dependent (pivot below
- * CRASH_WEAK_TOL of the largest: a rank-deficient contact set carries its
- * load on fewer contacts at a vertex) are the lighter ones of each
- * dependent set; they are replaced by their w columns, for up to
- * CRASH_ROUNDS rounds (later rounds in UMFPACK's own order).  With beta = B^-1 S b, the covering vector
+ * (w = A z + b), w_j elsewhere.  The basis is factored (a non-symmetric
+ * A: with its z columns pivoted in order of decreasing A_jj z_j, UMFPACK
+ * with that column order fixed, so that the dependent ones are the lighter
+ * ones of each dependent set; a symmetric A: in UMFPACK's own order, much
+ * less fill, as the purification decides the loads anyway), and the z
+ * columns its LU finds dependent (pivot below CRASH_WEAK_TOL of the
+ * largest: a rank-deficient contact set carries its load on fewer contacts
+ * at a vertex) are replaced by their w columns, for up to CRASH_ROUNDS
+ * rounds (later rounds in UMFPACK's own order).  A symmetric A: the loads
+ * of the dependent columns are then pushed onto independent ones (purify),
+ * which may exchange columns of Z, and the complementary basis of the
+ * purified Z is factored (if that fails, the unpurified one is kept).
+ * With beta = B^-1 S b, the covering vector
  * becomes S d = B e, so z0's column is B^-1 (-S d) = -e: z0 = -min beta
  * makes every basic value feasible, and z0 enters at the row of the
  * lexico-minimum of [beta_i, (B^-1)_i.] (then every row of [beta, B^-1]
