@@ -934,7 +934,7 @@ static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int
     crash_key *key = lcp_alloc((size_t)n, sizeof(crash_key));
     int rc = -2, st = LCP_SF_FAILED;
     if (!order || !weak || !key || !isz || !zb0) goto out;
-    int sym = lcp_csr_is_symmetric(&p->A, 0.0); /* purification: A(Z, Z) by Cholesky */
+    int sym = lcp_csr_is_symmetric(&p->A, 1e-12); /* purification: A(Z, Z) by Cholesky (as ipm: to 1e-12) */
     for (int j = 0; j < n; j++) zb0[j] = W->basis[j] >= n;
     /* the column order: z columns by decreasing A_jj z_j, then w; a symmetric A is purified
      * afterwards, so UMFPACK's own order there (much less fill) */
