@@ -83,6 +83,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static const char *const columns[] = {"rho", "primal_res", "dual_res", NULL};
 
@@ -92,15 +95,18 @@ static const char *const columns[] = {"rho", "primal_res", "dual_res", NULL};
 #define RHO_STEP 100.0    /* at most this factor a balancing step */
 #define RHO_DEFAULT 0.1   /* the start, in the scaled variables (diag(D W D) about 1) */
 #define SYM_TOL 1e-10     /* relative asymmetry below which W counts as symmetric */
+#define CAPPED_RUN 3      /* before the first check: adapt once the balance is this many iterations at its cap */
+#define REMAINING_SAFETY 2.0 /* the forecast iterations to tol, times this, against a refactorisation */
 #define RESTART_ETA 0.999 /* acceleration kept while the combined residual falls by this factor */
 
 /* W + rho I on the pattern of W plus the diagonal, with its factorisation. */
 typedef struct {
     int n, sym;
     int *mp, *mj, *dpos;       /* CSR pattern, diagonal slots */
-    double *base, *mx;         /* W's values there, W + rho I's values */
+    double *dbase, *mx;        /* W's diagonal, W + rho I's values on the pattern */
     lcp_sparse_factor F;       /* CHOLMOD (W symmetric) / UMFPACK on that pattern */
     int factorisations;
+    double fact_flops, iter_flops; /* the cost model of a refactorisation against an iteration */
     /* the factored form W = J M^-1 J' (Woodbury): K = M + J' D^2 J / rho */
     int wb;                    /* 1: solves by K, the fields below set */
     const lcp_csr *J;
@@ -119,7 +125,7 @@ static void shifted_free(shifted *S)
     free(S->mp);
     free(S->mj);
     free(S->dpos);
-    free(S->base);
+    free(S->dbase);
     free(S->mx);
     lcp_sparse_factor_free(&S->F);
     if (S->wb) {
@@ -133,7 +139,11 @@ static void shifted_free(shifted *S)
     memset(S, 0, sizeof *S);
 }
 
-/* The pattern of A plus the diagonal, and the symbolic analysis. */
+/* The pattern of A plus the diagonal, and the symbolic analysis.
+ * Symmetric: the upper triangle of the CSR only (CHOLMOD reads it as the
+ * lower triangle of the CSC, the one it uses), half the entries to copy,
+ * analyse and scatter into the factor.  Only the diagonal changes with
+ * rho: its values without rho are kept (dbase). */
 static int shifted_init(shifted *S, const lcp_csr *A, const double *sc, int sym, lcp_err *err)
 {
     int n = A->m;
@@ -141,21 +151,67 @@ static int shifted_init(shifted *S, const lcp_csr *A, const double *sc, int sym,
     S->n = n;
     S->sym = sym;
     long nnz = lcp_csr_nnz(A) + n;
+    if (sym) {
+        nnz = n;
+        for (int i = 0; i < n; i++)
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) nnz += A->j[k] > i;
+    }
     S->mp = lcp_alloc((size_t)n + 1, sizeof(int));
     S->mj = lcp_alloc((size_t)nnz, sizeof(int));
     S->dpos = lcp_alloc((size_t)n, sizeof(int));
-    S->base = lcp_alloc((size_t)nnz, sizeof(double));
+    S->dbase = lcp_alloc((size_t)n, sizeof(double));
     S->mx = lcp_alloc((size_t)nnz, sizeof(double));
-    if (!S->mp || !S->mj || !S->dpos || !S->base || !S->mx)
+    if (!S->mp || !S->mj || !S->dpos || !S->dbase || !S->mx)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory (W + rho I, n = %d)", n);
-    long m = lcp_pattern_with_diagonal(A, S->mp, S->mj, S->dpos, NULL, S->base);
-    for (int i = 0; i < n; i++) /* D W D */
-        for (int k = S->mp[i]; k < S->mp[i + 1]; k++) S->base[k] *= sc[i] * sc[S->mj[k]];
-    memcpy(S->mx, S->base, (size_t)m * sizeof(double));
+    if (sym) { /* row i: the diagonal, then the columns j > i (sorted) */
+        long m = 0;
+        S->mp[0] = 0;
+        for (int i = 0; i < n; i++) {
+            S->dpos[i] = (int)m;
+            S->mj[m] = i;
+            S->mx[m++] = 0.0;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+                int c = A->j[k];
+                if (c == i) S->mx[S->dpos[i]] += A->x[k];
+                else if (c > i) {
+                    S->mj[m] = c;
+                    S->mx[m++] = A->x[k] * sc[i] * sc[c];
+                }
+            }
+            S->mx[S->dpos[i]] *= sc[i] * sc[i];
+            S->mp[i + 1] = (int)m;
+        }
+    } else {
+        lcp_pattern_with_diagonal(A, S->mp, S->mj, S->dpos, NULL, S->mx);
+        for (int i = 0; i < n; i++) /* D W D */
+            for (int k = S->mp[i]; k < S->mp[i + 1]; k++) S->mx[k] *= sc[i] * sc[S->mj[k]];
+    }
+    for (int i = 0; i < n; i++) S->dbase[i] = S->mx[S->dpos[i]];
     /* symmetric: CHOLMOD on one triangle (CSR = CSC); UMFPACK otherwise */
     if (lcp_sparse_factor_init(&S->F, n, S->mp, S->mj, S->mx, sym, LCP_SF_REFINE_DEFAULT) == LCP_SF_OK) return 0;
     if (!S->F.stage) return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory");
     return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: %s failed (status %d)", S->F.stage, S->F.status);
+}
+
+/* lcp_sparse_factor_refactor with OpenMP's dynamic threads on: CHOLMOD's
+ * supernodal factorisation (SuiteSparse 5) opens its parallel loops with
+ * num_threads(CHOLMOD_OMP_NUM_THREADS), 4 whatever -j and OMP_NUM_THREADS
+ * say, so every factorisation started 3 threads more, whose barriers wait
+ * for descheduled threads on a loaded machine (KaplasTower: 5-10 times
+ * the CPU time in wall time, against 3-4 times for a single thread beside
+ * it).  With dynamic threads libgomp bounds that by the thread count asked
+ * for (omp_set_num_threads: -j, 1 by default) and the load average. */
+static int refactor(lcp_sparse_factor *F, const double *x, int method)
+{
+#ifdef _OPENMP
+    int dyn = omp_get_dynamic();
+    omp_set_dynamic(1);
+#endif
+    int st = lcp_sparse_factor_refactor(F, x, method);
+#ifdef _OPENMP
+    omp_set_dynamic(dyn);
+#endif
+    return st;
 }
 
 /* Numeric factorisation of W + rho I. */
@@ -167,18 +223,16 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
         for (long k = 0; k < m; k++) S->kx[k] = S->kM[k] + (k0[k] - S->kM[k]) / rho; /* M + G / rho */
         S->rho = rho;
         S->factorisations++;
-        int st = lcp_sparse_factor_refactor(&S->KF, S->kx, LCP_SF_CHOLESKY);
+        int st = refactor(&S->KF, S->kx, LCP_SF_CHOLESKY);
         if (st != LCP_SF_OK)
             return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation of M + J'D^2J/rho failed (rho = %g)",
                             rho);
         return 0;
     }
-    int m = S->mp[S->n];
-    memcpy(S->mx, S->base, (size_t)m * sizeof(double));
-    for (int i = 0; i < S->n; i++) S->mx[S->dpos[i]] += rho;
+    for (int i = 0; i < S->n; i++) S->mx[S->dpos[i]] = S->dbase[i] + rho;
     S->factorisations++;
     if (S->sym) {
-        int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_CHOLESKY);
+        int st = refactor(&S->F, S->mx, LCP_SF_CHOLESKY);
         if (st == LCP_SF_NOT_POSDEF)
             return lcp_fail(err, LCP_ERROR, NULL, 0,
                             "admm: W + rho I is not positive definite (rho = %g, CHOLMOD pivot %d): W is not "
@@ -188,7 +242,7 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
             return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation failed (status %d)", S->F.status);
         return 0;
     }
-    int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_LU);
+    int st = refactor(&S->F, S->mx, LCP_SF_LU);
     if (st == LCP_SF_SINGULAR)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: W + rho I is singular (rho = %g, UMFPACK)", rho);
     if (st != LCP_SF_OK)
@@ -218,6 +272,44 @@ static int shifted_solve(shifted *S, double *x, lcp_err *err)
     int st = lcp_sparse_factor_solve(&S->F, x, x);
     if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) return lcp_sparse_factor_fail(&S->F, err, "admm: ");
     return 0;
+}
+
+/* The cost model of a rho change: fact_flops, the flops of a numeric
+ * factorisation (CHOLMOD's count of the analysis, UMFPACK's of the last
+ * numeric factorisation), against iter_flops, an iteration's: the solve
+ * (two triangular solves, 4 flops a factor nonzero; UMFPACK's default
+ * refinement steps add a product with W and a solve each; the Woodbury
+ * form two products with J), the monitor's product with W and the vector
+ * work. */
+static void shifted_costs(shifted *S, const lcp_problem *p)
+{
+    double n = p->n, aw = (double)lcp_csr_nnz(&p->A), solve;
+    if (S->wb) {
+        S->fact_flops = S->KF.cc.fl;
+        solve = 4.0 * S->KF.cc.lnz + 4.0 * (double)lcp_csr_nnz(&p->J);
+    } else if (S->sym) {
+        S->fact_flops = S->F.cc.fl;
+        solve = 4.0 * S->F.cc.lnz;
+    } else {
+        S->fact_flops = S->F.info[UMFPACK_FLOPS] > 0 ? S->F.info[UMFPACK_FLOPS] : 0.0;
+        solve = 3.0 * (2.0 * (S->F.info[UMFPACK_LNZ] + S->F.info[UMFPACK_UNZ]) + 2.0 * aw);
+    }
+    S->iter_flops = solve + 2.0 * aw + 40.0 * n;
+}
+
+/* Whether a refactorisation at a new rho can pay for itself: no when the
+ * residual, falling from res_then to res_now over the last ADAPT_EVERY
+ * iterations, reaches tol at that rate in fewer iterations than one
+ * numeric factorisation costs (then even an infinitely faster rate after
+ * the change would not win back its price).  A residual that does not
+ * fall, or no tolerance, always pays.  A wrong forecast costs at most
+ * ADAPT_EVERY iterations: the next check decides again. */
+static int refactor_pays(const shifted *S, double res_now, double res_then, int span, double tol)
+{
+    if (!(tol > 0) || !(res_now > tol) || !(res_then > res_now) || !(S->iter_flops > 0) || span < 1) return 1;
+    double per_iter = log(res_then / res_now) / span;           /* log decrease an iteration */
+    double remaining = log(res_now / tol) / per_iter;           /* iterations to tol at that rate */
+    return REMAINING_SAFETY * remaining * S->iter_flops >= S->fact_flops;
 }
 
 /* q_s = q + s e_n, s_i = mu_i |u_T,i| (fc3d) from u; q_s = q (ccp).  In
@@ -337,6 +429,9 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     double *qs = lcp_alloc((size_t)n, sizeof(double)), *z = lcp_alloc((size_t)n, sizeof(double));
     double *sc = lcp_alloc((size_t)n, sizeof(double)), *q = lcp_alloc((size_t)n, sizeof(double));
     double *u = lcp_alloc((size_t)n, sizeof(double));
+    double hist[ADAPT_EVERY + 1];                                  /* the residuals of the last ADAPT_EVERY iterations */
+    int declined = 0;                                              /* rho changes not worth a refactorisation */
+    int capped = 0;                                                /* iterations running with the balance at its cap */
     if (!r || !y || !zh || !yh || !zk || !yk || !qs || !z || !sc || !q || !u) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory (n = %d)", n);
         goto done;
@@ -366,11 +461,13 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     double alpha = s->omega > 0 && !s->omega_auto ? s->omega : ALPHA_DEFAULT;
     info->omega = alpha;
     if ((rc = shifted_factor(&S, rho, err))) goto done;
+    shifted_costs(&S, p);
 
     for (int i = 0; i < nc; i++) lcp_cone_project(p->mu[i], x + 3 * i); /* z = P_K(x) */
     for (int i = 0; i < n; i++) z[i] = x[i] / sc[i];
     double extra[3] = {rho, NAN, NAN};
     if (!lcp_monitor_step(mon, 0, x, extra)) {
+        hist[0] = mon->last.residual;
         for (int i = 0; i < n; i++) u[i] = sc[i] * mon->w[i];     /* D (W x + q) of the monitor's check */
         shifted_q(p, q, u, qs);
         for (int i = 0; i < n; i++) y[i] = -(u[i] + qs[i] - q[i]) / rho; /* -(W z + q_s) / rho, scaled */
@@ -395,6 +492,7 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
             double prim = sqrt(pr2), dual = rho * sqrt(dr2);
             extra[0] = rho, extra[1] = prim, extra[2] = dual;
             if (lcp_monitor_step(mon, k, x, extra)) break;
+            hist[k % (ADAPT_EVERY + 1)] = mon->last.residual;
             for (int i = 0; i < n; i++) u[i] = -rho * y[i];       /* De Saxce: s from the dual's velocity */
             shifted_q(p, q, u, qs);
             /* Nesterov acceleration with restart (Goldstein et al. 2014, Alg. 8) */
@@ -415,18 +513,26 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
             }
             memcpy(zk, z, (size_t)n * sizeof(double));
             memcpy(yk, y, (size_t)n * sizeof(double));
-            if (k % ADAPT_EVERY) continue;
             /* residual balancing */
             double f = dual > 0 ? sqrt(prim / dual) : (prim > 0 ? RHO_STEP : 1.0);
             f = fmin(RHO_STEP, fmax(1.0 / RHO_STEP, f));
+            capped = f == RHO_STEP || f == 1.0 / RHO_STEP ? capped + 1 : 0;
+            /* every ADAPT_EVERY iterations; before the first, as soon as the
+             * balance has been at its cap CAPPED_RUN iterations running */
+            if (k % ADAPT_EVERY && !(k < ADAPT_EVERY && capped >= CAPPED_RUN)) continue;
             double rnew = fmin(rho_max, fmax(rho_min, rho * f));
-            if (rnew > RHO_CHANGE * rho || rnew * RHO_CHANGE < rho) {
+            int span = k < ADAPT_EVERY ? k : ADAPT_EVERY;             /* the residual span k - span .. k */
+            if (!(rnew > RHO_CHANGE * rho || rnew * RHO_CHANGE < rho)) continue;
+            if (!refactor_pays(&S, hist[k % (ADAPT_EVERY + 1)], hist[(k - span) % (ADAPT_EVERY + 1)], span, s->tol))
+                declined++;
+            else {
                 for (int i = 0; i < n; i++) {                      /* the unscaled duals rho y stay */
                     y[i] *= rho / rnew;
                     yh[i] *= rho / rnew;
                     yk[i] *= rho / rnew;
                 }
                 rho = rnew;
+                capped = 0;
                 tau = 1.0;                                         /* the residuals' scale changed */
                 ek = INFINITY;
                 if ((rc = shifted_factor(&S, rho, err))) goto done;
@@ -434,10 +540,10 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
         }
     }
     info->iterations = mon->iter;
-    snprintf(info->message, sizeof info->message, "%s, %d factorisation%s, final rho %.3g",
+    snprintf(info->message, sizeof info->message, "%s, %d factorisation%s (%d rho change%s declined), final rho %.3g",
              S.wb ? "CHOLMOD LL' of M + J'D^2J/rho (factored form, Woodbury)"
                   : sym ? "CHOLMOD LL' of W + rho I" : "UMFPACK LU of W + rho I (W not symmetric)", S.factorisations,
-             S.factorisations == 1 ? "" : "s", rho);
+             S.factorisations == 1 ? "" : "s", declined, declined == 1 ? "" : "s", rho);
 done:
     if (rc && rc == LCP_ERROR && mon->iter > 0) { /* a breakdown inside the loop: report, do not abort */
         info->status = LCP_ERROR;
