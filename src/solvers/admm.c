@@ -57,10 +57,19 @@
  * y is rescaled by rho/rho'.  (The residuals are compared as they are: the
  * scaling makes r and u commensurate.  A primal residual of 0 -- every r
  * already in K, as in stacks -- lowers rho by RHO_STEP: the r-step is then
- * a proximal step on the QP, the faster the smaller rho.)
+ * a proximal step on the QP, the faster the smaller rho.)  Before the
+ * first check, rho is rebalanced as soon as the factor has been at its cap
+ * CAPPED_RUN iterations running (stacks: the primal residual is 0 from the
+ * second iteration; KaplasTower to 1e-8 in 9 iterations instead of 15).
+ * A change is declined (refactor_pays) when the residual, at its rate over
+ * the last ADAPT_EVERY iterations, would reach the tolerance at the old rho
+ * in fewer iterations than REMAINING_SAFETY^-1 of a refactorisation costs
+ * (the cost model of shifted_costs: CHOLMOD's / UMFPACK's flop count of a
+ * factorisation against the flops of an iteration).
  * --omega sets the over-relaxation alpha in (0, 2) (default 1: none).
  *
- * Linear systems: W~ + rho I on the pattern of W plus its diagonal;
+ * Linear systems: W~ + rho I on the pattern of W plus its diagonal (one
+ * triangle of it when W is symmetric);
  * symmetric W (to 1e-10): CHOLMOD LL' (cholmod_analyze once,
  * cholmod_factorize at each rho change); non-symmetric W: UMFPACK LU
  * (symbolic once, numeric at each rho change).  A negative diagonal entry
@@ -68,11 +77,16 @@
  * factorisation (W + rho I not positive definite) is an error.  Both
  * factorisations through src/sparse_factor.c.  A problem in factored form
  * (M, J with W = J M^-1 J', no --reg) is solved through the Woodbury
- * identity instead (woodbury_init): (D W D + rho I)^-1 = (I - D J K^-1 J' D
- * / rho) / rho with K = M + J' D^2 J / rho, bodies x bodies and much
- * sparser than W (pyramid of 10,000 contacts: a factor of 0.43 million
+ * identity instead (woodbury_analyse): (D W D + rho I)^-1 = (I - D J K^-1 J' D
+ * / rho) / rho with K = M + J' D^2 J / rho, bodies x bodies and most often
+ * much sparser than W (pyramid of 10,000 contacts: a factor of 0.43 million
  * nonzeros against 5.9 million for W + rho I), checked on a test vector
- * against A before it is used (A and J M^-1 J' might disagree).
+ * against A before it is used (A and J M^-1 J' might disagree), when its
+ * predicted cost is the smaller (choose_form: a factorisation and
+ * CHOICE_ITERS solves by CHOLMOD's flop counts; W + rho I is analysed only
+ * when K is not cheaper than a lower bound of W's factor; a column of
+ * boxes, Siconos' Spheres and Box_Stacks go by W + rho I).  CHOLMOD's
+ * factorisations run with OpenMP's dynamic threads (refactor).
  * Trace columns: rho, primal_res, dual_res (scaled variables).
  */
 #include "solver.h"
@@ -97,6 +111,7 @@ static const char *const columns[] = {"rho", "primal_res", "dual_res", NULL};
 #define SYM_TOL 1e-10     /* relative asymmetry below which W counts as symmetric */
 #define CAPPED_RUN 3      /* before the first check: adapt once the balance is this many iterations at its cap */
 #define REMAINING_SAFETY 2.0 /* the forecast iterations to tol, times this, against a refactorisation */
+#define CHOICE_ITERS 20.0 /* iterations a factorisation, in the predicted cost of a form */
 #define RESTART_ETA 0.999 /* acceleration kept while the combined residual falls by this factor */
 
 /* W + rho I on the pattern of W plus the diagonal, with its factorisation. */
@@ -107,12 +122,14 @@ typedef struct {
     lcp_sparse_factor F;       /* CHOLMOD (W symmetric) / UMFPACK on that pattern */
     int factorisations;
     double fact_flops, iter_flops; /* the cost model of a refactorisation against an iteration */
+    double cost_w, cost_k;     /* the predicted costs of the two forms where both were weighed (0: not) */
     /* the factored form W = J M^-1 J' (Woodbury): K = M + J' D^2 J / rho */
     int wb;                    /* 1: solves by K, the fields below set */
     const lcp_csr *J;
     const double *sc;          /* D */
     double rho;
     int nb;
+    int cc_on;                 /* cc started */
     cholmod_common cc;
     cholmod_sparse *K0;        /* M + J' D^2 J: the pattern of K (both triangles, sorted) */
     double *kM, *kx;           /* M's values on that pattern; K's values */
@@ -120,7 +137,8 @@ typedef struct {
     double *g;                 /* nb */
 } shifted;
 
-static void shifted_free(shifted *S)
+/* Frees the form W + rho I (the pattern, its values, its factor). */
+static void shifted_drop_w(shifted *S)
 {
     free(S->mp);
     free(S->mj);
@@ -128,14 +146,32 @@ static void shifted_free(shifted *S)
     free(S->dbase);
     free(S->mx);
     lcp_sparse_factor_free(&S->F);
-    if (S->wb) {
-        lcp_sparse_factor_free(&S->KF);
+    S->mp = S->mj = S->dpos = NULL;
+    S->dbase = S->mx = NULL;
+    memset(&S->F, 0, sizeof S->F);
+}
+
+/* Frees the factored form (K, its factor); the solves go by W again. */
+static void woodbury_drop(shifted *S)
+{
+    lcp_sparse_factor_free(&S->KF);
+    memset(&S->KF, 0, sizeof S->KF);
+    if (S->cc_on) {
         cholmod_free_sparse(&S->K0, &S->cc);
         cholmod_finish(&S->cc);
-        free(S->kM);
-        free(S->kx);
-        free(S->g);
     }
+    free(S->kM);
+    free(S->kx);
+    free(S->g);
+    S->K0 = NULL;
+    S->kM = S->kx = S->g = NULL;
+    S->cc_on = S->wb = 0;
+}
+
+static void shifted_free(shifted *S)
+{
+    shifted_drop_w(S);
+    woodbury_drop(S);
     memset(S, 0, sizeof *S);
 }
 
@@ -147,7 +183,6 @@ static void shifted_free(shifted *S)
 static int shifted_init(shifted *S, const lcp_csr *A, const double *sc, int sym, lcp_err *err)
 {
     int n = A->m;
-    memset(S, 0, sizeof *S);
     S->n = n;
     S->sym = sym;
     long nnz = lcp_csr_nnz(A) + n;
@@ -328,18 +363,20 @@ static void shifted_q(const lcp_problem *p, const double *q, const double *u, do
 /* The factored form, when the problem has one (M, J; no --reg): W~ + rho I
  * = D J M^-1 J' D + rho I is inverted by the Woodbury identity through K =
  * M + J' D^2 J / rho (bodies x bodies: 6 a body against 3 a contact, and
- * sparser than W), so each solve is two products with J and one with the
- * factor of K.  Returns 1 when set up (K factorised at rho), 0 to use W
- * (no factored form, a failure, or K's solves do not invert W~ + rho I to
- * 1e-8 on a test vector: A and J M^-1 J' disagree). */
-static int woodbury_init(shifted *S, const lcp_problem *p, const double *sc, double rho)
+ * most often sparser than W), so each solve is two products with J and one
+ * with the factor of K.  woodbury_analyse builds K's pattern and its
+ * symbolic analysis (returns 1; 0: no factored form or a failure, nothing
+ * kept); woodbury_check factorises K at rho and checks that its solves
+ * invert W~ + rho I to 1e-8 on a test vector (A and J M^-1 J' might
+ * disagree); on failure it drops the form (returns 0). */
+static int woodbury_analyse(shifted *S, const lcp_problem *p, const double *sc)
 {
     int n = p->n, nb = p->M.m;
     if (!p->M.p || !p->J.p || p->J.m != n || p->J.n != nb || p->M.n != nb || p->reg != 0 || nb < 1) return 0;
     lcp_cholmod_start(&S->cc);
+    S->cc_on = 1;
     lcp_csr JS = {0, 0, NULL, NULL, NULL};
     cholmod_sparse *G = NULL;
-    double *xt = NULL, *bt = NULL, *w = NULL;
     int ok = 0;
     if (lcp_csr_copy(&JS, &p->J)) goto out;
     for (int i = 0; i < n; i++)
@@ -377,44 +414,60 @@ static int woodbury_init(shifted *S, const lcp_problem *p, const double *sc, dou
     S->J = &p->J;
     S->sc = sc;
     S->nb = nb;
-    {
-        lcp_err e2 = {{0}};
-        if (shifted_factor(S, rho, &e2)) goto out;
-        S->factorisations = 0;
-        /* check: x -> (W~ + rho I) x by A, then back by the solve */
-        xt = lcp_alloc((size_t)n, sizeof(double));
-        bt = lcp_alloc((size_t)n, sizeof(double));
-        w = lcp_alloc((size_t)n, sizeof(double));
-        if (!xt || !bt || !w) goto out;
+    ok = 1;
+out:
+    cholmod_free_sparse(&G, &S->cc);
+    lcp_csr_free(&JS);
+    if (!ok) woodbury_drop(S);
+    return ok;
+}
+
+static int woodbury_check(shifted *S, const lcp_problem *p, const double *sc, double rho)
+{
+    int n = p->n, ok = 0;
+    lcp_err e2 = {{0}};
+    double *xt = lcp_alloc((size_t)n, sizeof(double)), *bt = lcp_alloc((size_t)n, sizeof(double));
+    double *w = lcp_alloc((size_t)n, sizeof(double));
+    if (xt && bt && w && !shifted_factor(S, rho, &e2)) {
+        /* x -> (W~ + rho I) x by A, then back by the solve */
         for (int i = 0; i < n; i++) w[i] = sc[i] * (xt[i] = sin(1.0 + i));
         lcp_csr_matvec(&p->A, w, bt);
         double e = 0.0, nx = 0.0;
         for (int i = 0; i < n; i++) bt[i] = sc[i] * bt[i] + rho * xt[i];
-        if (shifted_solve(S, bt, &e2)) goto out;
-        for (int i = 0; i < n; i++) e = fmax(e, fabs(bt[i] - xt[i])), nx = fmax(nx, fabs(xt[i]));
-        ok = e <= 1e-8 * nx;
+        if (!shifted_solve(S, bt, &e2)) {
+            for (int i = 0; i < n; i++) e = fmax(e, fabs(bt[i] - xt[i])), nx = fmax(nx, fabs(xt[i]));
+            ok = e <= 1e-8 * nx;
+        }
     }
-out:
-    cholmod_free_sparse(&G, &S->cc);
-    lcp_csr_free(&JS);
     free(xt);
     free(bt);
     free(w);
-    if (!ok) {
-        if (S->wb || S->K0 || S->kM) {
-            lcp_sparse_factor_free(&S->KF);
-            cholmod_free_sparse(&S->K0, &S->cc);
-            free(S->kM);
-            free(S->kx);
-            free(S->g);
-        }
-        cholmod_finish(&S->cc);
-        S->wb = 0;
-        S->K0 = NULL;
-        S->kM = S->kx = S->g = NULL;
-        memset(&S->KF, 0, sizeof S->KF);
-    }
+    if (!ok) woodbury_drop(S);
     return ok;
+}
+
+/* The predicted cost of a form: a factorisation and CHOICE_ITERS solves. */
+static double form_cost(double fl, double solve) { return fl + CHOICE_ITERS * solve; }
+
+/* The choice between the forms (symmetric W, both available): K's cost
+ * from its analysis against a lower bound of W's (a factor holds at least
+ * the triangle of W + rho I, lnz >= (nnz(W) + n) / 2, and fl >= lnz^2 / n
+ * by Cauchy-Schwarz over its column counts); when K is not clearly
+ * cheaper, W + rho I is analysed too and the cheaper form kept.  Returns
+ * 0 or an error of shifted_init. */
+static int choose_form(shifted *S, const lcp_problem *p, const double *sc, lcp_err *err)
+{
+    double n = p->n, nj = (double)lcp_csr_nnz(&p->J);
+    double kcost = form_cost(S->KF.cc.fl, 4.0 * S->KF.cc.lnz + 4.0 * nj);
+    double lnz_lb = 0.5 * ((double)lcp_csr_nnz(&p->A) + n);
+    if (kcost <= form_cost(lnz_lb * lnz_lb / n, 4.0 * lnz_lb)) return 0;
+    int rc = shifted_init(S, &p->A, sc, 1, err);
+    if (rc) return rc;
+    S->cost_k = kcost;
+    S->cost_w = form_cost(S->F.cc.fl, 4.0 * S->F.cc.lnz);
+    if (S->cost_w < S->cost_k) woodbury_drop(S);
+    else shifted_drop_w(S);
+    return 0;
 }
 
 static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -455,12 +508,17 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     for (int i = 0; i < n; i++) q[i] = sc[i] * p->b[i];
     int sym = lcp_csr_is_symmetric(&p->A, SYM_TOL);
     double rho = s->rho > 0 ? s->rho : RHO_DEFAULT;
-    if (!woodbury_init(&S, p, sc, rho) && (rc = shifted_init(&S, &p->A, sc, sym, err))) goto done;
+    /* the form: the factored one (Woodbury) where it is available, checked
+     * and, for a symmetric W, not predicted dearer than W + rho I */
+    if (woodbury_analyse(&S, p, sc) && sym && (rc = choose_form(&S, p, sc, err))) goto done;
+    if (S.wb && !woodbury_check(&S, p, sc, rho)) S.cost_w = S.cost_k = 0;
+    if (!S.wb && !S.mp && (rc = shifted_init(&S, &p->A, sc, sym, err))) goto done;
+    S.factorisations = S.wb;                                      /* K is factorised at rho by the check */
 
     double rho_min = rho * 1e-6, rho_max = rho * 1e6;
     double alpha = s->omega > 0 && !s->omega_auto ? s->omega : ALPHA_DEFAULT;
     info->omega = alpha;
-    if ((rc = shifted_factor(&S, rho, err))) goto done;
+    if (!S.wb && (rc = shifted_factor(&S, rho, err))) goto done;
     shifted_costs(&S, p);
 
     for (int i = 0; i < nc; i++) lcp_cone_project(p->mu[i], x + 3 * i); /* z = P_K(x) */
@@ -540,10 +598,15 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
         }
     }
     info->iterations = mon->iter;
-    snprintf(info->message, sizeof info->message, "%s, %d factorisation%s (%d rho change%s declined), final rho %.3g",
+    char why[96] = "";
+    if (S.cost_w > 0)
+        snprintf(why, sizeof why, " (predicted %.3g flops against %.3g for %s)", S.wb ? S.cost_k : S.cost_w,
+                 S.wb ? S.cost_w : S.cost_k, S.wb ? "W + rho I" : "the factored form");
+    snprintf(info->message, sizeof info->message,
+             "%s%s, %d factorisation%s (%d rho change%s declined), final rho %.3g",
              S.wb ? "CHOLMOD LL' of M + J'D^2J/rho (factored form, Woodbury)"
-                  : sym ? "CHOLMOD LL' of W + rho I" : "UMFPACK LU of W + rho I (W not symmetric)", S.factorisations,
-             S.factorisations == 1 ? "" : "s", declined, declined == 1 ? "" : "s", rho);
+                  : sym ? "CHOLMOD LL' of W + rho I" : "UMFPACK LU of W + rho I (W not symmetric)", why,
+             S.factorisations, S.factorisations == 1 ? "" : "s", declined, declined == 1 ? "" : "s", rho);
 done:
     if (rc && rc == LCP_ERROR && mon->iter > 0) { /* a breakdown inside the loop: report, do not abort */
         info->status = LCP_ERROR;
