@@ -231,11 +231,12 @@ static int shifted_init(shifted *S, const lcp_csr *A, const double *sc, int sym,
 /* lcp_sparse_factor_refactor with OpenMP's dynamic threads on: CHOLMOD's
  * supernodal factorisation (SuiteSparse 5) opens its parallel loops with
  * num_threads(CHOLMOD_OMP_NUM_THREADS), 4 whatever -j and OMP_NUM_THREADS
- * say, so every factorisation started 3 threads more, whose barriers wait
- * for descheduled threads on a loaded machine (KaplasTower: 5-10 times
- * the CPU time in wall time, against 3-4 times for a single thread beside
- * it).  With dynamic threads libgomp bounds that by the thread count asked
- * for (omp_set_num_threads: -j, 1 by default) and the load average. */
+ * say, so every factorisation ran on 4 threads (3 of them started by the
+ * first), whose barriers wait for descheduled threads on a loaded machine
+ * (KaplasTower at load 10 on 2 cores: wall time 5-10 times the CPU time,
+ * against 3-4 times for single-threaded Siconos beside it).  With dynamic
+ * threads libgomp bounds the count by the one asked for
+ * (omp_set_num_threads: -j, 1 by default) and the load average. */
 static int refactor(lcp_sparse_factor *F, const double *x, int method)
 {
 #ifdef _OPENMP
