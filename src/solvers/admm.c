@@ -57,10 +57,19 @@
  * y is rescaled by rho/rho'.  (The residuals are compared as they are: the
  * scaling makes r and u commensurate.  A primal residual of 0 -- every r
  * already in K, as in stacks -- lowers rho by RHO_STEP: the r-step is then
- * a proximal step on the QP, the faster the smaller rho.)
+ * a proximal step on the QP, the faster the smaller rho.)  Before the
+ * first check, rho is rebalanced as soon as the factor has been at its cap
+ * CAPPED_RUN iterations running (stacks: the primal residual is 0 from the
+ * second iteration; KaplasTower to 1e-8 in 9 iterations instead of 15).
+ * A change is declined (refactor_pays) when the residual, at its rate over
+ * the last ADAPT_EVERY iterations, would reach the tolerance at the old rho
+ * in fewer iterations than REMAINING_SAFETY^-1 of a refactorisation costs
+ * (the cost model of shifted_costs: CHOLMOD's / UMFPACK's flop count of a
+ * factorisation against the flops of an iteration).
  * --omega sets the over-relaxation alpha in (0, 2) (default 1: none).
  *
- * Linear systems: W~ + rho I on the pattern of W plus its diagonal;
+ * Linear systems: W~ + rho I on the pattern of W plus its diagonal (one
+ * triangle of it when W is symmetric);
  * symmetric W (to 1e-10): CHOLMOD LL' (cholmod_analyze once,
  * cholmod_factorize at each rho change); non-symmetric W: UMFPACK LU
  * (symbolic once, numeric at each rho change).  A negative diagonal entry
@@ -68,11 +77,16 @@
  * factorisation (W + rho I not positive definite) is an error.  Both
  * factorisations through src/sparse_factor.c.  A problem in factored form
  * (M, J with W = J M^-1 J', no --reg) is solved through the Woodbury
- * identity instead (woodbury_init): (D W D + rho I)^-1 = (I - D J K^-1 J' D
- * / rho) / rho with K = M + J' D^2 J / rho, bodies x bodies and much
- * sparser than W (pyramid of 10,000 contacts: a factor of 0.43 million
+ * identity instead (woodbury_analyse): (D W D + rho I)^-1 = (I - D J K^-1 J' D
+ * / rho) / rho with K = M + J' D^2 J / rho, bodies x bodies and most often
+ * much sparser than W (pyramid of 10,000 contacts: a factor of 0.43 million
  * nonzeros against 5.9 million for W + rho I), checked on a test vector
- * against A before it is used (A and J M^-1 J' might disagree).
+ * against A before it is used (A and J M^-1 J' might disagree), when its
+ * predicted cost is the smaller (choose_form: a factorisation and
+ * CHOICE_ITERS solves by CHOLMOD's flop counts; W + rho I is analysed only
+ * when K is not cheaper than a lower bound of W's factor; a column of
+ * boxes, Siconos' Spheres and Box_Stacks go by W + rho I).  CHOLMOD's
+ * factorisations run with OpenMP's dynamic threads (refactor).
  * Trace columns: rho, primal_res, dual_res (scaled variables).
  */
 #include "solver.h"
@@ -83,6 +97,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static const char *const columns[] = {"rho", "primal_res", "dual_res", NULL};
 
@@ -92,21 +109,27 @@ static const char *const columns[] = {"rho", "primal_res", "dual_res", NULL};
 #define RHO_STEP 100.0    /* at most this factor a balancing step */
 #define RHO_DEFAULT 0.1   /* the start, in the scaled variables (diag(D W D) about 1) */
 #define SYM_TOL 1e-10     /* relative asymmetry below which W counts as symmetric */
+#define CAPPED_RUN 3      /* before the first check: adapt once the balance is this many iterations at its cap */
+#define REMAINING_SAFETY 2.0 /* the forecast iterations to tol, times this, against a refactorisation */
+#define CHOICE_ITERS 20.0 /* iterations a factorisation, in the predicted cost of a form */
 #define RESTART_ETA 0.999 /* acceleration kept while the combined residual falls by this factor */
 
 /* W + rho I on the pattern of W plus the diagonal, with its factorisation. */
 typedef struct {
     int n, sym;
     int *mp, *mj, *dpos;       /* CSR pattern, diagonal slots */
-    double *base, *mx;         /* W's values there, W + rho I's values */
+    double *dbase, *mx;        /* W's diagonal, W + rho I's values on the pattern */
     lcp_sparse_factor F;       /* CHOLMOD (W symmetric) / UMFPACK on that pattern */
     int factorisations;
+    double fact_flops, iter_flops; /* the cost model of a refactorisation against an iteration */
+    double cost_w, cost_k;     /* the predicted costs of the two forms where both were weighed (0: not) */
     /* the factored form W = J M^-1 J' (Woodbury): K = M + J' D^2 J / rho */
     int wb;                    /* 1: solves by K, the fields below set */
     const lcp_csr *J;
     const double *sc;          /* D */
     double rho;
     int nb;
+    int cc_on;                 /* cc started */
     cholmod_common cc;
     cholmod_sparse *K0;        /* M + J' D^2 J: the pattern of K (both triangles, sorted) */
     double *kM, *kx;           /* M's values on that pattern; K's values */
@@ -114,48 +137,117 @@ typedef struct {
     double *g;                 /* nb */
 } shifted;
 
-static void shifted_free(shifted *S)
+/* Frees the form W + rho I (the pattern, its values, its factor). */
+static void shifted_drop_w(shifted *S)
 {
     free(S->mp);
     free(S->mj);
     free(S->dpos);
-    free(S->base);
+    free(S->dbase);
     free(S->mx);
     lcp_sparse_factor_free(&S->F);
-    if (S->wb) {
-        lcp_sparse_factor_free(&S->KF);
+    S->mp = S->mj = S->dpos = NULL;
+    S->dbase = S->mx = NULL;
+    memset(&S->F, 0, sizeof S->F);
+}
+
+/* Frees the factored form (K, its factor); the solves go by W again. */
+static void woodbury_drop(shifted *S)
+{
+    lcp_sparse_factor_free(&S->KF);
+    memset(&S->KF, 0, sizeof S->KF);
+    if (S->cc_on) {
         cholmod_free_sparse(&S->K0, &S->cc);
         cholmod_finish(&S->cc);
-        free(S->kM);
-        free(S->kx);
-        free(S->g);
     }
+    free(S->kM);
+    free(S->kx);
+    free(S->g);
+    S->K0 = NULL;
+    S->kM = S->kx = S->g = NULL;
+    S->cc_on = S->wb = 0;
+}
+
+static void shifted_free(shifted *S)
+{
+    shifted_drop_w(S);
+    woodbury_drop(S);
     memset(S, 0, sizeof *S);
 }
 
-/* The pattern of A plus the diagonal, and the symbolic analysis. */
+/* The pattern of A plus the diagonal, and the symbolic analysis.
+ * Symmetric: the upper triangle of the CSR only (CHOLMOD reads it as the
+ * lower triangle of the CSC, the one it uses), half the entries to copy,
+ * analyse and scatter into the factor.  Only the diagonal changes with
+ * rho: its values without rho are kept (dbase). */
 static int shifted_init(shifted *S, const lcp_csr *A, const double *sc, int sym, lcp_err *err)
 {
     int n = A->m;
-    memset(S, 0, sizeof *S);
     S->n = n;
     S->sym = sym;
     long nnz = lcp_csr_nnz(A) + n;
+    if (sym) {
+        nnz = n;
+        for (int i = 0; i < n; i++)
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) nnz += A->j[k] > i;
+    }
     S->mp = lcp_alloc((size_t)n + 1, sizeof(int));
     S->mj = lcp_alloc((size_t)nnz, sizeof(int));
     S->dpos = lcp_alloc((size_t)n, sizeof(int));
-    S->base = lcp_alloc((size_t)nnz, sizeof(double));
+    S->dbase = lcp_alloc((size_t)n, sizeof(double));
     S->mx = lcp_alloc((size_t)nnz, sizeof(double));
-    if (!S->mp || !S->mj || !S->dpos || !S->base || !S->mx)
+    if (!S->mp || !S->mj || !S->dpos || !S->dbase || !S->mx)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory (W + rho I, n = %d)", n);
-    long m = lcp_pattern_with_diagonal(A, S->mp, S->mj, S->dpos, NULL, S->base);
-    for (int i = 0; i < n; i++) /* D W D */
-        for (int k = S->mp[i]; k < S->mp[i + 1]; k++) S->base[k] *= sc[i] * sc[S->mj[k]];
-    memcpy(S->mx, S->base, (size_t)m * sizeof(double));
+    if (sym) { /* row i: the diagonal, then the columns j > i (sorted) */
+        long m = 0;
+        S->mp[0] = 0;
+        for (int i = 0; i < n; i++) {
+            S->dpos[i] = (int)m;
+            S->mj[m] = i;
+            S->mx[m++] = 0.0;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+                int c = A->j[k];
+                if (c == i) S->mx[S->dpos[i]] += A->x[k];
+                else if (c > i) {
+                    S->mj[m] = c;
+                    S->mx[m++] = A->x[k] * sc[i] * sc[c];
+                }
+            }
+            S->mx[S->dpos[i]] *= sc[i] * sc[i];
+            S->mp[i + 1] = (int)m;
+        }
+    } else {
+        lcp_pattern_with_diagonal(A, S->mp, S->mj, S->dpos, NULL, S->mx);
+        for (int i = 0; i < n; i++) /* D W D */
+            for (int k = S->mp[i]; k < S->mp[i + 1]; k++) S->mx[k] *= sc[i] * sc[S->mj[k]];
+    }
+    for (int i = 0; i < n; i++) S->dbase[i] = S->mx[S->dpos[i]];
     /* symmetric: CHOLMOD on one triangle (CSR = CSC); UMFPACK otherwise */
     if (lcp_sparse_factor_init(&S->F, n, S->mp, S->mj, S->mx, sym, LCP_SF_REFINE_DEFAULT) == LCP_SF_OK) return 0;
     if (!S->F.stage) return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory");
     return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: %s failed (status %d)", S->F.stage, S->F.status);
+}
+
+/* lcp_sparse_factor_refactor with OpenMP's dynamic threads on: CHOLMOD's
+ * supernodal factorisation (SuiteSparse 5) opens its parallel loops with
+ * num_threads(CHOLMOD_OMP_NUM_THREADS), 4 whatever -j and OMP_NUM_THREADS
+ * say, so every factorisation ran on 4 threads (3 of them started by the
+ * first), whose barriers wait for descheduled threads on a loaded machine
+ * (KaplasTower at load 10 on 2 cores: wall time 5-10 times the CPU time,
+ * against 3-4 times for single-threaded Siconos beside it).  With dynamic
+ * threads libgomp bounds the count by the one asked for
+ * (omp_set_num_threads: -j, 1 by default) and the load average. */
+static int refactor(lcp_sparse_factor *F, const double *x, int method)
+{
+#ifdef _OPENMP
+    int dyn = omp_get_dynamic();
+    omp_set_dynamic(1);
+#endif
+    int st = lcp_sparse_factor_refactor(F, x, method);
+#ifdef _OPENMP
+    omp_set_dynamic(dyn);
+#endif
+    return st;
 }
 
 /* Numeric factorisation of W + rho I. */
@@ -167,18 +259,16 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
         for (long k = 0; k < m; k++) S->kx[k] = S->kM[k] + (k0[k] - S->kM[k]) / rho; /* M + G / rho */
         S->rho = rho;
         S->factorisations++;
-        int st = lcp_sparse_factor_refactor(&S->KF, S->kx, LCP_SF_CHOLESKY);
+        int st = refactor(&S->KF, S->kx, LCP_SF_CHOLESKY);
         if (st != LCP_SF_OK)
             return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation of M + J'D^2J/rho failed (rho = %g)",
                             rho);
         return 0;
     }
-    int m = S->mp[S->n];
-    memcpy(S->mx, S->base, (size_t)m * sizeof(double));
-    for (int i = 0; i < S->n; i++) S->mx[S->dpos[i]] += rho;
+    for (int i = 0; i < S->n; i++) S->mx[S->dpos[i]] = S->dbase[i] + rho;
     S->factorisations++;
     if (S->sym) {
-        int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_CHOLESKY);
+        int st = refactor(&S->F, S->mx, LCP_SF_CHOLESKY);
         if (st == LCP_SF_NOT_POSDEF)
             return lcp_fail(err, LCP_ERROR, NULL, 0,
                             "admm: W + rho I is not positive definite (rho = %g, CHOLMOD pivot %d): W is not "
@@ -188,7 +278,7 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
             return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation failed (status %d)", S->F.status);
         return 0;
     }
-    int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_LU);
+    int st = refactor(&S->F, S->mx, LCP_SF_LU);
     if (st == LCP_SF_SINGULAR)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: W + rho I is singular (rho = %g, UMFPACK)", rho);
     if (st != LCP_SF_OK)
@@ -220,6 +310,44 @@ static int shifted_solve(shifted *S, double *x, lcp_err *err)
     return 0;
 }
 
+/* The cost model of a rho change: fact_flops, the flops of a numeric
+ * factorisation (CHOLMOD's count of the analysis, UMFPACK's of the last
+ * numeric factorisation), against iter_flops, an iteration's: the solve
+ * (two triangular solves, 4 flops a factor nonzero; UMFPACK's default
+ * refinement steps add a product with W and a solve each; the Woodbury
+ * form two products with J), the monitor's product with W and the vector
+ * work. */
+static void shifted_costs(shifted *S, const lcp_problem *p)
+{
+    double n = p->n, aw = (double)lcp_csr_nnz(&p->A), solve;
+    if (S->wb) {
+        S->fact_flops = S->KF.cc.fl;
+        solve = 4.0 * S->KF.cc.lnz + 4.0 * (double)lcp_csr_nnz(&p->J);
+    } else if (S->sym) {
+        S->fact_flops = S->F.cc.fl;
+        solve = 4.0 * S->F.cc.lnz;
+    } else {
+        S->fact_flops = S->F.info[UMFPACK_FLOPS] > 0 ? S->F.info[UMFPACK_FLOPS] : 0.0;
+        solve = 3.0 * (2.0 * (S->F.info[UMFPACK_LNZ] + S->F.info[UMFPACK_UNZ]) + 2.0 * aw);
+    }
+    S->iter_flops = solve + 2.0 * aw + 40.0 * n;
+}
+
+/* Whether a refactorisation at a new rho can pay for itself: no when the
+ * residual, falling from res_then to res_now over the last ADAPT_EVERY
+ * iterations, reaches tol at that rate in fewer iterations than one
+ * numeric factorisation costs (then even an infinitely faster rate after
+ * the change would not win back its price).  A residual that does not
+ * fall, or no tolerance, always pays.  A wrong forecast costs at most
+ * ADAPT_EVERY iterations: the next check decides again. */
+static int refactor_pays(const shifted *S, double res_now, double res_then, int span, double tol)
+{
+    if (!(tol > 0) || !(res_now > tol) || !(res_then > res_now) || !(S->iter_flops > 0) || span < 1) return 1;
+    double per_iter = log(res_then / res_now) / span;           /* log decrease an iteration */
+    double remaining = log(res_now / tol) / per_iter;           /* iterations to tol at that rate */
+    return REMAINING_SAFETY * remaining * S->iter_flops >= S->fact_flops;
+}
+
 /* q_s = q + s e_n, s_i = mu_i |u_T,i| (fc3d) from u; q_s = q (ccp).  In
  * the scaled variables (q~ = D q, u~ = D u) the same formula holds: D is a
  * scalar a contact. */
@@ -236,18 +364,20 @@ static void shifted_q(const lcp_problem *p, const double *q, const double *u, do
 /* The factored form, when the problem has one (M, J; no --reg): W~ + rho I
  * = D J M^-1 J' D + rho I is inverted by the Woodbury identity through K =
  * M + J' D^2 J / rho (bodies x bodies: 6 a body against 3 a contact, and
- * sparser than W), so each solve is two products with J and one with the
- * factor of K.  Returns 1 when set up (K factorised at rho), 0 to use W
- * (no factored form, a failure, or K's solves do not invert W~ + rho I to
- * 1e-8 on a test vector: A and J M^-1 J' disagree). */
-static int woodbury_init(shifted *S, const lcp_problem *p, const double *sc, double rho)
+ * most often sparser than W), so each solve is two products with J and one
+ * with the factor of K.  woodbury_analyse builds K's pattern and its
+ * symbolic analysis (returns 1; 0: no factored form or a failure, nothing
+ * kept); woodbury_check factorises K at rho and checks that its solves
+ * invert W~ + rho I to 1e-8 on a test vector (A and J M^-1 J' might
+ * disagree); on failure it drops the form (returns 0). */
+static int woodbury_analyse(shifted *S, const lcp_problem *p, const double *sc)
 {
     int n = p->n, nb = p->M.m;
     if (!p->M.p || !p->J.p || p->J.m != n || p->J.n != nb || p->M.n != nb || p->reg != 0 || nb < 1) return 0;
     lcp_cholmod_start(&S->cc);
+    S->cc_on = 1;
     lcp_csr JS = {0, 0, NULL, NULL, NULL};
     cholmod_sparse *G = NULL;
-    double *xt = NULL, *bt = NULL, *w = NULL;
     int ok = 0;
     if (lcp_csr_copy(&JS, &p->J)) goto out;
     for (int i = 0; i < n; i++)
@@ -285,44 +415,60 @@ static int woodbury_init(shifted *S, const lcp_problem *p, const double *sc, dou
     S->J = &p->J;
     S->sc = sc;
     S->nb = nb;
-    {
-        lcp_err e2 = {{0}};
-        if (shifted_factor(S, rho, &e2)) goto out;
-        S->factorisations = 0;
-        /* check: x -> (W~ + rho I) x by A, then back by the solve */
-        xt = lcp_alloc((size_t)n, sizeof(double));
-        bt = lcp_alloc((size_t)n, sizeof(double));
-        w = lcp_alloc((size_t)n, sizeof(double));
-        if (!xt || !bt || !w) goto out;
+    ok = 1;
+out:
+    cholmod_free_sparse(&G, &S->cc);
+    lcp_csr_free(&JS);
+    if (!ok) woodbury_drop(S);
+    return ok;
+}
+
+static int woodbury_check(shifted *S, const lcp_problem *p, const double *sc, double rho)
+{
+    int n = p->n, ok = 0;
+    lcp_err e2 = {{0}};
+    double *xt = lcp_alloc((size_t)n, sizeof(double)), *bt = lcp_alloc((size_t)n, sizeof(double));
+    double *w = lcp_alloc((size_t)n, sizeof(double));
+    if (xt && bt && w && !shifted_factor(S, rho, &e2)) {
+        /* x -> (W~ + rho I) x by A, then back by the solve */
         for (int i = 0; i < n; i++) w[i] = sc[i] * (xt[i] = sin(1.0 + i));
         lcp_csr_matvec(&p->A, w, bt);
         double e = 0.0, nx = 0.0;
         for (int i = 0; i < n; i++) bt[i] = sc[i] * bt[i] + rho * xt[i];
-        if (shifted_solve(S, bt, &e2)) goto out;
-        for (int i = 0; i < n; i++) e = fmax(e, fabs(bt[i] - xt[i])), nx = fmax(nx, fabs(xt[i]));
-        ok = e <= 1e-8 * nx;
+        if (!shifted_solve(S, bt, &e2)) {
+            for (int i = 0; i < n; i++) e = fmax(e, fabs(bt[i] - xt[i])), nx = fmax(nx, fabs(xt[i]));
+            ok = e <= 1e-8 * nx;
+        }
     }
-out:
-    cholmod_free_sparse(&G, &S->cc);
-    lcp_csr_free(&JS);
     free(xt);
     free(bt);
     free(w);
-    if (!ok) {
-        if (S->wb || S->K0 || S->kM) {
-            lcp_sparse_factor_free(&S->KF);
-            cholmod_free_sparse(&S->K0, &S->cc);
-            free(S->kM);
-            free(S->kx);
-            free(S->g);
-        }
-        cholmod_finish(&S->cc);
-        S->wb = 0;
-        S->K0 = NULL;
-        S->kM = S->kx = S->g = NULL;
-        memset(&S->KF, 0, sizeof S->KF);
-    }
+    if (!ok) woodbury_drop(S);
     return ok;
+}
+
+/* The predicted cost of a form: a factorisation and CHOICE_ITERS solves. */
+static double form_cost(double fl, double solve) { return fl + CHOICE_ITERS * solve; }
+
+/* The choice between the forms (symmetric W, both available): K's cost
+ * from its analysis against a lower bound of W's (a factor holds at least
+ * the triangle of W + rho I, lnz >= (nnz(W) + n) / 2, and fl >= lnz^2 / n
+ * by Cauchy-Schwarz over its column counts); when K is not clearly
+ * cheaper, W + rho I is analysed too and the cheaper form kept.  Returns
+ * 0 or an error of shifted_init. */
+static int choose_form(shifted *S, const lcp_problem *p, const double *sc, lcp_err *err)
+{
+    double n = p->n, nj = (double)lcp_csr_nnz(&p->J);
+    double kcost = form_cost(S->KF.cc.fl, 4.0 * S->KF.cc.lnz + 4.0 * nj);
+    double lnz_lb = 0.5 * ((double)lcp_csr_nnz(&p->A) + n);
+    if (kcost <= form_cost(lnz_lb * lnz_lb / n, 4.0 * lnz_lb)) return 0;
+    int rc = shifted_init(S, &p->A, sc, 1, err);
+    if (rc) return rc;
+    S->cost_k = kcost;
+    S->cost_w = form_cost(S->F.cc.fl, 4.0 * S->F.cc.lnz);
+    if (S->cost_w < S->cost_k) woodbury_drop(S);
+    else shifted_drop_w(S);
+    return 0;
 }
 
 static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -337,6 +483,9 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     double *qs = lcp_alloc((size_t)n, sizeof(double)), *z = lcp_alloc((size_t)n, sizeof(double));
     double *sc = lcp_alloc((size_t)n, sizeof(double)), *q = lcp_alloc((size_t)n, sizeof(double));
     double *u = lcp_alloc((size_t)n, sizeof(double));
+    double hist[ADAPT_EVERY + 1];                                  /* the residuals of the last ADAPT_EVERY iterations */
+    int declined = 0;                                              /* rho changes not worth a refactorisation */
+    int capped = 0;                                                /* iterations running with the balance at its cap */
     if (!r || !y || !zh || !yh || !zk || !yk || !qs || !z || !sc || !q || !u) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "admm: out of memory (n = %d)", n);
         goto done;
@@ -360,17 +509,24 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     for (int i = 0; i < n; i++) q[i] = sc[i] * p->b[i];
     int sym = lcp_csr_is_symmetric(&p->A, SYM_TOL);
     double rho = s->rho > 0 ? s->rho : RHO_DEFAULT;
-    if (!woodbury_init(&S, p, sc, rho) && (rc = shifted_init(&S, &p->A, sc, sym, err))) goto done;
+    /* the form: the factored one (Woodbury) where it is available, checked
+     * and, for a symmetric W, not predicted dearer than W + rho I */
+    if (woodbury_analyse(&S, p, sc) && sym && (rc = choose_form(&S, p, sc, err))) goto done;
+    if (S.wb && !woodbury_check(&S, p, sc, rho)) S.cost_w = S.cost_k = 0;
+    if (!S.wb && !S.mp && (rc = shifted_init(&S, &p->A, sc, sym, err))) goto done;
+    S.factorisations = S.wb;                                      /* K is factorised at rho by the check */
 
     double rho_min = rho * 1e-6, rho_max = rho * 1e6;
     double alpha = s->omega > 0 && !s->omega_auto ? s->omega : ALPHA_DEFAULT;
     info->omega = alpha;
-    if ((rc = shifted_factor(&S, rho, err))) goto done;
+    if (!S.wb && (rc = shifted_factor(&S, rho, err))) goto done;
+    shifted_costs(&S, p);
 
     for (int i = 0; i < nc; i++) lcp_cone_project(p->mu[i], x + 3 * i); /* z = P_K(x) */
     for (int i = 0; i < n; i++) z[i] = x[i] / sc[i];
     double extra[3] = {rho, NAN, NAN};
     if (!lcp_monitor_step(mon, 0, x, extra)) {
+        hist[0] = mon->last.residual;
         for (int i = 0; i < n; i++) u[i] = sc[i] * mon->w[i];     /* D (W x + q) of the monitor's check */
         shifted_q(p, q, u, qs);
         for (int i = 0; i < n; i++) y[i] = -(u[i] + qs[i] - q[i]) / rho; /* -(W z + q_s) / rho, scaled */
@@ -395,6 +551,7 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
             double prim = sqrt(pr2), dual = rho * sqrt(dr2);
             extra[0] = rho, extra[1] = prim, extra[2] = dual;
             if (lcp_monitor_step(mon, k, x, extra)) break;
+            hist[k % (ADAPT_EVERY + 1)] = mon->last.residual;
             for (int i = 0; i < n; i++) u[i] = -rho * y[i];       /* De Saxce: s from the dual's velocity */
             shifted_q(p, q, u, qs);
             /* Nesterov acceleration with restart (Goldstein et al. 2014, Alg. 8) */
@@ -415,18 +572,26 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
             }
             memcpy(zk, z, (size_t)n * sizeof(double));
             memcpy(yk, y, (size_t)n * sizeof(double));
-            if (k % ADAPT_EVERY) continue;
             /* residual balancing */
             double f = dual > 0 ? sqrt(prim / dual) : (prim > 0 ? RHO_STEP : 1.0);
             f = fmin(RHO_STEP, fmax(1.0 / RHO_STEP, f));
+            capped = f == RHO_STEP || f == 1.0 / RHO_STEP ? capped + 1 : 0;
+            /* every ADAPT_EVERY iterations; before the first, as soon as the
+             * balance has been at its cap CAPPED_RUN iterations running */
+            if (k % ADAPT_EVERY && !(k < ADAPT_EVERY && capped >= CAPPED_RUN)) continue;
             double rnew = fmin(rho_max, fmax(rho_min, rho * f));
-            if (rnew > RHO_CHANGE * rho || rnew * RHO_CHANGE < rho) {
+            int span = k < ADAPT_EVERY ? k : ADAPT_EVERY;             /* the residual span k - span .. k */
+            if (!(rnew > RHO_CHANGE * rho || rnew * RHO_CHANGE < rho)) continue;
+            if (!refactor_pays(&S, hist[k % (ADAPT_EVERY + 1)], hist[(k - span) % (ADAPT_EVERY + 1)], span, s->tol))
+                declined++;
+            else {
                 for (int i = 0; i < n; i++) {                      /* the unscaled duals rho y stay */
                     y[i] *= rho / rnew;
                     yh[i] *= rho / rnew;
                     yk[i] *= rho / rnew;
                 }
                 rho = rnew;
+                capped = 0;
                 tau = 1.0;                                         /* the residuals' scale changed */
                 ek = INFINITY;
                 if ((rc = shifted_factor(&S, rho, err))) goto done;
@@ -434,10 +599,15 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
         }
     }
     info->iterations = mon->iter;
-    snprintf(info->message, sizeof info->message, "%s, %d factorisation%s, final rho %.3g",
+    char why[96] = "";
+    if (S.cost_w > 0)
+        snprintf(why, sizeof why, " (predicted %.3g flops against %.3g for %s)", S.wb ? S.cost_k : S.cost_w,
+                 S.wb ? S.cost_w : S.cost_k, S.wb ? "W + rho I" : "the factored form");
+    snprintf(info->message, sizeof info->message,
+             "%s%s, %d factorisation%s (%d rho change%s declined), final rho %.3g",
              S.wb ? "CHOLMOD LL' of M + J'D^2J/rho (factored form, Woodbury)"
-                  : sym ? "CHOLMOD LL' of W + rho I" : "UMFPACK LU of W + rho I (W not symmetric)", S.factorisations,
-             S.factorisations == 1 ? "" : "s", rho);
+                  : sym ? "CHOLMOD LL' of W + rho I" : "UMFPACK LU of W + rho I (W not symmetric)", why,
+             S.factorisations, S.factorisations == 1 ? "" : "s", declined, declined == 1 ? "" : "s", rho);
 done:
     if (rc && rc == LCP_ERROR && mon->iter > 0) { /* a breakdown inside the loop: report, do not abort */
         info->status = LCP_ERROR;

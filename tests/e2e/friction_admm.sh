@@ -11,7 +11,10 @@
 #   admm to 1e-8, u as nsgs's; --omega (over-relaxation), --rho, warm start;
 # - iteration bounds (issue 8) on a generated pyramid and granular pile
 #   (fc3d, mu 0.5: to 1e-6, the independent checker, u as nsgs's) and on
-#   BoxesStack1 and KaplasTower;
+#   BoxesStack1 and KaplasTower; the form (Woodbury K or W + rho I) chosen
+#   by predicted cost and named, the same u either way; rho moved before
+#   iteration 10 on a stack; rho changes declined when a refactorisation
+#   cannot pay (KaplasTower to 1e-4);
 # - trace columns rho, primal_res, dual_res;
 # - fixed-point --inner nsgs and --inner admm on fc3d: solved, u as nsgs's;
 #   its refusals (--inner with a solver that does not take ccp);
@@ -156,13 +159,43 @@ if [ $have_python -eq 1 ]; then
         mkdir -p "$d-A"; cp "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$d-A/"
         run "admm on ${sc%% *} (factored form)" 0 -s admm -t 1e-6 --json "$d"
         itf=$(json_field iterations); msg=$(json_field message)
+        case $sc in pyramid*) pmsg=$msg;; esac
         case $msg in *Woodbury*) ok "factored form: Woodbury named";; *) bad "factored form not used: $msg";; esac
         run "admm on ${sc%% *} (A only)" 0 -s admm -t 1e-6 --json "$d-A"
         ita=$(json_field iterations); msg=$(json_field message)
         case $msg in *"W + rho I"*) ok "A only: W + rho I named";; *) bad "A only: $msg";; esac
         dit=$((itf - ita)); [ $dit -lt 0 ] && dit=$((-dit))
         le "$dit" 2 && ok "the same iterations either way ($itf, $ita)" || bad "iterations differ: factored $itf, A only $ita"
+        "$LCP" -s admm -t 1e-8 --quiet --output-w "$T/uf.mtx" "$d" 2>/dev/null
+        "$LCP" -s admm -t 1e-8 --quiet --output-w "$T/ua.mtx" "$d-A" 2>/dev/null
+        "$LCP" -s nsgs -n 0 --quiet --output-w "$T/q.mtx" "$d" 2>/dev/null
+        dd=$(udiff "$T/uf.mtx" "$T/ua.mtx" "$T/q.mtx")
+        le "$dd" 1e-6 && ok "${sc%% *}: the same u by either form ($dd)" || bad "${sc%% *}: u differs between the forms: $dd"
     done
+    # the choice between the forms by predicted cost (issue 8): a pyramid's K
+    # is cheaper than even a lower bound of W's factor (W not analysed, no
+    # "predicted" in the message); a column's W + rho I is cheaper than K
+    # (both analysed, the costs reported) and gives the same u as the same
+    # problem given as A alone, and as nsgs
+    case $pmsg in *predicted*) bad "pyramid: W + rho I analysed although K is clearly cheaper: $pmsg";; *) ok "pyramid: K chosen without analysing W";; esac
+    d="$T/columnbodies20-form"
+    "$LCP" generate column --bodies 20 --mu 0.5 --kind fc3d -o "$d" >/dev/null 2>&1
+    run "admm on a column of 20 (factored form given)" 0 -s admm -t 1e-8 --json --output-w "$T/uf.mtx" "$d"
+    msg=$(json_field message)
+    case $msg in *"W + rho I (predicted"*"for the factored form)"*) ok "column: W + rho I chosen by predicted cost, reported";;
+        *) bad "column: the choice not W + rho I by predicted cost: $msg";; esac
+    mkdir -p "$d-A"; cp "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$d-A/"
+    "$LCP" -s admm -t 1e-8 --quiet --output-w "$T/ua.mtx" "$d-A" 2>/dev/null
+    "$LCP" -s nsgs -n 0 --quiet --output-w "$T/q.mtx" "$d" 2>/dev/null
+    dd=$(udiff "$T/uf.mtx" "$T/ua.mtx" "$T/q.mtx")
+    le "$dd" 1e-6 && ok "column: the same u with and without the factored form ($dd)" || bad "column: u differs: $dd"
+    # a stack: the primal residual is 0 from the second iteration, the
+    # balance at its cap: rho moves before the first regular check (10)
+    run "admm trace on the column" 0 -s admm -t 1e-8 --trace "$T/col.csv" "$d"
+    first=$(awk -F, 'NR == 2 { r = $6 } NR > 2 && $6 != r { print $1; exit }' "$T/col.csv")
+    [ -n "$first" ] && le "$first" 9 && ok "column: rho first changed at iteration $first (< 10)" \
+        || bad "column: rho first changed at iteration '${first}', expected before 10"
+    same_u "admm (W + rho I chosen)" "$d" -s admm # sets d
     # M that does not match A (doubled): the check on a test vector falls back to W
     d="$T/pyramidbase10-issue8"; mkdir -p "$d-badM"; cp "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$d/J.mtx" "$d/v.mtx" "$d-badM/"
     awk '/^%/ || !n++ { print; next } { print $1, $2, 2 * $3 }' "$d/M.mtx" >"$d-badM/M.mtx"
@@ -182,6 +215,22 @@ for fl in "BoxesStack1-i100000-32.hdf5.dat:1e-5:200" "KaplasTower-i1061-4.hdf5.d
     its=$(json_field iterations)
     le "$its" "$maxit" && ok "admm on $base: $its iterations <= $maxit" || bad "admm on $base: $its iterations > $maxit"
 done
+# a rho change that cannot pay for its refactorisation is declined:
+# KaplasTower to 1e-4 (its balance is at the cap from iteration 2, but
+# the residual reaches 1e-4 in fewer iterations than a factorisation of
+# W + rho I costs): one factorisation, the declined changes reported; to
+# 1e-8 the change is made (2 factorisations)
+f="$DATA/KaplasTower-i1061-4.hdf5.dat"
+if [ -f "$f" ] && [ $have_python -eq 1 ]; then
+    run "admm on KaplasTower to 1e-4" 0 -s admm -t 1e-4 --json "$f"
+    case $(json_field message) in *" 1 factorisation ("[1-9]*"declined)"*) ok "KaplasTower 1e-4: rho changes declined, 1 factorisation";;
+        *) bad "KaplasTower 1e-4: $(json_field message)";; esac
+    run "admm on KaplasTower to 1e-8" 0 -s admm -t 1e-8 --json "$f"
+    case $(json_field message) in *" 2 factorisations"*) ok "KaplasTower 1e-8: rho changed (2 factorisations)";;
+        *) bad "KaplasTower 1e-8: $(json_field message)";; esac
+else
+    skip "KaplasTower or python3 missing"
+fi
 
 cat >"$T/lcp.json" <<'J'
 {"kind": "lcp", "A": [[2, 1], [1, 2]], "b": [-5, -6]}
