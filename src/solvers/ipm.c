@@ -143,6 +143,9 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define POLISH_STEPS 20     /* polish: refinement steps at most */
 #define POLISH_REG 1e-9     /* polish: the regularization of A_BB, relative to max|A_ij| (REG's 1e-13 lets a singular
                              * A_BB amplify rounding by 1e13; 1e-11 to 1e-7 polish a granular pile to 1e-16 alike) */
+#define POLISH_RTOL 1e-3   /* polish: refinement done once |(A z + b)_B| <= this times tol max(1, ||b||) */
+#define PDAS_STEPS 5        /* polish, dense: active-set steps at most */
+#define PDAS_BACKOFF 1e-3   /* dense: after a polish that failed, the next early one once mu fell by this */
 #define PSD_DENSE_MAX 2000  /* definiteness by eigenvalues up to this n */
 
 static const char *const columns[] = {"mu", "step", "sigma", NULL};
@@ -167,6 +170,9 @@ typedef struct {
     double *ad;                  /* n x n column-major copy of A */
     double *m;                   /* n x n: M, then its factor */
     int *ipiv;
+    int nb;                      /* polish: the order of the factored M_BB (the rows of B, packed), else n */
+    int *bidx;                   /* polish: B's rows, in order (nb of them) */
+    double *tmp;                 /* n: a right-hand side gathered on B */
     /* sparse: M in CSR on the pattern of A plus the diagonal */
     int *mp, *mj, *dpos;         /* row pointers, columns, diagonal slots */
     double *base, *mx;           /* A's values on that pattern (0 where A has none), M's values */
@@ -200,6 +206,8 @@ static void ls_free(linsys *L)
     free(L->ad);
     free(L->m);
     free(L->ipiv);
+    free(L->bidx);
+    free(L->tmp);
     free(L->mp);
     free(L->mj);
     free(L->dpos);
@@ -229,7 +237,9 @@ static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg
         L->ad = lcp_csr_to_dense_colmajor(A);
         L->m = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
         L->ipiv = lcp_alloc((size_t)n, sizeof(int));
-        if (!L->ad || !L->m || !L->ipiv) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (dense M)");
+        L->bidx = lcp_alloc((size_t)n, sizeof(int));
+        L->tmp = lcp_alloc((size_t)n, sizeof(double));
+        if (!L->ad || !L->m || !L->ipiv || !L->bidx || !L->tmp) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (dense M)");
         return 0;
     }
     long nnz = lcp_csr_nnz(A) + n; /* at most one added diagonal a row */
@@ -264,23 +274,36 @@ static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_
 {
     int n = L->n, info = 0;
     if (!L->sparse) {
+        /* M, or with keep M_BB alone, packed (order nb, leading dimension nb):
+         * the polish factors |B|^3/3 flops, not n^3/3 */
         double *m = L->m;
+        const double *ad = L->ad;
+        int nb = n;
+        if (keep) {
+            nb = 0;
+            for (int i = 0; i < n; i++)
+                if (keep[i]) L->bidx[nb++] = i;
+        }
+        L->nb = nb;
+        if (nb == 0) {                               /* B empty: nothing to factor (z = 0) */
+            L->cur = L->sym ? LS_DENSE_CHOL : LS_DENSE_LU;
+            L->factored++;
+            return 0;
+        }
         for (int pass = 0; pass < 2; pass++) {       /* 0: Cholesky (symmetric A), 1: LU */
             if (pass == 0 && !L->sym) continue;
-            memcpy(m, L->ad, (size_t)n * (size_t)n * sizeof(double));
-            for (int j = 0; j < n; j++) {
-                if (keep && !keep[j]) {
-                    for (int i = 0; i < n; i++) m[i + (size_t)j * n] = 0.0;           /* column j: e_j */
-                    m[j + (size_t)j * n] = 1.0;
-                    continue;
-                }
+            for (int jj = 0; jj < nb; jj++) {
+                int j = keep ? L->bidx[jj] : jj, i0 = pass == 0 ? jj : 0; /* dpotrf "L" reads the lower part */
+                const double *col = ad + (size_t)j * n;
+                double *mc = m + (size_t)jj * nb;
                 if (keep)
-                    for (int i = 0; i < n; i++)
-                        if (!keep[i]) m[i + (size_t)j * n] = 0.0;                        /* row i: e_i' */
-                m[j + (size_t)j * n] += d[j];                                            /* + Z^-1 W */
+                    for (int ii = i0; ii < nb; ii++) mc[ii] = col[L->bidx[ii]];
+                else
+                    memcpy(mc + i0, col + i0, (size_t)(nb - i0) * sizeof(double));
+                mc[jj] += d[j];                                                          /* + Z^-1 W */
             }
             if (pass == 0) {
-                dpotrf_("L", &n, m, &n, &info);
+                dpotrf_("L", &nb, m, &nb, &info);
                 if (info == 0) {
                     L->cur = LS_DENSE_CHOL;
                     L->factored++;
@@ -289,7 +312,7 @@ static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_
                 L->chol_fail++;
                 continue;
             }
-            dgetrf_(&n, &n, m, &n, L->ipiv, &info);
+            dgetrf_(&nb, &nb, m, &nb, L->ipiv, &info);
             if (info > 0)
                 return lcp_fail(err, LCP_ERROR, NULL, 0,
                                 "ipm: the Newton matrix A + Z^-1 W is singular to working precision "
@@ -341,11 +364,22 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
     int n = L->n, one = 1, info = 0;
     switch (L->cur) {
     case LS_DENSE_CHOL:
-        dpotrs_("L", &n, &one, L->m, &n, x, &n, &info);
+    case LS_DENSE_LU: {
+        int nb = L->nb;
+        double *y = x;
+        if (nb < n) {                            /* M_BB packed: gather x_B, solve, scatter (x_N = 0) */
+            y = L->tmp;
+            for (int k = 0; k < nb; k++) y[k] = x[L->bidx[k]];
+            memset(x, 0, (size_t)n * sizeof(double));
+        }
+        if (nb > 0) {
+            if (L->cur == LS_DENSE_CHOL) dpotrs_("L", &nb, &one, L->m, &nb, y, &nb, &info);
+            else dgetrs_("N", &nb, &one, L->m, &nb, L->ipiv, y, &nb, &info);
+        }
+        if (nb < n)
+            for (int k = 0; k < nb; k++) x[L->bidx[k]] = y[k];
         return 0;
-    case LS_DENSE_LU:
-        dgetrs_("N", &n, &one, L->m, &n, L->ipiv, x, &n, &info);
-        return 0;
+    }
     case LS_PCG: {                               /* conjugate gradients from 0, to PCG_RTOL */
         double *r = L->cg, *z = r + n, *pd = z + n, *q = pd + n, bn = 0.0, rz = 0.0;
         lcp_csr M = {n, n, L->mp, L->mj, L->mx};
@@ -508,15 +542,16 @@ static double to_boundary(int n, const double *v, const double *dv)
 }
 
 typedef struct {
-    double *z, *w, *r, *az, *dz, *dw, *dza, *dwa, *d, *adz, *zp, *vw, *vr;
+    double *z, *w, *r, *az, *dz, *dw, *dza, *dwa, *d, *adz, *zp, *vw, *vr, *zb;
     unsigned char *keep;
+    int pdas; /* the last polish: its active-set steps */
     lcp_csr At_own;              /* A' where A is not symmetric */
     const lcp_csr *At;           /* A' (A itself when symmetric) */
 } ipm_work;
 
 static void work_free(ipm_work *W)
 {
-    double *v[] = {W->z, W->w, W->r, W->az, W->dz, W->dw, W->dza, W->dwa, W->d, W->adz, W->zp, W->vw, W->vr};
+    double *v[] = {W->z, W->w, W->r, W->az, W->dz, W->dw, W->dza, W->dwa, W->d, W->adz, W->zp, W->vw, W->vr, W->zb};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) free(v[i]);
     free(W->keep);
     lcp_csr_free(&W->At_own);
@@ -535,33 +570,62 @@ static void scaling(int n, const double *z, const double *w, double dmin, double
  * slow directions need more than 2).  Returns its residual (INFINITY when
  * it could not be computed); M is left factored for the polish system, so
  * the caller refactors for the next step. */
-static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, lcp_metrics *m, lcp_err *err)
+static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, double rtol, int min_steps,
+                     double budget, double *work, lcp_metrics *m, lcp_err *err)
 {
-    int n = p->n;
+    int n = p->n, prev_changes = n + 1;
     double preg = dmin * (POLISH_REG / REG); /* POLISH_REG max|A_ij|: A_BB may be singular (redundant contacts) */
-    for (int i = 0; i < n; i++) {
-        W->keep[i] = W->z[i] >= W->w[i];
-        W->zp[i] = W->keep[i] ? W->z[i] : 0.0;
-        W->d[i] = preg; /* regularization on B */
-    }
-    if (ls_factor(L, W->d, W->keep, err)) return INFINITY;
-    double prev = INFINITY;
-    for (int it = 0; it < POLISH_STEPS; it++) { /* Newton, then refinement while it halves the residual on B */
-        ls_matvec(L, W->zp, W->vr);
-        double rb = 0.0;
-        for (int i = 0; i < n; i++) {
-            W->vr[i] = W->keep[i] ? -(W->vr[i] + p->b[i]) : 0.0; /* -(A z + b)_B */
-            rb = fmax(rb, fabs(W->vr[i]));
+    double best = INFINITY;
+    for (int i = 0; i < n; i++) W->d[i] = preg; /* regularization on B */
+    W->pdas = 0;
+    for (int step = 0; step < PDAS_STEPS; step++) {
+        double cost = 1.0;                       /* this step's factorization, in units of M's */
+        if (!L->sparse) {
+            int nb = 0;
+            for (int i = 0; i < n; i++) nb += W->keep[i];
+            cost = pow((double)nb / n, 3);
         }
-        if (it >= 3 && !(rb < 0.5 * prev)) break;
-        prev = rb;
-        if (ls_solve(L, W->vr, err)) return INFINITY;
+        if (step >= min_steps && *work + cost > budget) break;
+        *work += cost;
+        if (ls_factor(L, W->d, W->keep, err)) break;
+        W->pdas++;
+        double prev = INFINITY;
+        for (int it = 0;; it++) { /* Newton, then refinement while it halves the residual on B */
+            ls_matvec(L, W->zp, W->vw);
+            double rb = 0.0;
+            for (int i = 0; i < n; i++) {
+                W->vw[i] += p->b[i];                                  /* w = A z + b */
+                W->vr[i] = W->keep[i] ? -W->vw[i] : 0.0;              /* -(A z + b)_B */
+                rb = fmax(rb, fabs(W->vr[i]));
+            }
+            if (it == POLISH_STEPS || (it >= 1 && rb <= rtol) || (it >= 3 && !(rb < 0.5 * prev))) break;
+            prev = rb;
+            if (ls_solve(L, W->vr, err)) return best;
+            for (int i = 0; i < n; i++)
+                if (W->keep[i]) W->zp[i] += W->vr[i];
+        }
+        /* the next active set (primal-dual active set step): B loses its z_i < 0, gains the w_i < 0 outside */
+        int changes = 0, neg = 0;
+        for (int i = 0; i < n; i++) {
+            if (W->keep[i] ? W->zp[i] < 0.0 : W->vw[i] < 0.0) changes++;
+            if (W->zp[i] < 0.0) W->zp[i] = 0.0, neg = 1;
+        }
+        if (neg) {
+            ls_matvec(L, W->zp, W->vw);
+            for (int i = 0; i < n; i++) W->vw[i] += p->b[i];
+        }
+        lcp_metrics pm;
+        lcp_verify_w(p, W->zp, W->vw, &pm);
+        if (pm.residual < best) {
+            best = pm.residual, *m = pm;
+            memcpy(W->zb, W->zp, (size_t)n * sizeof(double));
+        }
+        if (best <= L->s->tol || changes == 0 || changes >= prev_changes) break;
+        prev_changes = changes;
         for (int i = 0; i < n; i++)
-            if (W->keep[i]) W->zp[i] += W->vr[i];
+            if (W->keep[i] ? W->zp[i] <= 0.0 : W->vw[i] < 0.0) W->keep[i] = !W->keep[i];
     }
-    for (int i = 0; i < n; i++) W->zp[i] = fmax(W->zp[i], 0.0);
-    lcp_verify(p, W->zp, W->vw, m);
-    return m->residual;
+    return best;
 }
 
 /* A Farkas certificate from y >= 0 (y is overwritten by y / ||y||_inf):
@@ -664,7 +728,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "ipm: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", n,
                         DENSE_MAX);
-    double **v[] = {&W.z, &W.w, &W.r, &W.az, &W.dz, &W.dw, &W.dza, &W.dwa, &W.d, &W.adz, &W.zp, &W.vw, &W.vr};
+    double **v[] = {&W.z, &W.w, &W.r, &W.az, &W.dz, &W.dw, &W.dza, &W.dwa, &W.d, &W.adz, &W.zp, &W.vw, &W.vr, &W.zb};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!(*v[i] = lcp_alloc((size_t)n, sizeof(double)))) rc = 1;
     W.keep = lcp_alloc((size_t)n, 1);
@@ -696,6 +760,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     for (int i = 0; i < n; i++) W.r[i] = W.w[i] - W.az[i] - b[i]; /* r = w - A z - b */
     double mu = n ? tz * tw : 0.0, mu0 = mu;
     double rnorm0 = inf_norm(n, W.r), rscale = fmax(fmax(1.0, bnorm), rnorm0);
+    double rtol = POLISH_RTOL * s->tol * fmax(1.0, bnorm); /* polish: refinement stops below this on B */
 
     /* iteration 0: the warm start if one was given, else the starting point */
     int warm = 0;
@@ -711,6 +776,24 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                  why);
         stop = 1;
     }
+    int k = 0;
+    double pwork = 0.0;     /* the polish's factorizations so far, in units of M's (one a step) */
+    double pnext = INFINITY; /* dense: the next early polish once mu is below this */
+    if (!stop && !sparse) { /* dense: first the active set of the warm start, else of z = 0 (w = b < 0) */
+        for (int i = 0; i < n; i++) {
+            W.keep[i] = warm ? x[i] > 0.0 : b[i] < 0.0;
+            W.zp[i] = warm ? fmax(x[i], 0.0) : 0.0;
+        }
+        lcp_metrics pm;
+        double pr = polish(p, &W, &L, dmin, rtol, 0, 1.0, &pwork, &pm, err);
+        if (pr < mon->last.residual) {
+            k++;
+            extra[1] = extra[2] = NAN;
+            last = W.zb;
+            stop = lcp_monitor_step(mon, k, last, extra);
+        } else
+            pnext = mu * PDAS_BACKOFF;
+    }
     scaling(n, W.z, W.w, dmin, W.d);
     if (!stop && (rc = ls_factor(&L, W.d, NULL, err))) goto broken; /* step 1's M: first-time allocations here */
     if (!stop) {                                         /* and cholmod_solve2's workspace, on a scratch rhs */
@@ -718,10 +801,10 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         if ((rc = ls_solve(&L, W.vr, err))) goto broken;
     }
 
-    int k = 0, tiny = 0, stalled = 0, diverged = 0, best_k = 0;
+    int tiny = 0, stalled = 0, diverged = 0, best_k = k, ks = 0; /* ks: the interior-point steps (k: the monitor's) */
     double best = mon->best.residual, sigma = NAN, alpha = NAN, qneg = 0.0;
     while (!stop) {
-        k++;
+        k++, ks++;
         /* predictor: (A + Z^-1 W) dz_a = r - w, dw_a = A dz_a - r */
         for (int i = 0; i < n; i++) W.dza[i] = W.r[i] - W.w[i];
         if ((rc = ls_solve(&L, W.dza, err))) goto broken;
@@ -766,13 +849,21 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         if ((stop = lcp_monitor_step(mon, k, last, extra))) break;
 
         /* polish once mu is small: shown to the monitor only if better */
-        if (mu < POLISH_MU * mu0) {
+        int late = mu < POLISH_MU * mu0;
+        if (late || (!sparse && mu <= pnext)) {
             lcp_metrics pm;
-            double pr = polish(p, &W, &L, dmin, &pm, err);
+            for (int i = 0; i < n; i++) {
+                W.keep[i] = W.z[i] >= W.w[i];
+                W.zp[i] = W.keep[i] ? W.z[i] : 0.0;
+            }
+            /* dense: active-set steps within a budget (the polish's factorizations at most one more than the
+             * steps'); sparse: one */
+            double pr = polish(p, &W, &L, dmin, rtol, late, sparse ? pwork + 1.0 : k + 1.0, &pwork, &pm, err);
+            pnext = pr < mon->last.residual ? mu : mu * PDAS_BACKOFF; /* failed: wait for mu to fall */
             if (pr < mon->last.residual) {
                 k++;
                 extra[1] = extra[2] = NAN;
-                last = W.zp;
+                last = W.zb;
                 if ((stop = lcp_monitor_step(mon, k, last, extra))) break;
             }
         }
@@ -788,18 +879,18 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
     }
     if (info->status == LCP_MAX_ITER && (diverged || stalled || mon->status == LCP_ERROR))
-        diagnose(p, &W, k, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
+        diagnose(p, &W, ks, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
                  info);
     goto finish;
 negative:
     info->status = LCP_ERROR;
     snprintf(info->message, sizeof info->message,
              "A is not positive semidefinite (dz'A dz = %.3g < 0 on a direction of step %d): ipm needs a "
-             "monotone LCP", qneg, k);
+             "monotone LCP", qneg, ks);
     goto finish;
 nonfinite:
     lcp_fail(err, LCP_ERROR, NULL, 0,
-             "ipm: the Newton step of step %d is not finite (A + Z^-1 W singular to working precision)", k);
+             "ipm: the Newton step of step %d is not finite (A + Z^-1 W singular to working precision)", ks);
 broken: /* a Newton system that cannot be factored or solved: a verdict, not a failure to run */
     info->status = LCP_ERROR;
     snprintf(info->message, sizeof info->message, "%.250s", err->msg);
