@@ -167,8 +167,8 @@ typedef struct {
     int chol_fail;               /* steps where Cholesky failed (LU instead) */
     int factored;                /* factorizations done */
     /* dense */
-    double *ad;                  /* n x n column-major copy of A */
-    double *m;                   /* n x n: M, then its factor */
+    double *ad;                  /* n x n copy of A, row by row (row-major: A' to LAPACK, A where symmetric) */
+    double *m;                   /* n x n: M' (column-major; M where symmetric), then its factor */
     int *ipiv;
     int nb;                      /* polish: the order of the factored M_BB (the rows of B, packed), else n */
     int *bidx;                   /* polish: B's rows, in order (nb of them) */
@@ -221,7 +221,7 @@ static void ls_free(linsys *L)
 
 /* Chooses the method, allocates everything, runs the symbolic analyses. */
 static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg, const lcp_settings *s,
-                   lcp_err *err)
+                   double *ad, lcp_err *err)
 {
     const lcp_csr *A = &p->A;
     int n = p->n;
@@ -234,7 +234,7 @@ static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg
     L->ptype = s->precond;
     L->s = s;
     if (!sparse) {
-        L->ad = lcp_csr_to_dense_colmajor(A);
+        L->ad = ad;                              /* ours from here on */
         L->m = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
         L->ipiv = lcp_alloc((size_t)n, sizeof(int));
         L->bidx = lcp_alloc((size_t)n, sizeof(int));
@@ -274,8 +274,9 @@ static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_
 {
     int n = L->n, info = 0;
     if (!L->sparse) {
-        /* M, or with keep M_BB alone, packed (order nb, leading dimension nb):
-         * the polish factors |B|^3/3 flops, not n^3/3 */
+        /* M', or with keep (M_BB)' alone, packed (order nb, leading dimension
+         * nb: the polish factors |B|^3/3 flops, not n^3/3); column j of M' is
+         * row j of ad, read contiguously, and LU solves with M' transposed */
         double *m = L->m;
         const double *ad = L->ad;
         int nb = n;
@@ -374,7 +375,7 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
         }
         if (nb > 0) {
             if (L->cur == LS_DENSE_CHOL) dpotrs_("L", &nb, &one, L->m, &nb, y, &nb, &info);
-            else dgetrs_("N", &nb, &one, L->m, &nb, L->ipiv, y, &nb, &info);
+            else dgetrs_("T", &nb, &one, L->m, &nb, L->ipiv, y, &nb, &info); /* M = (M')' */
         }
         if (nb < n)
             for (int k = 0; k < nb; k++) x[L->bidx[k]] = y[k];
@@ -421,8 +422,53 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
 /* y = A x: BLAS dgemv on the dense copy of the dense path, else CSR. */
 static void ls_matvec(const linsys *L, const double *x, double *y)
 {
-    if (L->ad) cblas_dgemv(CblasColMajor, CblasNoTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
+    if (L->ad) cblas_dgemv(CblasRowMajor, CblasNoTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
     else lcp_csr_matvec(L->A, x, y);
+}
+
+/* y = A'x: dgemv on the dense copy, else CSR on At (A' or A itself). */
+static void ls_matvec_t(const linsys *L, const lcp_csr *At, const double *x, double *y)
+{
+    if (L->ad) cblas_dgemv(CblasRowMajor, CblasTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
+    else lcp_csr_matvec(At, x, y);
+}
+
+/* The dense path's copy of A, row by row (each row zeroed, then filled:
+ * written first, its pages fault once, not once to read and once to write
+ * as calloc's would). */
+static double *dense_rows(const lcp_csr *A)
+{
+    int n = A->m;
+    double *d = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+    if (!d) return NULL;
+    for (int i = 0; i < n; i++) {
+        double *row = d + (size_t)i * n;
+        memset(row, 0, (size_t)n * sizeof(double));
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) row[A->j[k]] += A->x[k];
+    }
+    return d;
+}
+
+/* One pass over the pairs i < j of the dense copy (64 x 64 tiles: the
+ * transposed reads stay in cache): *sym = 0 where |A_ij - A_ji| > lim
+ * somewhere (lcp_csr_is_symmetric's test), and the return value 1 where a
+ * 2x2 principal submatrix of (A + A')/2 is indefinite (not_psd_quick's
+ * test; diag: A's diagonal). */
+static int dense_scan(const double *a, const double *diag, int n, double lim, int *sym)
+{
+    int s = 1, bad = 0;
+    for (int ib = 0; ib < n; ib += 64)
+        for (int jb = ib; jb < n; jb += 64)
+            for (int i = ib; i < n && i < ib + 64; i++) {
+                const double *ri = a + (size_t)i * n;
+                for (int j = jb > i ? jb : i + 1; j < n && j < jb + 64; j++) {
+                    double aij = ri[j], aji = a[(size_t)j * n + i], m = 0.5 * (aij + aji);
+                    s &= fabs(aij - aji) <= lim;
+                    bad |= diag[i] * diag[j] - m * m < -MINOR_TOL * m * m;
+                }
+            }
+    *sym = s;
+    return bad;
 }
 
 /* y = A x; returns x'A x, and in *absq |x|'|A||x| (the size of its
@@ -478,6 +524,35 @@ static int not_psd_quick(const lcp_csr *A, const lcp_csr *At, const double *diag
             }
         }
     }
+    return 0;
+}
+
+/* not_psd_quick on the dense copy (row-major), the same tests in the same
+ * order (the first violation, by rows, is the one named): a negative
+ * diagonal entry, an indefinite 2x2 principal submatrix of (A + A')/2. */
+static int minor_bad(const double *a, int n, int i, int j)
+{
+    double s = 0.5 * (a[(size_t)i * n + j] + a[(size_t)j * n + i]);
+    return a[(size_t)i * n + i] * a[(size_t)j * n + j] - s * s < -MINOR_TOL * s * s;
+}
+
+static int not_psd_quick_dense(const double *a, int n, int bad, char *why, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (a[(size_t)i * n + i] < 0) {
+            snprintf(why, len, "A(%d,%d) = %g < 0", i + 1, i + 1, a[(size_t)i * n + i]);
+            return 1;
+        }
+    if (!bad) return 0; /* dense_scan found no indefinite 2x2 minor */
+    for (int i = 0; i < n; i++) /* the first, by rows */
+        for (int j = i + 1; j < n; j++)
+            if (minor_bad(a, n, i, j)) {
+                double s = 0.5 * (a[(size_t)i * n + j] + a[(size_t)j * n + i]);
+                snprintf(why, len,
+                         "(A + A')/2 has the indefinite 2x2 principal submatrix [%g %g; %g %g] at rows %d, %d",
+                         a[(size_t)i * n + i], s, s, a[(size_t)j * n + j], i + 1, j + 1);
+                return 1;
+            }
     return 0;
 }
 
@@ -576,7 +651,12 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
     int n = p->n, prev_changes = n + 1;
     double preg = dmin * (POLISH_REG / REG); /* POLISH_REG max|A_ij|: A_BB may be singular (redundant contacts) */
     double best = INFINITY;
-    for (int i = 0; i < n; i++) W->d[i] = preg; /* regularization on B */
+    int have_w = 1; /* vw = A zp + b known (zp = 0: vw = b) */
+    for (int i = 0; i < n; i++) {
+        W->d[i] = preg; /* regularization on B */
+        W->vw[i] = p->b[i];
+        if (W->zp[i] != 0.0) have_w = 0;
+    }
     W->pdas = 0;
     for (int step = 0; step < PDAS_STEPS; step++) {
         double cost = 1.0;                       /* this step's factorization, in units of M's */
@@ -591,10 +671,13 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
         W->pdas++;
         double prev = INFINITY;
         for (int it = 0;; it++) { /* Newton, then refinement while it halves the residual on B */
-            ls_matvec(L, W->zp, W->vw);
+            if (!have_w) {
+                ls_matvec(L, W->zp, W->vw);
+                for (int i = 0; i < n; i++) W->vw[i] += p->b[i];      /* w = A z + b */
+            }
+            have_w = 0;
             double rb = 0.0;
             for (int i = 0; i < n; i++) {
-                W->vw[i] += p->b[i];                                  /* w = A z + b */
                 W->vr[i] = W->keep[i] ? -W->vw[i] : 0.0;              /* -(A z + b)_B */
                 rb = fmax(rb, fabs(W->vr[i]));
             }
@@ -606,14 +689,20 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
         }
         /* the next active set (primal-dual active set step): B loses its z_i < 0, gains the w_i < 0 outside */
         int changes = 0, neg = 0;
-        for (int i = 0; i < n; i++) {
-            if (W->keep[i] ? W->zp[i] < 0.0 : W->vw[i] < 0.0) changes++;
-            if (W->zp[i] < 0.0) W->zp[i] = 0.0, neg = 1;
-        }
-        if (neg) {
+        for (int i = 0; i < n; i++)
+            if (W->keep[i] ? W->zp[i] < 0.0 : W->vw[i] < 0.0) changes++, neg += W->zp[i] < 0.0;
+        if (L->ad && neg <= n / 16) { /* dense, few: w -= A e_i z_i for each z_i < 0 set to 0 (column i: stride n) */
+            for (int i = 0; i < n; i++)
+                if (W->zp[i] < 0.0) {
+                    cblas_daxpy(n, -W->zp[i], L->ad + i, n, W->vw, 1);
+                    W->zp[i] = 0.0;
+                }
+        } else if (neg) {
+            for (int i = 0; i < n; i++) W->zp[i] = fmax(W->zp[i], 0.0);
             ls_matvec(L, W->zp, W->vw);
             for (int i = 0; i < n; i++) W->vw[i] += p->b[i];
         }
+        have_w = 1;                              /* vw = A zp + b, for the next step too */
         lcp_metrics pm;
         lcp_verify_w(p, W->zp, W->vw, &pm);
         if (pm.residual < best) {
@@ -633,15 +722,15 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
  * ||z||_1 + b'y, so when b'y < 0 no feasible z has ||z||_1 < -b'y /
  * max(A'y, 0).  Returns that radius (INFINITY for an exact certificate, 0
  * when b'y >= 0); b'y and max(A'y, 0) in *by, *eps.  aty: n doubles. */
-static double farkas_radius(const lcp_problem *p, const lcp_csr *At, double *y, double *aty, double *by,
-                            double *eps)
+static double farkas_radius(const lcp_problem *p, const linsys *L, const lcp_csr *At, double *y, double *aty,
+                            double *by, double *eps)
 {
     int n = p->n;
     double ymax = inf_norm(n, y);
     *by = *eps = 0.0;
     if (!(ymax > 0) || !isfinite(ymax)) return 0.0;
     for (int i = 0; i < n; i++) y[i] /= ymax;
-    lcp_csr_matvec(At, y, aty);                                 /* A'y */
+    ls_matvec_t(L, At, y, aty);                                 /* A'y */
     for (int i = 0; i < n; i++) {
         *by += p->b[i] * y[i];
         *eps = fmax(*eps, aty[i]);
@@ -657,7 +746,7 @@ static double farkas_radius(const lcp_problem *p, const lcp_csr *At, double *y, 
  * the definiteness test tells a non-monotone A from a breakdown.  Leaves
  * info->status at LCP_MAX_ITER (the monitor's verdict) only for a stall
  * at the rounding level. */
-static void diagnose(const lcp_problem *p, ipm_work *W, int k, int diverged, int tiny, double mu, double mu0,
+static void diagnose(const lcp_problem *p, ipm_work *W, const linsys *L, int k, int diverged, int tiny, double mu, double mu0,
                      double rscale, double z0norm, lcp_info *info)
 {
     int n = p->n;
@@ -666,9 +755,9 @@ static void diagnose(const lcp_problem *p, ipm_work *W, int k, int diverged, int
     /* candidates: the iterate's direction z, and that of the last step, dz_+ */
     double by, eps, by2, eps2;
     memcpy(W->vr, W->z, (size_t)n * sizeof(double));
-    double radius = farkas_radius(p, W->At, W->vr, W->vw, &by, &eps);
+    double radius = farkas_radius(p, L, W->At, W->vr, W->vw, &by, &eps);
     for (int i = 0; i < n; i++) W->zp[i] = fmax(W->dz[i], 0.0);
-    double radius2 = farkas_radius(p, W->At, W->zp, W->vw, &by2, &eps2);
+    double radius2 = farkas_radius(p, L, W->At, W->zp, W->vw, &by2, &eps2);
     if (radius2 > radius) radius = radius2, by = by2, eps = eps2;
     if (radius > fmax(zn, CERT_RADIUS * z0norm)) {
         info->status = LCP_NO_SOLUTION;
@@ -732,22 +821,39 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!(*v[i] = lcp_alloc((size_t)n, sizeof(double)))) rc = 1;
     W.keep = lcp_alloc((size_t)n, 1);
-    int sym = lcp_csr_is_symmetric(&p->A, 1e-12);
-    W.At = sym ? &p->A : &W.At_own;                        /* A' (A itself when symmetric) */
-    if (rc || !W.keep || (!sym && lcp_csr_transpose(&p->A, &W.At_own))) {
+    double am[4] = {0, 0, 0, 0}, amax = 0.0; /* max|A_ij|, four chains */
+    long nnz = lcp_csr_nnz(&p->A), k4 = nnz & ~3L;
+    for (long k = 0; k < k4; k += 4)
+        for (int c = 0; c < 4; c++) {
+            double a = fabs(p->A.x[k + c]);
+            am[c] = a > am[c] ? a : am[c];
+        }
+    for (long k = k4; k < nnz; k++) am[0] = fmax(am[0], fabs(p->A.x[k]));
+    for (int c = 0; c < 4; c++) amax = fmax(amax, am[c]);
+    /* the dense path: A's dense copy, and the symmetry test on it (the same test as lcp_csr_is_symmetric's)
+     * with the 2x2 minors of not_psd_quick in the same pass */
+    double *ad = sparse ? NULL : dense_rows(&p->A);
+    int sym = 0, minors_bad = 0;
+    if (sparse) sym = lcp_csr_is_symmetric(&p->A, 1e-12);
+    else if (ad && W.vw) {
+        for (int i = 0; i < n; i++) W.vw[i] = ad[(size_t)i * n + i];
+        minors_bad = dense_scan(ad, W.vw, n, 1e-12 * amax, &sym);
+    }
+    W.At = sym ? &p->A : &W.At_own;                        /* A' (A itself when symmetric; sparse path only) */
+    if (rc || !W.keep || (!sparse && !ad) || (sparse && !sym && lcp_csr_transpose(&p->A, &W.At_own))) {
+        free(ad);
         work_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
     }
     openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
-    if ((rc = ls_init(&L, p, sparse, sym, pcg, s, err))) goto done;
+    if ((rc = ls_init(&L, p, sparse, sym, pcg, s, ad, err))) goto done;
 
     /* scales and the starting point */
     const double *b = p->b;
-    double bnorm = inf_norm(n, b), amax = 0.0, dsum = 0.0;
+    double bnorm = inf_norm(n, b), dsum = 0.0;
     int dpos = 0;
-    for (long k = 0; k < lcp_csr_nnz(&p->A); k++) amax = fmax(amax, fabs(p->A.x[k]));
     for (int i = 0; i < n; i++) {
-        double a = lcp_csr_diag(&p->A, i);
+        double a = W.vw[i] = L.ad ? L.ad[(size_t)i * n + i] : lcp_csr_diag(&p->A, i); /* vw: A's diagonal */
         if (a > 0) dsum += a, dpos++;
     }
     double dmean = dpos ? dsum / dpos : amax > 0 ? amax : 1.0;
@@ -756,7 +862,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     double zlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tz);   /* divergence of z ... */
     double wlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tw);   /* ... and of w */
     for (int i = 0; i < n; i++) W.z[i] = tz, W.w[i] = tw;
-    lcp_csr_matvec(&p->A, W.z, W.az);
+    ls_matvec(&L, W.z, W.az);
     for (int i = 0; i < n; i++) W.r[i] = W.w[i] - W.az[i] - b[i]; /* r = w - A z - b */
     double mu = n ? tz * tw : 0.0, mu0 = mu;
     double rnorm0 = inf_norm(n, W.r), rscale = fmax(fmax(1.0, bnorm), rnorm0);
@@ -769,8 +875,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     const double *last = warm ? x : W.z;                   /* the point the monitor saw last */
     int stop = lcp_monitor_step(mon, 0, last, extra);
     char why[200] = "";
-    for (int i = 0; i < n; i++) W.vr[i] = lcp_csr_diag(&p->A, i);
-    if (!stop && not_psd_quick(&p->A, W.At, W.vr, why, sizeof why)) {
+    if (!stop && (L.ad ? not_psd_quick_dense(L.ad, n, minors_bad, why, sizeof why) : not_psd_quick(&p->A, W.At, W.vw, why, sizeof why))) {
         info->status = LCP_ERROR;
         snprintf(info->message, sizeof info->message, "A is not positive semidefinite (%s): ipm needs a monotone LCP",
                  why);
@@ -879,7 +984,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
     }
     if (info->status == LCP_MAX_ITER && (diverged || stalled || mon->status == LCP_ERROR))
-        diagnose(p, &W, ks, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
+        diagnose(p, &W, &L, ks, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
                  info);
     goto finish;
 negative:
