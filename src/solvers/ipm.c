@@ -145,7 +145,9 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
                              * A_BB amplify rounding by 1e13; 1e-11 to 1e-7 polish a granular pile to 1e-16 alike) */
 #define POLISH_RTOL 1e-3   /* polish: refinement done once |(A z + b)_B| <= this times tol max(1, ||b||) */
 #define PDAS_STEPS 5        /* polish, dense: active-set steps at most */
-#define PDAS_BACKOFF 1e-3   /* dense: after a polish that failed, the next early one once mu fell by this */
+#define PDAS_BUDGET 0.5     /* dense: early polish factorizations (in units of M's) at most 1 + this a step */
+#define PDAS_BACKOFF 1e-3   /* dense: after a polish no better than the best iterate, the next early one once mu
+                             * fell by this */
 #define PSD_DENSE_MAX 2000  /* definiteness by eigenvalues up to this n */
 
 static const char *const columns[] = {"mu", "step", "sigma", NULL};
@@ -649,6 +651,7 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
                      double budget, double *work, lcp_metrics *m, lcp_err *err)
 {
     int n = p->n, prev_changes = n + 1;
+    double prev_res = INFINITY;
     double preg = dmin * (POLISH_REG / REG); /* POLISH_REG max|A_ij|: A_BB may be singular (redundant contacts) */
     double best = INFINITY;
     int have_w = 1; /* vw = A zp + b known (zp = 0: vw = b) */
@@ -709,8 +712,9 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
             best = pm.residual, *m = pm;
             memcpy(W->zb, W->zp, (size_t)n * sizeof(double));
         }
-        if (best <= L->s->tol || changes == 0 || changes >= prev_changes) break;
-        prev_changes = changes;
+        /* on while the set changes less and the residual falls, step by step */
+        if (best <= L->s->tol || changes == 0 || changes >= prev_changes || !(pm.residual < prev_res)) break;
+        prev_changes = changes, prev_res = pm.residual;
         for (int i = 0; i < n; i++)
             if (W->keep[i] ? W->zp[i] <= 0.0 : W->vw[i] < 0.0) W->keep[i] = !W->keep[i];
     }
@@ -874,6 +878,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     double extra[3] = {mu, NAN, NAN};
     const double *last = warm ? x : W.z;                   /* the point the monitor saw last */
     int stop = lcp_monitor_step(mon, 0, last, extra);
+    double best_ipm = mon->last.residual; /* the interior-point iterates' own best (the polish's aside) */
     char why[200] = "";
     if (!stop && (L.ad ? not_psd_quick_dense(L.ad, n, minors_bad, why, sizeof why) : not_psd_quick(&p->A, W.At, W.vw, why, sizeof why))) {
         info->status = LCP_ERROR;
@@ -890,14 +895,16 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
             W.zp[i] = warm ? fmax(x[i], 0.0) : 0.0;
         }
         lcp_metrics pm;
-        double pr = polish(p, &W, &L, dmin, rtol, 0, 1.0, &pwork, &pm, err);
+        double pr = polish(p, &W, &L, dmin, rtol, 0, 1.0, &pwork, &pm, err), r0 = 0.0;
+        for (int i = 0; i < n; i++) r0 = fmax(r0, -b[i]);
+        r0 /= fmax(1.0, bnorm);                              /* the residual of z = 0 */
+        if (!(pr < fmin(r0, mon->best.residual))) pnext = mu * PDAS_BACKOFF; /* no better: back off */
         if (pr < mon->last.residual) {
             k++;
             extra[1] = extra[2] = NAN;
             last = W.zb;
             stop = lcp_monitor_step(mon, k, last, extra);
-        } else
-            pnext = mu * PDAS_BACKOFF;
+        }
     }
     scaling(n, W.z, W.w, dmin, W.d);
     if (!stop && (rc = ls_factor(&L, W.d, NULL, err))) goto broken; /* step 1's M: first-time allocations here */
@@ -906,7 +913,9 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         if ((rc = ls_solve(&L, W.vr, err))) goto broken;
     }
 
-    int tiny = 0, stalled = 0, diverged = 0, best_k = k, ks = 0; /* ks: the interior-point steps (k: the monitor's) */
+    /* ks: the interior-point steps (k: the monitor's iterations, polish candidates included); progress: the
+     * best residual, or the iterates' own best, halved within STALL_STEPS steps */
+    int tiny = 0, stalled = 0, diverged = 0, best_k = 0, ks = 0;
     double best = mon->best.residual, sigma = NAN, alpha = NAN, qneg = 0.0;
     while (!stop) {
         k++, ks++;
@@ -952,6 +961,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         extra[0] = mu, extra[1] = alpha, extra[2] = sigma;
         last = W.z;
         if ((stop = lcp_monitor_step(mon, k, last, extra))) break;
+        if (mon->last.residual <= 0.5 * best_ipm) best_ipm = mon->last.residual, best_k = ks;
 
         /* polish once mu is small: shown to the monitor only if better */
         int late = mu < POLISH_MU * mu0;
@@ -961,10 +971,11 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                 W.keep[i] = W.z[i] >= W.w[i];
                 W.zp[i] = W.keep[i] ? W.z[i] : 0.0;
             }
-            /* dense: active-set steps within a budget (the polish's factorizations at most one more than the
-             * steps'); sparse: one */
-            double pr = polish(p, &W, &L, dmin, rtol, late, sparse ? pwork + 1.0 : k + 1.0, &pwork, &pm, err);
-            pnext = pr < mon->last.residual ? mu : mu * PDAS_BACKOFF; /* failed: wait for mu to fall */
+            /* late, and on the sparse path: one step (a factorization), as each step's; early (dense):
+             * active-set steps while the polish's factorizations stay within PDAS_BUDGET of the steps' */
+            double pr = polish(p, &W, &L, dmin, rtol, late, late || sparse ? pwork + 1.0 : 1.0 + PDAS_BUDGET * ks,
+                               &pwork, &pm, err);
+            pnext = pr < mon->best.residual ? mu : mu * PDAS_BACKOFF; /* else wait for mu to fall */
             if (pr < mon->last.residual) {
                 k++;
                 extra[1] = extra[2] = NAN;
@@ -974,10 +985,10 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         }
 
         /* verdicts instead of looping */
-        if (mon->best.residual <= 0.5 * best) best = mon->best.residual, best_k = k;
+        if (mon->best.residual <= 0.5 * best) best = mon->best.residual, best_k = ks;
         tiny = alpha < TINY_STEP ? tiny + 1 : 0;
         diverged = inf_norm(n, W.z) > zlim || inf_norm(n, W.w) > wlim;
-        stalled = k - best_k >= STALL_STEPS || tiny >= TINY_STEPS || !(mu > 0) || !isfinite(mu);
+        stalled = ks - best_k >= STALL_STEPS || tiny >= TINY_STEPS || !(mu > 0) || !isfinite(mu);
         if (diverged || stalled) break;
 
         scaling(n, W.z, W.w, dmin, W.d);                      /* M for the next step */
