@@ -37,8 +37,9 @@
  * Starting point: z_0 = t_z e, w_0 = t_w e with t_w = max(1, ||b||_inf) and
  * t_z = t_w / (mean of A's diagonal), so that A z_0 and w_0 have the same
  * scale; the iterates do not use --warm-start (an interior-point method wants
- * a well-centred start): a warm start is only checked as iteration 0, where
- * the monitor accepts it when it already solves the problem.
+ * a well-centred start): a warm start is checked as iteration 0, where the
+ * monitor accepts it when it already solves the problem, and on the dense
+ * path gives the first polish its active set (below).
  *
  * Endgame: near a solution the iterates stay interior, min(z_i, w_i) ~ mu /
  * max(z_i, w_i) (~ sqrt(mu) where the solution is degenerate), so mu is
@@ -47,16 +48,35 @@
  * 0 and solve A_BB z_B = -b_B by regularized Newton on the same pattern
  * (rows and columns outside B replaced by those of the identity, so the
  * symbolic factorization is reused), with two steps of iterative
- * refinement; the candidate (projected on z >= 0) is shown to the monitor,
+ * refinement (stopped early once |(A z + b)_B| <= 1e-3 tol max(1, ||b||));
+ * the candidate (projected on z >= 0) is shown to the monitor,
  * as an iteration of its own, only when its residual is below the last one
  * (it is no interior point: the iterates go on from z, w).
+ *
+ * Dense path: the polish factors A_BB alone (packed, |B|^3/3 flops, not
+ * n^3/3) and runs as primal-dual active-set steps (Hintermueller, Ito and
+ * Kunisch 2002, SIAM J. Optim. 13(3); the semismooth Newton method on
+ * min(z, A z + b) = 0 that Siconos' lcp_newton_min also is): after each
+ * solve B loses its z_i < 0 and gains the i outside with w_i < 0, while that
+ * set of changes shrinks and the residual falls, at most 5 steps, the best
+ * candidate shown.  Where the split is right it ends the solve at once, so
+ * it is tried early: first from the active set of z = 0 (b_i < 0) or of the
+ * warm start (x_i > 0), before any interior-point step, and then after the
+ * steps, within a budget (its factorizations, weighed by (|B|/n)^3, at most
+ * 1 + half the steps'); one that is no better than the best iterate so far
+ * (at the start: than z = 0) puts the next early try off until mu has
+ * fallen 1e3-fold.  Once mu < 1e-6 mu_0 it is one step each step, as on
+ * the sparse path.  The stall test below counts interior-point steps, and
+ * progress of the best residual or of the iterates' own.
  *
  * Linear systems (--linsolve): pcg (or -p NAME with auto; A symmetric):
  * conjugate gradients on M = A + Z^-1 W from 0 to |r| <= 1e-12 |rhs|, with
  * the -p preconditioner rebuilt from each step's M (src/precond/); dense: LAPACK, Cholesky dpotrf/dpotrs when A
- * is symmetric (tested once, lcp_csr_is_symmetric to 1e-12), with LU
+ * is symmetric (tested once to 1e-12 of max|A_ij|, on the dense copy,
+ * in one tiled pass with the 2x2 minors below), with LU
  * dgetrf/dgetrs for the steps where Cholesky fails, LU otherwise (n <=
- * 16384); sparse: SuiteSparse on the pattern of A plus the diagonal (fixed
+ * 16384; A is copied row by row, which LAPACK reads as A': M' is factored,
+ * LU solves transposed, Cholesky copies the lower triangle only); sparse: SuiteSparse on the pattern of A plus the diagonal (fixed
  * for every step, only the values of Z^-1 W change): CHOLMOD when A is
  * symmetric (cholmod_analyze once, cholmod_factorize on the same symbolic
  * factor each step; UMFPACK for the steps where it finds M not positive
@@ -640,13 +660,19 @@ static void scaling(int n, const double *z, const double *w, double dmin, double
     for (int i = 0; i < n; i++) d[i] = fmax(w[i] / z[i], dmin);
 }
 
-/* The polish candidate zp: B = {z_i >= w_i}, z_N = 0, A_BB z_B = -b_B by
- * Newton regularized by POLISH_REG with refinement (at least 2 steps, up to POLISH_STEPS
- * while each halves the residual on B: on a singular A_BB -- redundant
- * contacts -- the regularized steps are a proximal-point iteration whose
- * slow directions need more than 2).  Returns its residual (INFINITY when
- * it could not be computed); M is left factored for the polish system, so
- * the caller refactors for the next step. */
+/* The polish candidate: B = {keep[i]} and zp (z_B) as the caller set them
+ * (B = {z_i >= w_i}, zp = z on B, from an iterate), z_N = 0, A_BB z_B =
+ * -b_B by Newton regularized by POLISH_REG with refinement (up to
+ * POLISH_STEPS while each halves the residual on B, at least 2 unless it is
+ * below rtol: on a singular A_BB -- redundant contacts -- the regularized
+ * steps are a proximal-point iteration whose slow directions need more than
+ * 2); then active-set steps (B loses its z_i < 0, gains the w_i < 0
+ * outside) while the changes shrink and the residual falls, up to
+ * PDAS_STEPS, each step's factorization counted in *work ((|B|/n)^3 dense,
+ * 1 sparse) and taken only within budget, min_steps of them in any case.
+ * Returns the best candidate's residual (INFINITY when none could be
+ * computed), the candidate in zb and its metrics in m; M is left factored
+ * for the polish system, so the caller refactors for the next step. */
 static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, double rtol, int min_steps,
                      double budget, double *work, lcp_metrics *m, lcp_err *err)
 {
