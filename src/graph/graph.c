@@ -140,6 +140,13 @@ int lcp_problem_components(const lcp_problem *p, int *comp, int *size)
         free(parent), free(relabel), free(ci);
         return -1;
     }
+    for (int r = 0; r < p->n && n > 0; r++) /* a full row joins every contact: one component (dense A: O(n)) */
+        if (p->A.p[r + 1] - p->A.p[r] == p->n) {
+            for (int v = 0; v < n; v++) comp[v] = 0;
+            if (size) size[0] = n;
+            free(parent), free(relabel), free(ci);
+            return 1;
+        }
     for (int v = 0; v < n; v++) parent[v] = v;
     for (int r = 0; r < p->n; r++) { /* an entry of A, or a findex link, joins two contacts */
         for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {

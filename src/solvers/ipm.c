@@ -37,8 +37,9 @@
  * Starting point: z_0 = t_z e, w_0 = t_w e with t_w = max(1, ||b||_inf) and
  * t_z = t_w / (mean of A's diagonal), so that A z_0 and w_0 have the same
  * scale; the iterates do not use --warm-start (an interior-point method wants
- * a well-centred start): a warm start is only checked as iteration 0, where
- * the monitor accepts it when it already solves the problem.
+ * a well-centred start): a warm start is checked as iteration 0, where the
+ * monitor accepts it when it already solves the problem, and on the dense
+ * path gives the first polish its active set (below).
  *
  * Endgame: near a solution the iterates stay interior, min(z_i, w_i) ~ mu /
  * max(z_i, w_i) (~ sqrt(mu) where the solution is degenerate), so mu is
@@ -47,16 +48,35 @@
  * 0 and solve A_BB z_B = -b_B by regularized Newton on the same pattern
  * (rows and columns outside B replaced by those of the identity, so the
  * symbolic factorization is reused), with two steps of iterative
- * refinement; the candidate (projected on z >= 0) is shown to the monitor,
+ * refinement (stopped early once |(A z + b)_B| <= 1e-3 tol max(1, ||b||));
+ * the candidate (projected on z >= 0) is shown to the monitor,
  * as an iteration of its own, only when its residual is below the last one
  * (it is no interior point: the iterates go on from z, w).
+ *
+ * Dense path: the polish factors A_BB alone (packed, |B|^3/3 flops, not
+ * n^3/3) and runs as primal-dual active-set steps (Hintermueller, Ito and
+ * Kunisch 2002, SIAM J. Optim. 13(3); the semismooth Newton method on
+ * min(z, A z + b) = 0 that Siconos' lcp_newton_min also is): after each
+ * solve B loses its z_i < 0 and gains the i outside with w_i < 0, while that
+ * set of changes shrinks and the residual falls, at most 5 steps, the best
+ * candidate shown.  Where the split is right it ends the solve at once, so
+ * it is tried early: first from the active set of z = 0 (b_i < 0) or of the
+ * warm start (x_i > 0), before any interior-point step, and then after the
+ * steps, within a budget (its factorizations, weighed by (|B|/n)^3, at most
+ * 1 + half the steps'); one that is no better than the best iterate so far
+ * (at the start: than z = 0) puts the next early try off until mu has
+ * fallen 1e3-fold.  Once mu < 1e-6 mu_0 it is one step each step, as on
+ * the sparse path.  The stall test below counts interior-point steps, and
+ * progress of the best residual or of the iterates' own.
  *
  * Linear systems (--linsolve): pcg (or -p NAME with auto; A symmetric):
  * conjugate gradients on M = A + Z^-1 W from 0 to |r| <= 1e-12 |rhs|, with
  * the -p preconditioner rebuilt from each step's M (src/precond/); dense: LAPACK, Cholesky dpotrf/dpotrs when A
- * is symmetric (tested once, lcp_csr_is_symmetric to 1e-12), with LU
+ * is symmetric (tested once to 1e-12 of max|A_ij|, on the dense copy,
+ * in one tiled pass with the 2x2 minors below), with LU
  * dgetrf/dgetrs for the steps where Cholesky fails, LU otherwise (n <=
- * 16384); sparse: SuiteSparse on the pattern of A plus the diagonal (fixed
+ * 16384; A is copied row by row, which LAPACK reads as A': M' is factored,
+ * LU solves transposed, Cholesky copies the lower triangle only); sparse: SuiteSparse on the pattern of A plus the diagonal (fixed
  * for every step, only the values of Z^-1 W change): CHOLMOD when A is
  * symmetric (cholmod_analyze once, cholmod_factorize on the same symbolic
  * factor each step; UMFPACK for the steps where it finds M not positive
@@ -143,6 +163,11 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define POLISH_STEPS 20     /* polish: refinement steps at most */
 #define POLISH_REG 1e-9     /* polish: the regularization of A_BB, relative to max|A_ij| (REG's 1e-13 lets a singular
                              * A_BB amplify rounding by 1e13; 1e-11 to 1e-7 polish a granular pile to 1e-16 alike) */
+#define POLISH_RTOL 1e-3   /* polish: refinement done once |(A z + b)_B| <= this times tol max(1, ||b||) */
+#define PDAS_STEPS 5        /* polish, dense: active-set steps at most */
+#define PDAS_BUDGET 0.5     /* dense: early polish factorizations (in units of M's) at most 1 + this a step */
+#define PDAS_BACKOFF 1e-3   /* dense: after a polish no better than the best iterate, the next early one once mu
+                             * fell by this */
 #define PSD_DENSE_MAX 2000  /* definiteness by eigenvalues up to this n */
 
 static const char *const columns[] = {"mu", "step", "sigma", NULL};
@@ -164,9 +189,12 @@ typedef struct {
     int chol_fail;               /* steps where Cholesky failed (LU instead) */
     int factored;                /* factorizations done */
     /* dense */
-    double *ad;                  /* n x n column-major copy of A */
-    double *m;                   /* n x n: M, then its factor */
+    double *ad;                  /* n x n copy of A, row by row (row-major: A' to LAPACK, A where symmetric) */
+    double *m;                   /* n x n: M' (column-major; M where symmetric), then its factor */
     int *ipiv;
+    int nb;                      /* polish: the order of the factored M_BB (the rows of B, packed), else n */
+    int *bidx;                   /* polish: B's rows, in order (nb of them) */
+    double *tmp;                 /* n: a right-hand side gathered on B */
     /* sparse: M in CSR on the pattern of A plus the diagonal */
     int *mp, *mj, *dpos;         /* row pointers, columns, diagonal slots */
     double *base, *mx;           /* A's values on that pattern (0 where A has none), M's values */
@@ -200,6 +228,8 @@ static void ls_free(linsys *L)
     free(L->ad);
     free(L->m);
     free(L->ipiv);
+    free(L->bidx);
+    free(L->tmp);
     free(L->mp);
     free(L->mj);
     free(L->dpos);
@@ -213,7 +243,7 @@ static void ls_free(linsys *L)
 
 /* Chooses the method, allocates everything, runs the symbolic analyses. */
 static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg, const lcp_settings *s,
-                   lcp_err *err)
+                   double *ad, lcp_err *err)
 {
     const lcp_csr *A = &p->A;
     int n = p->n;
@@ -226,10 +256,12 @@ static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg
     L->ptype = s->precond;
     L->s = s;
     if (!sparse) {
-        L->ad = lcp_csr_to_dense_colmajor(A);
+        L->ad = ad;                              /* ours from here on */
         L->m = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
         L->ipiv = lcp_alloc((size_t)n, sizeof(int));
-        if (!L->ad || !L->m || !L->ipiv) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (dense M)");
+        L->bidx = lcp_alloc((size_t)n, sizeof(int));
+        L->tmp = lcp_alloc((size_t)n, sizeof(double));
+        if (!L->ad || !L->m || !L->ipiv || !L->bidx || !L->tmp) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (dense M)");
         return 0;
     }
     long nnz = lcp_csr_nnz(A) + n; /* at most one added diagonal a row */
@@ -264,23 +296,37 @@ static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_
 {
     int n = L->n, info = 0;
     if (!L->sparse) {
+        /* M', or with keep (M_BB)' alone, packed (order nb, leading dimension
+         * nb: the polish factors |B|^3/3 flops, not n^3/3); column j of M' is
+         * row j of ad, read contiguously, and LU solves with M' transposed */
         double *m = L->m;
+        const double *ad = L->ad;
+        int nb = n;
+        if (keep) {
+            nb = 0;
+            for (int i = 0; i < n; i++)
+                if (keep[i]) L->bidx[nb++] = i;
+        }
+        L->nb = nb;
+        if (nb == 0) {                               /* B empty: nothing to factor (z = 0) */
+            L->cur = L->sym ? LS_DENSE_CHOL : LS_DENSE_LU;
+            L->factored++;
+            return 0;
+        }
         for (int pass = 0; pass < 2; pass++) {       /* 0: Cholesky (symmetric A), 1: LU */
             if (pass == 0 && !L->sym) continue;
-            memcpy(m, L->ad, (size_t)n * (size_t)n * sizeof(double));
-            for (int j = 0; j < n; j++) {
-                if (keep && !keep[j]) {
-                    for (int i = 0; i < n; i++) m[i + (size_t)j * n] = 0.0;           /* column j: e_j */
-                    m[j + (size_t)j * n] = 1.0;
-                    continue;
-                }
+            for (int jj = 0; jj < nb; jj++) {
+                int j = keep ? L->bidx[jj] : jj, i0 = pass == 0 ? jj : 0; /* dpotrf "L" reads the lower part */
+                const double *col = ad + (size_t)j * n;
+                double *mc = m + (size_t)jj * nb;
                 if (keep)
-                    for (int i = 0; i < n; i++)
-                        if (!keep[i]) m[i + (size_t)j * n] = 0.0;                        /* row i: e_i' */
-                m[j + (size_t)j * n] += d[j];                                            /* + Z^-1 W */
+                    for (int ii = i0; ii < nb; ii++) mc[ii] = col[L->bidx[ii]];
+                else
+                    memcpy(mc + i0, col + i0, (size_t)(nb - i0) * sizeof(double));
+                mc[jj] += d[j];                                                          /* + Z^-1 W */
             }
             if (pass == 0) {
-                dpotrf_("L", &n, m, &n, &info);
+                dpotrf_("L", &nb, m, &nb, &info);
                 if (info == 0) {
                     L->cur = LS_DENSE_CHOL;
                     L->factored++;
@@ -289,7 +335,7 @@ static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_
                 L->chol_fail++;
                 continue;
             }
-            dgetrf_(&n, &n, m, &n, L->ipiv, &info);
+            dgetrf_(&nb, &nb, m, &nb, L->ipiv, &info);
             if (info > 0)
                 return lcp_fail(err, LCP_ERROR, NULL, 0,
                                 "ipm: the Newton matrix A + Z^-1 W is singular to working precision "
@@ -341,11 +387,22 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
     int n = L->n, one = 1, info = 0;
     switch (L->cur) {
     case LS_DENSE_CHOL:
-        dpotrs_("L", &n, &one, L->m, &n, x, &n, &info);
+    case LS_DENSE_LU: {
+        int nb = L->nb;
+        double *y = x;
+        if (nb < n) {                            /* M_BB packed: gather x_B, solve, scatter (x_N = 0) */
+            y = L->tmp;
+            for (int k = 0; k < nb; k++) y[k] = x[L->bidx[k]];
+            memset(x, 0, (size_t)n * sizeof(double));
+        }
+        if (nb > 0) {
+            if (L->cur == LS_DENSE_CHOL) dpotrs_("L", &nb, &one, L->m, &nb, y, &nb, &info);
+            else dgetrs_("T", &nb, &one, L->m, &nb, L->ipiv, y, &nb, &info); /* M = (M')' */
+        }
+        if (nb < n)
+            for (int k = 0; k < nb; k++) x[L->bidx[k]] = y[k];
         return 0;
-    case LS_DENSE_LU:
-        dgetrs_("N", &n, &one, L->m, &n, L->ipiv, x, &n, &info);
-        return 0;
+    }
     case LS_PCG: {                               /* conjugate gradients from 0, to PCG_RTOL */
         double *r = L->cg, *z = r + n, *pd = z + n, *q = pd + n, bn = 0.0, rz = 0.0;
         lcp_csr M = {n, n, L->mp, L->mj, L->mx};
@@ -387,8 +444,53 @@ static int ls_solve(linsys *L, double *x, lcp_err *err)
 /* y = A x: BLAS dgemv on the dense copy of the dense path, else CSR. */
 static void ls_matvec(const linsys *L, const double *x, double *y)
 {
-    if (L->ad) cblas_dgemv(CblasColMajor, CblasNoTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
+    if (L->ad) cblas_dgemv(CblasRowMajor, CblasNoTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
     else lcp_csr_matvec(L->A, x, y);
+}
+
+/* y = A'x: dgemv on the dense copy, else CSR on At (A' or A itself). */
+static void ls_matvec_t(const linsys *L, const lcp_csr *At, const double *x, double *y)
+{
+    if (L->ad) cblas_dgemv(CblasRowMajor, CblasTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
+    else lcp_csr_matvec(At, x, y);
+}
+
+/* The dense path's copy of A, row by row (each row zeroed, then filled:
+ * written first, its pages fault once, not once to read and once to write
+ * as calloc's would). */
+static double *dense_rows(const lcp_csr *A)
+{
+    int n = A->m;
+    double *d = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+    if (!d) return NULL;
+    for (int i = 0; i < n; i++) {
+        double *row = d + (size_t)i * n;
+        memset(row, 0, (size_t)n * sizeof(double));
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) row[A->j[k]] += A->x[k];
+    }
+    return d;
+}
+
+/* One pass over the pairs i < j of the dense copy (64 x 64 tiles: the
+ * transposed reads stay in cache): *sym = 0 where |A_ij - A_ji| > lim
+ * somewhere (lcp_csr_is_symmetric's test), and the return value 1 where a
+ * 2x2 principal submatrix of (A + A')/2 is indefinite (not_psd_quick's
+ * test; diag: A's diagonal). */
+static int dense_scan(const double *a, const double *diag, int n, double lim, int *sym)
+{
+    int s = 1, bad = 0;
+    for (int ib = 0; ib < n; ib += 64)
+        for (int jb = ib; jb < n; jb += 64)
+            for (int i = ib; i < n && i < ib + 64; i++) {
+                const double *ri = a + (size_t)i * n;
+                for (int j = jb > i ? jb : i + 1; j < n && j < jb + 64; j++) {
+                    double aij = ri[j], aji = a[(size_t)j * n + i], m = 0.5 * (aij + aji);
+                    s &= fabs(aij - aji) <= lim;
+                    bad |= diag[i] * diag[j] - m * m < -MINOR_TOL * m * m;
+                }
+            }
+    *sym = s;
+    return bad;
 }
 
 /* y = A x; returns x'A x, and in *absq |x|'|A||x| (the size of its
@@ -444,6 +546,35 @@ static int not_psd_quick(const lcp_csr *A, const lcp_csr *At, const double *diag
             }
         }
     }
+    return 0;
+}
+
+/* not_psd_quick on the dense copy (row-major), the same tests in the same
+ * order (the first violation, by rows, is the one named): a negative
+ * diagonal entry, an indefinite 2x2 principal submatrix of (A + A')/2. */
+static int minor_bad(const double *a, int n, int i, int j)
+{
+    double s = 0.5 * (a[(size_t)i * n + j] + a[(size_t)j * n + i]);
+    return a[(size_t)i * n + i] * a[(size_t)j * n + j] - s * s < -MINOR_TOL * s * s;
+}
+
+static int not_psd_quick_dense(const double *a, int n, int bad, char *why, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (a[(size_t)i * n + i] < 0) {
+            snprintf(why, len, "A(%d,%d) = %g < 0", i + 1, i + 1, a[(size_t)i * n + i]);
+            return 1;
+        }
+    if (!bad) return 0; /* dense_scan found no indefinite 2x2 minor */
+    for (int i = 0; i < n; i++) /* the first, by rows */
+        for (int j = i + 1; j < n; j++)
+            if (minor_bad(a, n, i, j)) {
+                double s = 0.5 * (a[(size_t)i * n + j] + a[(size_t)j * n + i]);
+                snprintf(why, len,
+                         "(A + A')/2 has the indefinite 2x2 principal submatrix [%g %g; %g %g] at rows %d, %d",
+                         a[(size_t)i * n + i], s, s, a[(size_t)j * n + j], i + 1, j + 1);
+                return 1;
+            }
     return 0;
 }
 
@@ -508,15 +639,16 @@ static double to_boundary(int n, const double *v, const double *dv)
 }
 
 typedef struct {
-    double *z, *w, *r, *az, *dz, *dw, *dza, *dwa, *d, *adz, *zp, *vw, *vr;
+    double *z, *w, *r, *az, *dz, *dw, *dza, *dwa, *d, *adz, *zp, *vw, *vr, *zb;
     unsigned char *keep;
+    int pdas; /* the last polish: its active-set steps */
     lcp_csr At_own;              /* A' where A is not symmetric */
     const lcp_csr *At;           /* A' (A itself when symmetric) */
 } ipm_work;
 
 static void work_free(ipm_work *W)
 {
-    double *v[] = {W->z, W->w, W->r, W->az, W->dz, W->dw, W->dza, W->dwa, W->d, W->adz, W->zp, W->vw, W->vr};
+    double *v[] = {W->z, W->w, W->r, W->az, W->dz, W->dw, W->dza, W->dwa, W->d, W->adz, W->zp, W->vw, W->vr, W->zb};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) free(v[i]);
     free(W->keep);
     lcp_csr_free(&W->At_own);
@@ -528,40 +660,91 @@ static void scaling(int n, const double *z, const double *w, double dmin, double
     for (int i = 0; i < n; i++) d[i] = fmax(w[i] / z[i], dmin);
 }
 
-/* The polish candidate zp: B = {z_i >= w_i}, z_N = 0, A_BB z_B = -b_B by
- * Newton regularized by POLISH_REG with refinement (at least 2 steps, up to POLISH_STEPS
- * while each halves the residual on B: on a singular A_BB -- redundant
- * contacts -- the regularized steps are a proximal-point iteration whose
- * slow directions need more than 2).  Returns its residual (INFINITY when
- * it could not be computed); M is left factored for the polish system, so
- * the caller refactors for the next step. */
-static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, lcp_metrics *m, lcp_err *err)
+/* The polish candidate: B = {keep[i]} and zp (z_B) as the caller set them
+ * (B = {z_i >= w_i}, zp = z on B, from an iterate), z_N = 0, A_BB z_B =
+ * -b_B by Newton regularized by POLISH_REG with refinement (up to
+ * POLISH_STEPS while each halves the residual on B, at least 2 unless it is
+ * below rtol: on a singular A_BB -- redundant contacts -- the regularized
+ * steps are a proximal-point iteration whose slow directions need more than
+ * 2); then active-set steps (B loses its z_i < 0, gains the w_i < 0
+ * outside) while the changes shrink and the residual falls, up to
+ * PDAS_STEPS, each step's factorization counted in *work ((|B|/n)^3 dense,
+ * 1 sparse) and taken only within budget, min_steps of them in any case.
+ * Returns the best candidate's residual (INFINITY when none could be
+ * computed), the candidate in zb and its metrics in m; M is left factored
+ * for the polish system, so the caller refactors for the next step. */
+static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, double rtol, int min_steps,
+                     double budget, double *work, lcp_metrics *m, lcp_err *err)
 {
-    int n = p->n;
+    int n = p->n, prev_changes = n + 1;
+    double prev_res = INFINITY;
     double preg = dmin * (POLISH_REG / REG); /* POLISH_REG max|A_ij|: A_BB may be singular (redundant contacts) */
+    double best = INFINITY;
+    int have_w = 1; /* vw = A zp + b known (zp = 0: vw = b) */
     for (int i = 0; i < n; i++) {
-        W->keep[i] = W->z[i] >= W->w[i];
-        W->zp[i] = W->keep[i] ? W->z[i] : 0.0;
         W->d[i] = preg; /* regularization on B */
+        W->vw[i] = p->b[i];
+        if (W->zp[i] != 0.0) have_w = 0;
     }
-    if (ls_factor(L, W->d, W->keep, err)) return INFINITY;
-    double prev = INFINITY;
-    for (int it = 0; it < POLISH_STEPS; it++) { /* Newton, then refinement while it halves the residual on B */
-        ls_matvec(L, W->zp, W->vr);
-        double rb = 0.0;
-        for (int i = 0; i < n; i++) {
-            W->vr[i] = W->keep[i] ? -(W->vr[i] + p->b[i]) : 0.0; /* -(A z + b)_B */
-            rb = fmax(rb, fabs(W->vr[i]));
+    W->pdas = 0;
+    for (int step = 0; step < PDAS_STEPS; step++) {
+        double cost = 1.0;                       /* this step's factorization, in units of M's */
+        if (!L->sparse) {
+            int nb = 0;
+            for (int i = 0; i < n; i++) nb += W->keep[i];
+            cost = pow((double)nb / n, 3);
         }
-        if (it >= 3 && !(rb < 0.5 * prev)) break;
-        prev = rb;
-        if (ls_solve(L, W->vr, err)) return INFINITY;
+        if (step >= min_steps && *work + cost > budget) break;
+        *work += cost;
+        if (ls_factor(L, W->d, W->keep, err)) break;
+        W->pdas++;
+        double prev = INFINITY;
+        for (int it = 0;; it++) { /* Newton, then refinement while it halves the residual on B */
+            if (!have_w) {
+                ls_matvec(L, W->zp, W->vw);
+                for (int i = 0; i < n; i++) W->vw[i] += p->b[i];      /* w = A z + b */
+            }
+            have_w = 0;
+            double rb = 0.0;
+            for (int i = 0; i < n; i++) {
+                W->vr[i] = W->keep[i] ? -W->vw[i] : 0.0;              /* -(A z + b)_B */
+                rb = fmax(rb, fabs(W->vr[i]));
+            }
+            if (it == POLISH_STEPS || (it >= 1 && rb <= rtol) || (it >= 3 && !(rb < 0.5 * prev))) break;
+            prev = rb;
+            if (ls_solve(L, W->vr, err)) return best;
+            for (int i = 0; i < n; i++)
+                if (W->keep[i]) W->zp[i] += W->vr[i];
+        }
+        /* the next active set (primal-dual active set step): B loses its z_i < 0, gains the w_i < 0 outside */
+        int changes = 0, neg = 0;
         for (int i = 0; i < n; i++)
-            if (W->keep[i]) W->zp[i] += W->vr[i];
+            if (W->keep[i] ? W->zp[i] < 0.0 : W->vw[i] < 0.0) changes++, neg += W->zp[i] < 0.0;
+        if (L->ad && neg <= n / 16) { /* dense, few: w -= A e_i z_i for each z_i < 0 set to 0 (column i: stride n) */
+            for (int i = 0; i < n; i++)
+                if (W->zp[i] < 0.0) {
+                    cblas_daxpy(n, -W->zp[i], L->ad + i, n, W->vw, 1);
+                    W->zp[i] = 0.0;
+                }
+        } else if (neg) {
+            for (int i = 0; i < n; i++) W->zp[i] = fmax(W->zp[i], 0.0);
+            ls_matvec(L, W->zp, W->vw);
+            for (int i = 0; i < n; i++) W->vw[i] += p->b[i];
+        }
+        have_w = 1;                              /* vw = A zp + b, for the next step too */
+        lcp_metrics pm;
+        lcp_verify_w(p, W->zp, W->vw, &pm);
+        if (pm.residual < best) {
+            best = pm.residual, *m = pm;
+            memcpy(W->zb, W->zp, (size_t)n * sizeof(double));
+        }
+        /* on while the set changes less and the residual falls, step by step */
+        if (best <= L->s->tol || changes == 0 || changes >= prev_changes || !(pm.residual < prev_res)) break;
+        prev_changes = changes, prev_res = pm.residual;
+        for (int i = 0; i < n; i++)
+            if (W->keep[i] ? W->zp[i] <= 0.0 : W->vw[i] < 0.0) W->keep[i] = !W->keep[i];
     }
-    for (int i = 0; i < n; i++) W->zp[i] = fmax(W->zp[i], 0.0);
-    lcp_verify(p, W->zp, W->vw, m);
-    return m->residual;
+    return best;
 }
 
 /* A Farkas certificate from y >= 0 (y is overwritten by y / ||y||_inf):
@@ -569,15 +752,15 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
  * ||z||_1 + b'y, so when b'y < 0 no feasible z has ||z||_1 < -b'y /
  * max(A'y, 0).  Returns that radius (INFINITY for an exact certificate, 0
  * when b'y >= 0); b'y and max(A'y, 0) in *by, *eps.  aty: n doubles. */
-static double farkas_radius(const lcp_problem *p, const lcp_csr *At, double *y, double *aty, double *by,
-                            double *eps)
+static double farkas_radius(const lcp_problem *p, const linsys *L, const lcp_csr *At, double *y, double *aty,
+                            double *by, double *eps)
 {
     int n = p->n;
     double ymax = inf_norm(n, y);
     *by = *eps = 0.0;
     if (!(ymax > 0) || !isfinite(ymax)) return 0.0;
     for (int i = 0; i < n; i++) y[i] /= ymax;
-    lcp_csr_matvec(At, y, aty);                                 /* A'y */
+    ls_matvec_t(L, At, y, aty);                                 /* A'y */
     for (int i = 0; i < n; i++) {
         *by += p->b[i] * y[i];
         *eps = fmax(*eps, aty[i]);
@@ -593,7 +776,7 @@ static double farkas_radius(const lcp_problem *p, const lcp_csr *At, double *y, 
  * the definiteness test tells a non-monotone A from a breakdown.  Leaves
  * info->status at LCP_MAX_ITER (the monitor's verdict) only for a stall
  * at the rounding level. */
-static void diagnose(const lcp_problem *p, ipm_work *W, int k, int diverged, int tiny, double mu, double mu0,
+static void diagnose(const lcp_problem *p, ipm_work *W, const linsys *L, int k, int diverged, int tiny, double mu, double mu0,
                      double rscale, double z0norm, lcp_info *info)
 {
     int n = p->n;
@@ -602,9 +785,9 @@ static void diagnose(const lcp_problem *p, ipm_work *W, int k, int diverged, int
     /* candidates: the iterate's direction z, and that of the last step, dz_+ */
     double by, eps, by2, eps2;
     memcpy(W->vr, W->z, (size_t)n * sizeof(double));
-    double radius = farkas_radius(p, W->At, W->vr, W->vw, &by, &eps);
+    double radius = farkas_radius(p, L, W->At, W->vr, W->vw, &by, &eps);
     for (int i = 0; i < n; i++) W->zp[i] = fmax(W->dz[i], 0.0);
-    double radius2 = farkas_radius(p, W->At, W->zp, W->vw, &by2, &eps2);
+    double radius2 = farkas_radius(p, L, W->At, W->zp, W->vw, &by2, &eps2);
     if (radius2 > radius) radius = radius2, by = by2, eps = eps2;
     if (radius > fmax(zn, CERT_RADIUS * z0norm)) {
         info->status = LCP_NO_SOLUTION;
@@ -664,26 +847,43 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "ipm: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", n,
                         DENSE_MAX);
-    double **v[] = {&W.z, &W.w, &W.r, &W.az, &W.dz, &W.dw, &W.dza, &W.dwa, &W.d, &W.adz, &W.zp, &W.vw, &W.vr};
+    double **v[] = {&W.z, &W.w, &W.r, &W.az, &W.dz, &W.dw, &W.dza, &W.dwa, &W.d, &W.adz, &W.zp, &W.vw, &W.vr, &W.zb};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!(*v[i] = lcp_alloc((size_t)n, sizeof(double)))) rc = 1;
     W.keep = lcp_alloc((size_t)n, 1);
-    int sym = lcp_csr_is_symmetric(&p->A, 1e-12);
-    W.At = sym ? &p->A : &W.At_own;                        /* A' (A itself when symmetric) */
-    if (rc || !W.keep || (!sym && lcp_csr_transpose(&p->A, &W.At_own))) {
+    double am[4] = {0, 0, 0, 0}, amax = 0.0; /* max|A_ij|, four chains */
+    long nnz = lcp_csr_nnz(&p->A), k4 = nnz & ~3L;
+    for (long k = 0; k < k4; k += 4)
+        for (int c = 0; c < 4; c++) {
+            double a = fabs(p->A.x[k + c]);
+            am[c] = a > am[c] ? a : am[c];
+        }
+    for (long k = k4; k < nnz; k++) am[0] = fmax(am[0], fabs(p->A.x[k]));
+    for (int c = 0; c < 4; c++) amax = fmax(amax, am[c]);
+    /* the dense path: A's dense copy, and the symmetry test on it (the same test as lcp_csr_is_symmetric's)
+     * with the 2x2 minors of not_psd_quick in the same pass */
+    double *ad = sparse ? NULL : dense_rows(&p->A);
+    int sym = 0, minors_bad = 0;
+    if (sparse) sym = lcp_csr_is_symmetric(&p->A, 1e-12);
+    else if (ad && W.vw) {
+        for (int i = 0; i < n; i++) W.vw[i] = ad[(size_t)i * n + i];
+        minors_bad = dense_scan(ad, W.vw, n, 1e-12 * amax, &sym);
+    }
+    W.At = sym ? &p->A : &W.At_own;                        /* A' (A itself when symmetric; sparse path only) */
+    if (rc || !W.keep || (!sparse && !ad) || (sparse && !sym && lcp_csr_transpose(&p->A, &W.At_own))) {
+        free(ad);
         work_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
     }
     openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
-    if ((rc = ls_init(&L, p, sparse, sym, pcg, s, err))) goto done;
+    if ((rc = ls_init(&L, p, sparse, sym, pcg, s, ad, err))) goto done;
 
     /* scales and the starting point */
     const double *b = p->b;
-    double bnorm = inf_norm(n, b), amax = 0.0, dsum = 0.0;
+    double bnorm = inf_norm(n, b), dsum = 0.0;
     int dpos = 0;
-    for (long k = 0; k < lcp_csr_nnz(&p->A); k++) amax = fmax(amax, fabs(p->A.x[k]));
     for (int i = 0; i < n; i++) {
-        double a = lcp_csr_diag(&p->A, i);
+        double a = W.vw[i] = L.ad ? L.ad[(size_t)i * n + i] : lcp_csr_diag(&p->A, i); /* vw: A's diagonal */
         if (a > 0) dsum += a, dpos++;
     }
     double dmean = dpos ? dsum / dpos : amax > 0 ? amax : 1.0;
@@ -692,10 +892,11 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     double zlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tz);   /* divergence of z ... */
     double wlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tw);   /* ... and of w */
     for (int i = 0; i < n; i++) W.z[i] = tz, W.w[i] = tw;
-    lcp_csr_matvec(&p->A, W.z, W.az);
+    ls_matvec(&L, W.z, W.az);
     for (int i = 0; i < n; i++) W.r[i] = W.w[i] - W.az[i] - b[i]; /* r = w - A z - b */
     double mu = n ? tz * tw : 0.0, mu0 = mu;
     double rnorm0 = inf_norm(n, W.r), rscale = fmax(fmax(1.0, bnorm), rnorm0);
+    double rtol = POLISH_RTOL * s->tol * fmax(1.0, bnorm); /* polish: refinement stops below this on B */
 
     /* iteration 0: the warm start if one was given, else the starting point */
     int warm = 0;
@@ -703,13 +904,33 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     double extra[3] = {mu, NAN, NAN};
     const double *last = warm ? x : W.z;                   /* the point the monitor saw last */
     int stop = lcp_monitor_step(mon, 0, last, extra);
+    double best_ipm = mon->last.residual; /* the interior-point iterates' own best (the polish's aside) */
     char why[200] = "";
-    for (int i = 0; i < n; i++) W.vr[i] = lcp_csr_diag(&p->A, i);
-    if (!stop && not_psd_quick(&p->A, W.At, W.vr, why, sizeof why)) {
+    if (!stop && (L.ad ? not_psd_quick_dense(L.ad, n, minors_bad, why, sizeof why) : not_psd_quick(&p->A, W.At, W.vw, why, sizeof why))) {
         info->status = LCP_ERROR;
         snprintf(info->message, sizeof info->message, "A is not positive semidefinite (%s): ipm needs a monotone LCP",
                  why);
         stop = 1;
+    }
+    int k = 0;
+    double pwork = 0.0;     /* the polish's factorizations so far, in units of M's (one a step) */
+    double pnext = INFINITY; /* dense: the next early polish once mu is below this */
+    if (!stop && !sparse) { /* dense: first the active set of the warm start, else of z = 0 (w = b < 0) */
+        for (int i = 0; i < n; i++) {
+            W.keep[i] = warm ? x[i] > 0.0 : b[i] < 0.0;
+            W.zp[i] = warm ? fmax(x[i], 0.0) : 0.0;
+        }
+        lcp_metrics pm;
+        double pr = polish(p, &W, &L, dmin, rtol, 0, 1.0, &pwork, &pm, err), r0 = 0.0;
+        for (int i = 0; i < n; i++) r0 = fmax(r0, -b[i]);
+        r0 /= fmax(1.0, bnorm);                              /* the residual of z = 0 */
+        if (!(pr < fmin(r0, mon->best.residual))) pnext = mu * PDAS_BACKOFF; /* no better: back off */
+        if (pr < mon->last.residual) {
+            k++;
+            extra[1] = extra[2] = NAN;
+            last = W.zb;
+            stop = lcp_monitor_step(mon, k, last, extra);
+        }
     }
     scaling(n, W.z, W.w, dmin, W.d);
     if (!stop && (rc = ls_factor(&L, W.d, NULL, err))) goto broken; /* step 1's M: first-time allocations here */
@@ -718,10 +939,12 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         if ((rc = ls_solve(&L, W.vr, err))) goto broken;
     }
 
-    int k = 0, tiny = 0, stalled = 0, diverged = 0, best_k = 0;
+    /* ks: the interior-point steps (k: the monitor's iterations, polish candidates included); progress: the
+     * best residual, or the iterates' own best, halved within STALL_STEPS steps */
+    int tiny = 0, stalled = 0, diverged = 0, best_k = 0, ks = 0;
     double best = mon->best.residual, sigma = NAN, alpha = NAN, qneg = 0.0;
     while (!stop) {
-        k++;
+        k++, ks++;
         /* predictor: (A + Z^-1 W) dz_a = r - w, dw_a = A dz_a - r */
         for (int i = 0; i < n; i++) W.dza[i] = W.r[i] - W.w[i];
         if ((rc = ls_solve(&L, W.dza, err))) goto broken;
@@ -764,42 +987,52 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         extra[0] = mu, extra[1] = alpha, extra[2] = sigma;
         last = W.z;
         if ((stop = lcp_monitor_step(mon, k, last, extra))) break;
+        if (mon->last.residual <= 0.5 * best_ipm) best_ipm = mon->last.residual, best_k = ks;
 
         /* polish once mu is small: shown to the monitor only if better */
-        if (mu < POLISH_MU * mu0) {
+        int late = mu < POLISH_MU * mu0;
+        if (late || (!sparse && mu <= pnext)) {
             lcp_metrics pm;
-            double pr = polish(p, &W, &L, dmin, &pm, err);
+            for (int i = 0; i < n; i++) {
+                W.keep[i] = W.z[i] >= W.w[i];
+                W.zp[i] = W.keep[i] ? W.z[i] : 0.0;
+            }
+            /* late, and on the sparse path: one step (a factorization), as each step's; early (dense):
+             * active-set steps while the polish's factorizations stay within PDAS_BUDGET of the steps' */
+            double pr = polish(p, &W, &L, dmin, rtol, late, late || sparse ? pwork + 1.0 : 1.0 + PDAS_BUDGET * ks,
+                               &pwork, &pm, err);
+            pnext = pr < mon->best.residual ? mu : mu * PDAS_BACKOFF; /* else wait for mu to fall */
             if (pr < mon->last.residual) {
                 k++;
                 extra[1] = extra[2] = NAN;
-                last = W.zp;
+                last = W.zb;
                 if ((stop = lcp_monitor_step(mon, k, last, extra))) break;
             }
         }
 
         /* verdicts instead of looping */
-        if (mon->best.residual <= 0.5 * best) best = mon->best.residual, best_k = k;
+        if (mon->best.residual <= 0.5 * best) best = mon->best.residual, best_k = ks;
         tiny = alpha < TINY_STEP ? tiny + 1 : 0;
         diverged = inf_norm(n, W.z) > zlim || inf_norm(n, W.w) > wlim;
-        stalled = k - best_k >= STALL_STEPS || tiny >= TINY_STEPS || !(mu > 0) || !isfinite(mu);
+        stalled = ks - best_k >= STALL_STEPS || tiny >= TINY_STEPS || !(mu > 0) || !isfinite(mu);
         if (diverged || stalled) break;
 
         scaling(n, W.z, W.w, dmin, W.d);                      /* M for the next step */
         if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
     }
     if (info->status == LCP_MAX_ITER && (diverged || stalled || mon->status == LCP_ERROR))
-        diagnose(p, &W, k, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
+        diagnose(p, &W, &L, ks, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
                  info);
     goto finish;
 negative:
     info->status = LCP_ERROR;
     snprintf(info->message, sizeof info->message,
              "A is not positive semidefinite (dz'A dz = %.3g < 0 on a direction of step %d): ipm needs a "
-             "monotone LCP", qneg, k);
+             "monotone LCP", qneg, ks);
     goto finish;
 nonfinite:
     lcp_fail(err, LCP_ERROR, NULL, 0,
-             "ipm: the Newton step of step %d is not finite (A + Z^-1 W singular to working precision)", k);
+             "ipm: the Newton step of step %d is not finite (A + Z^-1 W singular to working precision)", ks);
 broken: /* a Newton system that cannot be factored or solved: a verdict, not a failure to run */
     info->status = LCP_ERROR;
     snprintf(info->message, sizeof info->message, "%.250s", err->msg);

@@ -9,7 +9,8 @@
 #  - generated scenes solved to 1e-10 through both linear-system paths
 #    (dense LAPACK, sparse CHOLMOD/UMFPACK), agreeing with each other and
 #    with pgs/psor (lambda where it is unique, w on pyramids, whose lambda
-#    is not), with 5..60 iterations for condition numbers 1e2..1e8;
+#    is not), with 5..60 iterations for condition numbers 1e2..1e8 (sparse;
+#    dense: 1..60, its active-set polish may end the solve at once);
 #  - a nonsymmetric positive definite problem through the LU paths; monotone
 #    problems without a solution (exit 3, a Farkas certificate), dense and
 #    sparse; non-monotone ones (exit 5, quickly); limits and a tolerance
@@ -80,19 +81,22 @@ fi
 # --- generated scenes, both linear-system paths, against pgs/psor
 gen() { d=$T/$1; shift; [ -d "$d" ] || "$LCP" generate "$@" -o "$d" 2>/dev/null; }
 # both NAME REF_SOLVER COMPARE(x|w) MIN_ITER: ipm dense and sparse to 1e-10
-# in MIN_ITER..60 iterations, agreeing with each other and with REF_SOLVER
-# (none: skip) on x and w, or on w only
+# in MIN_ITER..60 iterations (dense: 1..60: its active-set polish, tried from
+# the start, often ends the solve at once), agreeing with each other to 1e-6
+# (a residual of 1e-10 leaves x uncertain by cond(A) 1e-10: column300's sparse
+# answer, at 8e-11, is 1e-7 from lexicolemke's, the dense one 7e-11) and with
+# REF_SOLVER (none: skip) on x and w, or on w only
 both() {
     name=$1; rs=$2; what=$3; lo=$4; d=$T/$name
     for ls in dense sparse; do
         run "$name: ipm --linsolve $ls to 1e-10" 0 --json -t 1e-10 --linsolve $ls -o "$T/x_$ls.mtx" \
             --output-w "$T/w_$ls.mtx" "$d" || continue
-        it=$(field iterations)
-        if [ "$it" -ge "$lo" ] && [ "$it" -le 60 ]; then ok "$name: $ls: $it iterations in $lo..60"
-        else bad "$name: $ls: $it iterations, not in $lo..60"; fi
+        it=$(field iterations); l=$lo; [ $ls = dense ] && l=1
+        if [ "$it" -ge "$l" ] && [ "$it" -le 60 ]; then ok "$name: $ls: $it iterations in $l..60"
+        else bad "$name: $ls: $it iterations, not in $l..60"; fi
     done
-    if close "$T/w_dense.mtx" "$T/w_sparse.mtx" 1e-7 &&
-       { [ "$what" = w ] || close "$T/x_dense.mtx" "$T/x_sparse.mtx" 1e-7; }; then
+    if close "$T/w_dense.mtx" "$T/w_sparse.mtx" 1e-6 &&
+       { [ "$what" = w ] || close "$T/x_dense.mtx" "$T/x_sparse.mtx" 1e-6; }; then
         ok "$name: dense and sparse agree ($what)"
     else bad "$name: dense and sparse differ: x by $(vdiff "$T/x_dense.mtx" "$T/x_sparse.mtx"), w by $(vdiff "$T/w_dense.mtx" "$T/w_sparse.mtx")"; fi
     [ "$rs" = none ] && return

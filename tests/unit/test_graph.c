@@ -4,7 +4,8 @@
  * colours on bipartite graphs and 3 on an odd cycle), orderings that are
  * permutations (rcm puts a shuffled path back in band order), colour
  * classes as contiguous runs of the order, and the Laplacian estimate of a
- * path against its closed form. */
+ * path against its closed form; components straight from the problem
+ * (union-find, and a full row's shortcut) with the graph's labels. */
 #include "check.h"
 #include "graph/graph.h"
 
@@ -82,6 +83,21 @@ int main(void)
     CHECK_NEAR(f.lap_lmax, 2 - 2 * cos(3 * M_PI / 4), 1e-10);
     lcp_graph_free(&g);
     lcp_problem_free(&p);
+    { /* a full row (node 5 joined to all: a star): one component by the O(n) shortcut, as by the graph */
+        const int star[][2] = {{5, 0}, {5, 1}, {5, 2}, {5, 3}, {5, 4}, {5, 6}};
+        int c1[7] = {0}, s1[7] = {0}, c2[7] = {0}, s2[7] = {0};
+        make_lcp(&p, 7, 6, star);
+        CHECK(lcp_graph_build(&p, &g, &err) == 0);
+        CHECK(lcp_graph_components(&g, c1, s1) == 1 && s1[0] == 7);
+        CHECK(lcp_problem_components(&p, c2, s2) == 1 && s2[0] == 7);
+        CHECK(!memcmp(c1, c2, sizeof c1));
+        lcp_graph_free(&g);
+        lcp_problem_free(&p);
+        /* without it (node 6 apart): two, so the shortcut takes full rows only */
+        make_lcp(&p, 7, 5, star);
+        CHECK(lcp_problem_components(&p, c2, s2) == 2 && s2[0] == 6 && s2[1] == 1 && c2[6] == 1);
+        lcp_problem_free(&p);
+    }
 
     /* a shuffled path of 200 nodes: bipartite (2 colours), rcm makes it banded */
     int n = 200, perm0[200], (*pp)[2] = malloc(sizeof(int[2]) * (n - 1));
