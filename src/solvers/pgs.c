@@ -21,8 +21,9 @@
  * Memory traffic (the sweeps are bound by it on large problems): on an lcp
  * the row update has its own loop (lcp_row: no call, no reload of the
  * problem's fields); pgs and psor in natural order also fuse the monitor's
- * residual into the sweep (fused_solve: A read once an iteration, not
- * twice), with the same bits as the plain loop.
+ * residual and metrics into the sweep (fused_solve: A read once an
+ * iteration, not twice, x_old and w not read again), with the same bits as
+ * the plain loop, and no branch on the data in the row loop.
  */
 #include "solver.h"
 #include "../spectral.h"
@@ -202,16 +203,16 @@ extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by m
  * order).  Row i reads x_old_j from xo for the columns j < i the sweep has
  * already updated, from x for the others (not yet updated): A is read once
  * for the sweep and the residual check of the iterate before it, instead of
- * twice, and x_old and w are not read again for the metrics.
+ * twice, and w_i is used where it is computed (neither stored nor read
+ * again).
  *
- * The row is cut at its diagonal (dpos[i], the first entry with j >= i):
- * below it two products, with x and with xo; from it on one, added to both
- * sums.  No test a nonzero (the test j < i was a branch mispredicted once a
- * row, and it flushed the work under way on the next rows); the sums take
- * the same terms in the same order, so the bits are those of the one loop. */
-static double fused_sweep(const lcp_problem *p, const int *restrict dpos, const double *restrict dinv, double omega,
-                          double *restrict x, double *restrict xo, double *restrict w,
-                          lcp_verify_partial *restrict parts)
+ * The row is cut at its diagonal (columns are sorted): below it two
+ * products, with x and with xo; from it on one, added to both sums.  No
+ * test a nonzero on which x to take (that branch was mispredicted once a
+ * row, flushing the work under way on the next rows); the sums take the
+ * same terms in the same order, so the bits are those of the one loop. */
+static double fused_sweep(const lcp_problem *p, const double *restrict dinv, double omega, double *restrict x,
+                          double *restrict xo, lcp_verify_partial *restrict parts)
 {
     const int *restrict ap = p->A.p, *restrict aj = p->A.j;
     const double *restrict ax = p->A.x, *restrict b = p->b;
@@ -221,8 +222,8 @@ static double fused_sweep(const lcp_problem *p, const int *restrict dpos, const 
         double res = 0.0, comp = 0.0, feas = 0.0;
         for (int i = lo; i < hi; i++) {
             double r = b[i], s = 0.0;
-            int k = ap[i], kd = dpos[i], ke = ap[i + 1];
-            for (; k < kd; k++) { /* j < i: x_j updated, x_old_j in xo */
+            int k = ap[i], ke = ap[i + 1];
+            for (; k < ke && aj[k] < i; k++) { /* j < i: x_j updated, x_old_j in xo */
                 int j = aj[k];
                 double a = ax[k];
                 r += a * x[j];
@@ -234,7 +235,6 @@ static double fused_sweep(const lcp_problem *p, const int *restrict dpos, const 
                 s += t;
             }
             double wi = s + b[i], xi = x[i];
-            w[i] = wi;
             xo[i] = xi;
             double xn = xi - omega * r * dinv[i];
             xn = lcp_sel_max(0.0, xn); /* if (xn < 0) xn = 0, without a branch */
@@ -249,9 +249,9 @@ static double fused_sweep(const lcp_problem *p, const int *restrict dpos, const 
 }
 
 /* pgs and psor on an lcp in natural order (no --order, no --reg): each
- * fused_sweep k+1 gives w of iterate k and its metrics' partials, whose sum
+ * fused_sweep k+1 gives the metrics' partials of iterate k, whose sum
  * (lcp_verify_add in chunk order, lcp_verify_finish: the residual of
- * DESIGN.md, the bits lcp_verify_w and so lcp_monitor_step would get) goes
+ * DESIGN.md, the bits lcp_verify and so lcp_monitor_step would get) goes
  * to the monitor as iteration k.  The same iterates, decisions and answer as
  * the plain loop (on a stop x is set back to the iterate judged), one sweep
  * more, and one pass over A an iteration instead of two.  -1 when there is
@@ -259,21 +259,15 @@ static double fused_sweep(const lcp_problem *p, const int *restrict dpos, const 
 static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
 {
     int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
-    double *xo = lcp_alloc((size_t)n, sizeof(double)), *w = lcp_alloc((size_t)n, sizeof(double));
-    int *dpos = lcp_alloc((size_t)n, sizeof(int));
+    double *xo = lcp_alloc((size_t)n, sizeof(double));
     lcp_verify_partial *parts = lcp_alloc((size_t)(nchunks > 0 ? nchunks : 1), sizeof *parts);
-    if (!xo || !w || !dpos || !parts) {
-        free(xo), free(w), free(dpos), free(parts);
+    if (!xo || !parts) {
+        free(xo), free(parts);
         return -1;
-    }
-    for (int i = 0; i < n; i++) { /* columns are sorted within a row */
-        int k = p->A.p[i];
-        while (k < p->A.p[i + 1] && p->A.j[k] < i) k++;
-        dpos[i] = k;
     }
     double dx = 0.0; /* the largest change of the iteration judged (0 for the start) */
     for (int k = 0;; k++) {
-        double next = fused_sweep(p, dpos, dinv, omega, x, xo, w, parts);
+        double next = fused_sweep(p, dinv, omega, x, xo, parts);
         lcp_verify_partial t = {0};
         if (nchunks > 0) t = parts[0];
         for (int c = 1; c < nchunks; c++) lcp_verify_add(p, &t, &parts[c]);
@@ -285,7 +279,7 @@ static int fused_solve(const lcp_problem *p, const double *dinv, double omega, d
         }
         dx = next;
     }
-    free(xo), free(w), free(dpos), free(parts);
+    free(xo), free(parts);
     return 0;
 }
 
