@@ -60,7 +60,7 @@ static double inf_norm(const double *v, int n)
  * Rows are cut into chunks of a fixed size, whatever the thread count, and
  * the chunks' sums are added in order: every -j gives the same bits, and a
  * problem of one chunk (most) the bits of a plain loop. */
-enum { VERIFY_CHUNK = 1024 }; /* rows a chunk (contacts: a third of it): small enough to balance two threads at 10,000 rows */
+enum { VERIFY_CHUNK = LCP_VERIFY_CHUNK }; /* rows a chunk (contacts: a third of it): small enough to balance two threads at 10,000 rows */
 
 typedef lcp_verify_partial partial; /* res: max for lcp/blcp, sum of squares for ccp/fc3d */
 
@@ -171,10 +171,7 @@ static void lcp_chunk(const lcp_csr *A, const double *restrict b, double reg, co
         for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
         double wi = s + b[i], xi = x[i];
         if (reg > 0) wi -= reg * xi; /* the original problem's w (see below) */
-        res = max_nan(res, fabs(min_nan(xi, wi)));
-        comp += xi * wi;
-        feas = max_nan(feas, max_nan(-xi, -wi));
-        bad |= !isfinite(xi) | !isfinite(wi);
+        lcp_verify_row_lcp(xi, wi, &res, &comp, &feas, &bad);
         w[i] = reg > 0 ? wi + reg * xi : wi;
     }
     *c = (partial){.res = res, .comp = comp, .feas = feas, .nan = bad};

@@ -11,6 +11,11 @@
 
 #include "problem.h"
 
+#include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 typedef struct {
     double residual;        /* the number that decides "solved" */
     double complementarity; /* |lambda'w|, blcp: sum |w_i| * distance to the active bound,
@@ -37,6 +42,44 @@ typedef struct {
     double res, comp, feas, nq, nr, nu;
     int nan;
 } lcp_verify_partial;
+/* Rows a chunk of the partial sums (contacts: a third of it): the whole
+ * computation adds one partial a chunk, in chunk order. */
+enum { LCP_VERIFY_CHUNK = 1024 };
+/* a > b ? a : b and a < b ? a : b without a branch (x86-64: maxsd and
+ * minsd, whose results are exactly these, NaN and signed zeros included) */
+static inline double lcp_sel_max(double a, double b)
+{
+#ifdef __SSE2__
+    return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b)));
+#else
+    return a > b ? a : b;
+#endif
+}
+static inline double lcp_sel_min(double a, double b)
+{
+#ifdef __SSE2__
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
+#else
+    return a < b ? a : b;
+#endif
+}
+/* fmax and fmin (a NaN argument gives the other): the values of
+ * (b > a || a != a) ? b : a and (b < a || a != a) ? b : a, with no branch
+ * on the data (the comparison of x_i and w_i goes either way from row to
+ * row: a mispredicted branch in the row loops) and a test of a that is
+ * never taken where nothing is NaN. */
+static inline double lcp_max_nan(double a, double b) { return a != a ? b : lcp_sel_max(b, a); }
+static inline double lcp_min_nan(double a, double b) { return a != a ? b : lcp_sel_min(b, a); }
+/* The terms of lcp row i (x_i, w_i) in a partial's res, comp, feas and nan:
+ * the one definition, for verify.c and the fused sweeps of src/solvers/pgs.c
+ * (the same operations in the same order: the same bits). */
+static inline void lcp_verify_row_lcp(double xi, double wi, double *res, double *comp, double *feas, int *bad)
+{
+    *res = lcp_max_nan(*res, fabs(lcp_min_nan(xi, wi)));
+    *comp += xi * wi;
+    *feas = lcp_max_nan(*feas, lcp_max_nan(-xi, -wi));
+    *bad |= !isfinite(xi) | !isfinite(wi);
+}
 void lcp_verify_nodes(const lcp_problem *p, const double *x, const double *w, const int *nodes, int count,
                       lcp_verify_partial *c);
 void lcp_verify_add(const lcp_problem *p, lcp_verify_partial *t, const lcp_verify_partial *c);

@@ -21,8 +21,9 @@
  * Memory traffic (the sweeps are bound by it on large problems): on an lcp
  * the row update has its own loop (lcp_row: no call, no reload of the
  * problem's fields); pgs and psor in natural order also fuse the monitor's
- * residual into the sweep (fused_solve: A read once an iteration, not
- * twice), with the same bits as the plain loop.
+ * residual and metrics into the sweep (fused_solve: A read once an
+ * iteration, not twice, x_old and w not read again), with the same bits as
+ * the plain loop, and no branch on the data in the row loop.
  */
 #include "solver.h"
 #include "../spectral.h"
@@ -196,62 +197,89 @@ extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by m
 /* A forward sweep over the rows of an lcp (the bits of lcp_pgs_sweep) that
  * also computes, from the same pass over A, w = A x_old + b with x_old the
  * iterate the sweep starts from, in lcp_verify's summation order (0, the
- * products in column order, then + b_i: its bits), and leaves x_old in xo.
- * Row i reads x_old_j from xo for the columns j < i the sweep has already
- * updated, from x for the others (not yet updated): A is read once for the
- * sweep and the residual check of the iterate before it, instead of twice. */
+ * products in column order, then + b_i: its bits), leaves x_old in xo, and
+ * the metrics' partial of x_old and w for each chunk of LCP_VERIFY_CHUNK
+ * rows in parts (lcp_verify_row_lcp: lcp_verify_w's bits once added in chunk
+ * order).  Row i reads x_old_j from xo for the columns j < i the sweep has
+ * already updated, from x for the others (not yet updated): A is read once
+ * for the sweep and the residual check of the iterate before it, instead of
+ * twice, and w_i is used where it is computed (neither stored nor read
+ * again).
+ *
+ * The row is cut at its diagonal (columns are sorted): below it two
+ * products, with x and with xo; from it on one, added to both sums.  No
+ * test a nonzero on which x to take (that branch was mispredicted once a
+ * row, flushing the work under way on the next rows); the sums take the
+ * same terms in the same order, so the bits are those of the one loop. */
 static double fused_sweep(const lcp_problem *p, const double *restrict dinv, double omega, double *restrict x,
-                          double *restrict xo, double *restrict w)
+                          double *restrict xo, lcp_verify_partial *restrict parts)
 {
     const int *restrict ap = p->A.p, *restrict aj = p->A.j;
     const double *restrict ax = p->A.x, *restrict b = p->b;
     double dmax = 0.0;
-    for (int i = 0; i < p->n; i++) {
-        double r = b[i], s = 0.0;
-        for (int k = ap[i]; k < ap[i + 1]; k++) {
-            int j = aj[k];
-            double a = ax[k], xj = x[j];
-            r += a * xj;
-            s += a * (j < i ? xo[j] : xj);
+    for (int lo = 0, c = 0; lo < p->n; lo += LCP_VERIFY_CHUNK, c++) {
+        int hi = p->n - lo > LCP_VERIFY_CHUNK ? lo + LCP_VERIFY_CHUNK : p->n, bad = 0;
+        double res = 0.0, comp = 0.0, feas = 0.0;
+        for (int i = lo; i < hi; i++) {
+            double r = b[i], s = 0.0;
+            int k = ap[i], ke = ap[i + 1];
+            for (; k < ke && aj[k] < i; k++) { /* j < i: x_j updated, x_old_j in xo */
+                int j = aj[k];
+                double a = ax[k];
+                r += a * x[j];
+                s += a * xo[j];
+            }
+            for (; k < ke; k++) { /* j >= i: x_j not yet updated */
+                double t = ax[k] * x[aj[k]];
+                r += t;
+                s += t;
+            }
+            double wi = s + b[i], xi = x[i];
+            xo[i] = xi;
+            double xn = xi - omega * r * dinv[i];
+            xn = lcp_sel_max(0.0, xn); /* if (xn < 0) xn = 0, without a branch */
+            double d = fabs(xn - xi);
+            x[i] = xn;
+            dmax = lcp_max_nan(dmax, d);
+            lcp_verify_row_lcp(xi, wi, &res, &comp, &feas, &bad);
         }
-        w[i] = s + b[i];
-        double xi = x[i];
-        xo[i] = xi;
-        double xn = xi - omega * r * dinv[i];
-        if (xn < 0.0) xn = 0.0;
-        double d = fabs(xn - xi);
-        x[i] = xn;
-        dmax = max_nan(dmax, d);
+        parts[c] = (lcp_verify_partial){.res = res, .comp = comp, .feas = feas, .nan = bad};
     }
     return dmax;
 }
 
 /* pgs and psor on an lcp in natural order (no --order, no --reg): each
- * fused_sweep k+1 gives w of iterate k, whose metrics (lcp_verify_w, the
- * residual of DESIGN.md: the bits lcp_monitor_step would get) go to the
- * monitor as iteration k.  The same iterates, decisions and answer as the
- * plain loop (on a stop x is set back to the iterate judged), one sweep
+ * fused_sweep k+1 gives the metrics' partials of iterate k, whose sum
+ * (lcp_verify_add in chunk order, lcp_verify_finish: the residual of
+ * DESIGN.md, the bits lcp_verify and so lcp_monitor_step would get) goes
+ * to the monitor as iteration k.  The same iterates, decisions and answer as
+ * the plain loop (on a stop x is set back to the iterate judged), one sweep
  * more, and one pass over A an iteration instead of two.  -1 when there is
- * no memory for the two vectors (the caller runs the plain loop). */
+ * no memory for the workspace (the caller runs the plain loop). */
 static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
 {
-    double *xo = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
-    if (!xo || !w) {
-        free(xo), free(w);
+    int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
+    double *xo = lcp_alloc((size_t)n, sizeof(double));
+    lcp_verify_partial *parts = lcp_alloc((size_t)(nchunks > 0 ? nchunks : 1), sizeof *parts);
+    if (!xo || !parts) {
+        free(xo), free(parts);
         return -1;
     }
     double dx = 0.0; /* the largest change of the iteration judged (0 for the start) */
     for (int k = 0;; k++) {
-        double next = fused_sweep(p, dinv, omega, x, xo, w);
+        double next = fused_sweep(p, dinv, omega, x, xo, parts);
+        lcp_verify_partial t = {0};
+        if (nchunks > 0) t = parts[0];
+        for (int c = 1; c < nchunks; c++) lcp_verify_add(p, &t, &parts[c]);
         lcp_metrics m;
-        lcp_verify_w(p, xo, w, &m);
+        lcp_verify_finish(p, &t, &m);
         if (lcp_monitor_record(mon, k, lcp_now() - mon->t0, lcp_interrupted, &m, xo, &dx)) {
-            memcpy(x, xo, (size_t)p->n * sizeof(double));
+            memcpy(x, xo, (size_t)n * sizeof(double));
             break;
         }
         dx = next;
     }
-    free(xo), free(w);
+    free(xo), free(parts);
     return 0;
 }
 

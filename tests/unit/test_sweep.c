@@ -10,9 +10,11 @@
  *   in src/verify.c); its metrics must be the bits of lcp_verify_w (the
  *   general per-node path) on the same w, over several chunks, with NaN
  *   and Inf in x, and with --reg;
- * - pgs and psor on an lcp fuse the residual check into the sweep
- *   (fused_solve): the same iterations, status, residuals and answer, bit
- *   for bit, as the plain loop (taken here with an identity --order);
+ * - pgs and psor on an lcp fuse the residual check and its metrics into
+ *   the sweep (fused_solve): the same iterations, status, metrics and
+ *   answer, bit for bit, as the plain loop (taken here with an identity
+ *   --order), from zeros, from a warm start of both signs, and from one with
+ *   a NaN;
  * - psor's factor (choose_omega): 1 on a singular A (the 2 x 2 of Siconos'
  *   lcp_CPS_1, where Lanczos ends at lmin ~ 1e-16), 1 when lmax >= 2, in
  *   (1, 2) with margin on a chain; lcp_scaled_spectrum_until stops within
@@ -256,10 +258,12 @@ static void test_omega(void)
 typedef struct {
     int iterations;
     lcp_status status;
-    double residual, omega;
+    double residual, complementarity, feasibility, scale, omega;
 } run_out;
 
-static run_out solve(const lcp_problem *p, const char *name, double tol, int max_iter, int plain, double *x)
+/* from x0 (NULL: zeros) */
+static run_out solve_from(const lcp_problem *p, const char *name, double tol, int max_iter, int plain, double *x,
+                          const double *x0)
 {
     lcp_settings s;
     lcp_settings_default(&s);
@@ -273,20 +277,38 @@ static run_out solve(const lcp_problem *p, const char *name, double tol, int max
     lcp_monitor mon;
     lcp_info info;
     memset(&info, 0, sizeof info);
-    memset(x, 0, (size_t)p->n * sizeof(double));
+    if (x0) memcpy(x, x0, (size_t)p->n * sizeof(double));
+    else memset(x, 0, (size_t)p->n * sizeof(double));
     lcp_err err = {{0}};
     if (lcp_monitor_init(&mon, p, &s, NULL)) exit(2);
     const lcp_solver *sv = lcp_solver_find(name);
-    run_out r = {-1, LCP_ERROR, NAN, NAN};
+    run_out r = {-1, LCP_ERROR, NAN, NAN, NAN, NAN, NAN};
     if (!sv->solve(p, &s, x, &mon, &info, &err)) {
         r.iterations = info.iterations;
         r.status = mon.status;
         r.residual = mon.last.residual;
+        r.complementarity = mon.last.complementarity;
+        r.feasibility = mon.last.feasibility;
+        r.scale = mon.last.scale;
         r.omega = info.omega;
     }
     lcp_monitor_free(&mon);
     free(perm);
     return r;
+}
+
+static run_out solve(const lcp_problem *p, const char *name, double tol, int max_iter, int plain, double *x)
+{
+    return solve_from(p, name, tol, max_iter, plain, x, NULL);
+}
+
+/* the same bits: every field of the two runs and their answers */
+static int same_run(run_out a, run_out b, const double *x, const double *y, int n)
+{
+    return a.iterations == b.iterations && a.status == b.status && memcmp(&a.residual, &b.residual, 8) == 0 &&
+           memcmp(&a.complementarity, &b.complementarity, 8) == 0 &&
+           memcmp(&a.feasibility, &b.feasibility, 8) == 0 && memcmp(&a.scale, &b.scale, 8) == 0 &&
+           memcmp(&a.omega, &b.omega, 8) == 0 && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
 }
 
 /* The fused sweep + residual (fused_solve in src/solvers/pgs.c): the
@@ -304,8 +326,7 @@ static void test_fused(void)
         for (int lim = 0; lim < 2; lim++) {
             run_out a = solve(&p, names[v], 1e-10, lim ? 7 : 100000, 0, x);
             run_out b = solve(&p, names[v], 1e-10, lim ? 7 : 100000, 1, y);
-            same &= a.iterations == b.iterations && a.status == b.status && a.residual == b.residual &&
-                    a.omega == b.omega && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
+            same &= same_run(a, b, x, y, n);
             solved += a.status == LCP_SOLVED;
             limited += a.status == LCP_MAX_ITER && a.iterations == 7;
         }
@@ -316,6 +337,26 @@ static void test_fused(void)
     lcp_metrics m;
     lcp_verify(&p, x, y, &m);
     CHECK(a.status == LCP_SOLVED && m.residual == a.residual && m.residual <= 1e-10);
+    /* from a warm start of both signs (the metrics' max and min terms take
+     * either side), and from one with a NaN (stopped at iteration 0, the
+     * start given back): the bits of the plain loop */
+    double *x0 = malloc((size_t)n * sizeof(double));
+    unsigned seed = 11u;
+    for (int i = 0; i < n; i++) x0[i] = rnd(&seed) - 0.3;
+    int warm = 1;
+    for (int v = 0; v < 2; v++)
+        for (int lim = 0; lim < 2; lim++) {
+            run_out c = solve_from(&p, names[v], 1e-10, lim ? 5 : 100000, 0, x, x0);
+            run_out d = solve_from(&p, names[v], 1e-10, lim ? 5 : 100000, 1, y, x0);
+            warm &= same_run(c, d, x, y, n) && c.status == (lim ? LCP_MAX_ITER : LCP_SOLVED);
+        }
+    CHECK(warm);
+    x0[n / 2] = NAN;
+    run_out c = solve_from(&p, "pgs", 1e-10, 100, 0, x, x0), d = solve_from(&p, "pgs", 1e-10, 100, 1, y, x0);
+    CHECK(c.status == LCP_ERROR && c.iterations == 0 && isinf(c.residual));
+    CHECK(c.status == d.status && c.iterations == d.iterations && c.residual == d.residual);
+    CHECK(memcmp(x, x0, (size_t)n * sizeof(double)) == 0);
+    free(x0);
     free(x), free(y);
     lcp_problem_free(&p);
 }
