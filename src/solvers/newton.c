@@ -699,6 +699,7 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
     info->iterations = mon->iter;
     const char *path = W->sparse && W->sym && !W->nlu && !W->chol_off ? "sparse Cholesky (CHOLMOD)"
                        : W->sparse && W->sym && W->nchol ? "sparse Cholesky, then LU (CHOLMOD, UMFPACK)"
+                       : W->sparse && W->sym        ? "sparse LU, Cholesky failed (UMFPACK)"
                        : W->sparse                    ? "sparse LU (UMFPACK)"
                        : !W->sym                    ? "dense LU (LAPACK)"
                        : !W->nlu                    ? "dense Cholesky (LAPACK)" /* or nothing factored yet */
