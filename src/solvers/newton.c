@@ -37,8 +37,18 @@
  * fast local convergence (the error it adds to the Newton equation is
  * O(delta ||d||), below O(||Phi||^2) where delta <= ||Phi||^2).  The step is
  * z <- z + t d, t the first of 1, 1/2, 1/4, ... (down to 1e-14) with the
- * Armijo decrease
- *     psi(z + t d) <= psi(z) + sigma t grad psi(z)'d,   sigma = 1e-4,
+ * non-monotone Armijo decrease (Grippo, Lampariello and Lucidi 1986, "A
+ * nonmonotone line search technique for Newton's method", SIAM J. Numer.
+ * Anal. 23)
+ *     psi(z + t d) <= max_{0<=j<5} psi(z_k-j) + sigma t grad psi(z)'d,
+ * sigma = 1e-4: the reference is the largest of the last 5 merits (on the
+ * degenerate contact sets of granular piles the monotone search took steps
+ * of 1/8 to 1/1000 for hundreds of iterations; this takes a third as many
+ * steps).  It turns monotone (psi(z) itself) for the rest of the solve
+ * once psi <= 1e-12 psi(z_0) (near a solution, where a rise back would
+ * only cost steps) or once 50 steps in a row found no merit below the
+ * lowest so far (cycling, e.g. about a stationary point that is no
+ * solution), so that the stall tests below see a monotone merit there;
  * of the Fischer-Burmeister merit psi(z) = 1/2 ||Phi_FB(z)||^2, which is
  * continuously differentiable with grad psi = H_FB' Phi_FB = D_a Phi_FB +
  * A'(D_b Phi_FB).  The direction must pass the angle test grad psi'd <=
@@ -62,7 +72,13 @@
  * eps D_a,i are eliminated, the rest is a reduced system, symmetric positive
  * definite when A is symmetric psd, solved by LAPACK Cholesky
  * (dpotrf/dpotrs), or LU (dgetrf/dgetrs) where A is not symmetric or
- * Cholesky fails (see dense_solve); sparse: UMFPACK, symbolic analysis once
+ * Cholesky fails (see dense_solve); sparse, A symmetric: the same reduced
+ * system by CHOLMOD, on the fixed pattern of A plus the diagonal (the
+ * eliminated rows and columns set to the identity's), symbolic analysis
+ * once, numeric factorisation per step (sparse_chol_solve: 4-5 times
+ * faster than the LU of the full H on granular piles of 3,000-8,000
+ * contacts); sparse, A not symmetric or Cholesky failed once: UMFPACK,
+ * symbolic analysis once
  * on the pattern of H (that of A plus the diagonal, the same at every
  * step), numeric LU per step (src/sparse_factor.c, with UMFPACK's default
  * iterative refinement); auto: dense for n <= 1000, sparse above.
@@ -82,9 +98,10 @@
  * Verdicts: the monitor decides "solved" from the common residual.  When no
  * step of at least 1e-14 decreases psi along the Newton and the gradient
  * direction, when the gradient vanishes at psi > 0 (a stationary point that
- * is no solution), or when psi gains less than a relative 1e-10 over 10
- * steps in a row or less than 1e-6 over 100 steps (a crawl, e.g. towards an
- * infimum of psi at infinity), the solve stops with status error ("line
+ * is no solution), or when the line search's reference (the max of the
+ * last merits, psi itself once monotone) gains less than a relative 1e-10
+ * over 10 steps in a row or less than 1e-6 over 100 steps (a crawl, e.g.
+ * towards an infimum of psi at infinity), the solve stops with status error ("line
  * search failed: ..."); if the residual is already below sqrt(eps) = 1.5e-8
  * the stall is taken for the rounding floor of the problem and the solve
  * stops with the monitor's status (max_iter, exit 1) instead.
@@ -111,6 +128,9 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 
 #define ARMIJO_SIGMA 1e-4       /* sufficient decrease factor */
 #define ARMIJO_BETA 0.5         /* backtracking factor */
+#define NONMONOTONE 5           /* Armijo against the max of the last 5 merits (Grippo et al.) */
+#define NM_LOCAL 1e-12         /* ... and from psi <= 1e-12 psi_0 on (||Phi|| <= 1e-6 ||Phi_0||) */
+#define NM_PATIENCE 50          /* ... monotone from the first time 50 steps find no lower merit */
 #define MIN_STEP 1e-14          /* smallest step the line search tries */
 #define DESCENT_ANGLE 1e-12     /* descent test grad'd <= -angle ||grad|| ||d|| */
 #define REG_MIN 1e-10           /* regularization delta = min(c, ||Phi||), c in [REG_MIN, REG_MAX] */
@@ -143,6 +163,8 @@ typedef struct {
     double *rowsum, *colsum;     /* sum_j |A_ij|, sum_i |A_ij| (the bound on ||grad psi||) */
     int have_g;                  /* g holds grad psi at the current z */
     double gg;                   /* ||g||^2 when have_g */
+    double psiref;               /* the line search's reference: max of the last NONMONOTONE merits */
+    double hist[NONMONOTONE];    /* those merits (a ring) */
     int sym;                     /* A symmetric (to SYM_TOL): At = A, Cholesky tried */
     /* dense path: the reduced system on F = {i: D_b,i > ELIM_REL D_a,i} */
     double *H;                   /* m x m column-major (m = |F|), factored in place */
@@ -271,7 +293,12 @@ static int sparse_setup(newton_work *W, lcp_err *err)
     if (!W->Hp || !W->Hj || !W->amap || !W->hdiag || !W->Hx)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     lcp_pattern_with_diagonal(A, W->Hp, W->Hj, W->hdiag, W->amap, NULL);
-    int st = lcp_sparse_factor_init(&W->sf, n, W->Hp, W->Hj, W->Hx, 0, LCP_SF_REFINE_DEFAULT);
+    if (W->sym) {                                            /* the reduced system: CHOLMOD */
+        W->rr = lcp_alloc((size_t)n, sizeof(double));
+        W->pos = lcp_alloc((size_t)n, sizeof(int));
+        if (!W->rr || !W->pos) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    }
+    int st = lcp_sparse_factor_init(&W->sf, n, W->Hp, W->Hj, W->Hx, W->sym, LCP_SF_REFINE_DEFAULT);
     if (st == LCP_SF_OK) return 0;
     if (!W->sf.stage) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     return lcp_fail(err, LCP_ERROR, NULL, 0, "UMFPACK symbolic analysis of H failed (status %d%s)", W->sf.status,
@@ -360,6 +387,59 @@ static int dense_solve(newton_work *W, lcp_err *err)
     return 0;
 }
 
+/* Sparse path for symmetric A: the reduced system of dense_solve,
+ *     (A_FF + diag(delta + D_a / D_b)_F) d_F = rhs_F / D_b,F - A_FE d_E,
+ * factored by CHOLMOD on the fixed pattern of H (A plus the diagonal, the
+ * symbolic analysis of init reused at every step): the rows and columns of
+ * the eliminated set E are set to those of the identity (right-hand side
+ * d_E), so that the pattern never changes.  Returns 0, 1 (a zero row: H
+ * singular), 2 when Cholesky fails (not positive definite: the caller
+ * falls back to LU of the full H), or LCP_ERROR. */
+static int sparse_chol_solve(newton_work *W, lcp_err *err)
+{
+    const lcp_csr *A = W->A;
+    const double *ma = W->ma, *mb = W->mb, *rhs = W->rhs, *sc = W->sc;
+    double *d = W->d, *rr = W->rr;
+    int n = W->n, m = 0;
+    for (int i = 0; i < n; i++) {
+        if (ma[i] > 0 && mb[i] <= ELIM_REL * ma[i]) {
+            W->pos[i] = -1;
+            d[i] = rhs[i] / ma[i];                               /* eliminated */
+        } else if (mb[i] > 0) {
+            W->pos[i] = m++;
+        } else {
+            return 1;                                            /* D_a,i = D_b,i = 0: a zero row */
+        }
+    }
+    W->msum += m;
+    W->nsys++;
+    for (int i = 0; i < n; i++) {
+        if (W->pos[i] < 0) {
+            for (int k = W->Hp[i]; k < W->Hp[i + 1]; k++) W->Hx[k] = k == W->hdiag[i] ? 1.0 : 0.0;
+            rr[i] = d[i];
+            continue;
+        }
+        double acc = 0.0, si = sc[i];
+        for (int k = W->Hp[i]; k < W->Hp[i + 1]; k++) {
+            int j = W->Hj[k];
+            double v = W->amap[k] >= 0 ? A->x[W->amap[k]] * (si * sc[j]) : 0.0;
+            if (W->pos[j] < 0) {
+                acc += v * d[j];                                 /* (S A S)_FE d_E */
+                v = 0.0;
+            }
+            W->Hx[k] = k == W->hdiag[i] ? v + W->delta + ma[i] / mb[i] : v;
+        }
+        rr[i] = rhs[i] / mb[i] - acc;
+    }
+    if (m == 0) return 0;                                        /* all eliminated */
+    int st = lcp_sparse_factor_refactor(&W->sf, W->Hx, LCP_SF_CHOLESKY);
+    if (st == LCP_SF_NOT_POSDEF) return 2;
+    if (st == LCP_SF_OK) st = lcp_sparse_factor_solve(&W->sf, rr, d);
+    if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&W->sf, err, "");
+    W->nchol++;
+    return 0;
+}
+
 /* Solves H d = rhs, H = diag(ma) + diag(mb) A.  Returns 0, 1 when H is
  * singular (d unset), or LCP_ERROR (out of memory, message in err). */
 static int newton_solve(newton_work *W, lcp_err *err)
@@ -367,6 +447,11 @@ static int newton_solve(newton_work *W, lcp_err *err)
     const lcp_csr *A = W->A;
     int n = W->n;
     if (!W->sparse) return dense_solve(W, err);
+    if (W->sym && !W->chol_off) {
+        int cr = sparse_chol_solve(W, err);
+        if (cr != 2) return cr;
+        W->chol_off = 1;                                 /* not positive definite: LU from now on */
+    }
     for (int i = 0; i < n; i++)
         for (int k = W->Hp[i]; k < W->Hp[i + 1]; k++) {
             double v = W->amap[k] >= 0 ? W->mb[i] * (A->x[W->amap[k]] * (W->sc[i] * W->sc[W->Hj[k]])) : 0.0; /* D_b S A S */
@@ -376,6 +461,7 @@ static int newton_solve(newton_work *W, lcp_err *err)
     if (st == LCP_SF_OK) st = lcp_sparse_factor_solve(&W->sf, W->rhs, W->d);
     if (st == LCP_SF_SINGULAR) return 1;
     if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&W->sf, err, "");
+    W->nlu++;
     return 0;
 }
 
@@ -419,7 +505,7 @@ static int newton_step(newton_work *W, const double *z, double psi, lcp_err *err
     if (!(slope <= -DESCENT_ANGLE * fb_gradient_bound(W, psi) * sqrt(dd)) &&
         !(slope <= -DESCENT_ANGLE * sqrt(dd * fb_gradient(W))))
         return 0;
-    *t = line_search(W, z, psi, slope, pt);
+    *t = line_search(W, z, W->psiref, slope, pt);
     return 0;
 }
 
@@ -509,9 +595,21 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
     int min_steps = 0, newton_steps = 0, gradient_steps = 0, stalls = 0;
     double psi_check = psi;                                  /* psi CRAWL_STEPS steps ago */
     const char *why = NULL;                                  /* set when the solver gives up */
+    int nm = NONMONOTONE, since_best = 0;                    /* merits in the reference; steps without a new best */
+    double psi_best = HUGE_VAL, psi_first = psi;
     double regc = REG_MIN;                                   /* c: the cap of delta */
     int stop = lcp_monitor_step(mon, 0, x, extra);
     for (int k = 1; !stop; k++) {
+        if (psi < psi_best) {                                /* a new lowest merit */
+            psi_best = psi;
+            since_best = 0;
+        } else if (++since_best >= NM_PATIENCE) {
+            nm = 1;                                          /* cycling: monotone from now on */
+        }
+        if (psi <= NM_LOCAL * psi_first) nm = 1;             /* near the solution: monotone from now on */
+        W->hist[(k - 1) % NONMONOTONE] = psi;                /* psiref = max of the last nm merits */
+        W->psiref = psi;
+        for (int q = 0; q < nm && q < k; q++) W->psiref = fmax(W->psiref, W->hist[(k - 1 - q) % NONMONOTONE]);
         W->delta = fmin(regc, sqrt(2.0 * psi));              /* delta = min(c, ||Phi||) */
         fb_jacobian(W, z);                                   /* D_a, D_b of H_FB */
         W->have_g = 0;                                       /* g = H_FB' Phi: when needed */
@@ -554,7 +652,7 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                 W->d[i] = -c * W->g[i];
                 W->ad[i] *= -c;                              /* A d */
             }
-            t = line_search(W, z, psi, -c * gg, &pt);
+            t = line_search(W, z, W->psiref, -c * gg, &pt);
             if (!(t > 0)) {
                 why = "no step >= 1e-14 decreases the merit";
                 break;
@@ -566,7 +664,10 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
         memcpy(W->z, W->zt, (size_t)n * sizeof(double));    /* z <- z + t d */
         memcpy(W->w, W->wt, (size_t)n * sizeof(double));    /* w <- w + t A d */
         double psi_new = fb_merit(n, z, W->w, W->phi);       /* = pt */
-        if (psi - psi_new <= STALL_REL * psi) {              /* little progress: w afresh */
+        double nref = psi_new;                               /* the next reference: psi_new and */
+        for (int q = 0; q < nm - 1 && q < k; q++)            /* the last nm - 1 merits */
+            nref = fmax(nref, W->hist[(k - 1 - q) % NONMONOTONE]);
+        if (W->psiref - nref <= STALL_REL * W->psiref) {     /* little progress: w afresh */
             smatvec(W, A, z, W->w);
             for (int i = 0; i < n; i++) W->w[i] += W->b[i];
             psi_new = fb_merit(n, z, W->w, W->phi);
@@ -588,15 +689,18 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
             break;
         }
         if (k % CRAWL_STEPS == 0) {
-            if (!stop && psi_check - psi <= CRAWL_REL * psi_check) {
+            if (!stop && psi_check - nref <= CRAWL_REL * psi_check) {
                 why = "psi gained < 1e-6 over 100 steps";
                 break;
             }
-            psi_check = psi;
+            psi_check = nref;
         }
     }
     info->iterations = mon->iter;
-    const char *path = W->sparse                    ? "sparse LU (UMFPACK)"
+    const char *path = W->sparse && W->sym && !W->nlu && !W->chol_off ? "sparse Cholesky (CHOLMOD)"
+                       : W->sparse && W->sym && W->nchol ? "sparse Cholesky, then LU (CHOLMOD, UMFPACK)"
+                       : W->sparse && W->sym        ? "sparse LU, Cholesky failed (UMFPACK)"
+                       : W->sparse                    ? "sparse LU (UMFPACK)"
                        : !W->sym                    ? "dense LU (LAPACK)"
                        : !W->nlu                    ? "dense Cholesky (LAPACK)" /* or nothing factored yet */
                        : W->nchol                   ? "dense Cholesky, then LU (LAPACK)"

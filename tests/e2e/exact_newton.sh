@@ -141,7 +141,7 @@ for s in newton-fb newton-min; do
     run "$s: n = 1000 (auto)" 0 -s $s -t 1e-10 --json "$T/r1000"
     check "$s: n = 1000: auto chose dense" grep -q '"message":"dense Cholesky (LAPACK), auto: n <= 1000' "$T/out"
     run "$s: pyramid 3600 (auto)" 0 -s $s -t 1e-10 --json -o "$T/x.mtx" "$T/p30"
-    check "$s: pyramid 3600: auto chose sparse" grep -q '"message":"sparse LU (UMFPACK), auto: n > 1000' "$T/out"
+    check "$s: pyramid 3600: auto chose sparse (CHOLMOD: A symmetric)" grep -q '"message":"sparse Cholesky (CHOLMOD), auto: n > 1000' "$T/out"
     check "$s: pyramid 3600: independent residual" indep "$T/p30/A.mtx" "$T/p30/b.mtx" "$T/x.mtx" --max 1e-10
 done
 

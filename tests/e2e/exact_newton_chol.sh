@@ -99,6 +99,10 @@ for s in newton-fb newton-min; do
         --reference "$T/third.mtx" --ref-tol 1e-14 "$T/indef.json"
     check "$s: symmetric indefinite: Cholesky failed, LU ($(msg))" \
         sh -c "grep -q '\"message\":\"dense LU, Cholesky failed (LAPACK)' '$T/out'"
+    run "$s/sparse: symmetric indefinite = (1/3, 1/3)" 0 -s $s --linsolve sparse -t 1e-14 --json \
+        --reference "$T/third.mtx" --ref-tol 1e-14 "$T/indef.json"
+    check "$s/sparse: symmetric indefinite: CHOLMOD failed, UMFPACK LU ($(msg))" \
+        sh -c "grep -q '\"message\":\"sparse LU, Cholesky failed (UMFPACK)' '$T/out'"
 done
 
 # --- the peer: Siconos' lcp_newton_FB (dense LU of the full Newton matrix)
