@@ -62,7 +62,7 @@ F=$(ls ../shared/data/siconos/fc3d/*.dat 2>/dev/null | head -n 1)
 [ -n "$F" ] && "$LCP" -s nsgs --order colour -t 1e-6 -n 2000 -o "$T/nf.mtx" --quiet "$F"
 for np in 1 2 4; do
     run $np -s mpi-nsgs -t 1e-8 -o "$T/mn.mtx" --quiet problems/pyramid-5-fc3d; rc=$?
-    check "mpi-nsgs -np $np pyramid-5-fc3d: solved" [ $rc -eq 0 ]
+    check "mpi-nsgs -np $np pyramid-5-fc3d: solved (exit $rc)" [ $rc -eq 0 ]
     check "mpi-nsgs -np $np: the bits of nsgs --order colour" cmp -s "$T/n.mtx" "$T/mn.mtx"
     if [ -n "$F" ]; then
         run $np -s mpi-nsgs -t 1e-6 -n 2000 -o "$T/mnf.mtx" --quiet "$F"
@@ -122,7 +122,8 @@ for np in 2 4; do
     run $np bench -q -o "$T/many.csv" "$T/plan.yaml"; rc=$?
     check "mpirun -np $np bench: exit 0" [ $rc -eq 0 ]
     cols "$T/many.csv" >"$T/many.txt"
-    check "mpirun -np $np bench: the rows of the one-process run" cmp -s "$T/one.txt" "$T/many.txt"
+    if cmp -s "$T/one.txt" "$T/many.txt"; then ok "mpirun -np $np bench: the rows of the one-process run"
+    else bad "mpirun -np $np bench: the rows of the one-process run"; diff "$T/one.txt" "$T/many.txt" | sed 's/^/    /' | head -n 20; fi
     check "mpirun -np $np bench: the same header" sh -c "[ \"\$(head -1 '$T/one.csv')\" = \"\$(head -1 '$T/many.csv')\" ]"
 done
 check "bench: the slow runs stopped by their limit" grep -q "^slow big 2 limit" "$T/many.txt"
