@@ -61,7 +61,7 @@ for scene in "pyramid --base 8" "pyramid --base 16" "pyramid --base 6 --mass 100
              "granular --base 8 --layers 4" "tower --layers 12" "redundant --bodies 4 --points 4"; do
     # shellcheck disable=SC2086
     "$LCP" generate $scene -o "$T/g" >/dev/null 2>&1 || { bad "generate $scene"; continue; }
-    "$LCP" -s ipm -t 1e-12 -o "$T/xi.mtx" "$T/g" >/dev/null 2>&1 || { bad "$scene: ipm"; continue; }
+    "$LCP" -s ipm --linsolve sparse -t 1e-12 -o "$T/xi.mtx" "$T/g" >/dev/null 2>&1 || { bad "$scene: ipm"; continue; }
     "$LCP" -s lemke --linsolve sparse --crash none -t 1e-10 --json "$T/g" >"$T/out" 2>"$T/err"
     pn=$(json_field iterations)
     "$LCP" -s lemke --linsolve sparse -t 1e-10 --json -o "$T/x.mtx" "$T/g" >"$T/out" 2>"$T/err"
