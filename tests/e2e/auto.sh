@@ -12,6 +12,9 @@
 # random graphs) and the Lanczos condition estimate; generated granular piles
 # as lcp -> apgd -p diag, as fc3d -> nsgs, as ccp -> socp-ipm; friction
 # columns -> nsn with a budget that grows with the chain.
+# Towers and point grids (35+ entries a row) as lcp -> newton-min first (3
+# steps), then the rules' pick; as fc3d/ccp -> admm without the Lanczos
+# estimate (several contacts share a neighbourhood: not a granular pile).
 # Also: the fallback (lemke's "cannot decide" -> newton-fb), -p overriding
 # auto's preconditioner, and auto's choice of a preconditioner.
 # Run from the repository root: sh tests/e2e/auto.sh.
@@ -108,6 +111,39 @@ else
     skip "Siconos fc3d files missing"
 fi
 
+# many contact points a body (35+ entries a row of A): newton-min first, its first step solves a resting stack
+"$LCP" generate tower --layers 10 --planks 3 -o "$T/tow" 2>/dev/null
+"$LCP" generate redundant --bodies 20 --points 5 -o "$T/red" 2>/dev/null
+pick "tower of planks lcp (41 entries a row: Newton first)" newton-min none lcp "$T/tow"
+pick "redundant 5x5 point grids lcp (72 entries a row: Newton first)" newton-min none lcp "$T/red"
+"$LCP" --json "$T/tow" >"$T/out" 2>/dev/null
+case "$(field iterations "$T/out") $(field auto_reason "$T/out")" in
+"1 auto: newton-min (40.9 entries a row >= 35"*"3 steps at most, then apgd -p diag: "*"; fallback apgd, then ipm") ok "tower: newton-min in 1 step; the reason names the rows, the budget and what follows" ;;
+*) bad "tower: $(field iterations "$T/out") iterations, reason '$(field auto_reason "$T/out")'" ;;
+esac
+# and not below 35 a row: pyramids (4 points a face, 24 a row) keep mprgp (tested above), 2-plank towers (27 a row) too
+"$LCP" generate tower --layers 30 --planks 2 -o "$T/tow2" 2>/dev/null
+pick "2-plank tower lcp (27 entries a row: no Newton first)" mprgp ichol lcp "$T/tow2"
+# the Newton first try falls through to the rules' pick when it does not solve in 3 steps
+"$LCP" --json -n 0 "$T/red" >"$T/out" 2>/dev/null
+check "redundant: newton-min's budget is 3, then mprgp -p ichol" grep -q '"auto_reason":"auto: newton-min (.*then mprgp -p ichol: .*; fallback mprgp, then ipm"' "$T/out"
+# -p from the command line is for the rules' pick: no Newton first try
+"$LCP" --json -p diag "$T/tow" >"$T/out" 2>/dev/null
+case "$(field solver "$T/out") $(field precond "$T/out") $(field status "$T/out") $(field auto_reason "$T/out")" in
+"apgd diag solved "*"without the Newton first try: apgd; -p diag from the command line") ok "tower -p diag: apgd -p diag, no Newton first try" ;;
+*) bad "tower -p diag: $(field solver "$T/out") $(field precond "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+# batch runs no fallbacks: the rules' pick, not the Newton first try
+"$LCP" generate tower --layers 10 --planks 3 --envs 2 -o "$T/towb" 2>/dev/null
+"$LCP" batch --json "$T/towb" >"$T/out" 2>/dev/null
+check "batch on towers: auto's pick apgd, not newton-min" grep -q '"solver":[[:space:]]*"apgd"' "$T/out"
+# friction on stacks of planks (4 contacts share a neighbourhood): admm without the condition estimate
+"$LCP" generate tower --layers 10 --planks 3 --mu 0.5 -o "$T/towf" 2>/dev/null
+pick "tower fc3d (growth 2.65, 4 points a pair of planks: admm)" admm none fc3d "$T/towf"
+check "tower fc3d: no Lanczos, cond taken as 2e4" grep -q '4.0 contacts a neighbourhood >= 2.*cond taken as 2e4.*nsn after 1414' "$T/out"
+"$LCP" generate tower --layers 10 --planks 3 --mu 0.5 --kind ccp -o "$T/towc" 2>/dev/null
+pick "tower ccp (4 points a pair of planks: admm, not socp-ipm)" admm none ccp "$T/towc"
+
 # the fallback: lemke cannot decide on CPS_3 (zero diagonal, indefinite): newton-fb solves it
 "$LCP" --json $SIC/lcp/lcp_CPS_3.dat >"$T/out" 2>/dev/null; rc=$?
 why=$(field auto_reason "$T/out")
@@ -119,8 +155,13 @@ esac
 # the budget: admm stops after 10 sqrt(cond) iterations and hands over to nsn (--max-iter caps nothing else)
 "$LCP" --json -n 0 "$T/pyrccp" >"$T/out" 2>/dev/null
 case $(field auto_reason "$T/out") in
-*"scaled cond ~"*"socp-ipm after "*"(10 sqrt(cond) in [200, 2000])"*) ok "ccp admm: the budget is named with its rule" ;;
+*"< 2.3 (no condition estimate: not a 3D pile; cond taken as 2e4)"*"socp-ipm after 1414 (10 sqrt(cond) in [200, 2000])"*) ok "ccp admm on a 2D pyramid: no Lanczos, the budget is named with its rule" ;;
 *) bad "ccp admm budget: '$(field auto_reason "$T/out")'" ;;
+esac
+"$LCP" --json -n 0 "$T/gccp" >"$T/out" 2>/dev/null
+case $(field auto_reason "$T/out") in
+*"growth ln size/ln diameter = 2."*"scaled cond ~"*"> 2e4"*) ok "granular ccp: point contacts, the Lanczos estimate decides" ;;
+*) bad "granular ccp: '$(field auto_reason "$T/out")'" ;;
 esac
 
 # LCPSOLVE_CLOCK=thread (scripts/auto-check): times and --time-limit on the thread's CPU clock
