@@ -49,20 +49,24 @@
  *    whole solve on towers and stacks of boxes).
  *  fc3d: nsgs when the contact graph falls apart into small components
  *    (largest <= 16 contacts: decomposition solves them apart) or n <= 30;
+ *    half the contacts or more opening (b_n > 0: simulation steps with
+ *    speculative contacts, most of which end at r = 0) and point contacts
+ *    (points_per_pair() < 2: spheres): nsgs (2-4x faster than admm on
+ *    generated sphere simulations; for ccp admm stays faster; on stacks of
+ *    boxes, 4 points a face, nsgs crawls: Siconos BoxesStack1);
  *    W not symmetric: nsn (nsgs after its budget);
- *    W symmetric, g < 1.8 (columns, stacks of boxes: the De Saxce fixed
- *    point that admm iterates crawls along chains): nsn, nsgs after its
- *    budget;
- *    otherwise, where growth >= 2.3, the Lanczos condition estimate of W
- *    (below, not a 3D pile: no estimate, admm's budget as for cond 2e4): up to 2e4 admm (pyramids,
- *    towers: tens to a few hundred iterations; nsn after 10 sqrt(cond),
- *    300 to 2000, then nsgs); above (3D granular piles, which defeat admm and
- *    Newton alike): nsgs.  nsn's budget scales with the chain it has to
- *    settle: 100 + 2 diameter steps.
- *  ccp: nsgs for small or split-up problems; W symmetric and the condition
- *    estimate (only where growth >= 2.3, as for fc3d) up to 2e4: admm (tens of iterations), socp-ipm after
- *    10 sqrt(cond) (200 to 2000), then nsgs; W symmetric and worse
- *    conditioned (granular piles) or W not symmetric: socp-ipm, nsgs on a
+ *    W symmetric: admm (pyramids, towers, and since admm scales per contact
+ *    and takes De Saxce's s from the dual, columns and stacks of boxes too:
+ *    15-70 iterations, 10-80x faster than nsn there); nsn after 10
+ *    sqrt(cond), 300 to 2000, then nsgs; but a 3D granular pile (growth >=
+ *    2.3, point contacts, the Lanczos estimate above 2e4), which defeats
+ *    admm and Newton alike but for small piles: admm for 100 iterations,
+ *    then nsgs.  nsn's budget scales with the chain it has to settle: 100 +
+ *    2 diameter steps.
+ *  ccp: nsgs for small or split-up problems; W symmetric: admm (tens of
+ *    iterations), socp-ipm after 10 sqrt(cond) (200 to 2000), then nsgs;
+ *    but a granular pile (as for fc3d): admm for 100 iterations, then
+ *    socp-ipm, nsgs on a breakdown; W not symmetric: socp-ipm, nsgs on a
  *    breakdown.
  * A pick that may stall runs on an iteration budget; unless it solved (or
  * proved there is no solution), its fallback then runs from zero (main.c,
@@ -264,6 +268,14 @@ static double points_per_pair(const lcp_problem *p)
     return r;
 }
 
+/* The share of friction contacts whose normal velocity opens (b_n > 0). */
+static double open_share(const lcp_problem *p)
+{
+    int open = 0;
+    for (int c = 0; c < p->nc; c++) open += p->b[3 * c] > 0;
+    return p->nc > 0 ? (double)open / p->nc : 0;
+}
+
 /* a complete (or edgeless) group: every contact next to every other */
 static void set_growth(facts *f)
 {
@@ -314,9 +326,13 @@ static int largest_component(const lcp_problem *p, facts *f)
  * 3-5 planks a layer (41-76 a row), 4x4-8x8 point grids (47-190): newton-min
  * solves in 1 step, 1.4-7x faster than the rules' pick; pyramids, 2-plank
  * towers, 2x2-3x3 grids, granular piles (12-27 a row): mprgp or apgd are
- * 1.5-5x faster than newton-min.  The pick of the rules runs after
+ * 1.4-5x faster than newton-min.  The pick of the rules runs after
  * PROBE_STEPS steps, its fallback after it. */
 #define PROBE_ROW 35.0
+/* admm's first try on an fc3d granular pile: it solves piles of ~40 contacts
+ * in ~30 iterations, 4x faster than nsgs; on larger piles it stalls, and 100
+ * iterations cost little against nsgs's thousands of sweeps there */
+#define PILE_ADMM 100
 #define PROBE_STEPS 3
 
 static void newton_probe(lcp_auto_choice *ch, char *why, size_t size, double row)
@@ -451,7 +467,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                 }
             }
             double row = (double)f.nnz / n;
-            if (row >= PROBE_ROW && strcmp(ch->solver->name, "pgs") && !ch->fallback2)
+            if (row >= PROBE_ROW && ch->solver && strcmp(ch->solver->name, "pgs") && !ch->fallback2 &&
+                lcp_solver_find("newton-min"))
                 newton_probe(ch, why, sizeof why, row);
         }
     } else {
@@ -465,7 +482,13 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             set(ch, "nsgs", NULL);
             snprintf(why, sizeof why, "%s, %d contacts, largest coupled group %d (of %d): block Gauss-Seidel over "
                      "contacts", kind, p->nc, f.largest, f.components);
-        } else if (f.symmetric && (ccp || f.growth >= 1.8)) {
+        } else if (!ccp && open_share(p) >= 0.5 && points_per_pair(p) < 2) {
+            set(ch, "nsgs", NULL);
+            snprintf(why, sizeof why, "fc3d, %s, %.0f%% of the contacts opening (b_n > 0: a simulation step with "
+                     "speculative contacts), point contacts (%.2f a neighbourhood < 2: spheres): block Gauss-Seidel "
+                     "settles them in a sweep, where admm iterates the whole system", est, 100 * open_share(p),
+                     points_per_pair(p));
+        } else if (f.symmetric) {
             /* the condition estimate (30 products with W: as much as admm's whole solve on a tower) decides
              * only granular 3D piles: growth >= 2.3 and point contacts (one contact a pair of bodies).
              * Elsewhere it would only set admm's budget, which then assumes the worst condition admm is
@@ -486,10 +509,13 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             double cond = f.cond >= 0 ? f.cond : 2e4;
             int pile = f.growth >= 2.3 && !(f.cond <= 2e4);
             if (ccp && pile) {
-                set(ch, "socp-ipm", NULL);
+                set(ch, "admm", NULL);
                 snprintf(why, sizeof why, "ccp, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
-                         "granular), where ADMM crawls: interior point over the cones", est);
-                fallback(ch, "nsgs", 0);
+                         "granular), where ADMM crawls on all but small piles: admm first, %d iterations at most, "
+                         "then interior point over the cones (nsgs on a breakdown)", est, PILE_ADMM);
+                fallback(ch, "socp-ipm", PILE_ADMM);
+                ch->fallback2 = lcp_solver_find("nsgs");
+                ch->fallback_budget = 0;
             } else if (ccp) {
                 int budget = sqrt_budget(10, cond, 200, 2000);
                 set(ch, "admm", NULL);
@@ -499,13 +525,16 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                 ch->fallback2 = lcp_solver_find("nsgs");
                 ch->fallback_budget = 0;
             } else if (pile) {
-                set(ch, "nsgs", NULL);
+                set(ch, "admm", NULL);
                 snprintf(why, sizeof why, "fc3d, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
-                         "granular), which stalls admm and Newton: block Gauss-Seidel over contacts", est);
+                         "granular), which stalls admm and Newton on all but small piles: admm first, %d iterations "
+                         "at most (it solves small piles in 30), then block Gauss-Seidel over contacts", est,
+                         PILE_ADMM);
+                fallback(ch, "nsgs", PILE_ADMM);
             } else {
                 int budget = sqrt_budget(10, cond, 300, 2000);
                 set(ch, "admm", NULL);
-                snprintf(why, sizeof why, "fc3d, %s, W symmetric, growth >= 1.8, not an ill-conditioned 3D pile: ADMM "
+                snprintf(why, sizeof why, "fc3d, %s, W symmetric, not an ill-conditioned 3D pile: ADMM "
                          "on the cone QP; nsn after %d (10 sqrt(cond) in [300, 2000]), nsgs after %d = 100 + 2 "
                          "diameter steps", est, budget, nsn_budget);
                 fallback(ch, "nsn", budget);
@@ -516,15 +545,10 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             set(ch, "socp-ipm", NULL);
             snprintf(why, sizeof why, "ccp, %s, W not symmetric: interior point over the cones", est);
             fallback(ch, "nsgs", 0);
-        } else if (!f.symmetric) {
+        } else {
             set(ch, "nsn", NULL);
             snprintf(why, sizeof why, "fc3d, %s, W not symmetric: nonsmooth Newton (UMFPACK); nsgs after %d = "
                      "100 + 2 diameter steps", est, nsn_budget);
-            fallback(ch, "nsgs", nsn_budget);
-        } else {
-            set(ch, "nsn", NULL);
-            snprintf(why, sizeof why, "fc3d, %s < 1.8, W symmetric (columns, stacks: admm's friction fixed point "
-                     "crawls along them): nonsmooth Newton; nsgs after %d = 100 + 2 diameter steps", est, nsn_budget);
             fallback(ch, "nsgs", nsn_budget);
         }
     }

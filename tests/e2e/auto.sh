@@ -10,8 +10,9 @@
 # The shapes: the contact graph's growth ln(size)/ln(diameter) (about 1 for
 # columns, 2 for walls and 2D pyramids, 2.5 for 3D granular piles, 4+ for
 # random graphs) and the Lanczos condition estimate; generated granular piles
-# as lcp -> apgd -p diag, as fc3d -> nsgs, as ccp -> socp-ipm; friction
-# columns -> nsn with a budget that grows with the chain.
+# as lcp -> apgd -p diag, as fc3d -> admm (100 iterations) then nsgs, as ccp
+# -> admm (100) then socp-ipm; friction columns -> admm, nsn's budget grows
+# with the chain; sphere simulation steps (fc3d) -> nsgs.
 # Towers and point grids (35+ entries a row) as lcp -> newton-min first (3
 # steps), then the rules' pick; as fc3d/ccp -> admm without the Lanczos
 # estimate (several contacts share a neighbourhood: not a granular pile).
@@ -74,7 +75,7 @@ pick "pyramid-5-fc3d (coupled, symmetric)" admm none fc3d problems/pyramid-5-fc3
 pick "pyramid piles fc3d" admm none fc3d "$T/gran"
 pick "pyramid-6 ccp" admm none ccp "$T/pyrccp"
 "$LCP" generate granular --base 4 --layers 3 --mu 0.3 --kind ccp -o "$T/gccp" 2>/dev/null
-pick "granular ccp (3D pile, ill-conditioned: socp-ipm)" socp-ipm none ccp "$T/gccp"
+pick "granular ccp (3D pile, ill-conditioned: admm first, then socp-ipm)" admm none ccp "$T/gccp"
 # 3D granular piles as lcp: growth >= 2.3, apgd with the diagonal (not mprgp + ichol, which needs hundreds of iterations)
 "$LCP" generate granular --base 6 --layers 4 -o "$T/glcp" 2>/dev/null
 "$LCP" generate granular --base 5 --layers 4 --piles 3 --holes 0.2 --seed 4 -o "$T/glcp3" 2>/dev/null
@@ -89,24 +90,31 @@ case $(field auto_reason "$T/out") in
 *"growth ln size/ln diameter = 2."[3-9]*"ipm after "*) ok "granular lcp: the reason gives the growth and apgd's budget" ;;
 *) bad "granular lcp: reason '$(field auto_reason "$T/out")'" ;;
 esac
-# a friction column (growth ~1): nsn, its budget 100 + 2 diameter steps (a chain of 80: 100 + 2 * 79)
+# a friction column (growth ~1): admm (10-80x faster than nsn there since its per-contact scaling), then nsn,
+# then nsgs after 100 + 2 diameter steps (a chain of 80: 100 + 2 * 79)
 "$LCP" generate column --bodies 80 --mu 0.5 -o "$T/colf" 2>/dev/null
-pick "friction column (growth < 1.8)" nsn none fc3d "$T/colf"
+pick "friction column (growth ~1: admm)" admm none fc3d "$T/colf"
 check "friction column: nsn's budget grows with the chain" grep -q 'nsgs after 258 = 100 + 2 diameter steps' "$T/out"
 # the facts auto reads off the pattern: 4 columns of 50 -> 4 groups of 50 contacts, diameter 49 (as lcpsolve info counts)
 "$LCP" generate column --bodies 50 --piles 4 --mu 0.5 -o "$T/colp" 2>/dev/null
 "$LCP" --json -n 0 "$T/colp" >"$T/out" 2>/dev/null
-check "4 friction columns: largest group 50 of 4, diameter 49" grep -q '"auto: nsn (fc3d, 200 contacts, largest group 50 (of 4), diameter ~49, growth ln size/ln diameter = 1.01' "$T/out"
+check "4 friction columns: largest group 50 of 4, diameter 49" grep -q '"auto: admm (fc3d, 200 contacts, largest group 50 (of 4), diameter ~49, growth ln size/ln diameter = 1.01' "$T/out"
 "$LCP" info "$T/colp" >"$T/info" 2>/dev/null
 check "lcpsolve info agrees: 4 components, the largest 50" grep -q '4 components, the largest 50' "$T/info"
-# a 3D granular pile as fc3d (growth >= 2.3, condition > 2e4): nsgs, which admm and nsn stall on
+# a 3D granular pile as fc3d (growth >= 2.3, point contacts, condition > 2e4): admm for 100 iterations (it
+# solves small piles), then nsgs, which larger piles need
 "$LCP" generate granular --base 3 --layers 3 --mu 0.3 -o "$T/g1" 2>/dev/null
-pick "granular pile fc3d (3D, ill-conditioned)" nsgs none fc3d "$T/g1"
+pick "granular pile fc3d (3D, ill-conditioned: admm first)" admm none fc3d "$T/g1"
+check "granular pile fc3d: admm's budget 100, then nsgs" grep -q 'admm first, 100 iterations at most.*; fallback nsgs' "$T/out"
+# a step of a sphere simulation (most contacts opening, point contacts): nsgs
+"$LCP" generate sequence --scene granular --base 5 --layers 3 --steps 25 --mu 0.5 -o "$T/sq" 2>/dev/null
+pick "sphere simulation step fc3d (66% opening, point contacts: nsgs)" nsgs none fc3d "$T/sq/step-0024"
+check "simulation step: the reason gives the opening share" grep -q '% of the contacts opening (b_n > 0' "$T/out"
 if [ -f $SIC/fc3d/Spheres-i099-356-679.hdf5 ]; then
     pick "Siconos Spheres (many small groups)" nsgs none fclib $SIC/fc3d/Spheres-i099-356-679.hdf5
     pick "Siconos Capsules (W not symmetric)" nsn none dat $SIC/fc3d/Capsules-i122-1617.dat
     pick "Siconos KaplasTower (growth 2.5, well conditioned: admm)" admm none dat $SIC/fc3d/KaplasTower-i1061-4.hdf5.dat
-    pick "Siconos BoxesStack1 (a stack, growth < 1.8: nsn)" nsn none dat $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat
+    pick "Siconos BoxesStack1 (a stack of boxes, 4 points a face: admm, not nsgs)" admm none dat $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat
 else
     skip "Siconos fc3d files missing"
 fi
