@@ -39,7 +39,8 @@
  *        more than 2000 contacts in one group: ipm (its 15-20 sparse
  *        factorisations cost less than apgd's thousands of iterations);
  *      otherwise (chains, columns, walls, 2D piles, mass ratios): mprgp -p
- *        ichol (<= 10 iterations there; ipm after 100).
+ *        ichol (<= 10 iterations there; ipm after 100; on chains, growth <
+ *        1.2, pmg after 5, then ipm: mprgp_fallback()).
  *    and, unless pgs, where A has 35 or more entries a row (many contact
  *    points on each body: towers, point grids): newton-min first, 3 steps at
  *    most, then that pick (newton_probe() below).
@@ -314,6 +315,36 @@ static int largest_component(const lcp_problem *p, facts *f)
     return 0;
 }
 
+/* mprgp -p ichol's fallback: ipm after 100 iterations; but on a chain
+ * (growth < 1.2: each contact coupled to the next only) ichol is the exact
+ * factor and mprgp takes 1 iteration, unless A is singular (a chain held at
+ * both ends: a hanging rope chain resting on the ground), where it takes
+ * hundreds and ipm, dense up to n = 1000, costs 100x pmg: there pmg after
+ * 5 (multigrid cycles independent of the chain's length), ipm after 100
+ * cycles.  (mprgp's set-up and 20 iterations cost as much as pmg's solve.) */
+static int is_chain(const facts *f)
+{
+    return f->diameter >= 0 && f->growth < 1.2;
+}
+
+static const char *chain_then(const facts *f)
+{
+    return is_chain(f) ? "a chain (growth < 1.2: ichol exact, 1 iteration unless A is singular): pmg after 5, "
+                         "ipm after 100 cycles"
+                       : "ipm after 100";
+}
+
+static void mprgp_fallback(lcp_auto_choice *ch, const facts *f)
+{
+    if (is_chain(f) && lcp_solver_find("pmg")) {
+        fallback(ch, "pmg", 5);
+        ch->fallback2 = lcp_solver_find("ipm");
+        ch->fallback_budget = 100;
+    } else {
+        fallback(ch, "ipm", 100);
+    }
+}
+
 /* The Newton first try (lcp, symmetric, n > 40, not a pgs pick): where A has
  * PROBE_ROW or more entries a row, each contact is coupled with 35 or more
  * others -- many contact points on each body (towers of planks crossing
@@ -436,8 +467,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             } else if (n <= 300 && f.growth < 2.3) {
                 set(ch, "mprgp", "ichol");
                 snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s < 2.3 (chains, walls, 2D piles): MPRGP + "
-                         "incomplete Cholesky, nearly exact there, a few iterations; ipm after 100", n, est);
-                fallback(ch, "ipm", 100);
+                         "incomplete Cholesky, nearly exact there, a few iterations; %s", n, est, chain_then(&f));
+                mprgp_fallback(ch, &f);
             } else {
                 condition(p, &f); /* decides pgs; sets apgd's budget */
                 append_cond(est, sizeof est, &f);
@@ -462,8 +493,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                 } else {
                     set(ch, "mprgp", "ichol");
                     snprintf(why, sizeof why, "symmetric, n = %d, %s; growth < 2.3 (chains, walls, 2D piles): MPRGP + "
-                             "incomplete Cholesky, <= 10 iterations there; ipm after 100", n, est);
-                    fallback(ch, "ipm", 100);
+                             "incomplete Cholesky, <= 10 iterations there; %s", n, est, chain_then(&f));
+                    mprgp_fallback(ch, &f);
                 }
             }
             double row = (double)f.nnz / n;

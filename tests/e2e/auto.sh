@@ -119,6 +119,20 @@ else
     skip "Siconos fc3d files missing"
 fi
 
+# a chain (growth < 1.2): mprgp -p ichol, 1 iteration where A is regular; a hanging chain resting on the ground
+# (A singular) stalls it: pmg after 5 (not ipm, dense below n = 1000: 100x slower there)
+"$LCP" generate chain --links 400 --ground -o "$T/chg" 2>/dev/null
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" "$T/chg" >"$T/out" 2>/dev/null
+case "$(field solver "$T/out") $(field status "$T/out") $(field auto_reason "$T/out")" in
+"pmg solved auto: mprgp -p ichol ("*"a chain (growth < 1.2"*"pmg after 5, ipm after 100 cycles"*"mprgp stopped (max_iter after 5 iterations): pmg from zero")
+    if python3 tests/check_residual.py "$T/chg/A.mtx" "$T/chg/b.mtx" "$T/x.mtx" --max 1e-9 >"$T/res"; then
+        ok "singular chain: mprgp stops after 5, pmg solves (independent residual $(cat "$T/res"))"
+    else bad "singular chain: independent residual $(cat "$T/res")"; fi ;;
+*) bad "singular chain: $(field solver "$T/out") $(field status "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+pick "column of 600: a chain, mprgp in 1 iteration (pmg only after 5)" mprgp ichol lcp "$T/col600"
+check "column of 600: the chain's fallback is named" grep -q 'pmg after 5, ipm after 100 cycles' "$T/out"
+
 # many contact points a body (35+ entries a row of A): newton-min first, its first step solves a resting stack
 "$LCP" generate tower --layers 10 --planks 3 -o "$T/tow" 2>/dev/null
 "$LCP" generate redundant --bodies 20 --points 5 -o "$T/red" 2>/dev/null
