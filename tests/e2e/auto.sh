@@ -110,6 +110,8 @@ check "granular pile fc3d: admm's budget 100, then nsgs" grep -q 'admm first, 10
 "$LCP" generate sequence --scene granular --base 5 --layers 3 --steps 25 --mu 0.5 -o "$T/sq" 2>/dev/null
 pick "sphere simulation step fc3d (66% opening, point contacts: nsgs)" nsgs none fc3d "$T/sq/step-0024"
 check "simulation step: the reason gives the opening share" grep -q '% of the contacts opening (b_n > 0' "$T/out"
+"$LCP" generate sequence --scene pyramid --base 8 --steps 25 --mu 0.5 --kind ccp -o "$T/sqc" 2>/dev/null
+pick "sphere simulation step ccp (opening, point contacts: socp-ipm)" socp-ipm none ccp "$T/sqc/step-0024"
 if [ -f $SIC/fc3d/Spheres-i099-356-679.hdf5 ]; then
     pick "Siconos Spheres (many small groups)" nsgs none fclib $SIC/fc3d/Spheres-i099-356-679.hdf5
     pick "Siconos Capsules (W not symmetric)" nsn none dat $SIC/fc3d/Capsules-i122-1617.dat
