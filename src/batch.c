@@ -298,6 +298,7 @@ static int read_env(const batch_cli *c, const char *dir, const char *entry, batc
     if (!strcmp(c->solver, "auto")) { /* the pick of lcpsolve's auto (src/choose.c), without its fallbacks */
         lcp_auto_choice ch;
         if ((rc = lcp_choose_auto(&e->p, &ch, err))) return rc;
+        lcp_auto_drop_probe(&ch); /* no fallbacks here: the rules' pick, not a first try */
         e->sv = ch.solver;
         if (!c->s.precond) e->precond = ch.precond; /* -p given: it stands */
     }

@@ -39,22 +39,36 @@
  *        more than 2000 contacts in one group: ipm (its 15-20 sparse
  *        factorisations cost less than apgd's thousands of iterations);
  *      otherwise (chains, columns, walls, 2D piles, mass ratios): mprgp -p
- *        ichol (<= 10 iterations there; ipm after 100).
+ *        ichol (<= 10 iterations there; ipm after 100; on chains, growth <
+ *        1.2, pmg after 5, then ipm: mprgp_fallback()).
+ *    and, unless pgs, where A has 35 or more entries a row (many contact
+ *    points on each body: towers, point grids): newton-min first, 3 steps at
+ *    most, then that pick (newton_probe() below).
+ *  fc3d and ccp: the condition estimate only for 3D piles (growth >= 2.3)
+ *    of point contacts (points_per_pair() < 2: spheres); elsewhere admm's
+ *    budgets take cond = 2e4 (the Lanczos steps cost as much as admm's
+ *    whole solve on towers and stacks of boxes).
  *  fc3d: nsgs when the contact graph falls apart into small components
  *    (largest <= 16 contacts: decomposition solves them apart) or n <= 30;
+ *    half the contacts or more opening (b_n > 0: simulation steps with
+ *    speculative contacts, most of which end at r = 0) and point contacts
+ *    (points_per_pair() < 2: spheres): nsgs (2-4x faster than admm on
+ *    generated sphere simulations; on stacks of boxes, 4 points a face,
+ *    nsgs crawls: Siconos BoxesStack1); for ccp there socp-ipm (1-2.5x
+ *    faster than admm, which takes hundreds of iterations; nsgs is slower);
  *    W not symmetric: nsn (nsgs after its budget);
- *    W symmetric, g < 1.8 (columns, stacks of boxes: the De Saxce fixed
- *    point that admm iterates crawls along chains): nsn, nsgs after its
- *    budget;
- *    otherwise the Lanczos condition estimate of W: up to 2e4 admm (pyramids,
- *    towers: tens to a few hundred iterations; nsn after 10 sqrt(cond),
- *    300 to 2000, then nsgs); above (3D granular piles, which defeat admm and
- *    Newton alike): nsgs.  nsn's budget scales with the chain it has to
- *    settle: 100 + 2 diameter steps.
- *  ccp: nsgs for small or split-up problems; W symmetric and the condition
- *    estimate up to 2e4: admm (tens of iterations), socp-ipm after
- *    10 sqrt(cond) (200 to 2000), then nsgs; W symmetric and worse
- *    conditioned (granular piles) or W not symmetric: socp-ipm, nsgs on a
+ *    W symmetric: admm (pyramids, towers, and since admm scales per contact
+ *    and takes De Saxce's s from the dual, columns and stacks of boxes too:
+ *    15-70 iterations, 10-80x faster than nsn there); nsn after 10
+ *    sqrt(cond), 300 to 2000, then nsgs; but a 3D granular pile (growth >=
+ *    2.3, point contacts, the Lanczos estimate above 2e4), which defeats
+ *    admm and Newton alike but for small piles: admm for 100 iterations,
+ *    then nsgs.  nsn's budget scales with the chain it has to settle: 100 +
+ *    2 diameter steps.
+ *  ccp: nsgs for small or split-up problems; W symmetric: admm (tens of
+ *    iterations), socp-ipm after 10 sqrt(cond) (200 to 2000), then nsgs;
+ *    but a granular pile (as for fc3d): admm for 100 iterations, then
+ *    socp-ipm, nsgs on a breakdown; W not symmetric: socp-ipm, nsgs on a
  *    breakdown.
  * A pick that may stall runs on an iteration budget; unless it solved (or
  * proved there is no solution), its fallback then runs from zero (main.c,
@@ -67,6 +81,7 @@
 #include "graph/graph.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +222,62 @@ static int largest_component_sym(const lcp_problem *p, facts *f)
     return 0;
 }
 
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Contacts a distinct neighbourhood: contact points on the same pair of
+ * bodies touch the same contacts (those of either body), so their rows of a
+ * symmetric A share one pattern of contacts: 1 for point contacts (spheres),
+ * 4 for planks crossing or boxes on boxes at 4 corners, K^2 for K x K grids.
+ * A hash of each contact's set of neighbours (O(nnz), then a sort); 1 on no
+ * memory. */
+static double points_per_pair(const lcp_problem *p)
+{
+    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = p->n / block;
+    if (nn < 1) return 1;
+    uint64_t *h = lcp_alloc((size_t)nn, sizeof *h);
+    int *mark = lcp_alloc((size_t)nn, sizeof *mark);
+    double r = 1;
+    if (h && mark) {
+        for (int v = 0; v < nn; v++) mark[v] = -1;
+        for (int v = 0; v < nn; v++) {
+            uint64_t sum = 0, cnt = 0;
+            for (int row = v * block; row < (v + 1) * block; row++)
+                for (int k = p->A.p[row]; k < p->A.p[row + 1]; k++) {
+                    int u = p->A.j[k] / block;
+                    if (mark[u] != v) mark[u] = v, sum += mix64((uint64_t)u), cnt++;
+                }
+            h[v] = mix64(sum ^ mix64(cnt << 32));
+        }
+        qsort(h, (size_t)nn, sizeof *h, cmp_u64);
+        int distinct = 1;
+        for (int v = 1; v < nn; v++) distinct += h[v] != h[v - 1];
+        r = (double)nn / distinct;
+    }
+    free(h);
+    free(mark);
+    return r;
+}
+
+/* The share of friction contacts whose normal velocity opens (b_n > 0). */
+static double open_share(const lcp_problem *p)
+{
+    int open = 0;
+    for (int c = 0; c < p->nc; c++) open += p->b[3 * c] > 0;
+    return p->nc > 0 ? (double)open / p->nc : 0;
+}
+
 /* a complete (or edgeless) group: every contact next to every other */
 static void set_growth(facts *f)
 {
@@ -245,6 +316,93 @@ static int largest_component(const lcp_problem *p, facts *f)
     return 0;
 }
 
+/* mprgp -p ichol's fallback: ipm after 100 iterations; but on a chain
+ * (growth < 1.2: each contact coupled to the next only) ichol is the exact
+ * factor and mprgp takes 1 iteration, unless A is singular (a chain held at
+ * both ends: a hanging rope chain resting on the ground), where it takes
+ * hundreds and ipm, dense up to n = 1000, costs 100x pmg: there pmg after
+ * 5 (multigrid cycles independent of the chain's length), ipm after 100
+ * cycles.  (mprgp's set-up and 20 iterations cost as much as pmg's solve.) */
+static int is_chain(const facts *f)
+{
+    return f->diameter >= 0 && f->growth < 1.2;
+}
+
+static const char *chain_then(const facts *f)
+{
+    return is_chain(f) ? "a chain (growth < 1.2: ichol exact, 1 iteration unless A is singular): pmg after 5, "
+                         "ipm after 100 cycles"
+                       : "ipm after 100";
+}
+
+static void mprgp_fallback(lcp_auto_choice *ch, const facts *f)
+{
+    if (is_chain(f) && lcp_solver_find("pmg")) {
+        fallback(ch, "pmg", 5);
+        ch->fallback2 = lcp_solver_find("ipm");
+        ch->fallback_budget = 100;
+    } else {
+        fallback(ch, "ipm", 100);
+    }
+}
+
+/* The Newton first try (lcp, symmetric, n > 40, not a pgs pick): where A has
+ * PROBE_ROW or more entries a row, each contact is coupled with 35 or more
+ * others -- many contact points on each body (towers of planks crossing
+ * several below and above, stacks with grids of points on each face), n far
+ * above A's rank.  There incomplete Cholesky costs nearly a complete
+ * factorization yet leaves MPRGP tens of iterations, and apgd crawls along
+ * the near-null directions; while in a resting stack every contact presses,
+ * and newton-min's first step from zero (every contact with b_i <= 0 active:
+ * one factorization) is the answer.  scripts/auto-check --unseen: towers of
+ * 3-5 planks a layer (41-76 a row), 4x4-8x8 point grids (47-190): newton-min
+ * solves in 1 step, 1.4-7x faster than the rules' pick; pyramids, 2-plank
+ * towers, 2x2-3x3 grids, granular piles (12-27 a row): mprgp or apgd are
+ * 1.4-5x faster than newton-min.  The pick of the rules runs after
+ * PROBE_STEPS steps, its fallback after it. */
+#define PROBE_ROW 35.0
+/* admm's first try on an fc3d granular pile: it solves piles of ~40 contacts
+ * in ~30 iterations, 4x faster than nsgs; on larger piles it stalls, and 100
+ * iterations cost little against nsgs's thousands of sweeps there */
+#define PILE_ADMM 100
+#define PROBE_STEPS 3
+
+static void newton_probe(lcp_auto_choice *ch, char *why, size_t size, double row)
+{
+    char rest[700];
+    memcpy(rest, why, sizeof rest < size ? sizeof rest : size);
+    rest[sizeof rest - 1] = '\0';
+    ch->fallback2 = ch->fallback;
+    ch->fallback_budget = ch->budget;
+    ch->fallback = ch->solver;
+    ch->fallback_precond = ch->precond;
+    ch->budget = PROBE_STEPS;
+    ch->probe = 1;
+    const char *pre = ch->precond ? ch->precond_name : NULL;
+    char then[64];
+    snprintf(then, sizeof then, "%s%s%s", ch->solver->name, pre ? " -p " : "", pre ? pre : "");
+    set(ch, "newton-min", NULL);
+    snprintf(why, size, "%.1f entries a row >= %g (many contact points a body, A far below full rank: a resting "
+             "stack, all contacts pressed): newton-min first, %d steps at most, then %s: %.400s", row, PROBE_ROW,
+             PROBE_STEPS, then, rest);
+}
+
+void lcp_auto_drop_probe(lcp_auto_choice *ch)
+{
+    if (!ch->probe) return;
+    ch->solver = ch->fallback;
+    ch->precond = ch->fallback_precond;
+    ch->precond_name = ch->precond ? ch->precond->name : "none";
+    ch->budget = ch->fallback2 ? ch->fallback_budget : 0;
+    ch->fallback = ch->fallback2;
+    ch->fallback_precond = NULL;
+    ch->fallback2 = NULL;
+    ch->fallback_budget = 0;
+    ch->probe = 0;
+    size_t l = strlen(ch->reason);
+    snprintf(ch->reason + l, sizeof ch->reason - l, "; without the Newton first try: %s", ch->solver->name);
+}
+
 int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
 {
     double t0 = lcp_now();
@@ -268,7 +426,7 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
     if (p->findex)
         for (int i = 0; i < p->n; i++) f.findex += p->findex[i] >= 0;
     const char *kind = lcp_kind_name(p->kind);
-    char why[400];
+    char why[700];
     int n = p->n;
 
     if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
@@ -298,7 +456,7 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             snprintf(why, sizeof why, "symmetric, n = %d <= 40: principal pivoting, exact in a few dense steps", n);
         } else {
             largest_component(p, &f);
-            char est[200];
+            char est[300];
             snprintf(est, sizeof est, "group %d rows, diameter ~%d, growth ln size/ln diameter = %.2f",
                      f.largest, f.diameter, f.growth);
             if (f.diameter >= 0 && f.growth >= 3.5) {
@@ -310,8 +468,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             } else if (n <= 300 && f.growth < 2.3) {
                 set(ch, "mprgp", "ichol");
                 snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s < 2.3 (chains, walls, 2D piles): MPRGP + "
-                         "incomplete Cholesky, nearly exact there, a few iterations; ipm after 100", n, est);
-                fallback(ch, "ipm", 100);
+                         "incomplete Cholesky, nearly exact there, a few iterations; %s", n, est, chain_then(&f));
+                mprgp_fallback(ch, &f);
             } else {
                 condition(p, &f); /* decides pgs; sets apgd's budget */
                 append_cond(est, sizeof est, &f);
@@ -336,33 +494,69 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                 } else {
                     set(ch, "mprgp", "ichol");
                     snprintf(why, sizeof why, "symmetric, n = %d, %s; growth < 2.3 (chains, walls, 2D piles): MPRGP + "
-                             "incomplete Cholesky, <= 10 iterations there; ipm after 100", n, est);
-                    fallback(ch, "ipm", 100);
+                             "incomplete Cholesky, <= 10 iterations there; %s", n, est, chain_then(&f));
+                    mprgp_fallback(ch, &f);
                 }
             }
+            double row = (double)f.nnz / n;
+            if (row >= PROBE_ROW && ch->solver && strcmp(ch->solver->name, "pgs") && !ch->fallback2 &&
+                lcp_solver_find("newton-min"))
+                newton_probe(ch, why, sizeof why, row);
         }
     } else {
         largest_component(p, &f);
         int ccp = p->kind == LCP_KIND_CCP;
         int nsn_budget = 100 + 2 * (f.diameter > 0 ? f.diameter : 0); /* Newton settles a chain step by step */
-        char est[200];
+        char est[300];
         snprintf(est, sizeof est, "%d contacts, largest group %d (of %d), diameter ~%d, growth ln size/ln "
                  "diameter = %.2f", p->nc, f.largest, f.components, f.diameter, f.growth);
         if (n <= 30 || f.largest <= 16) {
             set(ch, "nsgs", NULL);
             snprintf(why, sizeof why, "%s, %d contacts, largest coupled group %d (of %d): block Gauss-Seidel over "
                      "contacts", kind, p->nc, f.largest, f.components);
-        } else if (f.symmetric && (ccp || f.growth >= 1.8)) {
-            condition(p, &f); /* decides 3D piles; sets admm's budget */
-            append_cond(est, sizeof est, &f);
+        } else if (ccp && open_share(p) >= 0.5 && points_per_pair(p) < 2) {
+            set(ch, "socp-ipm", NULL);
+            snprintf(why, sizeof why, "ccp, %s, %.0f%% of the contacts opening (b_n > 0: a simulation step with "
+                     "speculative contacts), point contacts (%.2f a neighbourhood < 2: spheres): interior point over "
+                     "the cones, 10-20 steps where admm takes hundreds (nsgs on a breakdown)", est,
+                     100 * open_share(p), points_per_pair(p));
+            fallback(ch, "nsgs", 0);
+        } else if (!ccp && open_share(p) >= 0.5 && points_per_pair(p) < 2) {
+            set(ch, "nsgs", NULL);
+            snprintf(why, sizeof why, "fc3d, %s, %.0f%% of the contacts opening (b_n > 0: a simulation step with "
+                     "speculative contacts), point contacts (%.2f a neighbourhood < 2: spheres): block Gauss-Seidel "
+                     "settles them in a sweep, where admm iterates the whole system", est, 100 * open_share(p),
+                     points_per_pair(p));
+        } else if (f.symmetric) {
+            /* the condition estimate (30 products with W: as much as admm's whole solve on a tower) decides
+             * only granular 3D piles: growth >= 2.3 and point contacts (one contact a pair of bodies).
+             * Elsewhere it would only set admm's budget, which then assumes the worst condition admm is
+             * picked for, 2e4 */
+            double pts = f.growth >= 2.3 ? points_per_pair(p) : 1;
+            if (f.growth >= 2.3 && pts < 2) {
+                condition(p, &f);
+                append_cond(est, sizeof est, &f);
+            } else if (f.growth >= 2.3) {
+                size_t l = strlen(est);
+                snprintf(est + l, sizeof est - l, ", %.1f contacts a neighbourhood >= 2 (several points on each pair "
+                         "of bodies: a stack of planks or boxes, not a granular pile of point contacts; cond taken as "
+                         "2e4)", pts);
+            } else {
+                size_t l = strlen(est);
+                snprintf(est + l, sizeof est - l, " < 2.3 (no condition estimate: not a 3D pile; cond taken as 2e4)");
+            }
+            double cond = f.cond >= 0 ? f.cond : 2e4;
             int pile = f.growth >= 2.3 && !(f.cond <= 2e4);
             if (ccp && pile) {
-                set(ch, "socp-ipm", NULL);
+                set(ch, "admm", NULL);
                 snprintf(why, sizeof why, "ccp, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
-                         "granular), where ADMM crawls: interior point over the cones", est);
-                fallback(ch, "nsgs", 0);
+                         "granular), where ADMM crawls on all but small piles: admm first, %d iterations at most, "
+                         "then interior point over the cones (nsgs on a breakdown)", est, PILE_ADMM);
+                fallback(ch, "socp-ipm", PILE_ADMM);
+                ch->fallback2 = lcp_solver_find("nsgs");
+                ch->fallback_budget = 0;
             } else if (ccp) {
-                int budget = sqrt_budget(10, f.cond, 200, 2000);
+                int budget = sqrt_budget(10, cond, 200, 2000);
                 set(ch, "admm", NULL);
                 snprintf(why, sizeof why, "ccp, %s, W symmetric, not an ill-conditioned 3D pile: ADMM on the cone QP; "
                          "socp-ipm after %d (10 sqrt(cond) in [200, 2000]), then nsgs", est, budget);
@@ -370,13 +564,16 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                 ch->fallback2 = lcp_solver_find("nsgs");
                 ch->fallback_budget = 0;
             } else if (pile) {
-                set(ch, "nsgs", NULL);
-                snprintf(why, sizeof why, "fc3d, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
-                         "granular), which stalls admm and Newton: block Gauss-Seidel over contacts", est);
-            } else {
-                int budget = sqrt_budget(10, f.cond, 300, 2000);
                 set(ch, "admm", NULL);
-                snprintf(why, sizeof why, "fc3d, %s, W symmetric, growth >= 1.8, not an ill-conditioned 3D pile: ADMM "
+                snprintf(why, sizeof why, "fc3d, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
+                         "granular), which stalls admm and Newton on all but small piles: admm first, %d iterations "
+                         "at most (it solves small piles in 30), then block Gauss-Seidel over contacts", est,
+                         PILE_ADMM);
+                fallback(ch, "nsgs", PILE_ADMM);
+            } else {
+                int budget = sqrt_budget(10, cond, 300, 2000);
+                set(ch, "admm", NULL);
+                snprintf(why, sizeof why, "fc3d, %s, W symmetric, not an ill-conditioned 3D pile: ADMM "
                          "on the cone QP; nsn after %d (10 sqrt(cond) in [300, 2000]), nsgs after %d = 100 + 2 "
                          "diameter steps", est, budget, nsn_budget);
                 fallback(ch, "nsn", budget);
@@ -387,15 +584,10 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             set(ch, "socp-ipm", NULL);
             snprintf(why, sizeof why, "ccp, %s, W not symmetric: interior point over the cones", est);
             fallback(ch, "nsgs", 0);
-        } else if (!f.symmetric) {
+        } else {
             set(ch, "nsn", NULL);
             snprintf(why, sizeof why, "fc3d, %s, W not symmetric: nonsmooth Newton (UMFPACK); nsgs after %d = "
                      "100 + 2 diameter steps", est, nsn_budget);
-            fallback(ch, "nsgs", nsn_budget);
-        } else {
-            set(ch, "nsn", NULL);
-            snprintf(why, sizeof why, "fc3d, %s < 1.8, W symmetric (columns, stacks: admm's friction fixed point "
-                     "crawls along them): nonsmooth Newton; nsgs after %d = 100 + 2 diameter steps", est, nsn_budget);
             fallback(ch, "nsgs", nsn_budget);
         }
     }
@@ -406,9 +598,10 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
         ch->precond_name = "none";
     }
     if (ch->fallback && ch->fallback == ch->solver) ch->fallback = NULL;
-    snprintf(ch->reason, sizeof ch->reason, "auto: %s%s%s (%s)%s%s", ch->solver->name, ch->precond ? " -p " : "",
+    snprintf(ch->reason, sizeof ch->reason, "auto: %s%s%s (%s)%s%s%s%s", ch->solver->name, ch->precond ? " -p " : "",
              ch->precond ? ch->precond_name : "", why, ch->fallback ? "; fallback " : "",
-             ch->fallback ? ch->fallback->name : "");
+             ch->fallback ? ch->fallback->name : "", ch->fallback2 && ch->probe ? ", then " : "",
+             ch->fallback2 && ch->probe ? ch->fallback2->name : "");
     ch->time_s = lcp_now() - t0;
     return 0;
 }

@@ -10,7 +10,7 @@ typedef struct {
     const lcp_solver *solver;
     const lcp_precond_type *precond; /* NULL: none */
     const char *precond_name;        /* "none" or the preconditioner's name */
-    char reason[512];                /* "auto: NAME (why)" */
+    char reason[900];                /* "auto: NAME (why)" */
     /* where the pick may stall: run it with at most budget iterations, then,
      * unless solved (or a proven verdict), fallback from its best iterate */
     const lcp_solver *fallback;      /* NULL: none */
@@ -20,11 +20,20 @@ typedef struct {
      * iterations, then fallback2 (no budget) from zero */
     const lcp_solver *fallback2;
     int fallback_budget;
+    /* the pick is a cheap first try (a few Newton steps, run on budget):
+     * callers that run no fallbacks (batch) take fallback and
+     * fallback_precond, the pick of the rules without it */
+    int probe;
     double time_s;                   /* the time spent choosing */
 } lcp_auto_choice;
 
 /* Fills ch for problem p; 0, or LCP_INPUT_ERROR when no solver of this build
  * takes the problem (the reason in err). */
 int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
+
+/* Where ch's pick is a Newton first try (probe), makes the pick the rules'
+ * one behind it (for callers that run no fallbacks, or a -p it does not
+ * take); the reason says so.  Nothing otherwise. */
+void lcp_auto_drop_probe(lcp_auto_choice *ch);
 
 #endif

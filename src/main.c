@@ -638,6 +638,7 @@ static int solve(cli *c, lcp_err *err)
     if (strcmp(c->solver, "auto")) sv = lcp_solver_find(c->solver);
     else if ((rc = lcp_choose_auto(wp, &ch, err))) goto done;
     else {
+        if (strcmp(c->precond, "none")) lcp_auto_drop_probe(&ch); /* -p is for the rules' pick */
         sv = ch.solver;
         snprintf(why, sizeof why, "%s", ch.reason);
         if (!strcmp(c->precond, "none")) { /* auto picks the preconditioner too, unless -p says */

@@ -10,8 +10,12 @@
 # The shapes: the contact graph's growth ln(size)/ln(diameter) (about 1 for
 # columns, 2 for walls and 2D pyramids, 2.5 for 3D granular piles, 4+ for
 # random graphs) and the Lanczos condition estimate; generated granular piles
-# as lcp -> apgd -p diag, as fc3d -> nsgs, as ccp -> socp-ipm; friction
-# columns -> nsn with a budget that grows with the chain.
+# as lcp -> apgd -p diag, as fc3d -> admm (100 iterations) then nsgs, as ccp
+# -> admm (100) then socp-ipm; friction columns -> admm, nsn's budget grows
+# with the chain; sphere simulation steps (fc3d) -> nsgs.
+# Towers and point grids (35+ entries a row) as lcp -> newton-min first (3
+# steps), then the rules' pick; as fc3d/ccp -> admm without the Lanczos
+# estimate (several contacts share a neighbourhood: not a granular pile).
 # Also: the fallback (lemke's "cannot decide" -> newton-fb), -p overriding
 # auto's preconditioner, and auto's choice of a preconditioner.
 # Run from the repository root: sh tests/e2e/auto.sh.
@@ -71,7 +75,7 @@ pick "pyramid-5-fc3d (coupled, symmetric)" admm none fc3d problems/pyramid-5-fc3
 pick "pyramid piles fc3d" admm none fc3d "$T/gran"
 pick "pyramid-6 ccp" admm none ccp "$T/pyrccp"
 "$LCP" generate granular --base 4 --layers 3 --mu 0.3 --kind ccp -o "$T/gccp" 2>/dev/null
-pick "granular ccp (3D pile, ill-conditioned: socp-ipm)" socp-ipm none ccp "$T/gccp"
+pick "granular ccp (3D pile, ill-conditioned: admm first, then socp-ipm)" admm none ccp "$T/gccp"
 # 3D granular piles as lcp: growth >= 2.3, apgd with the diagonal (not mprgp + ichol, which needs hundreds of iterations)
 "$LCP" generate granular --base 6 --layers 4 -o "$T/glcp" 2>/dev/null
 "$LCP" generate granular --base 5 --layers 4 --piles 3 --holes 0.2 --seed 4 -o "$T/glcp3" 2>/dev/null
@@ -86,27 +90,83 @@ case $(field auto_reason "$T/out") in
 *"growth ln size/ln diameter = 2."[3-9]*"ipm after "*) ok "granular lcp: the reason gives the growth and apgd's budget" ;;
 *) bad "granular lcp: reason '$(field auto_reason "$T/out")'" ;;
 esac
-# a friction column (growth ~1): nsn, its budget 100 + 2 diameter steps (a chain of 80: 100 + 2 * 79)
+# a friction column (growth ~1): admm (10-80x faster than nsn there since its per-contact scaling), then nsn,
+# then nsgs after 100 + 2 diameter steps (a chain of 80: 100 + 2 * 79)
 "$LCP" generate column --bodies 80 --mu 0.5 -o "$T/colf" 2>/dev/null
-pick "friction column (growth < 1.8)" nsn none fc3d "$T/colf"
+pick "friction column (growth ~1: admm)" admm none fc3d "$T/colf"
 check "friction column: nsn's budget grows with the chain" grep -q 'nsgs after 258 = 100 + 2 diameter steps' "$T/out"
 # the facts auto reads off the pattern: 4 columns of 50 -> 4 groups of 50 contacts, diameter 49 (as lcpsolve info counts)
 "$LCP" generate column --bodies 50 --piles 4 --mu 0.5 -o "$T/colp" 2>/dev/null
 "$LCP" --json -n 0 "$T/colp" >"$T/out" 2>/dev/null
-check "4 friction columns: largest group 50 of 4, diameter 49" grep -q '"auto: nsn (fc3d, 200 contacts, largest group 50 (of 4), diameter ~49, growth ln size/ln diameter = 1.01' "$T/out"
+check "4 friction columns: largest group 50 of 4, diameter 49" grep -q '"auto: admm (fc3d, 200 contacts, largest group 50 (of 4), diameter ~49, growth ln size/ln diameter = 1.01' "$T/out"
 "$LCP" info "$T/colp" >"$T/info" 2>/dev/null
 check "lcpsolve info agrees: 4 components, the largest 50" grep -q '4 components, the largest 50' "$T/info"
-# a 3D granular pile as fc3d (growth >= 2.3, condition > 2e4): nsgs, which admm and nsn stall on
+# a 3D granular pile as fc3d (growth >= 2.3, point contacts, condition > 2e4): admm for 100 iterations (it
+# solves small piles), then nsgs, which larger piles need
 "$LCP" generate granular --base 3 --layers 3 --mu 0.3 -o "$T/g1" 2>/dev/null
-pick "granular pile fc3d (3D, ill-conditioned)" nsgs none fc3d "$T/g1"
+pick "granular pile fc3d (3D, ill-conditioned: admm first)" admm none fc3d "$T/g1"
+check "granular pile fc3d: admm's budget 100, then nsgs" grep -q 'admm first, 100 iterations at most.*; fallback nsgs' "$T/out"
+# a step of a sphere simulation (most contacts opening, point contacts): nsgs
+"$LCP" generate sequence --scene granular --base 5 --layers 3 --steps 25 --mu 0.5 -o "$T/sq" 2>/dev/null
+pick "sphere simulation step fc3d (66% opening, point contacts: nsgs)" nsgs none fc3d "$T/sq/step-0024"
+check "simulation step: the reason gives the opening share" grep -q '% of the contacts opening (b_n > 0' "$T/out"
+"$LCP" generate sequence --scene pyramid --base 8 --steps 25 --mu 0.5 --kind ccp -o "$T/sqc" 2>/dev/null
+pick "sphere simulation step ccp (opening, point contacts: socp-ipm)" socp-ipm none ccp "$T/sqc/step-0024"
 if [ -f $SIC/fc3d/Spheres-i099-356-679.hdf5 ]; then
     pick "Siconos Spheres (many small groups)" nsgs none fclib $SIC/fc3d/Spheres-i099-356-679.hdf5
     pick "Siconos Capsules (W not symmetric)" nsn none dat $SIC/fc3d/Capsules-i122-1617.dat
     pick "Siconos KaplasTower (growth 2.5, well conditioned: admm)" admm none dat $SIC/fc3d/KaplasTower-i1061-4.hdf5.dat
-    pick "Siconos BoxesStack1 (a stack, growth < 1.8: nsn)" nsn none dat $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat
+    pick "Siconos BoxesStack1 (a stack of boxes, 4 points a face: admm, not nsgs)" admm none dat $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat
 else
     skip "Siconos fc3d files missing"
 fi
+
+# a chain (growth < 1.2): mprgp -p ichol, 1 iteration where A is regular; a hanging chain resting on the ground
+# (A singular) stalls it: pmg after 5 (not ipm, dense below n = 1000: 100x slower there)
+"$LCP" generate chain --links 400 --ground -o "$T/chg" 2>/dev/null
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" "$T/chg" >"$T/out" 2>/dev/null
+case "$(field solver "$T/out") $(field status "$T/out") $(field auto_reason "$T/out")" in
+"pmg solved auto: mprgp -p ichol ("*"a chain (growth < 1.2"*"pmg after 5, ipm after 100 cycles"*"mprgp stopped (max_iter after 5 iterations): pmg from zero")
+    if python3 tests/check_residual.py "$T/chg/A.mtx" "$T/chg/b.mtx" "$T/x.mtx" --max 1e-9 >"$T/res"; then
+        ok "singular chain: mprgp stops after 5, pmg solves (independent residual $(cat "$T/res"))"
+    else bad "singular chain: independent residual $(cat "$T/res")"; fi ;;
+*) bad "singular chain: $(field solver "$T/out") $(field status "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+pick "column of 600: a chain, mprgp in 1 iteration (pmg only after 5)" mprgp ichol lcp "$T/col600"
+check "column of 600: the chain's fallback is named" grep -q 'pmg after 5, ipm after 100 cycles' "$T/out"
+
+# many contact points a body (35+ entries a row of A): newton-min first, its first step solves a resting stack
+"$LCP" generate tower --layers 10 --planks 3 -o "$T/tow" 2>/dev/null
+"$LCP" generate redundant --bodies 20 --points 5 -o "$T/red" 2>/dev/null
+pick "tower of planks lcp (41 entries a row: Newton first)" newton-min none lcp "$T/tow"
+pick "redundant 5x5 point grids lcp (72 entries a row: Newton first)" newton-min none lcp "$T/red"
+"$LCP" --json "$T/tow" >"$T/out" 2>/dev/null
+case "$(field iterations "$T/out") $(field auto_reason "$T/out")" in
+"1 auto: newton-min (40.9 entries a row >= 35"*"3 steps at most, then apgd -p diag: "*"; fallback apgd, then ipm") ok "tower: newton-min in 1 step; the reason names the rows, the budget and what follows" ;;
+*) bad "tower: $(field iterations "$T/out") iterations, reason '$(field auto_reason "$T/out")'" ;;
+esac
+# and not below 35 a row: pyramids (4 points a face, 24 a row) keep mprgp (tested above), 2-plank towers (27 a row) too
+"$LCP" generate tower --layers 30 --planks 2 -o "$T/tow2" 2>/dev/null
+pick "2-plank tower lcp (27 entries a row: no Newton first)" mprgp ichol lcp "$T/tow2"
+# the Newton first try falls through to the rules' pick when it does not solve in 3 steps
+"$LCP" --json -n 0 "$T/red" >"$T/out" 2>/dev/null
+check "redundant: newton-min's budget is 3, then mprgp -p ichol" grep -q '"auto_reason":"auto: newton-min (.*then mprgp -p ichol: .*; fallback mprgp, then ipm"' "$T/out"
+# -p from the command line is for the rules' pick: no Newton first try
+"$LCP" --json -p diag "$T/tow" >"$T/out" 2>/dev/null
+case "$(field solver "$T/out") $(field precond "$T/out") $(field status "$T/out") $(field auto_reason "$T/out")" in
+"apgd diag solved "*"without the Newton first try: apgd; -p diag from the command line") ok "tower -p diag: apgd -p diag, no Newton first try" ;;
+*) bad "tower -p diag: $(field solver "$T/out") $(field precond "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+# batch runs no fallbacks: the rules' pick, not the Newton first try
+"$LCP" generate tower --layers 10 --planks 3 --envs 2 -o "$T/towb" 2>/dev/null
+"$LCP" batch --json "$T/towb" >"$T/out" 2>/dev/null
+check "batch on towers: auto's pick apgd, not newton-min" grep -q '"solver":[[:space:]]*"apgd"' "$T/out"
+# friction on stacks of planks (4 contacts share a neighbourhood): admm without the condition estimate
+"$LCP" generate tower --layers 10 --planks 3 --mu 0.5 -o "$T/towf" 2>/dev/null
+pick "tower fc3d (growth 2.65, 4 points a pair of planks: admm)" admm none fc3d "$T/towf"
+check "tower fc3d: no Lanczos, cond taken as 2e4" grep -q '4.0 contacts a neighbourhood >= 2.*cond taken as 2e4.*nsn after 1414' "$T/out"
+"$LCP" generate tower --layers 10 --planks 3 --mu 0.5 --kind ccp -o "$T/towc" 2>/dev/null
+pick "tower ccp (4 points a pair of planks: admm, not socp-ipm)" admm none ccp "$T/towc"
 
 # the fallback: lemke cannot decide on CPS_3 (zero diagonal, indefinite): newton-fb solves it
 "$LCP" --json $SIC/lcp/lcp_CPS_3.dat >"$T/out" 2>/dev/null; rc=$?
@@ -119,8 +179,13 @@ esac
 # the budget: admm stops after 10 sqrt(cond) iterations and hands over to nsn (--max-iter caps nothing else)
 "$LCP" --json -n 0 "$T/pyrccp" >"$T/out" 2>/dev/null
 case $(field auto_reason "$T/out") in
-*"scaled cond ~"*"socp-ipm after "*"(10 sqrt(cond) in [200, 2000])"*) ok "ccp admm: the budget is named with its rule" ;;
+*"< 2.3 (no condition estimate: not a 3D pile; cond taken as 2e4)"*"socp-ipm after 1414 (10 sqrt(cond) in [200, 2000])"*) ok "ccp admm on a 2D pyramid: no Lanczos, the budget is named with its rule" ;;
 *) bad "ccp admm budget: '$(field auto_reason "$T/out")'" ;;
+esac
+"$LCP" --json -n 0 "$T/gccp" >"$T/out" 2>/dev/null
+case $(field auto_reason "$T/out") in
+*"growth ln size/ln diameter = 2."*"scaled cond ~"*"> 2e4"*) ok "granular ccp: point contacts, the Lanczos estimate decides" ;;
+*) bad "granular ccp: '$(field auto_reason "$T/out")'" ;;
 esac
 
 # LCPSOLVE_CLOCK=thread (scripts/auto-check): times and --time-limit on the thread's CPU clock
