@@ -161,15 +161,31 @@ static void cc_solve(const pv *W, double *v)
     cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, W->nc, W->Ut, W->n, v, 1); /* U y = z */
 }
 
+/* A negative Schur complement d of row k on the clamped set (m rows): proof
+ * that A is not positive semidefinite while no pivot of A_CC was raised by
+ * the regularisation; after one was (A_CC singular, A_CC^-1 amplifies the
+ * rounding by 1/PIV_REG), it may be rounding on a singular semidefinite A
+ * (pyramid-30: 1,083 clamped rows): no verdict on A then. */
+static int negative_schur(pv *W, int k, int m, double d)
+{
+    if (W->regs)
+        return verdict(W, LCP_ERROR,
+                       "cannot decide: the Schur complement of row %d on the clamped set (%d rows) is %.3g < 0, "
+                       "but %ld pivots were regularised (A_CC singular): within rounding if A is positive "
+                       "semidefinite and singular (try ipm or lemke)",
+                       k + 1, m, d, W->regs);
+    return verdict(W, LCP_ERROR,
+                   "A is not positive semidefinite: the Schur complement of row %d on the clamped set "
+                   "(%d rows) is %.3g < 0; pivot needs A positive (semi)definite (try lemke)",
+                   k + 1, m, d);
+}
+
 /* Checks a new pivot d of row k: raised to the floor, or -1 if negative. */
 static int check_pivot(pv *W, int k, double *d)
 {
     double s = piv_scale(W, k);
     if (*d < -PIV_NEG * s)
-        return verdict(W, LCP_ERROR,
-                       "A is not positive semidefinite: the Schur complement of row %d on the clamped set "
-                       "(%d rows) is %.3g < 0; pivot needs A positive (semi)definite (try lemke)",
-                       k + 1, W->nc, *d);
+        return negative_schur(W, k, W->nc, *d);
     if (*d < PIV_REG * s) {
         *d = PIV_REG * s; /* redundant row: regularise (a tiny diagonal term) */
         W->regs++;
@@ -435,11 +451,7 @@ static int drive(pv *W, double *x, int i)
         double tmin = INFINITY, t;
         int kind = B_NONE, blk = -1;
         int moves = fabs(dw[i]) > da[i]; /* the Schur complement is not 0 */
-        if (moves && dw[i] * dir < 0)
-            return verdict(W, LCP_ERROR,
-                           "A is not positive semidefinite: the Schur complement of row %d on the clamped set "
-                           "(%d rows) is %.3g < 0; pivot needs A positive (semi)definite (try lemke)",
-                           i + 1, m, dw[i] * dir);
+        if (moves && dw[i] * dir < 0) return negative_schur(W, i, m, dw[i] * dir);
         if (outside) { /* (e) x_i enters its box */
             tmin = dir > 0 ? lo - x[i] : x[i] - hi;
             kind = B_SELF_BOUND;

@@ -217,4 +217,15 @@ else
     skip "cannot generate random-spd --size 16400"
 fi
 
+# a negative Schur complement on a regularised (singular) clamped set is no
+# proof that A is indefinite: the 3,600-contact pyramid (A = J M^-1 J' is
+# semidefinite) gets "cannot decide", not "not positive semidefinite"
+"$LCP" generate pyramid --base 30 -o "$T/p30" >/dev/null 2>&1
+"$LCP" -s pivot -t 1e-10 --json "$T/p30" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ]; then ok "pyramid-30: solved"; ok "pyramid-30: no false verdict"
+else
+    check "pyramid-30: exit 5 or a limit (got $rc)" [ $rc -eq 5 -o $rc -eq 1 ]
+    check "pyramid-30: no claim that A is indefinite" sh -c "! grep -q 'not positive semidefinite' '$T/out'"
+fi
+
 finish
