@@ -12,10 +12,13 @@ typedef struct {
     const char *precond_name;        /* "none" or the preconditioner's name */
     char reason[900];                /* "auto: NAME (why)" */
     /* where the pick may stall: run it with at most budget iterations, then,
-     * unless solved (or a proven verdict), fallback from its best iterate */
+     * unless solved (or a proven verdict), fallback from zero; but where
+     * warm_budget > 0, fallback first runs from the pick's best iterate on
+     * warm_budget iterations (a Newton polish of admm's slow tail), and from
+     * zero only when that did not solve */
     const lcp_solver *fallback;      /* NULL: none */
     const lcp_precond_type *fallback_precond;
-    int budget;
+    int budget, warm_budget;
     /* and where the fallback may stall too: it runs on fallback_budget
      * iterations, then fallback2 (no budget) from zero */
     const lcp_solver *fallback2;

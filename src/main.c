@@ -766,7 +766,7 @@ static int solve(cli *c, lcp_err *err)
         goto done;
     }
     /* auto: a pick that may stall runs on an iteration budget, then its fallback (choose.h) */
-    int user_max = c->s.max_iter, budgeted = 0, fell_back = 0;
+    int user_max = c->s.max_iter, budgeted = 0, fell_back = 0, polish = 0; /* polish: the warm try (choose.h) */
     if (ch.fallback && ch.budget > 0 && ch.budget < user_max) c->s.max_iter = ch.budget, budgeted = 1;
     lcp_status status;
 again:
@@ -783,13 +783,19 @@ again:
     c->s.max_iter = user_max;
     if (rc) goto done;
     status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-    const lcp_solver *next = fell_back == 0 ? ch.fallback : fell_back == 1 ? ch.fallback2 : NULL;
+    const lcp_solver *next = polish ? sv : fell_back == 0 ? ch.fallback : fell_back == 1 ? ch.fallback2 : NULL;
     if (next && (status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED))) &&
         !lcp_solver_check(next, wp, NULL)) {
+        /* the first fallback from the pick's best iterate, on warm_budget iterations; then from zero */
+        int warm = !polish && fell_back == 0 && ch.warm_budget > 0 && status != LCP_ERROR &&
+                   isfinite(mon.best.residual);
         size_t l = strlen(why);
-        snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s from zero", sv->name,
-                 lcp_status_name(status), info.iterations, next->name);
-        memset(x, 0, (size_t)wp->n * sizeof(double)); /* a stalled iterate can hold a Newton method back */
+        snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s from %s", sv->name,
+                 lcp_status_name(status), info.iterations, next->name, warm ? "its best iterate" : "zero");
+        if (warm)
+            memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+        else
+            memset(x, 0, (size_t)wp->n * sizeof(double)); /* a stalled iterate can hold a Newton method back */
         lcp_monitor_free(&mon);
         if (lcp_monitor_init(&mon, wp, &c->s, tr)) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
@@ -798,6 +804,12 @@ again:
         sv = next;
         c->s.precond = fell_back == 0 ? ch.fallback_precond : NULL;
         c->precond = c->s.precond ? c->s.precond->name : "none";
+        polish = warm;
+        if (warm) {
+            budgeted = ch.warm_budget < user_max;
+            if (budgeted) c->s.max_iter = ch.warm_budget;
+            goto again;
+        }
         budgeted = fell_back == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
         if (budgeted) c->s.max_iter = ch.fallback_budget;
         fell_back++;

@@ -936,12 +936,17 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
         }
         s.max_iter = user_max;
         lcp_status st = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-        for (int stage = 0; stage < 2; stage++) { /* auto's fallbacks, as in a single solve */
-            const lcp_solver *next = stage == 0 ? ch.fallback : ch.fallback2;
+        for (int stage = 0, polish = 0; stage < 2; stage++) { /* auto's fallbacks, as in a single solve */
+            const lcp_solver *next = polish ? sv : stage == 0 ? ch.fallback : ch.fallback2;
             if (!next || !(st == LCP_ERROR || (budgeted && (st == LCP_MAX_ITER || st == LCP_STALLED))) ||
                 lcp_solver_check(next, &p, NULL))
                 break;
-            memset(x, 0, (size_t)p.n * sizeof *x);
+            /* the first fallback from the pick's best iterate on warm_budget iterations, then from zero */
+            int warm = !polish && stage == 0 && ch.warm_budget > 0 && st != LCP_ERROR && isfinite(mon.best.residual);
+            if (warm)
+                memcpy(x, mon.best_x, (size_t)p.n * sizeof *x);
+            else
+                memset(x, 0, (size_t)p.n * sizeof *x);
             lcp_monitor_free(&mon);
             if (lcp_monitor_init(&mon, &p, &s, NULL)) {
                 rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
@@ -950,8 +955,14 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
             sv = next;
             s.precond = stage == 0 ? ch.fallback_precond : NULL;
             pname = s.precond ? s.precond->name : "none";
-            budgeted = stage == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
-            if (budgeted) s.max_iter = ch.fallback_budget;
+            polish = warm;
+            if (warm) {
+                stage--; /* the same stage again, from zero, if the warm try does not solve */
+                budgeted = ch.warm_budget < user_max;
+            } else {
+                budgeted = stage == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
+            }
+            if (budgeted) s.max_iter = warm ? ch.warm_budget : ch.fallback_budget;
             info = (lcp_info){.status = LCP_MAX_ITER};
             if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
             s.max_iter = user_max;

@@ -11,8 +11,9 @@
 # columns, 2 for walls and 2D pyramids, 2.5 for 3D granular piles, 4+ for
 # random graphs) and the Lanczos condition estimate; generated granular piles
 # as lcp -> apgd -p diag, as fc3d -> admm (100 iterations) then nsgs, as ccp
-# -> admm (100) then socp-ipm; friction columns -> admm, nsn's budget grows
-# with the chain; sphere simulation steps (fc3d) -> nsgs.
+# -> admm (100) then socp-ipm; friction columns and stacks of boxes -> admm,
+# after 300 nsn from admm's iterate (10 steps), then from zero, nsn's budget
+# growing with the chain; sphere simulation steps (fc3d) -> nsgs.
 # Towers and point grids (35+ entries a row) as lcp -> newton-min first (3
 # steps), then the rules' pick; as fc3d/ccp -> admm without the Lanczos
 # estimate (several contacts share a neighbourhood: not a granular pile).
@@ -164,9 +165,73 @@ check "batch on towers: auto's pick apgd, not newton-min" grep -q '"solver":[[:s
 # friction on stacks of planks (4 contacts share a neighbourhood): admm without the condition estimate
 "$LCP" generate tower --layers 10 --planks 3 --mu 0.5 -o "$T/towf" 2>/dev/null
 pick "tower fc3d (growth 2.65, 4 points a pair of planks: admm)" admm none fc3d "$T/towf"
-check "tower fc3d: no Lanczos, cond taken as 2e4" grep -q '4.0 contacts a neighbourhood >= 2.*cond taken as 2e4.*nsn after 1414' "$T/out"
+check "tower fc3d: no Lanczos; admm's budget 300, then nsn from its iterate" grep -q '4.0 contacts a neighbourhood >= 2 (several points on each pair of bodies: a stack of planks or boxes, not a granular pile of point contacts), W symmetric.*after 300, nsn from admm.s best iterate, 10 steps at most' "$T/out"
 "$LCP" generate tower --layers 10 --planks 3 --mu 0.5 --kind ccp -o "$T/towc" 2>/dev/null
 pick "tower ccp (4 points a pair of planks: admm, not socp-ipm)" admm none ccp "$T/towc"
+
+# fc3d, W symmetric, not a granular pile: admm, after 300 iterations nsn from admm's best iterate (10 steps at
+# most), then nsn from zero, then nsgs.  No structural fact separates the stacks admm crawls on from those it
+# solves at once, so the rule is the same for boxes and spheres: a generated stack of boxes (2x2 points a face)
+# and a column of spheres both take admm, which solves them in tens of iterations, before any fallback
+"$LCP" generate redundant --bodies 10 --points 2 --mu 0.5 -o "$T/boxf" 2>/dev/null
+pick "stack of 10 boxes fc3d, 2x2 points a face (admm)" admm none fc3d "$T/boxf"
+case "$(field solver "$T/out") $(field iterations "$T/out") $(field auto_reason "$T/out")" in
+"admm "[0-9]" "*"after 300, nsn from admm's best iterate, 10 steps at most"* | "admm "[0-9][0-9]" "*"after 300, nsn from admm's best iterate, 10 steps at most"*)
+    case $(field auto_reason "$T/out") in *" stopped ("*) bad "box stack: a fallback ran: $(field auto_reason "$T/out")" ;;
+    *) ok "box stack: admm solved in $(field iterations "$T/out") iterations, the reason names the warm nsn after 300" ;; esac ;;
+*) bad "box stack: $(field solver "$T/out") $(field iterations "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+"$LCP" generate column --bodies 30 --mu 0.5 -o "$T/col30f" 2>/dev/null
+pick "column of 30 spheres fc3d (admm)" admm none fc3d "$T/col30f"
+case "$(field solver "$T/out") $(field auto_reason "$T/out")" in
+"admm auto: admm (fc3d, 30 contacts, largest group 30 (of 1), diameter ~29, growth ln size/ln diameter = 1.01 < 2.3"*"after 300, nsn from admm's best iterate"*)
+    case $(field auto_reason "$T/out") in *" stopped ("*) bad "sphere column: a fallback ran: $(field auto_reason "$T/out")" ;;
+    *) ok "sphere column: admm solved in $(field iterations "$T/out") iterations (growth 1.01, same rule as the box stack)" ;; esac ;;
+*) bad "sphere column: $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+# where admm crawls (a step of a sphere pyramid simulation, under half the contacts opening: admm's rule): nsn
+# from admm's iterate after 300 finishes in 1 step (nsn from zero fails on this step: line search)
+"$LCP" generate sequence --scene pyramid --base 8 --steps 20 --mu 0.5 -o "$T/sqp" 2>/dev/null
+pick "sphere pyramid step 16 (admm crawls: nsn from its iterate)" admm none fc3d "$T/sqp/step-0016"
+case "$(field solver "$T/out") $(field iterations "$T/out") $(field auto_reason "$T/out")" in
+"nsn "[1-9]" "*"; admm stopped (max_iter after 300 iterations): nsn from its best iterate") ok "sphere pyramid step 16: admm 300, then nsn from its iterate in $(field iterations "$T/out") steps" ;;
+*) bad "sphere pyramid step 16: $(field solver "$T/out") $(field iterations "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+# where Newton from admm's iterate crawls too: nsn from zero after 10 steps, then nsgs, which solves
+"$LCP" generate sequence --scene pyramid --base 7 --steps 15 --mu 0.8 --mass-ratio 10 -o "$T/sqr" 2>/dev/null
+pick "sphere pyramid (mass ratio 10) step 14 (the warm try fails: from zero)" admm none fc3d "$T/sqr/step-0014"
+case "$(field solver "$T/out") $(field auto_reason "$T/out")" in
+"nsgs "*"; admm stopped (max_iter after 300 iterations): nsn from its best iterate; nsn stopped (max_iter after 10 iterations): nsn from zero; nsn stopped ("*"): nsgs from zero") ok "sphere pyramid step 14: the warm nsn's 10 steps, then nsn from zero, then nsgs" ;;
+*) bad "sphere pyramid step 14: $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+# the same fallbacks in a sequence (src/sequence.c, warm-started by contact id): step 16 of that simulation
+# takes the warm nsn (admm 300, then 1 Newton step), every step solves
+"$LCP" generate sequence --scene pyramid --base 7 --steps 17 --mu 0.8 --mass-ratio 10 -o "$T/sqr17" 2>/dev/null
+"$LCP" sequence --json "$T/sqr17" >"$T/seq" 2>/dev/null
+python3 - "$T/seq" >"$T/res" <<'PY'
+import json, sys
+steps = {}
+for line in open(sys.argv[1]):
+    try:
+        d = json.loads(line)
+    except ValueError:
+        continue
+    if "step" in d:
+        steps[d["step"]] = d
+bad = [k for k, d in steps.items() if d["status"] != "solved"]
+s16 = steps.get(16, {})
+print("%d steps, unsolved %s, step 16: %s %s" % (len(steps), bad, s16.get("solver"), s16.get("iterations")))
+sys.exit(0 if len(steps) == 17 and not bad and s16.get("solver") == "nsn" and 1 <= s16.get("iterations", 0) <= 10 else 1)
+PY
+rc=$?
+check "lcpsolve sequence: the warm nsn fallback there too ($(cat "$T/res"))" [ $rc -eq 0 ]
+if [ -f $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat ]; then
+    "$LCP" --json $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat >"$T/out" 2>/dev/null
+    case "$(field status "$T/out") $(field solver "$T/out") $(field iterations "$T/out") $(field auto_reason "$T/out")" in
+    "solved nsn "[1-9]" "*"; admm stopped (max_iter after 300 iterations): nsn from its best iterate") ok "BoxesStack1: admm 300, then nsn from its iterate in $(field iterations "$T/out") steps (nsn from zero takes 43)" ;;
+    *) bad "BoxesStack1: $(field status "$T/out") $(field solver "$T/out") $(field iterations "$T/out") '$(field auto_reason "$T/out")'" ;;
+    esac
+fi
 
 # the fallback: lemke cannot decide on CPS_3 (zero diagonal, indefinite): newton-fb solves it
 "$LCP" --json $SIC/lcp/lcp_CPS_3.dat >"$T/out" 2>/dev/null; rc=$?
