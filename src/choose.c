@@ -48,8 +48,11 @@
  *    of point contacts (points_per_pair() < 2: spheres); elsewhere admm's
  *    budgets take cond = 2e4 (the Lanczos steps cost as much as admm's
  *    whole solve on towers and stacks of boxes).
+ *  fc3d and ccp, n <= 30: nsgs, 100 sweeps at most (a chain of heavy on
+ *    light bodies stalls it: 80,000 sweeps), then admm (W not symmetric:
+ *    nsn, socp-ipm).
  *  fc3d: nsgs when the contact graph falls apart into small components
- *    (largest <= 16 contacts: decomposition solves them apart) or n <= 30;
+ *    (largest <= 16 contacts: decomposition solves them apart);
  *    half the contacts or more opening (b_n > 0: simulation steps with
  *    speculative contacts, most of which end at r = 0) and point contacts
  *    (points_per_pair() < 2: spheres): nsgs (2-4x faster than admm on
@@ -383,6 +386,8 @@ static void mprgp_fallback(lcp_auto_choice *ch, const facts *f)
  * alone and 40 ms for admm alone), or crawls for hundreds: then nsn from
  * zero (which solved 2 of the other 3). */
 #define ADMM_TAIL 300
+/* fc3d/ccp with n <= 30: nsgs's sweeps (about 1 us each there) before admm */
+#define SMALL_SWEEPS 100
 #define NEWTON_POLISH 10
 
 static void newton_probe(lcp_auto_choice *ch, char *why, size_t size, double row)
@@ -528,7 +533,16 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
         char est[300];
         snprintf(est, sizeof est, "%d contacts, largest group %d (of %d), diameter ~%d, growth ln size/ln "
                  "diameter = %.2f", p->nc, f.largest, f.components, f.diameter, f.growth);
-        if (n <= 30 || f.largest <= 16) {
+        if (n <= 30) {
+            /* a few sweeps solve most small problems; a chain of heavy on light bodies (mass ratios) takes
+             * Gauss-Seidel 80,000 (a column of 10 spheres, top one 1000x heavier: 150 ms, admm 0.2 ms) */
+            const char *then = f.symmetric ? "admm" : ccp ? "socp-ipm" : "nsn";
+            set(ch, "nsgs", NULL);
+            snprintf(why, sizeof why, "%s, n = %d <= 30, %d contacts, largest coupled group %d (of %d): block "
+                     "Gauss-Seidel over contacts, %d sweeps at most (a mass ratio along a chain stalls it), then %s",
+                     kind, n, p->nc, f.largest, f.components, SMALL_SWEEPS, then);
+            fallback(ch, then, SMALL_SWEEPS);
+        } else if (n <= 30 || f.largest <= 16) {
             set(ch, "nsgs", NULL);
             snprintf(why, sizeof why, "%s, %d contacts, largest coupled group %d (of %d): block Gauss-Seidel over "
                      "contacts", kind, p->nc, f.largest, f.components);

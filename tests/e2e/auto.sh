@@ -13,7 +13,8 @@
 # as lcp -> apgd -p diag, as fc3d -> admm (100 iterations) then nsgs, as ccp
 # -> admm (100) then socp-ipm; friction columns and stacks of boxes -> admm,
 # after 300 nsn from admm's iterate (10 steps), then from zero, nsn's budget
-# growing with the chain; sphere simulation steps (fc3d) -> nsgs.
+# growing with the chain; sphere simulation steps (fc3d) -> nsgs; n <= 30 ->
+# nsgs for 100 sweeps, then admm (mass ratios along a chain stall nsgs).
 # Towers and point grids (35+ entries a row) as lcp -> newton-min first (3
 # steps), then the rules' pick; as fc3d/ccp -> admm without the Lanczos
 # estimate (several contacts share a neighbourhood: not a granular pile).
@@ -225,6 +226,14 @@ sys.exit(0 if len(steps) == 17 and not bad and s16.get("solver") == "nsn" and 1 
 PY
 rc=$?
 check "lcpsolve sequence: the warm nsn fallback there too ($(cat "$T/res"))" [ $rc -eq 0 ]
+# n <= 30: nsgs, 100 sweeps at most, then admm: a column of 10 spheres under one 1000x heavier takes nsgs
+# 80,000 sweeps (150 ms), admm 12 iterations
+"$LCP" generate mass-ratio --bodies 10 --ratio 1e3 --mu 0.5 -o "$T/mr10f" 2>/dev/null
+pick "mass ratio 1e3, 10 spheres fc3d (n = 30: nsgs first)" nsgs none fc3d "$T/mr10f"
+case "$(field solver "$T/out") $(field auto_reason "$T/out")" in
+"admm auto: nsgs (fc3d, n = 30 <= 30, "*"100 sweeps at most"*"; nsgs stopped (max_iter after 100 iterations): admm from zero") ok "mass ratio, n = 30: nsgs's 100 sweeps, then admm in $(field iterations "$T/out")" ;;
+*) bad "mass ratio, n = 30: $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
 if [ -f $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat ]; then
     "$LCP" --json $SIC/fc3d/BoxesStack1-i100000-32.hdf5.dat >"$T/out" 2>/dev/null
     case "$(field status "$T/out") $(field solver "$T/out") $(field iterations "$T/out") $(field auto_reason "$T/out")" in
