@@ -63,8 +63,10 @@
  *    W symmetric: admm (pyramids, towers, and since admm scales per contact
  *    and takes De Saxce's s from the dual, columns and stacks of boxes too:
  *    8-75 iterations, 10-80x faster than nsn there); after 300 (ADMM_TAIL)
- *    nsn from admm's best iterate, 10 steps at most, then nsn from zero,
- *    then nsgs; but a 3D granular pile (growth >=
+ *    nsn from admm's best iterate, 10 steps at most; failing that admm
+ *    again from its best iterate up to 10 sqrt(cond) in all (300 to 2000,
+ *    cond taken as 2e4 where not estimated), nsn from its iterate once
+ *    more; then nsn from zero, then nsgs; but a 3D granular pile (growth >=
  *    2.3, point contacts, the Lanczos estimate above 2e4), which defeats
  *    admm and Newton alike but for small piles: admm for 100 iterations,
  *    then nsgs.  nsn's budget scales with the chain it has to settle: 100 +
@@ -376,15 +378,19 @@ static void mprgp_fallback(lcp_auto_choice *ch, const facts *f)
 #define PILE_ADMM 100
 #define PROBE_STEPS 3
 /* fc3d, W symmetric, not a granular pile: admm's budget, then nsn from its
- * best iterate on NEWTON_POLISH steps (choose.h warm_budget), then nsn from
- * zero.  admm solves every generated stack, tower, column, pyramid and mass
- * ratio at rest in 8-31 iterations, the Siconos files it takes in 9-75;
- * where it runs on (BoxesStack1: 3,097 to 1e-8; steps of a sphere pyramid
- * simulation: 400-30,000), it is in a slow linear tail, and Newton from its
- * iterate after 300 finishes in 1-2 steps (14 of 17 such steps, 5 of which
- * nsn from zero fails; BoxesStack1: 1 step, 4 ms, against 10-13 ms for nsn
- * alone and 40 ms for admm alone), or crawls for hundreds: then nsn from
- * zero (which solved 2 of the other 3). */
+ * best iterate on NEWTON_POLISH steps (choose.h warm_budget); failing that,
+ * admm again from its best iterate up to 10 sqrt(cond) iterations in all
+ * (its old budget: about what nsn from zero costs), nsn from its iterate
+ * once more, then nsn from zero.  admm solves every generated stack, tower,
+ * column, pyramid and mass ratio at rest in 8-31 iterations, the Siconos
+ * files it takes in 9-75; where it runs on (BoxesStack1: 3,097 to 1e-8;
+ * steps of a sphere pyramid simulation: 400-30,000), it is in a slow linear
+ * tail, and Newton from its iterate after 300 finishes in 1-2 steps (14 of
+ * 17 such steps, 5 of which nsn from zero fails; BoxesStack1: 1 step, 4 ms,
+ * against 10-13 ms for nsn alone and 40 ms for admm alone), or crawls for
+ * hundreds: there admm's second round (a step where it solves by 915; one
+ * where Newton from its 1,414th iterate solves and nothing else does within
+ * 60 ms). */
 #define ADMM_TAIL 300
 /* fc3d/ccp with n <= 30: nsgs's sweeps (about 1 us each there) before admm */
 #define SMALL_SWEEPS 100
@@ -571,12 +577,11 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
             } else if (f.growth >= 2.3) {
                 size_t l = strlen(est);
                 snprintf(est + l, sizeof est - l, ", %.1f contacts a neighbourhood >= 2 (several points on each pair "
-                         "of bodies: a stack of planks or boxes, not a granular pile of point contacts%s)", pts,
-                         ccp ? "; cond taken as 2e4" : "");
+                         "of bodies: a stack of planks or boxes, not a granular pile of point contacts; cond taken as "
+                         "2e4)", pts);
             } else {
                 size_t l = strlen(est);
-                snprintf(est + l, sizeof est - l, " < 2.3 (no condition estimate: not a 3D pile%s)",
-                         ccp ? "; cond taken as 2e4" : "");
+                snprintf(est + l, sizeof est - l, " < 2.3 (no condition estimate: not a 3D pile; cond taken as 2e4)");
             }
             double cond = f.cond >= 0 ? f.cond : 2e4;
             int pile = f.growth >= 2.3 && !(f.cond <= 2e4);
@@ -604,13 +609,17 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
                          PILE_ADMM);
                 fallback(ch, "nsgs", PILE_ADMM);
             } else {
+                int budget = sqrt_budget(10, cond, ADMM_TAIL, 2000);
                 set(ch, "admm", NULL);
                 snprintf(why, sizeof why, "fc3d, %s, W symmetric, not an ill-conditioned 3D pile: ADMM on the cone "
                          "QP (tens of iterations on stacks, towers, columns); after %d, nsn from admm's best iterate, "
-                         "%d steps at most (Newton finishes admm's slow tail in 1-2), then nsn from zero, nsgs after "
-                         "%d = 100 + 2 diameter steps", est, ADMM_TAIL, NEWTON_POLISH, nsn_budget);
+                         "%d steps at most (Newton finishes admm's slow tail in 1-2); failing that admm again from its "
+                         "best iterate up to %d (10 sqrt(cond) in [300, 2000]) and nsn from its iterate once more; "
+                         "then nsn from zero, nsgs after %d = 100 + 2 diameter steps", est, ADMM_TAIL, NEWTON_POLISH,
+                         budget, nsn_budget);
                 fallback(ch, "nsn", ADMM_TAIL);
                 ch->warm_budget = NEWTON_POLISH;
+                ch->resume = budget;
                 ch->fallback2 = lcp_solver_find("nsgs");
                 ch->fallback_budget = nsn_budget;
             }

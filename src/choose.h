@@ -14,11 +14,13 @@ typedef struct {
     /* where the pick may stall: run it with at most budget iterations, then,
      * unless solved (or a proven verdict), fallback from zero; but where
      * warm_budget > 0, fallback first runs from the pick's best iterate on
-     * warm_budget iterations (a Newton polish of admm's slow tail), and from
-     * zero only when that did not solve */
+     * warm_budget iterations (a Newton polish of admm's slow tail); when
+     * that does not solve and resume > budget, the pick again from its best
+     * iterate up to resume iterations in all, the warm try once more, and
+     * only then fallback from zero */
     const lcp_solver *fallback;      /* NULL: none */
     const lcp_precond_type *fallback_precond;
-    int budget, warm_budget;
+    int budget, warm_budget, resume;
     /* and where the fallback may stall too: it runs on fallback_budget
      * iterations, then fallback2 (no budget) from zero */
     const lcp_solver *fallback2;

@@ -600,7 +600,7 @@ static int solve(cli *c, lcp_err *err)
     double t0 = lcp_now();
     int rc = load(c, &p, err);
     double parse_s = lcp_now() - t0;
-    double *x = NULL, *ref = NULL, *cover = NULL, *rb = NULL, *ub = NULL;
+    double *x = NULL, *ref = NULL, *cover = NULL, *rb = NULL, *ub = NULL, *xsave = NULL; /* xsave: auto's resume */
     lcp_problem *wp = &p;  /* the problem solved */
     lcp_cone_form form = LCP_CONE_NONE;
     lcp_trace trace, *tr = NULL;
@@ -766,7 +766,9 @@ static int solve(cli *c, lcp_err *err)
         goto done;
     }
     /* auto: a pick that may stall runs on an iteration budget, then its fallback (choose.h) */
-    int user_max = c->s.max_iter, budgeted = 0, fell_back = 0, polish = 0; /* polish: the warm try (choose.h) */
+    int user_max = c->s.max_iter, budgeted = 0, fell_back = 0;
+    int polish = 0, resumed = 0; /* the warm try of the fallback, the pick's second round (choose.h) */
+    const lcp_precond_type *pick_precond = c->s.precond;
     if (ch.fallback && ch.budget > 0 && ch.budget < user_max) c->s.max_iter = ch.budget, budgeted = 1;
     lcp_status status;
 again:
@@ -783,15 +785,36 @@ again:
     c->s.max_iter = user_max;
     if (rc) goto done;
     status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
+    int cut = status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED));
+    if (cut && polish && !resumed && xsave && ch.resume > ch.budget) { /* the pick again, from its best iterate */
+        size_t l = strlen(why);
+        snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s again from its best iterate",
+                 sv->name, lcp_status_name(status), info.iterations, ch.solver->name);
+        memcpy(x, xsave, (size_t)wp->n * sizeof(double));
+        lcp_monitor_free(&mon);
+        if (lcp_monitor_init(&mon, wp, &c->s, tr)) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            goto done;
+        }
+        sv = ch.solver;
+        c->s.precond = pick_precond;
+        c->precond = c->s.precond ? c->s.precond->name : "none";
+        polish = 0;
+        resumed = 1;
+        budgeted = ch.resume - ch.budget < user_max;
+        if (budgeted) c->s.max_iter = ch.resume - ch.budget;
+        goto again;
+    }
     const lcp_solver *next = polish ? sv : fell_back == 0 ? ch.fallback : fell_back == 1 ? ch.fallback2 : NULL;
-    if (next && (status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED))) &&
-        !lcp_solver_check(next, wp, NULL)) {
+    if (next && cut && !lcp_solver_check(next, wp, NULL)) {
         /* the first fallback from the pick's best iterate, on warm_budget iterations; then from zero */
         int warm = !polish && fell_back == 0 && ch.warm_budget > 0 && status != LCP_ERROR &&
                    isfinite(mon.best.residual);
         size_t l = strlen(why);
         snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s from %s", sv->name,
                  lcp_status_name(status), info.iterations, next->name, warm ? "its best iterate" : "zero");
+        if (warm && !xsave) xsave = lcp_alloc((size_t)wp->n, sizeof(double)); /* NULL: no second round */
+        if (warm && xsave) memcpy(xsave, mon.best_x, (size_t)wp->n * sizeof(double));
         if (warm)
             memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
         else
@@ -868,6 +891,7 @@ again:
         report(c, &r);
     exit_code = lcp_status_exit_code(status);
 done:
+    free(xsave);
     if (tr) lcp_trace_abort(tr);
     lcp_monitor_free(&mon);
     lcp_order_free(&order);

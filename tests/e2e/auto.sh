@@ -13,7 +13,8 @@
 # as lcp -> apgd -p diag, as fc3d -> admm (100 iterations) then nsgs, as ccp
 # -> admm (100) then socp-ipm; friction columns and stacks of boxes -> admm,
 # after 300 nsn from admm's iterate (10 steps), then from zero, nsn's budget
-# growing with the chain; sphere simulation steps (fc3d) -> nsgs; n <= 30 ->
+# growing with the chain (between: admm again from its best iterate up to
+# 1414 and nsn from its iterate once more); sphere simulation steps (fc3d) -> nsgs; n <= 30 ->
 # nsgs for 100 sweeps, then admm (mass ratios along a chain stall nsgs).
 # Towers and point grids (35+ entries a row) as lcp -> newton-min first (3
 # steps), then the rules' pick; as fc3d/ccp -> admm without the Lanczos
@@ -166,7 +167,7 @@ check "batch on towers: auto's pick apgd, not newton-min" grep -q '"solver":[[:s
 # friction on stacks of planks (4 contacts share a neighbourhood): admm without the condition estimate
 "$LCP" generate tower --layers 10 --planks 3 --mu 0.5 -o "$T/towf" 2>/dev/null
 pick "tower fc3d (growth 2.65, 4 points a pair of planks: admm)" admm none fc3d "$T/towf"
-check "tower fc3d: no Lanczos; admm's budget 300, then nsn from its iterate" grep -q '4.0 contacts a neighbourhood >= 2 (several points on each pair of bodies: a stack of planks or boxes, not a granular pile of point contacts), W symmetric.*after 300, nsn from admm.s best iterate, 10 steps at most' "$T/out"
+check "tower fc3d: no Lanczos; admm's budget 300, then nsn from its iterate, admm's second round to 1414" grep -q '4.0 contacts a neighbourhood >= 2 (several points on each pair of bodies: a stack of planks or boxes, not a granular pile of point contacts; cond taken as 2e4), W symmetric.*after 300, nsn from admm.s best iterate, 10 steps at most.*admm again from its best iterate up to 1414 (10 sqrt(cond) in \[300, 2000\])' "$T/out"
 "$LCP" generate tower --layers 10 --planks 3 --mu 0.5 --kind ccp -o "$T/towc" 2>/dev/null
 pick "tower ccp (4 points a pair of planks: admm, not socp-ipm)" admm none ccp "$T/towc"
 
@@ -198,15 +199,16 @@ case "$(field solver "$T/out") $(field iterations "$T/out") $(field auto_reason 
 "nsn "[1-9]" "*"; admm stopped (max_iter after 300 iterations): nsn from its best iterate") ok "sphere pyramid step 16: admm 300, then nsn from its iterate in $(field iterations "$T/out") steps" ;;
 *) bad "sphere pyramid step 16: $(field solver "$T/out") $(field iterations "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
-# where Newton from admm's iterate crawls too: nsn from zero after 10 steps, then nsgs, which solves
+# where Newton from admm's iterate crawls too (nsn from zero fails there as well): after its 10 steps admm again
+# from its best iterate, which solves within its old budget (1414 in all)
 "$LCP" generate sequence --scene pyramid --base 7 --steps 15 --mu 0.8 --mass-ratio 10 -o "$T/sqr" 2>/dev/null
-pick "sphere pyramid (mass ratio 10) step 14 (the warm try fails: from zero)" admm none fc3d "$T/sqr/step-0014"
+pick "sphere pyramid (mass ratio 10) step 14 (the warm try fails: admm again)" admm none fc3d "$T/sqr/step-0014"
 case "$(field solver "$T/out") $(field auto_reason "$T/out")" in
-"nsgs "*"; admm stopped (max_iter after 300 iterations): nsn from its best iterate; nsn stopped (max_iter after 10 iterations): nsn from zero; nsn stopped ("*"): nsgs from zero") ok "sphere pyramid step 14: the warm nsn's 10 steps, then nsn from zero, then nsgs" ;;
+"admm "*"; admm stopped (max_iter after 300 iterations): nsn from its best iterate; nsn stopped (max_iter after 10 iterations): admm again from its best iterate") ok "sphere pyramid step 14: the warm nsn's 10 steps, then admm's second round solves ($(field iterations "$T/out") iterations)" ;;
 *) bad "sphere pyramid step 14: $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
 # the same fallbacks in a sequence (src/sequence.c, warm-started by contact id): step 16 of that simulation
-# takes the warm nsn (admm 300, then 1 Newton step), every step solves
+# takes the warm nsn (admm 300, then 1 Newton step), step 14 admm's second round, every step solves
 "$LCP" generate sequence --scene pyramid --base 7 --steps 17 --mu 0.8 --mass-ratio 10 -o "$T/sqr17" 2>/dev/null
 "$LCP" sequence --json "$T/sqr17" >"$T/seq" 2>/dev/null
 python3 - "$T/seq" >"$T/res" <<'PY'
@@ -220,9 +222,11 @@ for line in open(sys.argv[1]):
     if "step" in d:
         steps[d["step"]] = d
 bad = [k for k, d in steps.items() if d["status"] != "solved"]
-s16 = steps.get(16, {})
-print("%d steps, unsolved %s, step 16: %s %s" % (len(steps), bad, s16.get("solver"), s16.get("iterations")))
-sys.exit(0 if len(steps) == 17 and not bad and s16.get("solver") == "nsn" and 1 <= s16.get("iterations", 0) <= 10 else 1)
+s14, s16 = steps.get(14, {}), steps.get(16, {})
+print("%d steps, unsolved %s, step 14: %s, step 16: %s %s" % (len(steps), bad, s14.get("solver"), s16.get("solver"),
+                                                          s16.get("iterations")))
+sys.exit(0 if len(steps) == 17 and not bad and s16.get("solver") == "nsn" and 1 <= s16.get("iterations", 0) <= 10
+         and s14.get("solver") == "admm" else 1)
 PY
 rc=$?
 check "lcpsolve sequence: the warm nsn fallback there too ($(cat "$T/res"))" [ $rc -eq 0 ]
