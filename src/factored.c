@@ -31,7 +31,7 @@ static int minv_jt_cholmod(const lcp_problem *p, lcp_csr *Y, lcp_err *err)
         goto done;
     }
     L = cholmod_analyze(Ml, &c);
-    if (L) cholmod_factorize(Ml, L, &c);
+    if (L) lcp_cholmod_factorize(Ml, 0.0, L, &c);
     if (!L || c.status == CHOLMOD_NOT_POSDEF || L->minor < L->n) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "the mass matrix M is not positive definite");
         goto done;

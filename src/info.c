@@ -74,7 +74,7 @@ static int cholesky_test(const lcp_problem *p, lcp_matrix_facts *f)
         S->stype = -1; /* use the lower triangle */
         cholmod_factor *L = cholmod_analyze(S, &c);
         if (L) {
-            cholmod_factorize(S, L, &c);
+            lcp_cholmod_factorize(S, 0.0, L, &c);
             f->definite = L->minor < L->n ? "not positive definite" : "positive definite";
             f->method = "sparse Cholesky of (A + A')/2 (CHOLMOD)";
             cholmod_free_factor(&L, &c);

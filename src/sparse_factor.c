@@ -79,7 +79,7 @@ int lcp_sparse_factor_refactor(lcp_sparse_factor *F, const double *x, int method
     if (method == LCP_SF_CHOLESKY) {
         if (!F->sym) return failed(F, "CHOLMOD factorization (of a matrix not declared symmetric)", 0, 0);
         F->cs.x = (double *)x;
-        cholmod_factorize(&F->cs, F->L, &F->cc); /* numeric, on the symbolic factor of init */
+        lcp_cholmod_factorize(&F->cs, 0.0, F->L, &F->cc); /* numeric, on the symbolic factor of init */
         if (F->cc.status == CHOLMOD_OK) {
             F->cur = LCP_SF_CHOLESKY;
             return LCP_SF_OK;

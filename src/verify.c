@@ -135,7 +135,17 @@ void lcp_verify_add(const lcp_problem *p, lcp_verify_partial *t, const lcp_verif
     t->nan |= c->nan;
 }
 
+double lcp_verify_bscale(const lcp_problem *p)
+{
+    return p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D ? 0.0 : inf_norm(p->b, p->n);
+}
+
 void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_metrics *m)
+{
+    lcp_verify_finish_b(p, t, lcp_verify_bscale(p), m);
+}
+
+void lcp_verify_finish_b(const lcp_problem *p, const lcp_verify_partial *t, double bscale, lcp_metrics *m)
 {
     if (p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D) {
         double norm = fmax(fmax(sqrt(t->nq), p->scale_floor), fmax(sqrt(t->nr), sqrt(t->nu)));
@@ -145,7 +155,7 @@ void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_me
         m->complementarity = t->comp;
         m->feasibility = t->feas;
     } else {
-        m->scale = fmax(fmax(1.0, p->scale_floor), inf_norm(p->b, p->n));
+        m->scale = fmax(fmax(1.0, p->scale_floor), bscale);
         m->xnorm = 0.0;
         m->residual = t->res / m->scale;
         m->complementarity = p->kind == LCP_KIND_BLCP ? t->comp : fabs(t->comp);
@@ -206,7 +216,7 @@ static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x
 
 /* Every chunk (on the OpenMP threads when there are several), then their
  * sums in chunk order. */
-static void verify_all(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, lcp_metrics *m)
+static void verify_all(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, double bscale, lcp_metrics *m)
 {
     int block = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D ? 3 : 1;
     int rows = block * (VERIFY_CHUNK / block);
@@ -230,17 +240,22 @@ static void verify_all(const lcp_problem *p, const lcp_csr *A, const double *x, 
     partial t = parts[0];
     for (int k = 1; k < nchunks; k++) lcp_verify_add(p, &t, &parts[k]);
     if (parts != &one) free(parts);
-    lcp_verify_finish(p, &t, m);
+    lcp_verify_finish_b(p, &t, bscale, m);
 }
 
 void lcp_verify_w(const lcp_problem *p, const double *x, const double *w, lcp_metrics *m)
 {
-    verify_all(p, NULL, x, (double *)w, m); /* without A, w is only read */
+    verify_all(p, NULL, x, (double *)w, lcp_verify_bscale(p), m); /* without A, w is only read */
 }
 
 void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m)
 {
-    verify_all(p, &p->A, x, w, m);
+    verify_all(p, &p->A, x, w, lcp_verify_bscale(p), m);
+}
+
+void lcp_verify_b(const lcp_problem *p, const double *x, double *w, double bscale, lcp_metrics *m)
+{
+    verify_all(p, &p->A, x, w, bscale, m);
 }
 
 double lcp_relative_diff(const double *x, const double *y, int n)

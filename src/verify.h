@@ -84,6 +84,13 @@ void lcp_verify_nodes(const lcp_problem *p, const double *x, const double *w, co
                       lcp_verify_partial *c);
 void lcp_verify_add(const lcp_problem *p, lcp_verify_partial *t, const lcp_verify_partial *c);
 void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_metrics *m);
+/* The same with |b|_inf given (lcp_verify_bscale(p): 0 for ccp/fc3d, whose
+ * scale comes from the partials): a solver that finishes a check every
+ * iteration computes it once a solve instead of a pass over b each check
+ * (b does not change during a solve; the same bits). */
+double lcp_verify_bscale(const lcp_problem *p);
+void lcp_verify_b(const lcp_problem *p, const double *x, double *w, double bscale, lcp_metrics *m);
+void lcp_verify_finish_b(const lcp_problem *p, const lcp_verify_partial *t, double bscale, lcp_metrics *m);
 
 /* Projection of r (3 doubles) onto the cone ||r_T|| <= mu r_n, in place. */
 void lcp_cone_project(double mu, double *r);

@@ -463,7 +463,7 @@ static int solve_mass(const h5ctx *c, const lcp_csr *M, const double *f, double 
     cholmod_dense *B = NULL, *X = NULL;
     int rc = 0;
     cholmod_factor *L = cholmod_analyze(&S, &cm);
-    if (!L || !cholmod_factorize(&S, L, &cm) || cm.status < 0) {
+    if (!L || !lcp_cholmod_factorize(&S, 0.0, L, &cm) || cm.status < 0) {
         rc = lcp_fail(c->err, LCP_ERROR, c->path, 0, "CHOLMOD failed to factorize M");
         goto done;
     }

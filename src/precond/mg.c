@@ -362,7 +362,7 @@ static int coarse_factor(lcp_mg *mg, lcp_err *err)
     for (double shift = 1e-10 * dmax; shift <= 1e-2 * dmax; shift *= 100) {
         double beta[2] = {shift, 0.0};
         mg->shift = shift;
-        if (cholmod_factorize_p(&S, beta, NULL, 0, mg->L, &mg->cc) && mg->cc.status == CHOLMOD_OK) return 0;
+        if (lcp_cholmod_factorize(&S, beta[0], mg->L, &mg->cc) && mg->cc.status == CHOLMOD_OK) return 0;
     }
     return lcp_fail(err, LCP_ERROR, NULL, 0,
                     "%s: A is not positive semidefinite (no Cholesky factor of its %d x %d Galerkin coarse matrix)",

@@ -86,7 +86,7 @@
  * CHOICE_ITERS solves by CHOLMOD's flop counts; W + rho I is analysed only
  * when K is not cheaper than a lower bound of W's factor; a column of
  * boxes, Siconos' Spheres and Box_Stacks go by W + rho I).  CHOLMOD's
- * factorisations run with OpenMP's dynamic threads (refactor).
+ * factorisations run with OpenMP's dynamic threads (lcp_cholmod_factorize).
  * Trace columns: rho, primal_res, dual_res (scaled variables).
  */
 #include "solver.h"
@@ -97,9 +97,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static const char *const columns[] = {"rho", "primal_res", "dual_res", NULL};
 
@@ -228,28 +225,6 @@ static int shifted_init(shifted *S, const lcp_csr *A, const double *sc, int sym,
     return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: %s failed (status %d)", S->F.stage, S->F.status);
 }
 
-/* lcp_sparse_factor_refactor with OpenMP's dynamic threads on: CHOLMOD's
- * supernodal factorisation (SuiteSparse 5) opens its parallel loops with
- * num_threads(CHOLMOD_OMP_NUM_THREADS), 4 whatever -j and OMP_NUM_THREADS
- * say, so every factorisation ran on 4 threads (3 of them started by the
- * first), whose barriers wait for descheduled threads on a loaded machine
- * (KaplasTower at load 10 on 2 cores: wall time 5-10 times the CPU time,
- * against 3-4 times for single-threaded Siconos beside it).  With dynamic
- * threads libgomp bounds the count by the one asked for
- * (omp_set_num_threads: -j, 1 by default) and the load average. */
-static int refactor(lcp_sparse_factor *F, const double *x, int method)
-{
-#ifdef _OPENMP
-    int dyn = omp_get_dynamic();
-    omp_set_dynamic(1);
-#endif
-    int st = lcp_sparse_factor_refactor(F, x, method);
-#ifdef _OPENMP
-    omp_set_dynamic(dyn);
-#endif
-    return st;
-}
-
 /* Numeric factorisation of W + rho I. */
 static int shifted_factor(shifted *S, double rho, lcp_err *err)
 {
@@ -259,7 +234,7 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
         for (long k = 0; k < m; k++) S->kx[k] = S->kM[k] + (k0[k] - S->kM[k]) / rho; /* M + G / rho */
         S->rho = rho;
         S->factorisations++;
-        int st = refactor(&S->KF, S->kx, LCP_SF_CHOLESKY);
+        int st = lcp_sparse_factor_refactor(&S->KF, S->kx, LCP_SF_CHOLESKY);
         if (st != LCP_SF_OK)
             return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation of M + J'D^2J/rho failed (rho = %g)",
                             rho);
@@ -268,7 +243,7 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
     for (int i = 0; i < S->n; i++) S->mx[S->dpos[i]] = S->dbase[i] + rho;
     S->factorisations++;
     if (S->sym) {
-        int st = refactor(&S->F, S->mx, LCP_SF_CHOLESKY);
+        int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_CHOLESKY);
         if (st == LCP_SF_NOT_POSDEF)
             return lcp_fail(err, LCP_ERROR, NULL, 0,
                             "admm: W + rho I is not positive definite (rho = %g, CHOLMOD pivot %d): W is not "
@@ -278,7 +253,7 @@ static int shifted_factor(shifted *S, double rho, lcp_err *err)
             return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: CHOLMOD factorisation failed (status %d)", S->F.status);
         return 0;
     }
-    int st = refactor(&S->F, S->mx, LCP_SF_LU);
+    int st = lcp_sparse_factor_refactor(&S->F, S->mx, LCP_SF_LU);
     if (st == LCP_SF_SINGULAR)
         return lcp_fail(err, LCP_ERROR, NULL, 0, "admm: W + rho I is singular (rho = %g, UMFPACK)", rho);
     if (st != LCP_SF_OK)

@@ -606,7 +606,7 @@ static int is_psd(const lcp_problem *p, char *why, size_t len)
         for (int i = 0; i < p->n; i++) smax = fmax(smax, lcp_csr_diag(A, i));
         double beta[2] = {1e-10 * fmax(smax, 1e-300), 0};            /* S + beta I */
         cholmod_factor *F = cholmod_analyze(S, &c);
-        if (F && cholmod_factorize_p(S, beta, NULL, 0, F, &c)) {
+        if (F && lcp_cholmod_factorize(S, beta[0], F, &c)) {
             res = c.status == CHOLMOD_OK ? 1 : c.status == CHOLMOD_NOT_POSDEF ? 0 : -1;
             if (res == 0)
                 snprintf(why, len, "the Cholesky factorization of (A + A')/2 + %.1e I fails at column %d",

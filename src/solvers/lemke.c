@@ -730,7 +730,7 @@ static int purify_factor(purify_work *P, const lcp_csr *A)
     S.packed = 1;
     if (P->L) cholmod_free_factor(&P->L, &P->cc);
     P->L = cholmod_analyze(&S, &P->cc);
-    if (!P->L || !cholmod_factorize(&S, P->L, &P->cc) || P->cc.status != CHOLMOD_OK) return -1;
+    if (!P->L || !lcp_cholmod_factorize(&S, 0.0, P->L, &P->cc) || P->cc.status != CHOLMOD_OK) return -1;
     P->neta = 0;
     P->eta_p[0] = 0;
     return 0;

@@ -45,6 +45,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->best.residual = INFINITY;
     mon->status = LCP_MAX_ITER;
     mon->t0 = lcp_now();
+    mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
         double r0[3] = {0, 0, 0}, e2 = 0.0;
         for (int i = 0; i < p->nc; i++) e2 += lcp_contact_residual2(p->mu[i], p->kind == LCP_KIND_FC3D, r0, p->b + 3 * i);
@@ -93,12 +94,29 @@ int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *
 {
     double t = lcp_now() - mon->t0;
     lcp_metrics m;
-    lcp_verify(mon->p, x, mon->w, &m);
+    lcp_verify_b(mon->p, x, mon->w, mon->bscale, &m);
     return lcp_monitor_record(mon, iter, t, lcp_interrupted, &m, x, extra);
 }
 
+static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
+                  double **give, const double *extra);
+
 int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m,
                        const double *x, const double *extra)
+{
+    return record(mon, iter, t, interrupted, m, x, NULL, extra);
+}
+
+int lcp_monitor_record_give(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, double **x,
+                            const double *extra)
+{
+    return record(mon, iter, t, interrupted, m, *x, x, extra);
+}
+
+/* give: NULL, or the caller's buffer (x = *give), swapped with best_x
+ * instead of copied into it */
+static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
+                  double **give, const double *extra)
 {
     const lcp_problem *p = mon->p;
     double prev = iter > 0 && mon->iter < iter ? mon->last.residual : INFINITY; /* the previous check's */
@@ -108,7 +126,13 @@ int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, co
     if (iter == 0) mon->first_residual = mon->last.residual;
     if (mon->last.residual < mon->best.residual) {
         mon->best = mon->last;
-        memcpy(mon->best_x, x, (size_t)p->n * sizeof(double));
+        if (give) {
+            double *old = mon->best_x;
+            mon->best_x = *give;
+            *give = old;
+        } else {
+            memcpy(mon->best_x, x, (size_t)p->n * sizeof(double));
+        }
     }
     if (mon->last.residual <= mon->s->tol) {
         if ((p->kind & LCP_KIND_FRICTION) && unbounded(mon, iter)) {

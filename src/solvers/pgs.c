@@ -254,7 +254,9 @@ static double fused_sweep(const lcp_problem *p, const double *restrict dinv, dou
  * DESIGN.md, the bits lcp_verify and so lcp_monitor_step would get) goes
  * to the monitor as iteration k.  The same iterates, decisions and answer as
  * the plain loop (on a stop x is set back to the iterate judged), one sweep
- * more, and one pass over A an iteration instead of two.  -1 when there is
+ * more, and one pass over A an iteration instead of two; |b|_inf taken once
+ * (lcp_verify_finish_b), and an improving iterate given to the monitor as
+ * its best by a swap of buffers, not a copy (lcp_monitor_record_give).  -1 when there is
  * no memory for the workspace (the caller runs the plain loop). */
 static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
 {
@@ -265,16 +267,17 @@ static int fused_solve(const lcp_problem *p, const double *dinv, double omega, d
         free(xo), free(parts);
         return -1;
     }
-    double dx = 0.0; /* the largest change of the iteration judged (0 for the start) */
+    double dx = 0.0, bscale = lcp_verify_bscale(p); /* dx: the largest change of the iteration judged (0 for the start) */
     for (int k = 0;; k++) {
         double next = fused_sweep(p, dinv, omega, x, xo, parts);
         lcp_verify_partial t = {0};
         if (nchunks > 0) t = parts[0];
         for (int c = 1; c < nchunks; c++) lcp_verify_add(p, &t, &parts[c]);
         lcp_metrics m;
-        lcp_verify_finish(p, &t, &m);
-        if (lcp_monitor_record(mon, k, lcp_now() - mon->t0, lcp_interrupted, &m, xo, &dx)) {
-            memcpy(x, xo, (size_t)n * sizeof(double));
+        lcp_verify_finish_b(p, &t, bscale, &m);
+        const double *judged = xo;
+        if (lcp_monitor_record_give(mon, k, lcp_now() - mon->t0, lcp_interrupted, &m, &xo, &dx)) {
+            memcpy(x, xo == judged ? xo : mon->best_x, (size_t)n * sizeof(double));
             break;
         }
         dx = next;

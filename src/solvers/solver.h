@@ -64,6 +64,7 @@ typedef struct {
     double first_residual;
     char message[256];      /* why the monitor stopped with status error (divergence, NaN), else "" */
     double start_error;     /* ccp/fc3d: the natural-map error of r = 0, unnormalised (see monitor.c) */
+    double bscale;          /* lcp_verify_bscale at init: b must not change while the monitor is in use */
 } lcp_monitor;
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
@@ -80,6 +81,13 @@ int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *
  * the best iterate when it is (the caller completes it). */
 int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m,
                        const double *x, const double *extra);
+/* The same for a caller that gives its buffer *x (n doubles from lcp_alloc,
+ * not read again before it is written): where x becomes the best iterate,
+ * the buffers are swapped instead of copied (*x is then the previous best
+ * buffer, its content stale; the iterate judged is in mon->best_x), a pass
+ * over x less each improving iteration (the fused pgs/psor sweeps). */
+int lcp_monitor_record_give(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, double **x,
+                            const double *extra);
 /* For iterates that cannot be a solution (Lemke's bases with z0 > 0): with a
  * trace open the same as lcp_monitor_step (a row per iteration), otherwise
  * only the iteration and time limits and interrupts are checked, without
