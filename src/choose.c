@@ -432,6 +432,48 @@ void lcp_auto_drop_probe(lcp_auto_choice *ch)
     snprintf(ch->reason + l, sizeof ch->reason - l, "; without the Newton first try: %s", ch->solver->name);
 }
 
+void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
+                    lcp_auto_run *r)
+{
+    *r = (lcp_auto_run){.solver = sv, .precond = precond, .pick_precond = precond, .start = LCP_AUTO_FROM_ZERO};
+    if (ch->fallback && ch->budget > 0 && ch->budget < user_max) r->max_iter = ch->budget;
+}
+
+int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int best_finite,
+                  int saved, lcp_auto_run *r)
+{
+    int cut = status == LCP_ERROR || (r->max_iter > 0 && (status == LCP_MAX_ITER || status == LCP_STALLED));
+    if (!cut) return 0;
+    if (r->polish && !r->resumed && saved && ch->resume > ch->budget) { /* the pick again, from its best iterate */
+        r->solver = ch->solver;
+        r->precond = r->pick_precond;
+        r->polish = 0;
+        r->resumed = 1;
+        r->max_iter = ch->resume - ch->budget < user_max ? ch->resume - ch->budget : 0;
+        r->start = LCP_AUTO_FROM_SAVED;
+        r->what = "again from its best iterate";
+        return 1;
+    }
+    const lcp_solver *next = r->polish ? r->solver : r->stage == 0 ? ch->fallback : r->stage == 1 ? ch->fallback2 : NULL;
+    if (!next || lcp_solver_check(next, p, NULL)) return 0;
+    /* the first fallback from the pick's best iterate on warm_budget iterations; then from zero */
+    int warm = !r->polish && r->stage == 0 && ch->warm_budget > 0 && status != LCP_ERROR && best_finite;
+    r->solver = next;
+    r->precond = r->stage == 0 ? ch->fallback_precond : NULL;
+    r->polish = warm;
+    r->start = warm ? LCP_AUTO_FROM_BEST : LCP_AUTO_FROM_ZERO;
+    r->what = warm ? "from its best iterate" : "from zero";
+    if (warm) {
+        r->max_iter = ch->warm_budget < user_max ? ch->warm_budget : 0;
+    } else {
+        r->max_iter = r->stage == 0 && ch->fallback2 && ch->fallback_budget > 0 && ch->fallback_budget < user_max
+                          ? ch->fallback_budget
+                          : 0;
+        r->stage++;
+    }
+    return 1;
+}
+
 int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
 {
     double t0 = lcp_now();

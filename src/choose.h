@@ -41,4 +41,37 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
  * take); the reason says so.  Nothing otherwise. */
 void lcp_auto_drop_probe(lcp_auto_choice *ch);
 
+/* The runs of one auto solve: the pick on its budget, then its fallbacks
+ * as the fields above say.  lcp_auto_begin gives the first run,
+ * lcp_auto_next after each run (how it ended) whether another follows and
+ * which; the one sequence of runs for every caller (main.c's solve,
+ * sequence.c's steps).  The caller sets x as start says, keeping the
+ * saved iterate (FROM_BEST: save the run's best iterate too; saved: one
+ * is kept -- without it there is no second round of the pick). */
+typedef enum {
+    LCP_AUTO_FROM_ZERO,  /* x = 0 (a stalled iterate can hold a Newton method back) */
+    LCP_AUTO_FROM_BEST,  /* x = the best iterate of the run just ended, and save it */
+    LCP_AUTO_FROM_SAVED  /* x = the iterate saved at the last FROM_BEST */
+} lcp_auto_start;
+typedef struct {
+    const lcp_solver *solver;        /* the next run */
+    const lcp_precond_type *precond;
+    int max_iter;                    /* its budget; 0: none (the caller's --max-iter) */
+    lcp_auto_start start;            /* lcp_auto_next's runs: where x starts */
+    const char *what;                /* the same in words ("from zero", ...) */
+    /* the state */
+    const lcp_precond_type *pick_precond;
+    int stage, polish, resumed;      /* fallbacks begun; a warm try running; the pick's second round done */
+} lcp_auto_run;
+/* The first run: sv with precond (ch's pick, or the caller's solver with ch
+ * zeroed: no fallbacks), on ch's budget where it has a fallback. */
+void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
+                    lcp_auto_run *r);
+/* After a run that ended with status (best_finite: the monitor's best
+ * residual is finite; saved: an iterate is kept from a FROM_BEST): 1 and
+ * the next run in r, or 0 when none follows (solved, a proven verdict, a
+ * stop without a budget, or no fallback left that takes p). */
+int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int best_finite,
+                  int saved, lcp_auto_run *r);
+
 #endif

@@ -765,13 +765,13 @@ static int solve(cli *c, lcp_err *err)
                                                      "follows the whole problem)");
         goto done;
     }
-    /* auto: a pick that may stall runs on an iteration budget, then its fallback (choose.h) */
-    int user_max = c->s.max_iter, budgeted = 0, fell_back = 0;
-    int polish = 0, resumed = 0; /* the warm try of the fallback, the pick's second round (choose.h) */
-    const lcp_precond_type *pick_precond = c->s.precond;
-    if (ch.fallback && ch.budget > 0 && ch.budget < user_max) c->s.max_iter = ch.budget, budgeted = 1;
+    /* auto: a pick that may stall runs on an iteration budget, then its fallbacks (choose.h) */
+    int user_max = c->s.max_iter;
+    lcp_auto_run run;
+    lcp_auto_begin(&ch, sv, c->s.precond, user_max, &run);
     lcp_status status;
 again:
+    if (run.max_iter > 0) c->s.max_iter = run.max_iter;
     rc = -1;
     /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
     if ((c->decompose == 1 || (c->decompose < 0 && wp->n >= 200)) && !c->trace && !c->s.order &&
@@ -785,57 +785,27 @@ again:
     c->s.max_iter = user_max;
     if (rc) goto done;
     status = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-    int cut = status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED));
-    if (cut && polish && !resumed && xsave && ch.resume > ch.budget) { /* the pick again, from its best iterate */
+    if (lcp_auto_next(&ch, wp, user_max, status, isfinite(mon.best.residual), xsave != NULL, &run)) {
         size_t l = strlen(why);
-        snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s again from its best iterate",
-                 sv->name, lcp_status_name(status), info.iterations, ch.solver->name);
-        memcpy(x, xsave, (size_t)wp->n * sizeof(double));
-        lcp_monitor_free(&mon);
-        if (lcp_monitor_init(&mon, wp, &c->s, tr)) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto done;
-        }
-        sv = ch.solver;
-        c->s.precond = pick_precond;
-        c->precond = c->s.precond ? c->s.precond->name : "none";
-        polish = 0;
-        resumed = 1;
-        budgeted = ch.resume - ch.budget < user_max;
-        if (budgeted) c->s.max_iter = ch.resume - ch.budget;
-        goto again;
-    }
-    const lcp_solver *next = polish ? sv : fell_back == 0 ? ch.fallback : fell_back == 1 ? ch.fallback2 : NULL;
-    if (next && cut && !lcp_solver_check(next, wp, NULL)) {
-        /* the first fallback from the pick's best iterate, on warm_budget iterations; then from zero */
-        int warm = !polish && fell_back == 0 && ch.warm_budget > 0 && status != LCP_ERROR &&
-                   isfinite(mon.best.residual);
-        size_t l = strlen(why);
-        snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s from %s", sv->name,
-                 lcp_status_name(status), info.iterations, next->name, warm ? "its best iterate" : "zero");
-        if (warm && !xsave) xsave = lcp_alloc((size_t)wp->n, sizeof(double)); /* NULL: no second round */
-        if (warm && xsave) memcpy(xsave, mon.best_x, (size_t)wp->n * sizeof(double));
-        if (warm)
+        snprintf(why + l, sizeof why - l, "; %s stopped (%s after %d iterations): %s %s", sv->name,
+                 lcp_status_name(status), info.iterations, run.solver->name, run.what);
+        if (run.start == LCP_AUTO_FROM_BEST) {
+            if (!xsave) xsave = lcp_alloc((size_t)wp->n, sizeof(double)); /* NULL: no second round */
+            if (xsave) memcpy(xsave, mon.best_x, (size_t)wp->n * sizeof(double));
             memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
-        else
-            memset(x, 0, (size_t)wp->n * sizeof(double)); /* a stalled iterate can hold a Newton method back */
+        } else if (run.start == LCP_AUTO_FROM_SAVED) {
+            memcpy(x, xsave, (size_t)wp->n * sizeof(double));
+        } else {
+            memset(x, 0, (size_t)wp->n * sizeof(double));
+        }
         lcp_monitor_free(&mon);
         if (lcp_monitor_init(&mon, wp, &c->s, tr)) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
             goto done;
         }
-        sv = next;
-        c->s.precond = fell_back == 0 ? ch.fallback_precond : NULL;
+        sv = run.solver;
+        c->s.precond = run.precond;
         c->precond = c->s.precond ? c->s.precond->name : "none";
-        polish = warm;
-        if (warm) {
-            budgeted = ch.warm_budget < user_max;
-            if (budgeted) c->s.max_iter = ch.warm_budget;
-            goto again;
-        }
-        budgeted = fell_back == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
-        if (budgeted) c->s.max_iter = ch.fallback_budget;
-        fell_back++;
         goto again;
     }
     double solve_s = lcp_now() - ts;

@@ -927,9 +927,10 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
         }
         lcp_info info = {.status = LCP_MAX_ITER};
         double ts = lcp_now();
-        int user_max = s.max_iter, budgeted = ch.fallback && ch.budget > 0 && ch.budget < s.max_iter;
-        const lcp_precond_type *pick_precond = s.precond;
-        if (budgeted) s.max_iter = ch.budget;
+        int user_max = s.max_iter;
+        lcp_auto_run run;
+        lcp_auto_begin(&ch, sv, s.precond, user_max, &run);
+        if (run.max_iter > 0) s.max_iter = run.max_iter;
         if (p.n > 0) {
             if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
         } else {
@@ -937,55 +938,25 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
         }
         s.max_iter = user_max;
         lcp_status st = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-        for (int stage = 0, polish = 0, resumed = 0; stage < 2; stage++) { /* auto's fallbacks, as in main.c */
-            int cut = st == LCP_ERROR || (budgeted && (st == LCP_MAX_ITER || st == LCP_STALLED));
-            if (cut && polish && !resumed && xsave && ch.resume > ch.budget) { /* the pick again, its best iterate */
-                memcpy(x, xsave, (size_t)p.n * sizeof *x);
-                lcp_monitor_free(&mon);
-                if (lcp_monitor_init(&mon, &p, &s, NULL)) {
-                    rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-                    goto step_done;
-                }
-                sv = ch.solver;
-                s.precond = pick_precond;
-                pname = s.precond ? s.precond->name : "none";
-                polish = 0;
-                resumed = 1;
-                stage--; /* then the first fallback again */
-                budgeted = ch.resume - ch.budget < user_max;
-                if (budgeted) s.max_iter = ch.resume - ch.budget;
-                info = (lcp_info){.status = LCP_MAX_ITER};
-                if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
-                s.max_iter = user_max;
-                st = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-                continue;
-            }
-            const lcp_solver *next = polish ? sv : stage == 0 ? ch.fallback : ch.fallback2;
-            if (!next || !cut || lcp_solver_check(next, &p, NULL)) break;
-            /* the first fallback from the pick's best iterate on warm_budget iterations, then from zero */
-            int warm = !polish && stage == 0 && ch.warm_budget > 0 && st != LCP_ERROR && isfinite(mon.best.residual);
-            if (warm && !xsave) xsave = lcp_alloc((size_t)p.n, sizeof *xsave); /* NULL: no second round */
-            if (warm && xsave) memcpy(xsave, mon.best_x, (size_t)p.n * sizeof *x);
-            if (warm)
+        while (lcp_auto_next(&ch, &p, user_max, st, isfinite(mon.best.residual), xsave != NULL, &run)) {
+            if (run.start == LCP_AUTO_FROM_BEST) { /* auto's fallbacks, as in main.c (choose.h) */
+                if (!xsave) xsave = lcp_alloc((size_t)p.n, sizeof *xsave); /* NULL: no second round */
+                if (xsave) memcpy(xsave, mon.best_x, (size_t)p.n * sizeof *x);
                 memcpy(x, mon.best_x, (size_t)p.n * sizeof *x);
-            else
+            } else if (run.start == LCP_AUTO_FROM_SAVED) {
+                memcpy(x, xsave, (size_t)p.n * sizeof *x);
+            } else {
                 memset(x, 0, (size_t)p.n * sizeof *x);
+            }
             lcp_monitor_free(&mon);
             if (lcp_monitor_init(&mon, &p, &s, NULL)) {
                 rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
                 goto step_done;
             }
-            sv = next;
-            s.precond = stage == 0 ? ch.fallback_precond : NULL;
+            sv = run.solver;
+            s.precond = run.precond;
             pname = s.precond ? s.precond->name : "none";
-            polish = warm;
-            if (warm) {
-                stage--; /* the same stage again, from zero, if the warm try does not solve */
-                budgeted = ch.warm_budget < user_max;
-            } else {
-                budgeted = stage == 0 && ch.fallback2 && ch.fallback_budget > 0 && ch.fallback_budget < user_max;
-            }
-            if (budgeted) s.max_iter = warm ? ch.warm_budget : ch.fallback_budget;
+            if (run.max_iter > 0) s.max_iter = run.max_iter;
             info = (lcp_info){.status = LCP_MAX_ITER};
             if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
             s.max_iter = user_max;
