@@ -69,16 +69,55 @@
  * never this solver; the fixed point converges linearly and may fail for
  * large mu (the message says so).
  *
+ * Crash start (--crash, default auto; Dirkse and Ferris 1997, the start of
+ * PATH and of lemke --crash), for a symmetric A: the first pass goes on
+ * from a guess x* -- the --warm-start, else (lcp only) the answer of ipm
+ * to 1e-8 in 200 iterations at most, or of the solver --crash names
+ * (src/solvers/crash.c) -- instead of from s.  With the bounds at x* and
+ * w* = A x* + b, row k is clamped where x*_k lies more than 1e-9 max|x*|
+ * inside its box and its load outweighs w*_k (A_kk (x*_k - lo_k) > w*_k,
+ * A_kk (hi_k - x*_k) > -w*_k; free rows always), else it is at its nearer
+ * bound.  C, by decreasing load, is factored a block of 64 rows at a time
+ * bordered onto the rows kept so far (crash_factor: left-looking, BLAS 3
+ * over the kept set only); a row whose pivot is below 1e-10 A_kk depends
+ * on the rows before it (for A symmetric positive semidefinite its whole
+ * Schur row and column are ~0) and is DROPPED from C, not regularised:
+ * its column of L is 0, so leaving it out leaves the factors of the
+ * smaller A_CC exact; it goes to its bound.  An lcp with dropped rows is
+ * then purified (lcp_crash_purify, as lemke: CHOLMOD on A(C, C)): the
+ * loads of the dropped rows are pushed along null directions of A onto C,
+ * exchanging rows, to a vertex of the solution set -- ipm's answer is an
+ * interior point of that set when A is singular (pyramids: 4 contacts a
+ * face), and the basic solution of an interior point leaves hundreds of
+ * loads negative, each then costing pivots -- and the new C is factored
+ * the same way.  Then x_C = -A_CC^-1 (b_C + A_CN x_N) (refined twice at
+ * most), and the rows left non-complementary (k in C with x_k outside its
+ * box, k at a bound with w_k on the wrong side beyond rounding) become
+ * untaken with x_k kept (removing a clamped row while x_k stays leaves
+ * every other x and w_C as they are; one factor afresh when many, else
+ * one removal each); the monitor checks that point as one pivot, and the
+ * first pass takes the untaken rows as above ((e) brings an x_k outside
+ * its box into it).  Everything else -- the verdicts, the ray certificate,
+ * the findex passes -- is as from scratch.  A non-symmetric A, no guess
+ * (ipm refused the problem or gave a verdict: a monotone problem without
+ * solution is certified infeasible by ipm), a crash factor with a clearly
+ * negative pivot, or a first pass from the crash that ends in an error
+ * (no verdict is drawn from a crash start): from scratch, once.  The
+ * message names the start used.  --crash none: from scratch, always.
+ *
  * Monitor: row 0 checks the caller's x (a --warm-start that already solves
- * ends there with 0 pivots; otherwise the scheme starts afresh from s), and
+ * ends there with 0 pivots; otherwise it is the crash's guess, or with
+ * --crash none the scheme starts afresh from s), and
  * one row follows each pivot (a pass that ends on a point the monitor has
  * not seen -- no pivot at all, or a refinement after the last -- counts one
  * more, so that point is checked).  Trace columns: pivots (so far, all
  * passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
  * no_solution on a certified ray; error on cycling (more than 50 n + 1000
  * pivots in a pass), on a negative pivot, or a ray without certificate.
- * Memory: two dense n x n factors; n with more than 4 GiB of them is
- * refused; nothing is allocated after the start.
+ * Memory: two dense n x n factors (and (2 n + 64) 64 doubles for the
+ * crash's blocks); n with more than 4 GiB of factors is refused; nothing
+ * is allocated after the start (ipm and the purification, run for the
+ * crash, allocate their own).
  */
 #include "solver.h"
 
@@ -171,14 +210,44 @@ static void cc_solve(const pv *W, double *v)
     cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, W->nc, W->Ut, W->n, v, 1); /* U y = z */
 }
 
-/* A negative Schur complement d of row k on the clamped set (m rows): proof
- * that A is not positive semidefinite while no pivot of A_CC was raised by
- * the regularisation; after one was (A_CC singular, A_CC^-1 amplifies the
- * rounding by 1/PIV_REG), it may be rounding on a singular semidefinite A
- * (pyramid-30: 1,083 clamped rows): no verdict on A then. */
-static int negative_schur(pv *W, int k, int m, double d)
+/* A negative Schur complement d of row k on the clamped set (m rows).  With
+ * v = (vk at k, vc[q] at cidx[q]) -- the direction whose v'Av is d in exact
+ * arithmetic -- v'Av is recomputed from A itself: clearly negative (below
+ * -PIV_NEG sum_r |v_r| (|A||v|)_r), it proves that A is not positive
+ * semidefinite; otherwise d is rounding on a near-singular clamped set
+ * (pyramid-30 from scratch: 1,121 clamped rows of a singular semidefinite
+ * A) and nothing is decided.  Without v (a refactorisation): the proof is
+ * taken from d while no pivot of A_CC was raised by the regularisation
+ * (after one was, A_CC^-1 amplifies the rounding by 1/PIV_REG). */
+static int negative_schur(pv *W, int k, int m, double d, const double *vc, double vk)
 {
-    if (W->regs)
+    int proof = !W->regs;
+    double q = 0.0, qs = 0.0;
+    if (vc) {
+        const lcp_csr *A = &W->p->A;
+        double *v = W->xv;
+        memset(v, 0, (size_t)W->n * sizeof(double));
+        v[k] = vk;
+        for (int c = 0; c < m; c++) v[W->cidx[c]] = vc[c];
+        for (int c = -1; c < m; c++) { /* v'Av over the support of v */
+            int r = c < 0 ? k : W->cidx[c];
+            double sr = 0.0, sa = 0.0;
+            for (int e = A->p[r]; e < A->p[r + 1]; e++) {
+                sr += A->x[e] * v[A->j[e]];
+                sa += fabs(A->x[e] * v[A->j[e]]);
+            }
+            q += v[r] * sr;
+            qs += fabs(v[r]) * sa;
+        }
+        proof = q < -PIV_NEG * qs;
+    }
+    if (!proof && vc)
+        return verdict(W, LCP_ERROR,
+                       "cannot decide: the Schur complement of row %d on the clamped set (%d rows) is %.3g < 0, "
+                       "but v'Av from A is %.3g (scale %.3g): rounding on a near-singular clamped set, as for a "
+                       "singular semidefinite A (try ipm or lemke)",
+                       k + 1, m, d, q, qs);
+    if (!proof)
         return verdict(W, LCP_ERROR,
                        "cannot decide: the Schur complement of row %d on the clamped set (%d rows) is %.3g < 0, "
                        "but %ld pivots were regularised (A_CC singular): within rounding if A is positive "
@@ -195,7 +264,7 @@ static int check_pivot(pv *W, int k, double *d)
 {
     double s = piv_scale(W, k);
     if (*d < -PIV_NEG * s)
-        return negative_schur(W, k, W->nc, *d);
+        return negative_schur(W, k, W->nc, *d, NULL, 0.0);
     if (*d < PIV_REG * s) {
         *d = PIV_REG * s; /* redundant row: regularise (a tiny diagonal term) */
         W->regs++;
@@ -348,6 +417,11 @@ static int c_add(pv *W, int k)
     W->cidx[m] = k;
     W->pos[k] = m;
     W->state[k] = S_C;
+    if (d < -PIV_NEG * piv_scale(W, k)) { /* v = (-A_CC^-1 A_Ck, 1): v'Av = d */
+        if (m) cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, m, W->Ut, n, u, 1);
+        for (int q = 0; q < m; q++) u[q] = -u[q];
+        return negative_schur(W, k, m, d, u, 1.0);
+    }
     if (check_pivot(W, k, &d)) return -1;
     for (int q = 0; q < m; q++) {
         W->L[m + (size_t)q * n] = l[q];  /* row m of L */
@@ -544,7 +618,7 @@ static int drive(pv *W, double *x, int i)
         double tmin = INFINITY, t;
         int kind = B_NONE, blk = -1;
         int moves = fabs(dw[i]) > da[i]; /* the Schur complement is not 0 */
-        if (moves && dw[i] * dir < 0) return negative_schur(W, i, m, dw[i] * dir);
+        if (moves && dw[i] * dir < 0) return negative_schur(W, i, m, dw[i] * dir, dxc, dir);
         if (outside) { /* (e) x_i enters its box */
             tmin = dir > 0 ? lo - x[i] : x[i] - hi;
             kind = B_SELF_BOUND;
