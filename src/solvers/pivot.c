@@ -102,7 +102,10 @@
  * (ipm refused the problem or gave a verdict: a monotone problem without
  * solution is certified infeasible by ipm), a crash factor with a clearly
  * negative pivot, or a first pass from the crash that ends in an error
- * (no verdict is drawn from a crash start): from scratch, once.  The
+ * (no verdict is drawn from a crash start) or, without findex rows, above
+ * tol (rounding on an ill-conditioned clamped set: a heavy-on-light
+ * pyramid, mass ratio 1e6, ends its crash pass at 5e-7): from scratch,
+ * once.  The
  * message names the start used.  --crash none: from scratch, always.
  *
  * Monitor: row 0 checks the caller's x (a --warm-start that already solves
@@ -1087,6 +1090,14 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             continue;
         }
         if (rc) goto done; /* the monitor stopped it, or a verdict */
+        if (!nf && W.crashed) { /* the crash start's clamped set too ill-conditioned: afresh */
+            snprintf(W.note, sizeof W.note, "the pivots from the crash start ended at the residual %.3g above tol "
+                     "(pivot %d): started again from scratch", mon->last.residual, W.pivots);
+            W.crashed = 0;
+            W.regs = 0;
+            ps = 0;
+            continue;
+        }
         if (!nf) {
             snprintf(info->message, sizeof info->message,
                      "pivoting ended with the residual %.3g above tol (rounding: an ill-conditioned clamped "
