@@ -90,7 +90,7 @@ static const option_doc options[] = {
     {"local", 1, OPT_LOCAL, "projection|newton|exact", "nsgs: the per-contact solver (default exact)"},
     {"rho", 1, OPT_RHO, "X", "nsgs --local projection: the step (default 1/max diag of W_ii); admm: the starting penalty"},
     {"inner", 1, OPT_INNER, "NAME", "fixed-point: the ccp solver of each outer step (default nsgs)"},
-    {"crash", 1, OPT_CRASH, "auto|none|NAME", "lemke (sparse path): the start basis from a guess (auto: the warm start, else ipm's answer; NAME: that lcp solver's; none: B = I)"},
+    {"crash", 1, OPT_CRASH, "auto|none|NAME", "lemke (sparse path), pivot (symmetric A): the start basis / clamped set from a guess (auto: the warm start, else ipm's answer; NAME: that lcp solver's; none: B = I / from scratch)"},
     {"schedule", 1, OPT_SCHEDULE, "SPEC",
      "lcpsolve sequence: per-step caps or tolerances by progress, e.g. 0:5,0.5:20 or 0:1e-2,0.8:1e-6"},
     {"adaptive", 1, OPT_ADAPTIVE, "FRAC",

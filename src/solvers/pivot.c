@@ -69,16 +69,58 @@
  * never this solver; the fixed point converges linearly and may fail for
  * large mu (the message says so).
  *
+ * Crash start (--crash, default auto; Dirkse and Ferris 1997, the start of
+ * PATH and of lemke --crash), for a symmetric A: the first pass goes on
+ * from a guess x* -- the --warm-start, else (lcp only) the answer of ipm
+ * to 1e-8 in 200 iterations at most, or of the solver --crash names
+ * (src/solvers/crash.c) -- instead of from s.  With the bounds at x* and
+ * w* = A x* + b, row k is clamped where x*_k lies more than 1e-9 max|x*|
+ * inside its box and its load outweighs w*_k (A_kk (x*_k - lo_k) > w*_k,
+ * A_kk (hi_k - x*_k) > -w*_k; free rows always), else it is at its nearer
+ * bound.  C, by decreasing load, is factored a block of 64 rows at a time
+ * bordered onto the rows kept so far (crash_factor: left-looking, BLAS 3
+ * over the kept set only); a row whose pivot is below 1e-10 A_kk depends
+ * on the rows before it (for A symmetric positive semidefinite its whole
+ * Schur row and column are ~0) and is DROPPED from C, not regularised:
+ * its column of L is 0, so leaving it out leaves the factors of the
+ * smaller A_CC exact; it goes to its bound.  An lcp with dropped rows is
+ * then purified (lcp_crash_purify, as lemke: CHOLMOD on A(C, C)): the
+ * loads of the dropped rows are pushed along null directions of A onto C,
+ * exchanging rows, to a vertex of the solution set -- ipm's answer is an
+ * interior point of that set when A is singular (pyramids: 4 contacts a
+ * face), and the basic solution of an interior point leaves hundreds of
+ * loads negative, each then costing pivots -- and the new C is factored
+ * the same way.  Then x_C = -A_CC^-1 (b_C + A_CN x_N) (refined twice at
+ * most), and the rows left non-complementary (k in C with x_k outside its
+ * box, k at a bound with w_k on the wrong side beyond rounding) become
+ * untaken with x_k kept (removing a clamped row while x_k stays leaves
+ * every other x and w_C as they are; one factor afresh when many, else
+ * one removal each); the monitor checks that point as one pivot, and the
+ * first pass takes the untaken rows as above ((e) brings an x_k outside
+ * its box into it).  Everything else -- the verdicts, the ray certificate,
+ * the findex passes -- is as from scratch.  A non-symmetric A, no guess
+ * (ipm refused the problem or gave a verdict: a monotone problem without
+ * solution is certified infeasible by ipm), a crash factor with a clearly
+ * negative pivot, or a first pass from the crash that ends in an error
+ * (no verdict is drawn from a crash start) or, without findex rows, above
+ * tol (rounding on an ill-conditioned clamped set: a heavy-on-light
+ * pyramid, mass ratio 1e6, ends its crash pass at 5e-7): from scratch,
+ * once.  The
+ * message names the start used.  --crash none: from scratch, always.
+ *
  * Monitor: row 0 checks the caller's x (a --warm-start that already solves
- * ends there with 0 pivots; otherwise the scheme starts afresh from s), and
+ * ends there with 0 pivots; otherwise it is the crash's guess, or with
+ * --crash none the scheme starts afresh from s), and
  * one row follows each pivot (a pass that ends on a point the monitor has
  * not seen -- no pivot at all, or a refinement after the last -- counts one
  * more, so that point is checked).  Trace columns: pivots (so far, all
  * passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
  * no_solution on a certified ray; error on cycling (more than 50 n + 1000
  * pivots in a pass), on a negative pivot, or a ray without certificate.
- * Memory: two dense n x n factors; n with more than 4 GiB of them is
- * refused; nothing is allocated after the start.
+ * Memory: two dense n x n factors (and (2 n + 64) 64 doubles for the
+ * crash's blocks); n with more than 4 GiB of factors is refused; nothing
+ * is allocated after the start (ipm and the purification, run for the
+ * crash, allocate their own).
  */
 #include "solver.h"
 
@@ -103,6 +145,8 @@ static const char *const columns[] = {"pivots", "clamped", NULL};
 #define SETTLED 1e-3      /* bounds settled: relative change <= SETTLED tol */
 #define LU_BLOCK 64       /* block size of the refactorisation */
 #define MAX_DENSE_BYTES (4.0 * 1024 * 1024 * 1024) /* both factors together */
+#define CRASH_X 1e-9      /* crash: x*_k clamped when more than CRASH_X max|x*| inside its box ... */
+#define CRASH_DEP 1e-10   /* crash: a pivot below CRASH_DEP A_kk is a dependent row: dropped from C */
 
 enum { S_U, S_C, S_LO, S_HI, S_FIX, S_ZERO }; /* untaken, clamped, at lo, at hi, lo = hi, w = 0 off C */
 enum { B_NONE, B_SELF_C, B_SELF_BOUND, B_C_OUT, B_N_IN }; /* what ends a step: (a) (b)/(e) (c) (d) */
@@ -132,6 +176,14 @@ typedef struct {
     int pivots, pass_start; /* pivots so far, at the start of this pass */
     long guard;             /* pivots a pass may take */
     int seen;               /* the monitor has seen the current x */
+    int crashed;            /* the first pass goes on from the crash start's sets */
+    double *guess;          /* the crash start's guess x* (n) */
+    char *dropq;            /* crash: dependent rows of a block; C rows to leave; purify's flags */
+    int *dep;               /* crash: the dropped rows (purification) */
+    int *cand;              /* crash: the rows to clamp, in order */
+    double *blk;            /* crash: (2 n + LU_BLOCK) LU_BLOCK, the blocks of crash_factor */
+    struct crash_key *key;  /* crash: the clamped rows by decreasing load */
+    char note[200];         /* which start the pivots came from */
     lcp_monitor *mon;
     lcp_info *info;
 } pv;
@@ -161,14 +213,44 @@ static void cc_solve(const pv *W, double *v)
     cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, W->nc, W->Ut, W->n, v, 1); /* U y = z */
 }
 
-/* A negative Schur complement d of row k on the clamped set (m rows): proof
- * that A is not positive semidefinite while no pivot of A_CC was raised by
- * the regularisation; after one was (A_CC singular, A_CC^-1 amplifies the
- * rounding by 1/PIV_REG), it may be rounding on a singular semidefinite A
- * (pyramid-30: 1,083 clamped rows): no verdict on A then. */
-static int negative_schur(pv *W, int k, int m, double d)
+/* A negative Schur complement d of row k on the clamped set (m rows).  With
+ * v = (vk at k, vc[q] at cidx[q]) -- the direction whose v'Av is d in exact
+ * arithmetic -- v'Av is recomputed from A itself: clearly negative (below
+ * -PIV_NEG sum_r |v_r| (|A||v|)_r), it proves that A is not positive
+ * semidefinite; otherwise d is rounding on a near-singular clamped set
+ * (pyramid-30 from scratch: 1,121 clamped rows of a singular semidefinite
+ * A) and nothing is decided.  Without v (a refactorisation): the proof is
+ * taken from d while no pivot of A_CC was raised by the regularisation
+ * (after one was, A_CC^-1 amplifies the rounding by 1/PIV_REG). */
+static int negative_schur(pv *W, int k, int m, double d, const double *vc, double vk)
 {
-    if (W->regs)
+    int proof = !W->regs;
+    double q = 0.0, qs = 0.0;
+    if (vc) {
+        const lcp_csr *A = &W->p->A;
+        double *v = W->xv;
+        memset(v, 0, (size_t)W->n * sizeof(double));
+        v[k] = vk;
+        for (int c = 0; c < m; c++) v[W->cidx[c]] = vc[c];
+        for (int c = -1; c < m; c++) { /* v'Av over the support of v */
+            int r = c < 0 ? k : W->cidx[c];
+            double sr = 0.0, sa = 0.0;
+            for (int e = A->p[r]; e < A->p[r + 1]; e++) {
+                sr += A->x[e] * v[A->j[e]];
+                sa += fabs(A->x[e] * v[A->j[e]]);
+            }
+            q += v[r] * sr;
+            qs += fabs(v[r]) * sa;
+        }
+        proof = q < -PIV_NEG * qs;
+    }
+    if (!proof && vc)
+        return verdict(W, LCP_ERROR,
+                       "cannot decide: the Schur complement of row %d on the clamped set (%d rows) is %.3g < 0, "
+                       "but v'Av from A is %.3g (scale %.3g): rounding on a near-singular clamped set, as for a "
+                       "singular semidefinite A (try ipm or lemke)",
+                       k + 1, m, d, q, qs);
+    if (!proof)
         return verdict(W, LCP_ERROR,
                        "cannot decide: the Schur complement of row %d on the clamped set (%d rows) is %.3g < 0, "
                        "but %ld pivots were regularised (A_CC singular): within rounding if A is positive "
@@ -185,7 +267,7 @@ static int check_pivot(pv *W, int k, double *d)
 {
     double s = piv_scale(W, k);
     if (*d < -PIV_NEG * s)
-        return negative_schur(W, k, W->nc, *d);
+        return negative_schur(W, k, W->nc, *d, NULL, 0.0);
     if (*d < PIV_REG * s) {
         *d = PIV_REG * s; /* redundant row: regularise (a tiny diagonal term) */
         W->regs++;
@@ -230,6 +312,89 @@ static int refactor(pv *W)
     return 0;
 }
 
+/* The crash start's factor: C = the rows cand[0..m) in that order, less
+ * the dependent ones, A_CC = L U, bordered a block of LU_BLOCK rows B at
+ * a time onto the factor of the rows kept so far (left-looking, so that a
+ * dependent row costs no update of the others: BLAS 3 over the kept set
+ * only):  U_CB = L^-1 A_CB, L_BC = (U'^-1 A_BC')', S = A_BB - L_BC U_CB,
+ * then S = L_BB U_BB unblocked, where a pivot below CRASH_DEP A_kk marks
+ * row k dependent on the rows before it (for a symmetric positive
+ * semidefinite A its whole Schur row and column are then ~0): it is
+ * dropped -- its column of L_BB set to 0, so it eliminates nothing, and
+ * its rows and columns left out -- which leaves the factors of the smaller
+ * A_CC exactly, no regularisation.  A pivot below -PIV_NEG A_kk: -1, no
+ * verdict (the crash fails).  Workspace: W->blk (2 n + LU_BLOCK) LU_BLOCK. */
+static int crash_factor(pv *W, const int *cand, int m)
+{
+    const lcp_csr *A = &W->p->A, *T = &W->At;
+    int n = W->n, c = 0, nb = LU_BLOCK;
+    double *L = W->L, *Ut = W->Ut, *Y = W->blk, *Z = Y + (size_t)n * nb, *S = Z + (size_t)n * nb;
+    for (int k = 0; k < n; k++) W->pos[k] = -1;
+    for (int b0 = 0; b0 < m; b0 += nb) {
+        int bs = m - b0 < nb ? m - b0 : nb;
+        const int *B = cand + b0;
+        for (int j = 0; j < bs; j++) {
+            memset(Y + (size_t)j * n, 0, (size_t)c * sizeof(double));
+            memset(Z + (size_t)j * n, 0, (size_t)c * sizeof(double));
+        }
+        memset(S, 0, (size_t)nb * nb * sizeof(double));
+        for (int j = 0; j < bs; j++) W->pos[B[j]] = c + j; /* B after C, for the gathers */
+        for (int j = 0; j < bs; j++) {
+            int k = B[j];
+            for (int e = T->p[k]; e < T->p[k + 1]; e++) { /* column k of A: A_Ck, A_Bk */
+                int q = W->pos[T->j[e]];
+                if (q >= c) S[(q - c) + (size_t)j * nb] = T->x[e];
+                else if (q >= 0) Y[q + (size_t)j * n] = T->x[e];
+            }
+            for (int e = A->p[k]; e < A->p[k + 1]; e++) { /* row k of A: A_kC */
+                int q = W->pos[A->j[e]];
+                if (q >= 0 && q < c) Z[q + (size_t)j * n] = A->x[e];
+            }
+        }
+        if (c) {
+            cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, c, bs, 1.0, L, n, Y, n);
+            cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, c, bs, 1.0, Ut, n, Z, n);
+            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, bs, bs, c, -1.0, Z, n, Y, n, 1.0, S, nb);
+        }
+        for (int j = 0; j < bs; j++) { /* S = L_BB U_BB, dropping the dependent rows */
+            double *sj = S + j + (size_t)j * nb, sc = piv_scale(W, B[j]);
+            if (*sj < -PIV_NEG * sc) return -1;
+            if ((W->dropq[j] = *sj < CRASH_DEP * sc)) { /* dependent: eliminates nothing */
+                memset(sj + 1, 0, (size_t)(bs - j - 1) * sizeof(double));
+                continue;
+            }
+            cblas_dscal(bs - j - 1, 1.0 / *sj, sj + 1, 1);
+            if (j + 1 < bs) cblas_dger(CblasColMajor, bs - j - 1, bs - j - 1, -1.0, sj + 1, 1, sj + nb, nb, sj + nb + 1, nb);
+        }
+        for (int q = 0; q < c; q++) /* rows c.. of L and Ut, columns of C: L_BC = Z', U_CB = Y */
+            for (int j = 0, r = c; j < bs; j++)
+                if (!W->dropq[j]) {
+                    L[r + (size_t)q * n] = Z[q + (size_t)j * n];
+                    Ut[r++ + (size_t)q * n] = Y[q + (size_t)j * n];
+                }
+        for (int i = 0, ri = c; i < bs; i++) { /* the kept block: L_BB below, U_BB on and above the diagonal */
+            if (W->dropq[i]) continue;
+            for (int j = 0, rj = c; j < bs; j++) {
+                if (W->dropq[j]) continue;
+                if (j < i) L[ri + (size_t)rj * n] = S[i + (size_t)j * nb];
+                else Ut[rj + (size_t)ri * n] = S[i + (size_t)j * nb]; /* U(ri, rj) */
+                rj++;
+            }
+            ri++;
+        }
+        for (int j = 0; j < bs; j++) {
+            W->pos[B[j]] = -1;
+            if (!W->dropq[j]) {
+                W->cidx[c] = B[j];
+                W->pos[B[j]] = c++;
+            }
+        }
+    }
+    W->nc = c;
+    W->updates = 0;
+    return 0;
+}
+
 static int count_update(pv *W)
 {
     return ++W->updates > 2 * W->nc + 200 ? refactor(W) : 0;
@@ -255,6 +420,11 @@ static int c_add(pv *W, int k)
     W->cidx[m] = k;
     W->pos[k] = m;
     W->state[k] = S_C;
+    if (d < -PIV_NEG * piv_scale(W, k)) { /* v = (-A_CC^-1 A_Ck, 1): v'Av = d */
+        if (m) cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, m, W->Ut, n, u, 1);
+        for (int q = 0; q < m; q++) u[q] = -u[q];
+        return negative_schur(W, k, m, d, u, 1.0);
+    }
     if (check_pivot(W, k, &d)) return -1;
     for (int q = 0; q < m; q++) {
         W->L[m + (size_t)q * n] = l[q];  /* row m of L */
@@ -451,7 +621,7 @@ static int drive(pv *W, double *x, int i)
         double tmin = INFINITY, t;
         int kind = B_NONE, blk = -1;
         int moves = fabs(dw[i]) > da[i]; /* the Schur complement is not 0 */
-        if (moves && dw[i] * dir < 0) return negative_schur(W, i, m, dw[i] * dir);
+        if (moves && dw[i] * dir < 0) return negative_schur(W, i, m, dw[i] * dir, dxc, dir);
         if (outside) { /* (e) x_i enters its box */
             tmin = dir > 0 ? lo - x[i] : x[i] - hi;
             kind = B_SELF_BOUND;
@@ -549,7 +719,7 @@ static int pass(pv *W, double *x, int first)
 {
     const lcp_problem *p = W->p;
     int n = W->n;
-    if (first) {
+    if (first && !W->crashed) {
         for (int k = 0; k < n; k++) {
             lcp_problem_bounds(p, x, k, &W->lo[k], &W->hi[k]); /* findex rows: set when taken */
             int fr = p->findex && p->findex[k] >= 0;
@@ -563,13 +733,14 @@ static int pass(pv *W, double *x, int first)
         W->updates = 0;
     }
     W->pass_start = W->pivots;
-    if (first) { /* w = A x + b (a later pass goes on with w of the last pivot) */
+    if (first && !W->crashed) { /* w = A x + b (a later pass goes on with w of the last pivot, or of the crash) */
         lcp_csr_matvec(&p->A, x, W->w);
         for (int k = 0; k < n; k++) W->w[k] += p->b[k];
     }
     for (int o = 0; o < n; o++) {
         int i = W->order[o], fr = p->findex && p->findex[i] >= 0;
         if (!first && !fr) continue;
+        if (first && W->state[i] != S_U) continue; /* taken by the crash start */
         if (fr) {
             double lo, hi;
             lcp_problem_bounds(p, x, i, &lo, &hi);
@@ -593,6 +764,165 @@ static int pass(pv *W, double *x, int first)
     return 0;
 }
 
+struct crash_key {
+    double load;
+    int k;
+};
+
+static int by_load(const void *a, const void *b)
+{
+    const struct crash_key *x = a, *y = b;
+    return x->load > y->load ? -1 : x->load < y->load ? 1 : (x->k > y->k) - (x->k < y->k);
+}
+
+/* The crash start from the guess g = W->guess (Dirkse and Ferris 1997; the
+ * start of PATH and of lemke --crash).  With the bounds at g and
+ * w* = A g + b, row k is clamped where g_k lies more than CRASH_X max|g|
+ * inside its box and A_kk (g_k - lo_k) > w*_k, A_kk (hi_k - g_k) > -w*_k
+ * (its load outweighs its w*; free rows always), else at its nearer bound.
+ * C in order of decreasing load (free rows first) is factored with the
+ * dependent rows dropped (crash_factor), which go to their bound; then
+ * A_CC x_C = -(b_C + A_CN x_N).  Rows left non-complementary -- k in C
+ * with x_k outside its box, k at a bound with w_k on the wrong side --
+ * become untaken with x_k kept (removing a clamped row while x_k stays
+ * leaves every other x and w_C as they are); the first pass takes them.
+ * Returns 0 (W->crashed, the crash point checked by the monitor as one
+ * pivot), 1 when the monitor stops there, -1 when the factor fails (no
+ * verdict: the first pass starts from scratch). */
+static int crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int *npur, int *nout)
+{
+    const lcp_problem *p = W->p;
+    const lcp_csr *A = &p->A;
+    int n = W->n, m = 0;
+    const double *g = W->guess;
+    double *w = W->w, gmax = 0.0;
+    for (int k = 0; k < n; k++) gmax = fmax(gmax, fabs(g[k]));
+    double thr = CRASH_X * gmax;
+    lcp_csr_matvec(A, g, w);
+    for (int k = 0; k < n; k++) {
+        double lo, hi;
+        lcp_problem_bounds(p, g, k, &lo, &hi);
+        W->lo[k] = lo;
+        W->hi[k] = hi;
+        W->pos[k] = -1;
+        w[k] += p->b[k];
+        double dl = g[k] - lo, dh = hi - g[k];
+        if (!(lo < hi)) {
+            x[k] = lo;
+            W->state[k] = S_FIX;
+        } else if (dl > thr && dh > thr && W->diag[k] * dl > w[k] && W->diag[k] * dh > -w[k]) {
+            W->key[m++] = (struct crash_key){isfinite(dl) || isfinite(dh) ? W->diag[k] * fmin(dl, dh) : INFINITY, k};
+            W->state[k] = S_C;
+        } else if (isfinite(lo) && (!isfinite(hi) || dl <= dh)) {
+            x[k] = lo;
+            W->state[k] = S_LO;
+        } else if (isfinite(hi)) {
+            x[k] = hi;
+            W->state[k] = S_HI;
+        } else { /* a free row with no clear load: untaken at 0 */
+            x[k] = 0.0;
+            W->state[k] = S_U;
+        }
+    }
+    qsort(W->key, (size_t)m, sizeof *W->key, by_load);
+    for (int q = 0; q < m; q++) W->cand[q] = W->key[q].k;
+    *nclamp = m;
+    if (crash_factor(W, W->cand, m)) return -1;
+    *ndep = m - W->nc;
+    *npur = -1;
+    if (p->kind == LCP_KIND_LCP && *ndep > 0) { /* purified to a vertex: the loads of the dropped rows onto C */
+        char *isz = W->dropq;
+        int *dep = W->dep;
+        int nd = 0;
+        for (int k = 0; k < n; k++) isz[k] = W->pos[k] >= 0;
+        for (int q = 0; q < m; q++)
+            if (W->pos[W->key[q].k] < 0) dep[nd++] = W->key[q].k;
+        if (lcp_crash_purify(p, g, isz, dep, nd, npur, deadline) == 0) {
+            int c = 0;
+            for (int q = 0; q < W->nc; q++) /* the rows kept, in their order, then those that came in */
+                if (isz[W->cidx[q]]) W->cand[c++] = W->cidx[q];
+            for (int q = 0; q < nd; q++)
+                if (isz[dep[q]]) W->cand[c++] = dep[q];
+            if (crash_factor(W, W->cand, c)) return -1;
+            *ndep = m - W->nc;
+        }
+    }
+    for (int q = 0; q < m; q++) { /* the dropped rows: at their nearer bound (a free row untaken) */
+        int k = W->key[q].k;
+        if (W->pos[k] >= 0) continue;
+        double lo = W->lo[k], hi = W->hi[k];
+        if (isfinite(lo) && (!isfinite(hi) || g[k] - lo <= hi - g[k])) {
+            x[k] = lo;
+            W->state[k] = S_LO;
+        } else if (isfinite(hi)) {
+            x[k] = hi;
+            W->state[k] = S_HI;
+        } else {
+            x[k] = 0.0;
+            W->state[k] = S_U;
+        }
+    }
+    /* x_C = -A_CC^-1 (b_C + A_CN x_N), then up to two steps of refinement */
+    for (int q = 0; q < W->nc; q++) x[W->cidx[q]] = 0.0;
+    for (int it = 0; it < 3; it++) {
+        lcp_csr_matvec(A, x, w);
+        double drift = 0.0;
+        for (int k = 0; k < n; k++) w[k] += p->b[k];
+        for (int q = 0; q < W->nc; q++) drift = fmax(drift, fabs(w[W->cidx[q]]));
+        if (it > 0 && !(drift > REFINE * W->wscale)) break;
+        for (int q = 0; q < W->nc; q++) W->dxc[q] = -w[W->cidx[q]];
+        cc_solve(W, W->dxc);
+        for (int q = 0; q < W->nc; q++) x[W->cidx[q]] += W->dxc[q];
+        if (it == 2) {
+            lcp_csr_matvec(A, x, w);
+            for (int k = 0; k < n; k++) w[k] += p->b[k];
+        }
+    }
+    /* the rows left non-complementary: untaken, x kept */
+    int bad = 0;
+    double cost = 0.0, mm = W->nc;
+    for (int k = 0; k < n; k++) {
+        int st = W->state[k];
+        if (st == S_LO || st == S_HI) {
+            double wabs = fabs(p->b[k]);
+            for (int e = A->p[k]; e < A->p[k + 1]; e++) wabs += fabs(A->x[e] * x[A->j[e]]);
+            double wtiny = 64 * DBL_EPSILON * wabs;
+            if (st == S_LO ? w[k] < -wtiny : w[k] > wtiny) {
+                W->state[k] = S_U;
+                bad++;
+            }
+        } else if (st == S_C && (x[k] < W->lo[k] || x[k] > W->hi[k])) {
+            W->dropq[W->pos[k]] = 1;
+            cost += mm - W->pos[k];
+            bad++;
+        } else if (st == S_C) {
+            W->dropq[W->pos[k]] = 0;
+        }
+    }
+    *nout = bad;
+    if (cost > mm * mm / 96) { /* many: the rest factored afresh */
+        int c = 0;
+        for (int q = 0; q < W->nc; q++) {
+            int k = W->cidx[q];
+            if (W->dropq[q]) {
+                W->pos[k] = -1;
+                W->state[k] = S_U;
+                continue;
+            }
+            W->cidx[c] = k;
+            W->pos[k] = c++;
+        }
+        W->nc = c;
+        if (refactor(W)) return -1;
+    } else { /* few: one at a time, the last first */
+        for (int q = W->nc - 1; q >= 0; q--)
+            if (W->dropq[q] && c_remove(W, q, S_U)) return -1;
+    }
+    W->crashed = 1;
+    W->seen = 0;
+    return pivot_done(W, x) ? 1 : 0;
+}
+
 static void pv_free(pv *W)
 {
     lcp_csr_free(&W->At);
@@ -613,6 +943,12 @@ static void pv_free(pv *W)
     free(W->xv);
     free(W->yv);
     free(W->tmp);
+    free(W->guess);
+    free(W->dropq);
+    free(W->key);
+    free(W->dep);
+    free(W->cand);
+    free(W->blk);
 }
 
 static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -671,8 +1007,15 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.xv = lcp_alloc(n1, sizeof(double));
     W.yv = lcp_alloc(n1, sizeof(double));
     W.tmp = lcp_alloc(n1, sizeof(double));
+    W.guess = lcp_alloc(n1, sizeof(double));
+    W.dropq = lcp_alloc(n1, 1);
+    W.key = lcp_alloc(n1, sizeof(struct crash_key));
+    W.dep = lcp_alloc(n1, sizeof(int));
+    W.cand = lcp_alloc(n1, sizeof(int));
+    W.blk = lcp_alloc((2 * n1 + LU_BLOCK) * LU_BLOCK, sizeof(double));
     if (!W.L || !W.Ut || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
-        !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || lcp_csr_transpose(&p->A, &W.At)) {
+        !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand || !W.blk ||
+        lcp_csr_transpose(&p->A, &W.At)) {
         pv_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pivot, n = %d)", n);
     }
@@ -695,14 +1038,66 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             if (kind == pass_kind) W.order[no++] = k;
         }
 
+    openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
     info->iterations = 0;
     W.seen = 1;
     double extra[2] = {0, 0};
+    lcp_status status0 = info->status;
     if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
+    /* the crash start (symmetric A): from the warm start, --crash SOLVER, or (lcp) ipm's answer */
+    if (s->crash != LCP_CRASH_NONE) {
+        static const char *const by_lcp[] = {"ipm", NULL};
+        char how[96] = "";
+        if (!lcp_csr_is_symmetric(&p->A, 1e-12)) {
+            snprintf(W.note, sizeof W.note, "from scratch (no crash start: A is not symmetric)");
+        } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W.guess, mon->t0, how,
+                                         sizeof how)) {
+            if (s->crash == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
+                snprintf(W.note, sizeof W.note, "from scratch (no crash start: %s gave no answer)",
+                         s->crash == LCP_CRASH_SOLVER ? s->crash_by->name : "ipm");
+        } else {
+            int ncl = 0, ndep = 0, npur = -1, nout = 0;
+            int rc = crash(&W, x, s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0, &ncl, &ndep, &npur, &nout);
+            char pur[48] = "";
+            if (npur >= 0) snprintf(pur, sizeof pur, " (purified to a vertex: %d exchanges)", npur);
+            if (rc >= 0)
+                snprintf(W.note, sizeof W.note,
+                         "crash start from %s: %d rows clamped, %d dependent ones dropped%s, %d left to take", how,
+                         ncl - ndep, ndep, pur, nout);
+            if (rc > 0) goto done;
+            if (rc < 0) {
+                snprintf(W.note, sizeof W.note, "the crash start from %s failed (%.60s): from scratch", how,
+                         *info->message ? info->message : "the clamped set is not positive definite");
+                W.crashed = 0;
+                W.regs = 0;
+                info->status = status0;
+                *info->message = '\0';
+            }
+        }
+    }
     double best = INFINITY, change = INFINITY;
     int best_pass = 0;
     for (int ps = 1; ps <= MAX_PASSES; ps++) {
-        if (pass(&W, x, ps == 1)) goto done; /* the monitor stopped it, or a verdict */
+        int rc = pass(&W, x, ps == 1);
+        if (rc < 0 && W.crashed && info->status == LCP_ERROR) { /* no verdict from a crash start: afresh */
+            snprintf(W.note, sizeof W.note, "the pivots from the crash start ended in an error (%.80s) at pivot %d: "
+                     "started again from scratch", info->message, W.pivots);
+            W.crashed = 0;
+            W.regs = 0;
+            info->status = status0;
+            *info->message = '\0';
+            ps = 0;
+            continue;
+        }
+        if (rc) goto done; /* the monitor stopped it, or a verdict */
+        if (!nf && W.crashed) { /* the crash start's clamped set too ill-conditioned: afresh */
+            snprintf(W.note, sizeof W.note, "the pivots from the crash start ended at the residual %.3g above tol "
+                     "(pivot %d): started again from scratch", mon->last.residual, W.pivots);
+            W.crashed = 0;
+            W.regs = 0;
+            ps = 0;
+            continue;
+        }
         if (!nf) {
             snprintf(info->message, sizeof info->message,
                      "pivoting ended with the residual %.3g above tol (rounding: an ill-conditioned clamped "
@@ -742,6 +1137,10 @@ done:
         size_t len = strlen(info->message);
         snprintf(info->message + len, sizeof info->message - len, "%s%ld pivots regularised (redundant rows)",
                  len ? "; " : "", W.regs);
+    }
+    if (*W.note) { /* which start, after the message (a verdict's evidence first) */
+        size_t len = strlen(info->message);
+        snprintf(info->message + len, sizeof info->message - len, "%s%s", len ? "; " : "", W.note);
     }
     info->iterations = W.pivots;
     pv_free(&W);

@@ -40,8 +40,8 @@ typedef struct lcp_settings_s {
     double adaptive;     /* --adaptive FRAC: stop (status stalled) when a sweep improves the residual by
                           * less than FRAC of it; 0 for off (src/solvers/monitor.c) */
     const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
-    int crash;           /* lemke --crash: LCP_CRASH_AUTO (default), LCP_CRASH_NONE, or LCP_CRASH_SOLVER (crash_by) */
-    const struct lcp_solver *crash_by; /* lemke --crash SOLVER: the solver whose answer guesses the start basis */
+    int crash;           /* lemke, pivot --crash: LCP_CRASH_AUTO (default), LCP_CRASH_NONE, or LCP_CRASH_SOLVER (crash_by) */
+    const struct lcp_solver *crash_by; /* --crash SOLVER: the solver whose answer guesses the start (basis, clamped set) */
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 /* ipm */ };
@@ -150,6 +150,33 @@ void lcp_nsgs_free(lcp_nsgs *S);
 
 int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                  lcp_err *err, double *extra);
+
+/* The crash start's guess (src/solvers/crash.c; lemke and pivot).
+ * lcp_crash_guess: solver `by` run on its own monitor (no trace) from z as
+ * given, 200 iterations at most, to max(tol, 1e-8), within what is left of
+ * --time-limit (t0: the solve's start); z = its best iterate.  Returns 0,
+ * or -1 when it does not take the problem, refused it or gave nothing
+ * finite, or ended on its own verdict (error, no_solution) -- z then holds
+ * garbage.  *its: its iterations.
+ * lcp_crash_start_guess: the guess by s->crash into guess (n): -1 for
+ * --crash none; --crash SOLVER: that solver's answer from x; auto: x when
+ * it is not 0 (the warm start), else the answer of the first solver of
+ * `by` (NULL-terminated names, or NULL for none) that gives one.  Returns
+ * 0 with `how` naming it ("ipm's answer (23 iterations)"), else -1 (how ""). */
+int lcp_crash_guess(const lcp_problem *p, const lcp_settings *s, const struct lcp_solver *by, double *z, double t0,
+                    int *its);
+int lcp_crash_start_guess(const lcp_problem *p, const lcp_settings *s, const double *x, const char *const *by,
+                          double *guess, double t0, char *how, size_t howlen);
+/* Purification of an lcp guess z >= 0 for a symmetric positive semidefinite
+ * A (src/solvers/crash.c): isz (n flags) marks an independent set Z of
+ * loaded rows (A(Z, Z) positive definite), dep[0..ndep) the other loaded
+ * ones; their loads are pushed onto Z, exchanging rows, until z is
+ * supported on the new Z (isz on return): a vertex of the solution set.
+ * 0; -1 (isz unchanged) when A(Z, Z) is not positive definite to working
+ * precision, out of memory, or past deadline (lcp_now() seconds, 0: none).
+ * *npiv: the exchanges. */
+int lcp_crash_purify(const lcp_problem *p, const double *z, char *isz, const int *dep, int ndep, int *npiv,
+                     double deadline);
 
 const lcp_solver *lcp_solver_find(const char *name);
 const lcp_solver *const *lcp_solver_list(void); /* NULL-terminated */

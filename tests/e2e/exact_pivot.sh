@@ -9,7 +9,12 @@
 # pivot and pgs must both reach tol (A is rank-deficient: residuals, not x);
 # the trace columns; and the verdicts: no solution (a Farkas ray, exit 3),
 # A not positive semidefinite (exit 5), limits (exit 1), warm start, and
-# the dense-size refusal (exit 2).  Run from the repository root:
+# the dense-size refusal (exit 2).  The crash start (default for symmetric
+# A): the large singular contact scenes (pyramids of 3,600 and 10,000
+# contacts, a granular pile of 8,087, redundant points, a tower) and long
+# columns to 1e-10 with the independent residual and ipm's w (x where
+# unique); fewer pivots than from scratch; --crash none as before; warm
+# starts; no verdict hidden by the crash.  Run from the repository root:
 # sh tests/e2e/exact_pivot.sh.  Ends with "N passed, N failed".
 . tests/lib.sh
 SICONOS=../shared/data/siconos/lcp
@@ -203,7 +208,7 @@ run "redundant free rows: solved" 0 -s pivot -t 1e-12 "$T/redund.json"
 echo '{"kind": "lcp", "A": [[1, 2], [2, 1]], "b": [-1, -3]}' >"$T/indef.json"
 run "indefinite A: error" 5 -s pivot --json "$T/indef.json"
 check "error says not positive semidefinite" grep -q 'not positive semidefinite' "$T/out"
-run "max-iter 2: exit 1" 1 -s pivot -n 2 --json -o "$T/x2.mtx" "$T/rspd"
+run "max-iter 2: exit 1" 1 -s pivot --crash none -n 2 --json -o "$T/x2.mtx" "$T/rspd"
 check "max-iter: 2 iterations" [ "$(field iterations "$T/out")" = 2 ]
 check "max-iter: best iterate written" grep -q MatrixMarket "$T/x2.mtx"
 run "solve for a warm start" 0 -s pivot -t 1e-12 -o "$T/xs.mtx" "$T/mixed.json"
@@ -217,15 +222,115 @@ else
     skip "cannot generate random-spd --size 16400"
 fi
 
-# a negative Schur complement on a regularised (singular) clamped set is no
-# proof that A is indefinite: the 3,600-contact pyramid (A = J M^-1 J' is
-# semidefinite) gets "cannot decide", not "not positive semidefinite"
-"$LCP" generate pyramid --base 30 -o "$T/p30" >/dev/null 2>&1
-"$LCP" -s pivot -t 1e-10 --json "$T/p30" >"$T/out" 2>"$T/err"; rc=$?
-if [ $rc -eq 0 ]; then ok "pyramid-30: solved"; ok "pyramid-30: no false verdict"
+# --- the crash start (--crash auto, the default, for a symmetric A): the
+# large singular contact scenes solved to 1e-10 (exit 0, the independent
+# residual), w = A x + b agreeing with ipm's to 1e-8 (x is not unique where
+# A is singular) or x with ipm's/lemke's where A is positive definite.
+# wagree NAME DIR X REF: max |w - w_ref| <= 1e-8 max(1, |b|)
+wagree() {
+    python3 - "$2/A.mtx" "$2/b.mtx" "$3" "$4" <<'P'
+import sys
+sys.path.insert(0, "tests")
+from check_residual import read_mtx, read_vector
+n, _, a = read_mtx(sys.argv[1])
+b, x, y = read_vector(sys.argv[2]), read_vector(sys.argv[3]), read_vector(sys.argv[4])
+d = [0.0] * n
+for i, j, v in a:
+    d[i] += v * (x[j] - y[j])
+sys.exit(0 if max(abs(t) for t in d) <= 1e-8 * max(1.0, max(abs(t) for t in b)) else 1)
+P
+}
+# scene NAME DIR UNIQUE: pivot (crash auto) to 1e-10, the independent residual,
+# the crash named in the message; agreement with ipm (w, or x when UNIQUE)
+scene() {
+    _n=$1; _d=$2; _u=$3
+    "$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$_d" >"$T/out" 2>"$T/err"; rc=$?
+    if [ $rc -ne 0 ]; then
+        bad "$_n: pivot exit $rc: $(json_field status) $(json_field message) $(head -c 200 "$T/err")"; return
+    fi
+    ok "$_n: solved to 1e-10 ($(json_field iterations) pivots, $(json_field time_s) s)"
+    check "$_n: independent residual <= 1e-10" indep "$_d/A.mtx" "$_d/b.mtx" "$T/x.mtx" --max 1e-10
+    check "$_n: the message names the crash start" grep -q 'crash start from ipm' "$T/out"
+    if ! "$LCP" -s ipm -t 1e-12 --quiet -o "$T/ref.mtx" "$_d" 2>/dev/null; then
+        bad "$_n: the reference (ipm) fails"; return
+    fi
+    check "$_n: w = A x + b agrees with ipm's" wagree "$_n" "$_d" "$T/x.mtx" "$T/ref.mtx"
+    if [ "$_u" = unique ]; then
+        check "$_n: x agrees with ipm's (A positive definite)" "$LCP" -s pivot -t 1e-10 --quiet --reference "$T/ref.mtx" --ref-tol 1e-6 "$_d"
+    fi
+}
+"$LCP" generate pyramid --base 30 -o "$T/p30" >/dev/null 2>&1 && scene "pyramid-30 (3,600 contacts, singular)" "$T/p30" singular
+"$LCP" generate pyramid --base 50 -o "$T/p50" >/dev/null 2>&1 && scene "pyramid-50 (10,000 contacts, singular)" "$T/p50" singular
+"$LCP" generate granular --base 16 --layers 8 -o "$T/g16" >/dev/null 2>&1 && scene "granular 16x8 (8,087 contacts)" "$T/g16" singular
+"$LCP" generate column --bodies 5000 -o "$T/c5000" >/dev/null 2>&1 && scene "column 5000" "$T/c5000" unique
+"$LCP" generate redundant --bodies 10 --points 8 -o "$T/red" >/dev/null 2>&1 && scene "redundant 10 boxes x 64 points" "$T/red" singular
+"$LCP" generate tower -o "$T/tow" >/dev/null 2>&1 && scene "tower" "$T/tow" singular
+# column --mass-ratio 1e4: ipm gives no answer (no progress), so pivot starts
+# from scratch, says so, and agrees with lemke
+"$LCP" generate column --bodies 1000 --mass-ratio 1e4 -o "$T/cmr" >/dev/null 2>&1
+"$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$T/cmr" >"$T/out" 2>"$T/err"; rc=$?
+check "column 1000, mass ratio 1e4: solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
+check "column mass ratio: independent residual <= 1e-10" indep "$T/cmr/A.mtx" "$T/cmr/b.mtx" "$T/x.mtx" --max 1e-10
+case $(json_field message) in
+*"crash start from"*|*"from scratch"*) ok "column mass ratio: the message names the start" ;;
+*) bad "column mass ratio: no start in the message: $(json_field message)" ;;
+esac
+# (lemke reaches 1e-10 there, not 1e-12: compare w to 1e-8)
+if "$LCP" -s lemke -t 1e-10 --quiet -o "$T/ref.mtx" "$T/cmr" 2>/dev/null; then
+    check "column mass ratio: w agrees with lemke's" wagree cmr "$T/cmr" "$T/x.mtx" "$T/ref.mtx"
 else
-    check "pyramid-30: exit 5 or a limit (got $rc)" [ $rc -eq 5 -o $rc -eq 1 ]
-    check "pyramid-30: no claim that A is indefinite" sh -c "! grep -q 'not positive semidefinite' '$T/out'"
+    bad "column mass ratio: the reference (lemke) fails"
+fi
+
+# fewer pivots from the crash than from scratch (pyramid-20, 1,600 contacts)
+"$LCP" generate pyramid --base 20 -o "$T/p20" >/dev/null 2>&1
+"$LCP" -s pivot -t 1e-10 --json "$T/p20" >"$T/out" 2>&1; rc=$?; crash_piv=$(json_field iterations)
+check "pyramid-20: solved from the crash (exit $rc)" [ $rc -eq 0 ]
+"$LCP" -s pivot -t 1e-10 --json --crash none "$T/p20" >"$T/out" 2>&1; rc=$?; none_piv=$(json_field iterations)
+check "pyramid-20 --crash none: solved as before (exit $rc)" [ $rc -eq 0 ]
+check "pyramid-20 --crash none: no crash in the message" sh -c "! grep -q 'crash start' '$T/out'"
+check "pyramid-20: fewer pivots from the crash ($crash_piv) than from scratch ($none_piv)" [ "$crash_piv" -lt "$none_piv" ]
+# --crash pgs: the guess from pgs's answer, named
+"$LCP" -s pivot -t 1e-10 --json --crash pgs "$T/p20" >"$T/out" 2>&1; rc=$?
+check "pyramid-20 --crash pgs: solved (exit $rc)" [ $rc -eq 0 ]
+check "pyramid-20 --crash pgs: the message names pgs" grep -q "crash start from pgs's answer" "$T/out"
+# the warm start is the guess: from a solution, scaled by 0.9 (as a
+# simulation's next step): fewer pivots than from scratch
+"$LCP" -s pivot -t 1e-12 --quiet -o "$T/xw.mtx" "$T/p20"
+"$LCP" -s pivot -t 1e-10 --json --warm-start "$T/xw.mtx" --warm-factor 0.9 "$T/p20" >"$T/out" 2>&1; rc=$?
+check "pyramid-20 warm start x 0.9: solved (exit $rc)" [ $rc -eq 0 ]
+check "pyramid-20 warm start: the crash from the warm start" grep -q 'crash start from the warm start' "$T/out"
+check "pyramid-20 warm start: fewer pivots ($(json_field iterations)) than from scratch ($none_piv)" [ "$(json_field iterations)" -lt "$none_piv" ]
+# a blcp with findex friction from a warm start (pgs's rough answer): solved
+# shellcheck disable=SC2086
+"$LCP" -s pgs -t 1e-4 --quiet -o "$T/xp.mtx" $PYR 2>/dev/null
+# shellcheck disable=SC2086
+"$LCP" -s pivot -t 1e-8 --json --warm-start "$T/xp.mtx" $PYR >"$T/out" 2>&1; rc=$?
+check "pyramid friction blcp from a warm start: solved (exit $rc)" [ $rc -eq 0 ]
+check "pyramid friction blcp: the crash from the warm start" grep -q 'crash start from the warm start' "$T/out"
+# a non-symmetric A: from scratch, said so (murty-8: as before, 1 pivot; ortiz)
+"$LCP" generate murty --size 8 -o "$T/m8" >/dev/null 2>&1
+"$LCP" -s pivot --json "$T/m8" >"$T/out" 2>&1; rc=$?
+check "murty-8: solved (exit $rc)" [ $rc -eq 0 ]
+check "murty-8: 1 pivot, as before" [ "$(json_field iterations)" = 1 ]
+check "murty-8: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
+# no solution: ipm proves it, so no crash; the ray still certifies it
+run "no solution with the crash: exit 3" 3 -s pivot --json "$T/nosol.json"
+check "no solution: the Farkas ray, from scratch" sh -c "grep -q 'Farkas' '$T/out' && grep -q 'from scratch' '$T/out'"
+# a singular PSD lcp without solution: w1 + w2 = -2 at any x
+echo '{"kind": "lcp", "A": [[1, -1, 0], [-1, 1, 0], [0, 0, 1]], "b": [-1, -1, -1]}' >"$T/nosol2.json"
+run "singular lcp without solution: exit 3" 3 -s pivot --json "$T/nosol2.json"
+run "the same --crash none: exit 3" 3 -s pivot --crash none --json "$T/nosol2.json"
+
+# --crash none keeps the scheme from scratch: a negative Schur complement on
+# a regularised (singular) clamped set is no proof that A is indefinite: the
+# 3,600-contact pyramid (A = J M^-1 J' is semidefinite) gets "cannot
+# decide", not "not positive semidefinite"
+"$LCP" -s pivot -t 1e-10 --json --crash none "$T/p30" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ]; then ok "pyramid-30 --crash none: solved"; ok "pyramid-30 --crash none: no false verdict"
+else
+    check "pyramid-30 --crash none: exit 5 or a limit (got $rc)" [ $rc -eq 5 -o $rc -eq 1 ]
+    check "pyramid-30 --crash none: no claim that A is indefinite" sh -c "! grep -q 'A is not positive semidefinite' '$T/out'"
 fi
 
 finish
