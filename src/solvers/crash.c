@@ -78,15 +78,10 @@ int lcp_crash_start_guess(const lcp_problem *p, const lcp_settings *s, const dou
     return *how ? 0 : -1;
 }
 
-typedef struct {
-    double key;
-    int j;
-} crash_key;
-
-static int by_key(const void *a, const void *b)
+int lcp_crash_key_cmp(const void *a, const void *b)
 {
-    const crash_key *x = a, *y = b;
-    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->j - y->j;
+    const lcp_crash_key *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->j > y->j) - (x->j < y->j);
 }
 
 /* Purification of the crash guess (Megiddo 1991; Bixby and Saltzman 1994,
@@ -223,7 +218,7 @@ int lcp_crash_purify(const lcp_problem *p, const double *z, char *isz, const int
     P.eta_i = lcp_alloc((size_t)P.eta_cap, sizeof(int));
     P.eta_x = lcp_alloc((size_t)P.eta_cap, sizeof(double));
     double *x = lcp_alloc((size_t)n, sizeof(double)); /* the z being moved */
-    crash_key *key = lcp_alloc((size_t)ndep, sizeof(crash_key));
+    lcp_crash_key *key = lcp_alloc((size_t)ndep, sizeof(lcp_crash_key));
     if (!P.zvar || !P.slot_of || !P.pos || !P.sp || !P.sj || !P.sx || !P.d || !P.eta_r || !P.eta_piv || !P.eta_p ||
         !P.eta_i || !P.eta_x || !x || !key || !(P.rhs = cholmod_zeros((size_t)m, PUR_NB, CHOLMOD_REAL, &P.cc)))
         goto out;
@@ -238,9 +233,9 @@ int lcp_crash_purify(const lcp_problem *p, const double *z, char *isz, const int
     }
     for (int q = 0; q < ndep; q++) {
         x[dep[q]] = z[dep[q]];
-        key[q] = (crash_key){z[dep[q]], dep[q]}; /* the lightest first */
+        key[q] = (lcp_crash_key){z[dep[q]], dep[q]}; /* the lightest first */
     }
-    qsort(key, (size_t)ndep, sizeof *key, by_key);
+    qsort(key, (size_t)ndep, sizeof *key, lcp_crash_key_cmp);
     if (purify_factor(&P, A)) goto out;
     for (int q = 0; q < ndep;) {
         if (deadline > 0 && lcp_now() > deadline) goto out;

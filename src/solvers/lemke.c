@@ -640,17 +640,6 @@ static double current_z(const lemke_work *W, double *x)
     return W->row_of[2 * n] >= 0 ? W->beta[W->row_of[2 * n]] : 0.0;
 }
 
-typedef struct {
-    double key;
-    int j;
-} crash_key;
-
-static int by_key(const void *a, const void *b)
-{
-    const crash_key *x = a, *y = b;
-    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->j - y->j;
-}
-
 /* Crash start (sparse path): Lemke's method from a guessed complementary
  * basis instead of B = I.  The guess z (the warm start, or a solver's
  * answer: lcp_crash_guess) makes z_j basic where z_j > 0 and A_jj z_j > w_j
@@ -696,7 +685,7 @@ static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int
     for (int j = 0; j < n; j++) W->row_of[W->basis[j]] = j;
     int *order = lcp_alloc((size_t)n, sizeof(int)), *weak = lcp_alloc((size_t)n, sizeof(int));
     char *isz = lcp_alloc((size_t)n, 1), *zb0 = lcp_alloc((size_t)n, 1);
-    crash_key *key = lcp_alloc((size_t)n, sizeof(crash_key));
+    lcp_crash_key *key = lcp_alloc((size_t)n, sizeof(lcp_crash_key));
     int rc = -2, st = LCP_SF_FAILED;
     if (!order || !weak || !key || !isz || !zb0) goto out;
     int sym = lcp_csr_is_symmetric(&p->A, 1e-12); /* purification: A(Z, Z) by Cholesky (as ipm: to 1e-12) */
@@ -705,8 +694,8 @@ static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int
      * afterwards, so UMFPACK's own order there (much less fill) */
     int m = 0;
     for (int j = 0; j < n; j++)
-        if (W->basis[j] >= n) key[m++] = (crash_key){-lcp_csr_diag(&p->A, j) * z[j], j};
-    qsort(key, (size_t)m, sizeof *key, by_key);
+        if (W->basis[j] >= n) key[m++] = (lcp_crash_key){-lcp_csr_diag(&p->A, j) * z[j], j};
+    qsort(key, (size_t)m, sizeof *key, lcp_crash_key_cmp);
     for (int q = 0; q < m; q++) order[q] = key[q].j;
     for (int j = 0; j < n; j++)
         if (W->basis[j] < n) order[m++] = j;

@@ -182,7 +182,7 @@ typedef struct {
     int *dep;               /* crash: the dropped rows (purification) */
     int *cand;              /* crash: the rows to clamp, in order */
     double *blk;            /* crash: (2 n + LU_BLOCK) LU_BLOCK, the blocks of crash_factor */
-    struct crash_key *key;  /* crash: the clamped rows by decreasing load */
+    lcp_crash_key *key;     /* crash: the clamped rows by decreasing load (key -load) */
     char note[200];         /* which start the pivots came from */
     lcp_monitor *mon;
     lcp_info *info;
@@ -764,17 +764,6 @@ static int pass(pv *W, double *x, int first)
     return 0;
 }
 
-struct crash_key {
-    double load;
-    int k;
-};
-
-static int by_load(const void *a, const void *b)
-{
-    const struct crash_key *x = a, *y = b;
-    return x->load > y->load ? -1 : x->load < y->load ? 1 : (x->k > y->k) - (x->k < y->k);
-}
-
 /* The crash start from the guess g = W->guess (Dirkse and Ferris 1997; the
  * start of PATH and of lemke --crash).  With the bounds at g and
  * w* = A g + b, row k is clamped where g_k lies more than CRASH_X max|g|
@@ -811,7 +800,7 @@ static int crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int 
             x[k] = lo;
             W->state[k] = S_FIX;
         } else if (dl > thr && dh > thr && W->diag[k] * dl > w[k] && W->diag[k] * dh > -w[k]) {
-            W->key[m++] = (struct crash_key){isfinite(dl) || isfinite(dh) ? W->diag[k] * fmin(dl, dh) : INFINITY, k};
+            W->key[m++] = (lcp_crash_key){isfinite(dl) || isfinite(dh) ? -W->diag[k] * fmin(dl, dh) : -INFINITY, k};
             W->state[k] = S_C;
         } else if (isfinite(lo) && (!isfinite(hi) || dl <= dh)) {
             x[k] = lo;
@@ -824,8 +813,8 @@ static int crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int 
             W->state[k] = S_U;
         }
     }
-    qsort(W->key, (size_t)m, sizeof *W->key, by_load);
-    for (int q = 0; q < m; q++) W->cand[q] = W->key[q].k;
+    qsort(W->key, (size_t)m, sizeof *W->key, lcp_crash_key_cmp);
+    for (int q = 0; q < m; q++) W->cand[q] = W->key[q].j;
     *nclamp = m;
     if (crash_factor(W, W->cand, m)) return -1;
     *ndep = m - W->nc;
@@ -836,7 +825,7 @@ static int crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int 
         int nd = 0;
         for (int k = 0; k < n; k++) isz[k] = W->pos[k] >= 0;
         for (int q = 0; q < m; q++)
-            if (W->pos[W->key[q].k] < 0) dep[nd++] = W->key[q].k;
+            if (W->pos[W->key[q].j] < 0) dep[nd++] = W->key[q].j;
         if (lcp_crash_purify(p, g, isz, dep, nd, npur, deadline) == 0) {
             int c = 0;
             for (int q = 0; q < W->nc; q++) /* the rows kept, in their order, then those that came in */
@@ -848,7 +837,7 @@ static int crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int 
         }
     }
     for (int q = 0; q < m; q++) { /* the dropped rows: at their nearer bound (a free row untaken) */
-        int k = W->key[q].k;
+        int k = W->key[q].j;
         if (W->pos[k] >= 0) continue;
         double lo = W->lo[k], hi = W->hi[k];
         if (isfinite(lo) && (!isfinite(hi) || g[k] - lo <= hi - g[k])) {
@@ -1009,7 +998,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.tmp = lcp_alloc(n1, sizeof(double));
     W.guess = lcp_alloc(n1, sizeof(double));
     W.dropq = lcp_alloc(n1, 1);
-    W.key = lcp_alloc(n1, sizeof(struct crash_key));
+    W.key = lcp_alloc(n1, sizeof(lcp_crash_key));
     W.dep = lcp_alloc(n1, sizeof(int));
     W.cand = lcp_alloc(n1, sizeof(int));
     W.blk = lcp_alloc((2 * n1 + LU_BLOCK) * LU_BLOCK, sizeof(double));

@@ -177,6 +177,13 @@ int lcp_crash_start_guess(const lcp_problem *p, const lcp_settings *s, const dou
  * *npiv: the exchanges. */
 int lcp_crash_purify(const lcp_problem *p, const double *z, char *isz, const int *dep, int ndep, int *npiv,
                      double deadline);
+/* A row and its sort key, in ascending order by key, then row (qsort):
+ * the crash's orders by load (crash.c, lemke, pivot: key = -load). */
+typedef struct {
+    double key;
+    int j;
+} lcp_crash_key;
+int lcp_crash_key_cmp(const void *a, const void *b);
 
 const lcp_solver *lcp_solver_find(const char *name);
 const lcp_solver *const *lcp_solver_list(void); /* NULL-terminated */
