@@ -105,8 +105,7 @@
  * (no verdict is drawn from a crash start) or, without findex rows, above
  * tol (rounding on an ill-conditioned clamped set: a heavy-on-light
  * pyramid, mass ratio 1e6, ends its crash pass at 5e-7): from scratch,
- * once.  The
- * message names the start used.  --crash none: from scratch, always.
+ * once.  The message names the start used.  --crash none: from scratch, always.
  *
  * Monitor: row 0 checks the caller's x (a --warm-start that already solves
  * ends there with 0 pivots; otherwise it is the crash's guess, or with
@@ -764,6 +763,23 @@ static int pass(pv *W, double *x, int first)
     return 0;
 }
 
+/* Row k of the crash, not clamped: x_k at the bound of its box nearer the
+ * guess g_k (S_LO, S_HI); a free row with no clear load untaken at 0. */
+static void at_nearer_bound(pv *W, int k, double gk, double *x)
+{
+    double lo = W->lo[k], hi = W->hi[k];
+    if (isfinite(lo) && (!isfinite(hi) || gk - lo <= hi - gk)) {
+        x[k] = lo;
+        W->state[k] = S_LO;
+    } else if (isfinite(hi)) {
+        x[k] = hi;
+        W->state[k] = S_HI;
+    } else {
+        x[k] = 0.0;
+        W->state[k] = S_U;
+    }
+}
+
 /* The crash start from the guess g = W->guess (Dirkse and Ferris 1997; the
  * start of PATH and of lemke --crash).  With the bounds at g and
  * w* = A g + b, row k is clamped where g_k lies more than CRASH_X max|g|
@@ -802,15 +818,8 @@ static int crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int 
         } else if (dl > thr && dh > thr && W->diag[k] * dl > w[k] && W->diag[k] * dh > -w[k]) {
             W->key[m++] = (lcp_crash_key){isfinite(dl) || isfinite(dh) ? -W->diag[k] * fmin(dl, dh) : -INFINITY, k};
             W->state[k] = S_C;
-        } else if (isfinite(lo) && (!isfinite(hi) || dl <= dh)) {
-            x[k] = lo;
-            W->state[k] = S_LO;
-        } else if (isfinite(hi)) {
-            x[k] = hi;
-            W->state[k] = S_HI;
-        } else { /* a free row with no clear load: untaken at 0 */
-            x[k] = 0.0;
-            W->state[k] = S_U;
+        } else {
+            at_nearer_bound(W, k, g[k], x);
         }
     }
     qsort(W->key, (size_t)m, sizeof *W->key, lcp_crash_key_cmp);
@@ -838,18 +847,7 @@ static int crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int 
     }
     for (int q = 0; q < m; q++) { /* the dropped rows: at their nearer bound (a free row untaken) */
         int k = W->key[q].j;
-        if (W->pos[k] >= 0) continue;
-        double lo = W->lo[k], hi = W->hi[k];
-        if (isfinite(lo) && (!isfinite(hi) || g[k] - lo <= hi - g[k])) {
-            x[k] = lo;
-            W->state[k] = S_LO;
-        } else if (isfinite(hi)) {
-            x[k] = hi;
-            W->state[k] = S_HI;
-        } else {
-            x[k] = 0.0;
-            W->state[k] = S_U;
-        }
+        if (W->pos[k] < 0) at_nearer_bound(W, k, g[k], x);
     }
     /* x_C = -A_CC^-1 (b_C + A_CN x_N), then up to two steps of refinement */
     for (int q = 0; q < W->nc; q++) x[W->cidx[q]] = 0.0;
