@@ -44,4 +44,13 @@ grep -q '^| column-100 | 100 |' "$T/table"
 check "the generated scene has its rows" [ $? -eq 0 ]
 [ -s "$T/bench/bench-peers.json" ]
 check "the results are written to BENCH_OUT/bench-peers.json" [ $? -eq 0 ]
+# a peer that dies says how (Siconos' lcp_nsgs_SBM takes a zero diagonal
+# to a segmentation fault), not an empty "error:"
+if [ -f ../shared/data/siconos/lcp/lcp_CPS_2.dat ]; then
+    BENCH_OUT="$T/bench2" python3 scripts/bench-peers exact --no-install --repeats 1 --timeout 20 \
+        --sizes '' --problems lcp_CPS_2.dat --solvers pgs >"$T/table2" 2>&1
+    grep '^| lcp_CPS_2.dat |.*| lcp_nsgs_SBM |' "$T/table2" >"$T/row2"
+    [ -s "$T/row2" ] && ! grep -q '| error: *|' "$T/row2"
+    check "lcp_CPS_2.dat: the lcp_nsgs_SBM row has a status with a reason ($(cut -c1-160 "$T/row2"))" [ $? -eq 0 ]
+fi
 finish
