@@ -111,6 +111,7 @@ void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *inf
 #define MAX_DENSE_BYTES (4.0 * 1024.0 * 1024.0 * 1024.0)
 #define AUTO_SPARSE_MIN 500       /* --linsolve auto: sparse from this n ... */
 #define AUTO_SPARSE_DENSITY 0.02  /* ... when nnz(A) <= AUTO_SPARSE_DENSITY n^2 */
+#define AUTO_CRASH_DENSITY 0.1    /* ... or <= AUTO_CRASH_DENSITY n^2 where the crash start runs */
 #define ETA_MAX 256               /* sparse: eta vectors between two LU factorisations at most */
 #define ETA_ROOM 64L              /* sparse: the eta file holds ETA_ROOM n entries ... */
 #define ETA_CAP (16L * 1024 * 1024) /* ... up to ETA_CAP */
@@ -949,11 +950,15 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     }
     if (s->linsolve == LCP_LINSOLVE_PCG)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "lemke: --linsolve pcg is ipm's; use dense or sparse");
+    /* auto: the sparse path for a sparse A; up to 10% nonzeros too where its crash start runs
+     * (no --cover, --crash not none): on degenerate contact problems (a pyramid of 1,024
+     * contacts, 2.5% nonzeros) a few pivots from the crash basis instead of thousands from B = I */
     double bytes = 8.0 * (double)n * (double)n;
+    double density = s->cover || s->crash == LCP_CRASH_NONE ? AUTO_SPARSE_DENSITY : AUTO_CRASH_DENSITY;
     int sparse = s->linsolve == LCP_LINSOLVE_SPARSE ||
-                 (s->linsolve == LCP_LINSOLVE_AUTO && ((n >= AUTO_SPARSE_MIN && (double)lcp_csr_nnz(&p->A) <=
-                                                        AUTO_SPARSE_DENSITY * (double)n * (double)n) ||
-                                                       bytes > MAX_DENSE_BYTES));
+                 (s->linsolve == LCP_LINSOLVE_AUTO &&
+                  ((n >= AUTO_SPARSE_MIN && (double)lcp_csr_nnz(&p->A) <= density * (double)n * (double)n) ||
+                   bytes > MAX_DENSE_BYTES));
     if (!sparse && bytes > MAX_DENSE_BYTES)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "lemke: n = %d needs %.1f GiB for the dense basis inverse (n x n), over its 4 GiB limit "

@@ -113,6 +113,20 @@ else
     check "non-symmetric: an honest verdict (exit $rc)" [ "$rc" -eq 4 ] || [ "$rc" -eq 5 ]
 fi
 
+# --linsolve auto takes the sparse path, and so the crash start, on contact
+# problems of up to 10% nonzeros: a pyramid of 1,024 contacts (2.5%) is
+# solved in a few pivots (the dense path from B = I: over 1,000 pivots and
+# 30 s without reaching the answer); with --crash none auto keeps the 2% rule
+"$LCP" generate pyramid --base 16 -o "$T/g" >/dev/null 2>&1
+"$LCP" -s lemke -t 1e-10 --time-limit 20 --json -o "$T/x.mtx" "$T/g" >"$T/out" 2>"$T/err"
+rc=$?
+check "pyramid-16 (2.5% nonzeros), --linsolve auto: solved (exit $rc)" [ "$rc" -eq 0 ]
+check "pyramid-16, auto: the crash start ran" grep -q 'crash start from' "$T/out"
+check "pyramid-16, auto: at most 20 pivots ($(json_field iterations))" [ "$(json_field iterations)" -le 20 ]
+check "pyramid-16, auto: independent residual <= 1e-10" indep "$T/g/A.mtx" "$T/g/b.mtx" "$T/x.mtx" --max 1e-10
+"$LCP" -s lemke --crash none -n 3 --json "$T/g" >"$T/out" 2>"$T/err"
+check "pyramid-16, --crash none: no crash start (the dense path)" sh -c "! grep -q 'crash start' '$T/out'"
+
 # the time limit still holds with the purification (exit 1: not solved in time)
 "$LCP" generate pyramid --base 40 -o "$T/g" >/dev/null 2>&1
 "$LCP" -s lemke --linsolve sparse -t 1e-10 --time-limit 0.05 --json "$T/g" >"$T/out" 2>"$T/err"
