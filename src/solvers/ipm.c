@@ -39,7 +39,10 @@
  * scale; the iterates do not use --warm-start (an interior-point method wants
  * a well-centred start): a warm start is checked as iteration 0, where the
  * monitor accepts it when it already solves the problem, and on the dense
- * path gives the first polish its active set (below).
+ * path gives the first polish its active set (below).  A stall (below) on a start far
+ * below the answer's scale is followed, once, by a restart from z_0 = T e,
+ * T the largest entry of the unconstrained solution of (A + dmin I) z = -b,
+ * when T > 4 t_z (see the restart after the loop).
  *
  * Endgame: near a solution the iterates stay interior, min(z_i, w_i) ~ mu /
  * max(z_i, w_i) (~ sqrt(mu) where the solution is degenerate), so mu is
@@ -157,6 +160,8 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define TINY_STEP 1e-12     /* a step shorter than this ... */
 #define TINY_STEPS 3        /* ... this many times in a row: the steps collapsed */
 #define STALL_STEPS 20      /* the best residual not halved in this many steps: stall */
+#define RESTART_GROWTH 4.0  /* restart when the unconstrained solution is this much beyond z_0 ... */
+#define RESTART_MAX 1e8     /* ... from z_0 = T e, T at most this times the first t_z */
 #define INFEAS_REL 1e-8     /* a stall with ||r|| and mu below this (relative): rounding */
 #define CERT_RADIUS 1e4     /* no_solution: no feasible z within this times ||z_0||_1 */
 #define POLISH_MU 1e-6      /* polish once mu / mu_0 is below this */
@@ -843,6 +848,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "ipm: -p %s preconditions --linsolve pcg only",
                         s->precond->name);
     const char *how = pcg ? "" : s->linsolve == LCP_LINSOLVE_AUTO ? (sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
+    char restart_note[128] = ""; /* "restarted after step ..." for the message */
     if (!sparse && n > DENSE_MAX)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "ipm: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", n,
@@ -941,8 +947,9 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 
     /* ks: the interior-point steps (k: the monitor's iterations, polish candidates included); progress: the
      * best residual, or the iterates' own best, halved within STALL_STEPS steps */
-    int tiny = 0, stalled = 0, diverged = 0, best_k = 0, ks = 0;
-    double best = mon->best.residual, sigma = NAN, alpha = NAN, qneg = 0.0;
+    int tiny = 0, stalled = 0, diverged = 0, best_k = 0, ks = 0, restarted = 0;
+    double best = mon->best.residual, sigma = NAN, alpha = NAN, qneg = 0.0, tz0 = tz;
+again:
     while (!stop) {
         k++, ks++;
         /* predictor: (A + Z^-1 W) dz_a = r - w, dw_a = A dz_a - r */
@@ -1020,6 +1027,32 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         scaling(n, W.z, W.w, dmin, W.d);                      /* M for the next step */
         if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
     }
+    /* a stall on a start far below the solution's scale: once, a restart from z_0 = T e, T the largest
+     * entry of the unconstrained solution z~ of (A + dmin I) z~ = -b (the answer where every row is
+     * active: a column of 85,000 spheres carries loads up to 8,000 against t_z = 0.5, and the
+     * infeasible-start steps, each shorter than 0.2, stall); the convergence theory of infeasible-start
+     * methods asks z_0 >= z* (Wright 1997, ch. 6).  Not on divergence (the infeasibility verdicts) */
+    if (!stop && stalled && !diverged && !restarted && ks - best_k >= STALL_STEPS) {
+        restarted = 1;
+        for (int i = 0; i < n; i++) W.d[i] = dmin, W.vr[i] = -b[i];
+        if ((rc = ls_factor(&L, W.d, NULL, err)) || (rc = ls_solve(&L, W.vr, err))) goto broken;
+        double t = inf_norm(n, W.vr);
+        if (isfinite(t) && t > RESTART_GROWTH * tz && t <= RESTART_MAX * tz0) {
+            tz = t;
+            zlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tz);
+            for (int i = 0; i < n; i++) W.z[i] = tz, W.w[i] = tw;
+            ls_matvec(&L, W.z, W.az);
+            for (int i = 0; i < n; i++) W.r[i] = W.w[i] - W.az[i] - b[i];
+            mu = mu0 = tz * tw;
+            rscale = fmax(rscale, inf_norm(n, W.r));
+            best = mon->best.residual, best_ipm = INFINITY, best_k = ks, tiny = 0, stalled = 0, pnext = INFINITY;
+            snprintf(restart_note, sizeof restart_note, "restarted after step %d from z = %.3g e (the largest entry of the "
+                     "unconstrained solution); ", ks, tz);
+            scaling(n, W.z, W.w, dmin, W.d);
+            if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
+            goto again;
+        }
+    }
     if (info->status == LCP_MAX_ITER && (diverged || stalled || mon->status == LCP_ERROR))
         diagnose(p, &W, &L, ks, diverged || mon->status == LCP_ERROR, tiny >= TINY_STEPS, mu, mu0, rscale, n * tz,
                  info);
@@ -1042,8 +1075,8 @@ finish:
     info->iterations = mon->iter;
     if (L.factored) {
         size_t used = strlen(info->message);
-        snprintf(info->message + used, sizeof info->message - used, "%slinear systems: %s%s",
-                 used ? "; " : "", ls_method(&L), how);
+        snprintf(info->message + used, sizeof info->message - used, "%s%slinear systems: %s%s",
+                 used ? "; " : "", restart_note, ls_method(&L), how);
     }
 done:
     ls_free(&L);

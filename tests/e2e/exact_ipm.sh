@@ -245,4 +245,17 @@ check "newton-fb --linsolve pcg: refused (exit 2)" [ $rc -eq 2 ]
 check "ipm: granular 16x8 solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
 check "ipm: granular 16x8 independent residual" indep "$T/g16/A.mtx" "$T/g16/b.mtx" "$T/g16.mtx" --max 1e-10
 
+# a column of 85,000 spheres: loads up to 8,300 against the start's 0.5; the
+# infeasible-start steps stall (exit 5, "no progress in 20 steps", before
+# the restart), then one restart from z_0 = T e, T the largest entry of
+# A^-1 (-b), solves it; a column of 5,000 is solved without one
+"$LCP" generate column --bodies 85000 -o "$T/c85" >/dev/null 2>&1
+"$LCP" -s ipm -t 1e-10 --json -o "$T/c85.mtx" "$T/c85" >"$T/out" 2>&1; rc=$?
+check "ipm: column 85,000 solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
+check "ipm: column 85,000: the message names the restart" grep -q 'restarted after step' "$T/out"
+check "ipm: column 85,000 independent residual" indep "$T/c85/A.mtx" "$T/c85/b.mtx" "$T/c85.mtx" --max 1e-10
+"$LCP" generate column --bodies 5000 -o "$T/c5" >/dev/null 2>&1
+"$LCP" -s ipm -t 1e-10 --json "$T/c5" >"$T/out" 2>&1; rc=$?
+check "ipm: column 5,000 solved without a restart (exit $rc)" sh -c "[ $rc -eq 0 ] && ! grep -q restarted '$T/out'"
+
 finish
