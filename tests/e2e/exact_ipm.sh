@@ -254,6 +254,12 @@ check "ipm: granular 16x8 independent residual" indep "$T/g16/A.mtx" "$T/g16/b.m
 check "ipm: column 85,000 solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
 check "ipm: column 85,000: the message names the restart" grep -q 'restarted after step' "$T/out"
 check "ipm: column 85,000 independent residual" indep "$T/c85/A.mtx" "$T/c85/b.mtx" "$T/c85.mtx" --max 1e-10
+# the same on a column of 1,000 with a top/bottom mass ratio of 1e4 (a stall
+# at residual 3e-5 before)
+"$LCP" generate column --bodies 1000 --mass-ratio 1e4 -o "$T/cmr" >/dev/null 2>&1
+"$LCP" -s ipm -t 1e-10 --json -o "$T/cmr.mtx" "$T/cmr" >"$T/out" 2>&1; rc=$?
+check "ipm: column 1,000, mass ratio 1e4, solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
+check "ipm: column mass ratio: independent residual" indep "$T/cmr/A.mtx" "$T/cmr/b.mtx" "$T/cmr.mtx" --max 1e-10
 "$LCP" generate column --bodies 5000 -o "$T/c5" >/dev/null 2>&1
 "$LCP" -s ipm -t 1e-10 --json "$T/c5" >"$T/out" 2>&1; rc=$?
 check "ipm: column 5,000 solved without a restart (exit $rc)" sh -c "[ $rc -eq 0 ] && ! grep -q restarted '$T/out'"

@@ -265,8 +265,9 @@ scene() {
 "$LCP" generate column --bodies 5000 -o "$T/c5000" >/dev/null 2>&1 && scene "column 5000" "$T/c5000" unique
 "$LCP" generate redundant --bodies 10 --points 8 -o "$T/red" >/dev/null 2>&1 && scene "redundant 10 boxes x 64 points" "$T/red" singular
 "$LCP" generate tower -o "$T/tow" >/dev/null 2>&1 && scene "tower" "$T/tow" singular
-# column --mass-ratio 1e4: ipm gives no answer (no progress), so pivot starts
-# from scratch, says so, and agrees with lemke
+# column --mass-ratio 1e4 (ill-conditioned): pivot names its start (ipm's
+# answer since ipm restarts after a stall; from scratch where ipm gives none)
+# and agrees with lemke
 "$LCP" generate column --bodies 1000 --mass-ratio 1e4 -o "$T/cmr" >/dev/null 2>&1
 "$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$T/cmr" >"$T/out" 2>"$T/err"; rc=$?
 check "column 1000, mass ratio 1e4: solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
