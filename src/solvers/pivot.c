@@ -1040,7 +1040,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W.guess, mon->t0, how,
                                          sizeof how)) {
             if (s->crash == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
-                snprintf(W.note, sizeof W.note, "from scratch (no crash start: %s gave no answer)",
+                snprintf(W.note, sizeof W.note, "from scratch (no crash start: %s gave no answer in time)",
                          s->crash == LCP_CRASH_SOLVER ? s->crash_by->name : "ipm");
         } else {
             int ncl = 0, ndep = 0, npur = -1, nout = 0;

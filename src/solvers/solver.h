@@ -162,7 +162,8 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
  * --crash none; --crash SOLVER: that solver's answer from x; auto: x when
  * it is not 0 (the warm start), else the answer of the first solver of
  * `by` (NULL-terminated names, or NULL for none) that gives one.  Returns
- * 0 with `how` naming it ("ipm's answer (23 iterations)"), else -1 (how ""). */
+ * 0 with `how` naming it ("ipm's answer (23 iterations)"), else -1 (how ""),
+ * also when --time-limit has passed by then (no time for a crash basis). */
 int lcp_crash_guess(const lcp_problem *p, const lcp_settings *s, const struct lcp_solver *by, double *z, double t0,
                     int *its);
 int lcp_crash_start_guess(const lcp_problem *p, const lcp_settings *s, const double *x, const char *const *by,

@@ -133,4 +133,14 @@ check "pyramid-16, --crash none: no crash start (the dense path)" sh -c "! grep 
 rc=$?
 check "time limit 0.05 s on pyramid-40: exit 1 ($rc)" [ "$rc" -eq 1 ]
 
+# the time limit when the crash guess (ipm) takes all of it: no crash basis
+# is factored afterwards (that LU cannot be interrupted: a 24,142-contact pile
+# with --time-limit 1 ran 3.4 s; now about the limit plus ipm's last step);
+# the thread clock, so that load does not count
+"$LCP" generate granular --base 24 --layers 10 -o "$T/g24" >/dev/null 2>&1
+LCPSOLVE_CLOCK=thread "$LCP" -s lemke -t 1e-10 --time-limit 1 --json "$T/g24" >"$T/out" 2>"$T/err"; rc=$?
+check "time limit 1 s on a 24,142-contact pile: exit 1 ($rc)" [ "$rc" -eq 1 ]
+check "time limit 1 s on the pile: stopped within 2.5 s ($(json_field time_s))" \
+    python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2.5 else 1)" "$(json_field time_s)"
+
 finish
