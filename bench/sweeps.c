@@ -9,7 +9,12 @@
  * the caches, REPEATS times, and prints medians: sweeps/s, the bytes one
  * sweep streams (CSR values 8 B + column index 4 B per nonzero, row
  * pointers 4 B per row, x read+written, b and D^-1 read: 8 B each per row),
- * the bandwidth that implies, the triad bandwidth and their ratio. */
+ * the bandwidth that implies, the triad bandwidth and their ratio.  Beside
+ * it, as a ceiling for a row-by-row pass over A, the product y = A x
+ * (lcp_csr_matvec: no Gauss-Seidel dependence, no projection; the same
+ * bytes less b and D^-1), timed the same way.  The pgs solver's own
+ * iteration (the sweep with the residual check of the iterate before it
+ * fused in) is `lcpsolve -s pgs` (time_s / iterations). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +61,15 @@ int main(int argc, char **argv)
         t[r] = (lcp_now() - t0) / sweeps;
     }
     double sweep_s = median(t, reps);
+    double *y = calloc((size_t)p.n, sizeof(double));
+    if (!y) return 5;
+    for (int i = 0; i < p.n; i++) x[i] = 1.0 / (1.0 + i % 7);
+    for (int r = 0; r < reps; r++) {
+        double t0 = lcp_now();
+        for (int k = 0; k < sweeps; k++) lcp_csr_matvec(&p.A, x, y);
+        t[r] = (lcp_now() - t0) / sweeps;
+    }
+    double matvec_s = median(t, reps);
     long nnz = lcp_csr_nnz(&p.A);
     double bytes = 12.0 * (double)nnz + 4.0 * (p.n + 1) + 8.0 * 4 * p.n;
 
@@ -78,7 +92,10 @@ int main(int argc, char **argv)
     printf("triad GB/s     %.2f (median of %d, %.0f MiB arrays; checksum %g)\n", triad_bw / 1e9, reps,
            (double)(m * 8) / (1 << 20), a[m / 2]);
     printf("fraction       %.2f of measured triad bandwidth\n", sweep_bw / triad_bw);
-    free(a), free(b), free(c), free(x), free(dinv);
+    double mv_bw = (12.0 * (double)nnz + 4.0 * (p.n + 1) + 8.0 * 2 * p.n) / matvec_s;
+    printf("y = A x GB/s   %.2f, %.2f of the triad (median of %d runs of %d; checksum %g)\n", mv_bw / 1e9,
+           mv_bw / triad_bw, reps, sweeps, y[p.n / 2]);
+    free(a), free(b), free(c), free(x), free(y), free(dinv);
     lcp_problem_free(&p);
     return 0;
 }
