@@ -1031,12 +1031,14 @@ again:
      * entry of the unconstrained solution z~ of (A + dmin I) z~ = -b (the answer where every row is
      * active: a column of 85,000 spheres carries loads up to 8,000 against t_z = 0.5, and the
      * infeasible-start steps, each shorter than 0.2, stall); the convergence theory of infeasible-start
-     * methods asks z_0 >= z* (Wright 1997, ch. 6).  Not on divergence (the infeasibility verdicts) */
+     * methods asks z_0 >= z* (Wright 1997, ch. 6).  Not on divergence (the infeasibility verdicts), and
+     * not when A + dmin I cannot be factored (the stall's own diagnosis then stands) */
     if (!stop && stalled && !diverged && !restarted && ks - best_k >= STALL_STEPS) {
         restarted = 1;
+        lcp_err rerr = {{0}};
         for (int i = 0; i < n; i++) W.d[i] = dmin, W.vr[i] = -b[i];
-        if ((rc = ls_factor(&L, W.d, NULL, err)) || (rc = ls_solve(&L, W.vr, err))) goto broken;
-        double t = inf_norm(n, W.vr);
+        int solved = ls_factor(&L, W.d, NULL, &rerr) == 0 && ls_solve(&L, W.vr, &rerr) == 0;
+        double t = solved ? inf_norm(n, W.vr) : NAN;
         if (isfinite(t) && t > RESTART_GROWTH * tz && t <= RESTART_MAX * tz0) {
             tz = t;
             zlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tz);
