@@ -308,7 +308,11 @@ check "pyramid-20 warm start: fewer pivots ($(json_field iterations)) than from 
 # shellcheck disable=SC2086
 "$LCP" -s pivot -t 1e-8 --json --warm-start "$T/xp.mtx" $PYR >"$T/out" 2>&1; rc=$?
 check "pyramid friction blcp from a warm start: solved (exit $rc)" [ $rc -eq 0 ]
-check "pyramid friction blcp: the crash from the warm start" grep -q 'crash start from the warm start' "$T/out"
+# (the crash's pivots depend on rounding: with OpenBLAS's Haswell kernels, and
+# under valgrind, they cycle on this problem and pivot starts again from
+# scratch -- still solved; both routes are named)
+check "pyramid friction blcp: the crash from the warm start, or its cycling named and a restart from scratch" \
+    grep -Eq 'crash start from the warm start|crash start ended in an error \(cycling.*started again from scratch' "$T/out"
 # a non-symmetric A: from scratch, said so (murty-8: as before, 1 pivot; ortiz)
 "$LCP" generate murty --size 8 -o "$T/m8" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/m8" >"$T/out" 2>&1; rc=$?
