@@ -28,6 +28,7 @@
 #include "solver.h"
 #include "../spectral.h"
 
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -194,48 +195,89 @@ static double ordered_sweep(const lcp_problem *p, const double *dinv, double ome
 
 extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by main's signal handler */
 
+/* A's rows padded with zeros to a multiple of PAD_ROW entries, for the
+ * fused sweep: each pad entry is 0 at column i (row i's own, so x_i is at
+ * hand), added after the row's own entries.  r + 0 * x_i is r for every
+ * finite x_i (r = -0 becomes +0, and the sums below never end at -0 but for
+ * r = b_i = -0 with every term -0), so the sums are the bits of the rows
+ * without the pads while x is finite; with x_i infinite row i's sums turn
+ * NaN instead of Inf, which the metrics take as non-finite either way.  The
+ * row loop then runs PAD_ROW entries a step with no remainder: one loop a row
+ * whose trip count varies less, instead of a loop of varying length whose
+ * exit was mispredicted on every row of a pile (rows of 14 to 23 entries). */
+enum { PAD_ROW = 4 };
+
+typedef struct {
+    int *p, *j;
+    double *x;
+} padded_rows;
+
+static void padded_free(padded_rows *a)
+{
+    free(a->p), free(a->j), free(a->x);
+}
+
+/* -1 when there is no memory (or the padded count exceeds an int) */
+static int padded_build(const lcp_csr *A, padded_rows *a)
+{
+    int n = A->m;
+    long nz = 0;
+    for (int i = 0; i < n; i++) nz += (A->p[i + 1] - A->p[i] + PAD_ROW - 1) / PAD_ROW * PAD_ROW;
+    *a = (padded_rows){0};
+    if (nz > INT_MAX) return -1;
+    a->p = lcp_alloc((size_t)n + 1, sizeof(int));
+    a->j = lcp_alloc((size_t)(nz > 0 ? nz : 1), sizeof(int));
+    a->x = lcp_alloc((size_t)(nz > 0 ? nz : 1), sizeof(double));
+    if (!a->p || !a->j || !a->x) {
+        padded_free(a);
+        return -1;
+    }
+    int t = 0;
+    a->p[0] = 0;
+    for (int i = 0; i < n; i++) {
+        for (int k = A->p[i]; k < A->p[i + 1]; k++, t++) a->j[t] = A->j[k], a->x[t] = A->x[k];
+        for (; t % PAD_ROW; t++) a->j[t] = i, a->x[t] = 0.0;
+        a->p[i + 1] = t;
+    }
+    return 0;
+}
+
 /* A forward sweep over the rows of an lcp (the bits of lcp_pgs_sweep) that
  * also computes, from the same pass over A, w = A x_old + b with x_old the
  * iterate the sweep starts from, in lcp_verify's summation order (0, the
  * products in column order, then + b_i: its bits), leaves x_old in xo, and
  * the metrics' partial of x_old and w for each chunk of LCP_VERIFY_CHUNK
  * rows in parts (lcp_verify_row_lcp: lcp_verify_w's bits once added in chunk
- * order).  Row i reads x_old_j from xo for the columns j < i the sweep has
- * already updated, from x for the others (not yet updated): A is read once
- * for the sweep and the residual check of the iterate before it, instead of
- * twice, and w_i is used where it is computed (neither stored nor read
- * again).
+ * order).  x_old is copied to xo first; row i then takes two products a
+ * nonzero, a_ij x_j (x_j updated for j < i) and a_ij xo_j: A (padded, above)
+ * is read once for the sweep and the residual check of the iterate before
+ * it, instead of twice, and w_i is used where it is computed (neither
+ * stored nor read again).
  *
- * The row is cut at its diagonal (columns are sorted): below it two
- * products, with x and with xo; from it on one, added to both sums.  No
- * test a nonzero on which x to take (that branch was mispredicted once a
- * row, flushing the work under way on the next rows); the sums take the
- * same terms in the same order, so the bits are those of the one loop. */
-static double fused_sweep(const lcp_problem *p, const double *restrict dinv, double omega, double *restrict x,
-                          double *restrict xo, lcp_verify_partial *restrict parts)
+ * One loop a row, PAD_ROW entries a step: the loop cut at the diagonal (one
+ * product below it, with x and xo apart, one shared from it on) cost a
+ * second loop exit and a test a nonzero, mispredicted once or twice a row;
+ * the copy costs a pass over x, small beside A.  The sums take the same
+ * terms in the same order: the bits of the plain loop. */
+static double fused_sweep(const lcp_problem *p, const padded_rows *a, const double *restrict dinv, double omega,
+                          double *restrict x, double *restrict xo, lcp_verify_partial *restrict parts)
 {
-    const int *restrict ap = p->A.p, *restrict aj = p->A.j;
-    const double *restrict ax = p->A.x, *restrict b = p->b;
+    const int *restrict ap = a->p, *restrict aj = a->j;
+    const double *restrict ax = a->x, *restrict b = p->b;
     double dmax = 0.0;
+    memcpy(xo, x, (size_t)p->n * sizeof(double));
     for (int lo = 0, c = 0; lo < p->n; lo += LCP_VERIFY_CHUNK, c++) {
         int hi = p->n - lo > LCP_VERIFY_CHUNK ? lo + LCP_VERIFY_CHUNK : p->n, bad = 0;
         double res = 0.0, comp = 0.0, feas = 0.0;
         for (int i = lo; i < hi; i++) {
             double r = b[i], s = 0.0;
-            int k = ap[i], ke = ap[i + 1];
-            for (; k < ke && aj[k] < i; k++) { /* j < i: x_j updated, x_old_j in xo */
-                int j = aj[k];
-                double a = ax[k];
-                r += a * x[j];
-                s += a * xo[j];
+            for (int k = ap[i]; k < ap[i + 1]; k += PAD_ROW) { /* PAD_ROW = 4, written out */
+                r += ax[k] * x[aj[k]], s += ax[k] * xo[aj[k]];
+                r += ax[k + 1] * x[aj[k + 1]], s += ax[k + 1] * xo[aj[k + 1]];
+                r += ax[k + 2] * x[aj[k + 2]], s += ax[k + 2] * xo[aj[k + 2]];
+                r += ax[k + 3] * x[aj[k + 3]], s += ax[k + 3] * xo[aj[k + 3]];
             }
-            for (; k < ke; k++) { /* j >= i: x_j not yet updated */
-                double t = ax[k] * x[aj[k]];
-                r += t;
-                s += t;
-            }
-            double wi = s + b[i], xi = x[i];
-            xo[i] = xi;
+            double wi = s + b[i], xi = xo[i];
             double xn = xi - omega * r * dinv[i];
             xn = lcp_sel_max(0.0, xn); /* if (xn < 0) xn = 0, without a branch */
             double d = fabs(xn - xi);
@@ -256,20 +298,24 @@ static double fused_sweep(const lcp_problem *p, const double *restrict dinv, dou
  * the plain loop (on a stop x is set back to the iterate judged), one sweep
  * more, and one pass over A an iteration instead of two; |b|_inf taken once
  * (lcp_verify_finish_b), and an improving iterate given to the monitor as
- * its best by a swap of buffers, not a copy (lcp_monitor_record_give).  -1 when there is
- * no memory for the workspace (the caller runs the plain loop). */
+ * its best by a swap of buffers, not a copy (lcp_monitor_record_give).  The
+ * padded copy of A costs its memory (about 12 bytes a nonzero) for the
+ * solve.  -1 when there is no memory for the workspace (the caller runs the
+ * plain loop). */
 static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
 {
     int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
-    double *xo = lcp_alloc((size_t)n, sizeof(double));
+    padded_rows a;
+    if (padded_build(&p->A, &a)) return -1;
+    double *xo = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double));
     lcp_verify_partial *parts = lcp_alloc((size_t)(nchunks > 0 ? nchunks : 1), sizeof *parts);
     if (!xo || !parts) {
-        free(xo), free(parts);
+        free(xo), free(parts), padded_free(&a);
         return -1;
     }
     double dx = 0.0, bscale = lcp_verify_bscale(p); /* dx: the largest change of the iteration judged (0 for the start) */
     for (int k = 0;; k++) {
-        double next = fused_sweep(p, dinv, omega, x, xo, parts);
+        double next = fused_sweep(p, &a, dinv, omega, x, xo, parts);
         lcp_verify_partial t = {0};
         if (nchunks > 0) t = parts[0];
         for (int c = 1; c < nchunks; c++) lcp_verify_add(p, &t, &parts[c]);
@@ -282,7 +328,7 @@ static int fused_solve(const lcp_problem *p, const double *dinv, double omega, d
         }
         dx = next;
     }
-    free(xo), free(parts);
+    free(xo), free(parts), padded_free(&a);
     return 0;
 }
 
