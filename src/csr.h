@@ -27,6 +27,30 @@ int lcp_csr_from_triplets(lcp_csr *A, int m, int n, long nz, const int *ti, cons
 /* Builds A from a dense column-major m x n array, dropping exact zeros. */
 int lcp_csr_from_dense_colmajor(lcp_csr *A, int m, int n, const double *a);
 
+/* sum_k ax[k] x[aj[k]] over the entries lo..hi-1 of a row: entry lo + e
+ * is added to running sum e mod 4, and the four are added as
+ * (s0 + s1) + (s2 + s3).  Four independent chains of adds instead of one as
+ * long as the row, which bounded the residual's pass over A on long rows
+ * (friction rows of 60 entries and more).  The one order of w = A x + b in
+ * every residual (src/verify.c, src/mpi/dist.c, the fused sweep of
+ * src/solvers/pgs.c): the same bits wherever it is computed. */
+static inline double lcp_csr_row_dot(const int *restrict aj, const double *restrict ax, const double *restrict x,
+                                     int lo, int hi)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int e = lo;
+    for (; e + 4 <= hi; e += 4) {
+        s0 += ax[e] * x[aj[e]];
+        s1 += ax[e + 1] * x[aj[e + 1]];
+        s2 += ax[e + 2] * x[aj[e + 2]];
+        s3 += ax[e + 3] * x[aj[e + 3]];
+    }
+    if (e < hi) s0 += ax[e] * x[aj[e]];
+    if (e + 1 < hi) s1 += ax[e + 1] * x[aj[e + 1]];
+    if (e + 2 < hi) s2 += ax[e + 2] * x[aj[e + 2]];
+    return (s0 + s1) + (s2 + s3);
+}
+
 /* y = A x */
 void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y);
 /* B = A' */

@@ -177,9 +177,7 @@ static void lcp_chunk(const lcp_csr *A, const double *restrict b, double reg, co
     double res = 0.0, comp = 0.0, feas = 0.0;
     int bad = 0;
     for (int i = lo; i < hi; i++) {
-        double s = 0.0;
-        for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
-        double wi = s + b[i], xi = x[i];
+        double wi = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + b[i], xi = x[i];
         if (reg > 0) wi -= reg * xi; /* the original problem's w (see below) */
         lcp_verify_row_lcp(xi, wi, &res, &comp, &feas, &bad);
         w[i] = reg > 0 ? wi + reg * xi : wi;
@@ -200,11 +198,7 @@ static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x
     if (A) {
         const int *ap = A->p, *aj = A->j;
         const double *ax = A->x;
-        for (int i = lo; i < hi; i++) {
-            double s = 0.0;
-            for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
-            w[i] = s + p->b[i];
-        }
+        for (int i = lo; i < hi; i++) w[i] = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + p->b[i];
         if (p->reg > 0) /* A = A_orig + reg I (--reg): the metrics are of the original problem */
             for (int i = lo; i < hi; i++) w[i] -= p->reg * x[i];
     }

@@ -280,9 +280,7 @@ int lcp_dist_monitor(lcp_dist *d, lcp_monitor *mon, int iter, const double *x, c
     double *w = mon->w;
     for (int k = 0; k < d->nown; k++)
         for (int i = d->own[k] * b; i < d->own[k] * b + b; i++) {
-            double s = 0.0;
-            for (int q = ap[i]; q < ap[i + 1]; q++) s += ax[q] * x[aj[q]];
-            w[i] = s + p->b[i] - p->reg * x[i]; /* --reg: the metrics are of the original problem */
+            w[i] = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + p->b[i] - p->reg * x[i]; /* --reg: the metrics are of the original problem */
         }
     lcp_verify_partial t;
     lcp_verify_nodes(p, x, w, d->own, d->nown, &t);

@@ -475,22 +475,6 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* sum_{e in [lo, hi)} ax[e] x[aj[e]] with four partial sums (the sweep is
- * bound by the latency of one running sum otherwise) */
-static inline double row_dot(const int *aj, const double *ax, const double *x, int lo, int hi)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    int e = lo;
-    for (; e + 4 <= hi; e += 4) {
-        s0 += ax[e] * x[aj[e]];
-        s1 += ax[e + 1] * x[aj[e + 1]];
-        s2 += ax[e + 2] * x[aj[e + 2]];
-        s3 += ax[e + 3] * x[aj[e + 3]];
-    }
-    for (; e < hi; e++) s0 += ax[e] * x[aj[e]];
-    return (s0 + s1) + (s2 + s3);
-}
-
 /* W_ii of every contact (row-major, 9 a contact) and its inverse, and for
  * every row the range [blo, bhi) of its entries in the diagonal block
  * (columns are sorted: one contiguous range); refuses a contact whose
@@ -538,7 +522,7 @@ static double contact_update(const sweep_data *C, int i, double *x)
     local_problem L = {C->W + 9 * i, C->Winv + 9 * i, {0, 0, 0}, p->mu[i], p->kind == LCP_KIND_FC3D, C->rho[i]};
     for (int a = 0; a < 3; a++) { /* qloc = q_i + sum_{j != i} W_ij r_j */
         int row = 3 * i + a;
-        L.q[a] = b[row] + row_dot(aj, ax, x, ap[row], blo[row]) + row_dot(aj, ax, x, bhi[row], ap[row + 1]);
+        L.q[a] = b[row] + lcp_csr_row_dot(aj, ax, x, ap[row], blo[row]) + lcp_csr_row_dot(aj, ax, x, bhi[row], ap[row + 1]);
     }
     double *ri = x + 3 * i, rl[3] = {ri[0], ri[1], ri[2]};
     local_solve(&L, C->local, rl);

@@ -270,14 +270,14 @@ static double fused_sweep(const lcp_problem *p, const padded_rows *a, const doub
         int hi = p->n - lo > LCP_VERIFY_CHUNK ? lo + LCP_VERIFY_CHUNK : p->n, bad = 0;
         double res = 0.0, comp = 0.0, feas = 0.0;
         for (int i = lo; i < hi; i++) {
-            double r = b[i], s = 0.0;
+            double r = b[i], s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
             for (int k = ap[i]; k < ap[i + 1]; k += PAD_ROW) { /* PAD_ROW = 4, written out */
-                r += ax[k] * x[aj[k]], s += ax[k] * xo[aj[k]];
-                r += ax[k + 1] * x[aj[k + 1]], s += ax[k + 1] * xo[aj[k + 1]];
-                r += ax[k + 2] * x[aj[k + 2]], s += ax[k + 2] * xo[aj[k + 2]];
-                r += ax[k + 3] * x[aj[k + 3]], s += ax[k + 3] * xo[aj[k + 3]];
+                r += ax[k] * x[aj[k]], s0 += ax[k] * xo[aj[k]];
+                r += ax[k + 1] * x[aj[k + 1]], s1 += ax[k + 1] * xo[aj[k + 1]];
+                r += ax[k + 2] * x[aj[k + 2]], s2 += ax[k + 2] * xo[aj[k + 2]];
+                r += ax[k + 3] * x[aj[k + 3]], s3 += ax[k + 3] * xo[aj[k + 3]];
             }
-            double wi = s + b[i], xi = xo[i];
+            double wi = ((s0 + s1) + (s2 + s3)) + b[i], xi = xo[i];
             double xn = xi - omega * r * dinv[i];
             xn = lcp_sel_max(0.0, xn); /* if (xn < 0) xn = 0, without a branch */
             double d = fabs(xn - xi);
