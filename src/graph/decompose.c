@@ -194,15 +194,19 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
         floor = (p->kind & LCP_KIND_FRICTION) ? floor + p->b[i] * p->b[i] : fmax(floor, fabs(p->b[i]));
     if (p->kind & LCP_KIND_FRICTION) floor = sqrt(floor);
     int worst = -1, iters = 0;
+    /* smallest first: under --time-limit each component gets what the ones
+     * before it left, so the small ones (often single contacts, solved in
+     * a step) must not wait for the largest to use it all up and then start
+     * with none, their start's residual then standing for the whole answer */
     if (s->threads > 1) {
 #pragma omp parallel
 #pragma omp single
-        for (int c = 0; c < k; c++) {
+        for (int c = k - 1; c >= 0; c--) {
 #pragma omp task firstprivate(c)
             solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
         }
     } else { /* no OpenMP team: a team of one still spin-waits in the libraries' own regions (CHOLMOD) */
-        for (int c = 0; c < k; c++) solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
+        for (int c = k - 1; c >= 0; c--) solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
     }
     /* a component that could not run or gave a verdict (no solution,
      * breakdown): the whole problem is solved as one instead, so that the

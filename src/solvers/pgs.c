@@ -23,7 +23,10 @@
  * problem's fields); pgs and psor in natural order also fuse the monitor's
  * residual and metrics into the sweep (fused_solve: A read once an
  * iteration, not twice, x_old and w not read again), with the same bits as
- * the plain loop, and no branch on the data in the row loop.
+ * the plain loop, and no branch on the data in the row loop; that sweep
+ * reads its own copy of A with rows padded to a multiple of 4 entries (one
+ * loop of whole steps a row: padded_rows below), and sums w_i in the
+ * residual's order (lcp_csr_row_dot, four running sums).
  */
 #include "solver.h"
 #include "../spectral.h"
@@ -197,11 +200,14 @@ extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by m
 
 /* A's rows padded with zeros to a multiple of PAD_ROW entries, for the
  * fused sweep: each pad entry is 0 at column i (row i's own, so x_i is at
- * hand), added after the row's own entries.  r + 0 * x_i is r for every
- * finite x_i (r = -0 becomes +0, and the sums below never end at -0 but for
- * r = b_i = -0 with every term -0), so the sums are the bits of the rows
- * without the pads while x is finite; with x_i infinite row i's sums turn
- * NaN instead of Inf, which the metrics take as non-finite either way.  The
+ * hand), added after the row's own entries.  Adding 0 * x_i (+-0 for a
+ * finite x_i) leaves a sum as it is unless the sum is -0, which w's running
+ * sums (started at +0) never are, and r (started at b_i) only when b_i = -0
+ * and every term before is -0: the iterates and w have the bits of the rows
+ * without the pads while x is finite (with x_i infinite, row i's sums turn
+ * NaN instead of +-Inf: non-finite either way for the metrics).  A pad at
+ * entry e of its row falls in w's running sum e mod 4, as it would in
+ * lcp_csr_row_dot.  The
  * row loop then runs PAD_ROW entries a step with no remainder: one loop a row
  * whose trip count varies less, instead of a loop of varying length whose
  * exit was mispredicted on every row of a pile (rows of 14 to 23 entries). */
@@ -244,8 +250,9 @@ static int padded_build(const lcp_csr *A, padded_rows *a)
 
 /* A forward sweep over the rows of an lcp (the bits of lcp_pgs_sweep) that
  * also computes, from the same pass over A, w = A x_old + b with x_old the
- * iterate the sweep starts from, in lcp_verify's summation order (0, the
- * products in column order, then + b_i: its bits), leaves x_old in xo, and
+ * iterate the sweep starts from, in the residual's summation order
+ * (lcp_csr_row_dot's four running sums, then + b_i: lcp_verify's bits),
+ * leaves x_old in xo, and
  * the metrics' partial of x_old and w for each chunk of LCP_VERIFY_CHUNK
  * rows in parts (lcp_verify_row_lcp: lcp_verify_w's bits once added in chunk
  * order).  x_old is copied to xo first; row i then takes two products a
@@ -257,8 +264,8 @@ static int padded_build(const lcp_csr *A, padded_rows *a)
  * One loop a row, PAD_ROW entries a step: the loop cut at the diagonal (one
  * product below it, with x and xo apart, one shared from it on) cost a
  * second loop exit and a test a nonzero, mispredicted once or twice a row;
- * the copy costs a pass over x, small beside A.  The sums take the same
- * terms in the same order: the bits of the plain loop. */
+ * the copy costs a pass over x, small beside A.  r takes the terms of
+ * lcp_row in its order: the iterates of the plain loop, bit for bit. */
 static double fused_sweep(const lcp_problem *p, const padded_rows *a, const double *restrict dinv, double omega,
                           double *restrict x, double *restrict xo, lcp_verify_partial *restrict parts)
 {

@@ -5,8 +5,9 @@
 # independent checker agrees), -j 2 gives the same bits as -j 1, the
 # components are reported (--json components, the summary), every solver
 # kind goes through it (pgs, lemke, ipm, pivot on blcp, nsgs on fc3d and
-# ccp), one component's failure is reported naming it, and --decompose on
-# with --trace is refused.  Run from the repository root.
+# ccp), one component's failure is reported naming it, --decompose on
+# with --trace is refused, and a time limit the largest component uses up
+# still leaves the small ones solved.  Run from the repository root.
 . tests/lib.sh
 SIC=../shared/data/siconos/fc3d
 "$LCP" generate pyramid --base 4 --piles 3 -o "$T/pyr" 2>/dev/null
@@ -90,4 +91,30 @@ done
 "$LCP" --decompose on -s pgs -n 3 --json "$T/col" >"$T/out"; rc=$?
 check "limit: exit 1" [ $rc -eq 1 ]
 check "limit: the message names a component" sh -c "json_field() { python3 -c \"import json; print(json.load(open('$T/out')).get('message', ''))\"; }; json_field | grep -q 'component [0-9]* of 4'"
+# --time-limit spent by a large component leaves the small ones their
+# step: a column of 3,000 spheres pgs cannot finish in 0.3 s, beside a
+# single contact (A = 1, b = -1: x = 1), is cut by the limit with the
+# single contact solved (it was last, given no time, and its start's
+# residual, 1, stood for the whole answer)
+"$LCP" generate column --bodies 3000 -o "$T/long" 2>/dev/null
+mkdir -p "$T/longplus"
+python3 - "$T/long" "$T/longplus" <<'PY'
+import sys
+src, dst = sys.argv[1], sys.argv[2]
+L = [l for l in open(src + "/A.mtx").read().splitlines() if not l.startswith("%")]
+n, _, nz = map(int, L[0].split())
+with open(dst + "/A.mtx", "w") as f:
+    f.write("%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n" % (n + 1, n + 1, nz + 1))
+    f.write("\n".join(L[1:]) + "\n%d %d 1\n" % (n + 1, n + 1))
+B = [l for l in open(src + "/b.mtx").read().splitlines() if not l.startswith("%")]
+with open(dst + "/b.mtx", "w") as f:
+    f.write("%%%%MatrixMarket matrix array real general\n%d 1\n" % (n + 1))
+    f.write("\n".join(B[1:]) + "\n-1\n")
+PY
+"$LCP" -s pgs -t 1e-12 --time-limit 0.3 --decompose on --json -o "$T/xl.mtx" "$T/longplus" >"$T/out"; rc=$?
+check "time limit, components: exit 1, time_limit" [ $rc -eq 1 -a "$(json_field status)" = time_limit ]
+check "time limit, components: the single contact solved ($(tail -1 "$T/xl.mtx"))" python3 -c "
+import sys; v = float(open('$T/xl.mtx').read().split()[-1]); sys.exit(0 if abs(v - 1) < 1e-12 else 1)"
+check "time limit, components: the residual is the column's, below 0.5 ($(json_field residual))" python3 -c "
+import json, sys; sys.exit(0 if json.load(open('$T/out'))['residual'] < 0.5 else 1)"
 finish
