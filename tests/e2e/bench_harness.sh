@@ -11,9 +11,12 @@ if [ ! -d /usr/include/siconos/numerics ]; then
     echo "SKIP Siconos Numerics is not installed (scripts/install-deps --peer)"
     echo "0 passed, 0 failed"; exit 0
 fi
-# (--problems matches substrings: "pyramid-5" also takes exact mode's pyramid-50,
-# whose five peer runs time out; at --timeout 60 they cost this test 5 minutes)
-BENCH_OUT="$T/bench" python3 scripts/bench-peers exact --quick --no-install --repeats 1 --timeout 5 \
+# (all mode, not exact: --problems matches substrings, and "pyramid-5" would
+# also take exact mode's pyramid-50, whose five peer runs time out.  The
+# timeout is generous: Siconos' lcp_newton_min takes 2.4 s on pyramid-5 on
+# a quiet machine (19,074 iterations through failed LU factorisations), and
+# under CI's load, with a 5 s timeout, it ran out and its row had no residual)
+BENCH_OUT="$T/bench" python3 scripts/bench-peers all --quick --no-install --repeats 1 --timeout 30 \
     --sizes 100 --problems pyramid-5,column-100 --solvers pgs,ipm >"$T/table" 2>"$T/err"
 check "bench-peers exits 0" [ $? -eq 0 ]
 grep -q '^| problem .*| MiB .*| MiB | time ratio | mem ratio | bandwidth |$' "$T/table"
@@ -31,8 +34,8 @@ for pair in [("pgs", "lcp_pgs"), ("pgs", "lcp_nsgs_SBM"), ("ipm", "lcp_newton_mi
     assert float(r[8]) > 1 and float(r[13]) > 1, ("memory", r)
     assert abs(float(r[5]) / float(r[10]) - float(r[14])) <= 0.02 * float(r[14]) + 1e-3, ("time ratio", r)
     assert abs(float(r[8]) / float(r[13]) - float(r[15])) <= 0.02 * float(r[15]) + 0.01, ("mem ratio", r)
-    if pair[0] == "pgs":  # a figure (0.00 when a preemption lands in the 0.3 ms solve: the wall clock)
-        assert float(r[16]) >= 0, ("bandwidth", r)
+    if pair[0] == "pgs":
+        assert float(r[16]) > 0, ("bandwidth", r)
     else:
         assert r[16] == "-", ("no bandwidth for ipm", r)
 print("ok")
