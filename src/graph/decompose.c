@@ -5,7 +5,7 @@
  * so the problem is the direct sum of the components' problems: each is cut
  * out (A, b, bounds, findex, mu, and the factored form: the rows of J, the
  * bodies they touch with their whole mass blocks, v, e), solved by the
- * chosen solver with its own monitor, largest first, as OpenMP tasks on the
+ * chosen solver with its own monitor, smallest first, as OpenMP tasks on the
  * -j threads (each solve is sequential inside, so the bits do not depend on
  * the thread count), and written back into x.  The whole answer is then
  * checked once by the caller's monitor on the whole problem.

@@ -5,7 +5,7 @@
 
 #include "../solvers/solver.h"
 
-/* Solves p with sv one component at a time (largest first, OpenMP tasks),
+/* Solves p with sv one component at a time (smallest first, OpenMP tasks),
  * x in place (its entries are each component's start), then checks the
  * whole x once with mon (iteration = the most any component took).  The
  * outcome goes to mon->status / info like a solver's; *ncomp gets the
