@@ -25,13 +25,12 @@
  * iteration, not twice, x_old and w not read again), with the same bits as
  * the plain loop, and no branch on the data in the row loop; that sweep
  * reads its own copy of A with rows padded to a multiple of 4 entries (one
- * loop of whole steps a row: padded_rows below), and sums w_i in the
+ * loop of whole steps a row: padded_build below), and sums w_i in the
  * residual's order (lcp_csr_row_dot, four running sums).
  */
 #include "solver.h"
 #include "../spectral.h"
 
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -213,33 +212,15 @@ extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by m
  * exit was mispredicted on every row of a pile (rows of 14 to 23 entries). */
 enum { PAD_ROW = 4 };
 
-typedef struct {
-    int *p, *j;
-    double *x;
-} padded_rows;
-
-static void padded_free(padded_rows *a)
-{
-    free(a->p), free(a->j), free(a->x);
-}
-
-/* -1 when there is no memory (or the padded count exceeds an int) */
-static int padded_build(const lcp_csr *A, padded_rows *a)
+/* The padded copy, an lcp_csr (-1 when there is no memory, or the padded
+ * count exceeds an int) */
+static int padded_build(const lcp_csr *A, lcp_csr *a)
 {
     int n = A->m;
     long nz = 0;
     for (int i = 0; i < n; i++) nz += (A->p[i + 1] - A->p[i] + PAD_ROW - 1) / PAD_ROW * PAD_ROW;
-    *a = (padded_rows){0};
-    if (nz > INT_MAX) return -1;
-    a->p = lcp_alloc((size_t)n + 1, sizeof(int));
-    a->j = lcp_alloc((size_t)(nz > 0 ? nz : 1), sizeof(int));
-    a->x = lcp_alloc((size_t)(nz > 0 ? nz : 1), sizeof(double));
-    if (!a->p || !a->j || !a->x) {
-        padded_free(a);
-        return -1;
-    }
+    if (lcp_csr_alloc(a, n, A->n, nz > 0 ? nz : 1)) return -1;
     int t = 0;
-    a->p[0] = 0;
     for (int i = 0; i < n; i++) {
         for (int k = A->p[i]; k < A->p[i + 1]; k++, t++) a->j[t] = A->j[k], a->x[t] = A->x[k];
         for (; t % PAD_ROW; t++) a->j[t] = i, a->x[t] = 0.0;
@@ -266,7 +247,7 @@ static int padded_build(const lcp_csr *A, padded_rows *a)
  * second loop exit and a test a nonzero, mispredicted once or twice a row;
  * the copy costs a pass over x, small beside A.  r takes the terms of
  * lcp_row in its order: the iterates of the plain loop, bit for bit. */
-static double fused_sweep(const lcp_problem *p, const padded_rows *a, const double *restrict dinv, double omega,
+static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const double *restrict dinv, double omega,
                           double *restrict x, double *restrict xo, lcp_verify_partial *restrict parts)
 {
     const int *restrict ap = a->p, *restrict aj = a->j;
@@ -312,12 +293,12 @@ static double fused_sweep(const lcp_problem *p, const padded_rows *a, const doub
 static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
 {
     int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
-    padded_rows a;
+    lcp_csr a;
     if (padded_build(&p->A, &a)) return -1;
     double *xo = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double));
     lcp_verify_partial *parts = lcp_alloc((size_t)(nchunks > 0 ? nchunks : 1), sizeof *parts);
     if (!xo || !parts) {
-        free(xo), free(parts), padded_free(&a);
+        free(xo), free(parts), lcp_csr_free(&a);
         return -1;
     }
     double dx = 0.0, bscale = lcp_verify_bscale(p); /* dx: the largest change of the iteration judged (0 for the start) */
@@ -335,7 +316,7 @@ static int fused_solve(const lcp_problem *p, const double *dinv, double omega, d
         }
         dx = next;
     }
-    free(xo), free(parts), padded_free(&a);
+    free(xo), free(parts), lcp_csr_free(&a);
     return 0;
 }
 
