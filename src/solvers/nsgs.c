@@ -274,19 +274,23 @@ static int local_newton(const local_problem *L, double *r)
 /* ----------------------------------------------- local: exact (enumerative) */
 
 typedef struct {
+    double c, s;    /* the direction (cos t, sin t) */
     double G, dG;   /* G(t) and G'(t) */
-    double ma;      /* m'W d */
-    double rn;      /* -m'q / m'W d */
+    double ma, mq;  /* m'W d, m'q */
+    double a[3];    /* W d */
+    double rn;      /* -m'q / m'W d (full evaluation only, as below) */
     double sigma;   /* lambda (fc3d) or sigma (ccp): must be >= 0 */
     double scale;   /* |q| + rn |W d|, for sign tests */
     double gscale;  /* |m'W d| |q| + |m'q| |W d|: bounds G's terms */
 } slide_point;
 
-/* The sliding candidate at angle t (header): G, G', r_n and the sign of the
- * velocity's multiplier. */
-static void slide_eval(const local_problem *L, double t, slide_point *s)
+/* The sliding candidate at the direction (c, sn) = (cos t, sin t) (header):
+ * G and G' (what Newton and the scan need); with full, also r_n, the sign of
+ * the velocity's multiplier and the scales of the tests.  The angle itself
+ * is never formed: no sine or cosine a step. */
+static void slide_eval(const local_problem *L, double c, double sn, slide_point *s, int full)
 {
-    double c = cos(t), sn = sin(t), mu = L->mu;
+    double mu = L->mu;
     double d[3] = {1.0, mu * c, mu * sn};                          /* boundary ray d(t) */
     double b[3] = {0.0, -sn, c}, bp[3] = {0.0, -c, -sn};           /* b(t) _|_ d, and b'(t) */
     double a[3], ap[3];
@@ -305,16 +309,26 @@ static void slide_eval(const local_problem *L, double t, slide_point *s)
     double ma = dot3(m, a), mq = dot3(m, q), ba = dot3(b, a), bq = dot3(b, q);
     double dma = dot3(mp, a) + dot3(m, ap), dmq = dot3(mp, q);
     double dba = dot3(bp, a) + dot3(b, ap), dbq = dot3(bp, q);
+    s->c = c, s->s = sn;
     s->G = ma * bq - mq * ba;
     s->dG = dma * bq + ma * dbq - dmq * ba - mq * dba;
-    s->ma = ma;
+    s->ma = ma, s->mq = mq;
+    memcpy(s->a, a, sizeof a);
+    if (!full) return;
     s->rn = ma > 0 ? -mq / ma : -1.0;
     double e[3] = {L->desaxce ? 0.0 : mu, -c, -sn};                /* u = sigma e at a root */
     double u[3];
     for (int k = 0; k < 3; k++) u[k] = s->rn * a[k] + q[k];
     s->sigma = dot3(e, u) / dot3(e, e);
-    s->scale = norm3(q) + fabs(s->rn) * norm3(a);
-    s->gscale = fabs(ma) * norm3(q) + fabs(mq) * norm3(a);      /* |b| = 1 bounds b'q, b'a */
+    double na = norm3(a), nq = norm3(q);
+    s->scale = nq + fabs(s->rn) * na;
+    s->gscale = fabs(ma) * nq + fabs(mq) * na;                     /* |b| = 1 bounds b'q, b'a */
+}
+
+/* slide_eval at the angle t (the scan's points) */
+static void slide_eval_at(const local_problem *L, double t, slide_point *s, int full)
+{
+    slide_eval(L, cos(t), sin(t), s, full);
 }
 
 static int slide_valid(const slide_point *s)
@@ -323,31 +337,37 @@ static int slide_valid(const slide_point *s)
     return s->ma > 0 && s->rn >= 0 && s->sigma >= -eps && fabs(s->G) <= 1e-10 * s->gscale;
 }
 
-/* Newton on G from t, |steps| <= 0.5; returns the final angle. */
-static double slide_newton(const local_problem *L, double t, slide_point *s)
+/* Newton on G from the direction (c, sn), |steps| <= 0.5: a step h moves
+ * the direction to (c, sn) + h (-sn, c), scaled back onto the circle (the
+ * angle moves by atan h = h - h^3/3 + ...: Newton's quadratic convergence
+ * is kept, and the step costs a square root, not a sine and a cosine).
+ * Leaves the full evaluation at the final direction in s. */
+static void slide_newton(const local_problem *L, double c, double sn, slide_point *s)
 {
     for (int it = 0; it < 40; it++) {
-        slide_eval(L, t, s);
-        if (s->G == 0.0) return t;
-        if (!(s->dG != 0.0)) return t;
-        double step = -s->G / s->dG;
-        if (step > 0.5) step = 0.5;
-        if (step < -0.5) step = -0.5;
-        t += step;
-        if (fabs(step) < 1e-14) break;
+        slide_eval(L, c, sn, s, 0);
+        if (s->G == 0.0) break;
+        if (!(s->dG != 0.0)) break;
+        double h = -s->G / s->dG;
+        if (h > 0.5) h = 0.5;
+        if (h < -0.5) h = -0.5;
+        double k = 1.0 / sqrt(1.0 + h * h), cn = (c - h * sn) * k;
+        sn = (sn + h * c) * k;
+        c = cn;
+        if (fabs(h) < 1e-14) break;
     }
-    slide_eval(L, t, s);
-    return t;
+    slide_eval(L, c, sn, s, 1);
 }
 
 /* A root of G in [lo, hi] with G(lo) G(hi) <= 0: Newton, kept inside the
- * bracket, bisection when it leaves it. */
+ * bracket, bisection when it leaves it; returns its angle, the full
+ * evaluation there in s. */
 static double slide_bracket(const local_problem *L, double lo, double hi, double glo, slide_point *s)
 {
     double t = 0.5 * (lo + hi);
     for (int it = 0; it < 100 && hi - lo > 1e-15; it++) {
-        slide_eval(L, t, s);
-        if (s->G == 0.0) return t;
+        slide_eval_at(L, t, s, 0);
+        if (s->G == 0.0) break;
         if ((s->G < 0) == (glo < 0)) lo = t, glo = s->G;           /* keep the sign change bracketed */
         else hi = t;
         double tn = s->dG != 0 ? t - s->G / s->dG : 0.5 * (lo + hi);
@@ -358,7 +378,7 @@ static double slide_bracket(const local_problem *L, double lo, double hi, double
         }
         t = tn;
     }
-    slide_eval(L, t, s);
+    slide_eval_at(L, t, s, 1);
     return t;
 }
 
@@ -395,15 +415,16 @@ static int local_exact(const local_problem *L, double *r)
     }
     /* slide: Newton on G from the contact's last direction (or the stick
      * candidate's, or -q_T's) */
-    double t0;
-    if (r[1] != 0 || r[2] != 0) t0 = atan2(r[2], r[1]);
-    else if (s[1] != 0 || s[2] != 0) t0 = atan2(s[2], s[1]);
-    else t0 = atan2(-q[2], -q[1]);
+    double c0 = 1.0, s0 = 0.0, rt = norm2(r[1], r[2]);
+    if (rt > 0) c0 = r[1] / rt, s0 = r[2] / rt;
+    else if (st > 0) c0 = s[1] / st, s0 = s[2] / st;
+    else if (qt > 0) c0 = -q[1] / qt, s0 = -q[2] / qt;
     slide_point sp, best;
-    double t = slide_newton(L, t0, &sp), tbest = t;
+    slide_newton(L, c0, s0, &sp);
     int found = slide_valid(&sp);
     best = sp;
     if (!found) {                                                  /* scan the angles where m'W d > 0 */
+        double t0 = atan2(s0, c0), tbest = 0.0;
         double lo = t0, hi = t0 + TWO_PI;
         if (L->desaxce) {                                          /* m'W d = W_nn + mu R cos(t - phi) */
             double R = norm2(W[1], W[2]), phi = atan2(W[2], W[1]);
@@ -417,10 +438,10 @@ static int local_exact(const local_problem *L, double *r)
             int ns = pass ? 32 * NSCAN : NSCAN;
             slide_point prev, cur;
             double tp = lo;
-            slide_eval(L, tp, &prev);
+            slide_eval_at(L, tp, &prev, 0);
             for (int k = 1; k <= ns; k++) {
                 double tk = lo + (hi - lo) * k / ns;
-                slide_eval(L, tk, &cur);
+                slide_eval_at(L, tk, &cur, 0);
                 if ((prev.G <= 0) != (cur.G <= 0) || cur.G == 0) { /* a sign change: refine */
                     double tr = slide_bracket(L, tp, tk, prev.G, &sp);
                     if (slide_valid(&sp) && (!found || angle_distance(tr, t0) < angle_distance(tbest, t0))) {
@@ -436,8 +457,8 @@ static int local_exact(const local_problem *L, double *r)
     }
     if (!found) return 1;
     r[0] = best.rn;                                                /* r = r_n d(t) */
-    r[1] = best.rn * mu * cos(tbest);
-    r[2] = best.rn * mu * sin(tbest);
+    r[1] = best.rn * mu * best.c;
+    r[2] = best.rn * mu * best.s;
     return !(local_error(L, r) <= LOCAL_ACCEPT);
 }
 
