@@ -45,9 +45,13 @@ static inline double lcp_csr_row_dot(const int *restrict aj, const double *restr
         s2 += ax[e + 2] * x[aj[e + 2]];
         s3 += ax[e + 3] * x[aj[e + 3]];
     }
-    if (e < hi) s0 += ax[e] * x[aj[e]];
-    if (e + 1 < hi) s1 += ax[e + 1] * x[aj[e + 1]];
-    if (e + 2 < hi) s2 += ax[e + 2] * x[aj[e + 2]];
+    if (e < hi) { /* 1 to 3 entries left: products of the last entry in place of the missing ones, added as +0 */
+        int l = hi - 1, e1 = e + 1 < hi ? e + 1 : l, e2 = e + 2 < hi ? e + 2 : l;
+        double t1 = ax[e1] * x[aj[e1]], t2 = ax[e2] * x[aj[e2]];
+        s0 += ax[e] * x[aj[e]];
+        s1 += e + 1 < hi ? t1 : 0.0;
+        s2 += e + 2 < hi ? t2 : 0.0;
+    }
     return (s0 + s1) + (s2 + s3);
 }
 
