@@ -12,9 +12,9 @@
  * One sweep visits the contacts i = 0..nc-1 (or a shuffled order) and solves
  * the contact's own problem with the others frozen at their latest values:
  *     u_i = W_ii r_i + qloc_i,   qloc_i = q_i + sum_{j != i} W_ij r_j
- * (qloc from the CSR rows 3i..3i+2 of W, the diagonal block's entries
- * skipped as one contiguous range found once: the sweep costs one pass over
- * nnz(W)), then r_i <- omega r_loc + (1-omega) r_i (then P_K when
+ * (qloc from the CSR rows 3i..3i+2 of W, each summed whole with r_i set
+ * to 0 for the time, so that the diagonal block's terms add +-0 (W is
+ * finite): one range a row, one pass over nnz(W) a sweep), then r_i <- omega r_loc + (1-omega) r_i (then P_K when
  * omega > 1).  The diagonal blocks W_ii and their inverses are formed once;
  * W_ii must be nonsingular with W_nn > 0 (else the contact is named and the
  * problem refused).
@@ -91,6 +91,9 @@ typedef struct {
 } local_problem;
 
 /* ---------------------------------------------------------- 3x3 helpers */
+
+/* fmax (a NaN argument gives the other), inline: libm's is a call */
+static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
 
 static inline double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -171,7 +174,7 @@ static double local_error(const local_problem *L, const double *r)
     mv3(L->W, r, u);
     for (int k = 0; k < 3; k++) u[k] += L->q[k];                   /* u = W r + q */
     double e = sqrt(lcp_contact_residual2(L->mu, L->desaxce, r, u));
-    double s = fmax(norm3(L->q), fmax(norm3(r), norm3(u)));
+    double s = sqrt(max_nan(dot3(L->q, L->q), max_nan(dot3(r, r), dot3(u, u)))); /* the largest norm: one root */
     return s > 0 ? e / s : e;
 }
 
@@ -351,10 +354,11 @@ static void slide_newton(const local_problem *L, double c, double sn, slide_poin
         double h = -s->G / s->dG;
         if (h > 0.5) h = 0.5;
         if (h < -0.5) h = -0.5;
-        double k = 1.0 / sqrt(1.0 + h * h), cn = (c - h * sn) * k;
+        double h2 = h * h, k = h2 < 1e-12 ? 1.0 - 0.5 * h2 : 1.0 / sqrt(1.0 + h2); /* 1/sqrt(1 + h^2), to rounding */
+        double cn = (c - h * sn) * k;
         sn = (sn + h * c) * k;
         c = cn;
-        if (fabs(h) < 1e-14) break;
+        if (fabs(h) < 1e-10) break; /* converging quadratically: the angle now right to about h^2 */
     }
     slide_eval(L, c, sn, s, 1);
 }
@@ -496,11 +500,9 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* W_ii of every contact (row-major, 9 a contact) and its inverse, and for
- * every row the range [blo, bhi) of its entries in the diagonal block
- * (columns are sorted: one contiguous range); refuses a contact whose
- * block is singular or has W_nn <= 0. */
-static int diagonal_blocks(const lcp_problem *p, double *W, double *Winv, int *blo, int *bhi, lcp_err *err)
+/* W_ii of every contact (row-major, 9 a contact) and its inverse; refuses
+ * a contact whose block is singular or has W_nn <= 0. */
+static int diagonal_blocks(const lcp_problem *p, double *W, double *Winv, lcp_err *err)
 {
     const int *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x;
@@ -510,9 +512,7 @@ static int diagonal_blocks(const lcp_problem *p, double *W, double *Winv, int *b
         for (int a = 0; a < 3; a++) {
             int row = 3 * i + a, k = ap[row];
             while (k < ap[row + 1] && aj[k] < 3 * i) k++;
-            blo[row] = k;
             for (; k < ap[row + 1] && aj[k] < 3 * i + 3; k++) Wi[3 * a + aj[k] - 3 * i] = ax[k];
-            bhi[row] = k;
         }
         if (!(Wi[0] > 0) || inverse3(Wi, Winv + 9 * i))
             return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
@@ -527,7 +527,6 @@ static int diagonal_blocks(const lcp_problem *p, double *W, double *Winv, int *b
 typedef struct {
     const lcp_problem *p;
     const double *W, *Winv, *rho;
-    const int *blo, *bhi;
     int local;
     double omega;
 } sweep_data;
@@ -538,20 +537,21 @@ typedef struct {
 static double contact_update(const sweep_data *C, int i, double *x)
 {
     const lcp_problem *p = C->p;
-    const int *ap = p->A.p, *aj = p->A.j, *blo = C->blo, *bhi = C->bhi;
+    const int *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x, *b = p->b;
     local_problem L = {C->W + 9 * i, C->Winv + 9 * i, {0, 0, 0}, p->mu[i], p->kind == LCP_KIND_FC3D, C->rho[i]};
-    for (int a = 0; a < 3; a++) { /* qloc = q_i + sum_{j != i} W_ij r_j */
+    double *ri = x + 3 * i, r0[3] = {ri[0], ri[1], ri[2]}, rl[3] = {ri[0], ri[1], ri[2]};
+    ri[0] = ri[1] = ri[2] = 0.0; /* r_i set aside: its terms add +-0 to the sums below */
+    for (int a = 0; a < 3; a++) { /* qloc = q_i + sum_{j != i} W_ij r_j, a row in one range */
         int row = 3 * i + a;
-        L.q[a] = b[row] + lcp_csr_row_dot(aj, ax, x, ap[row], blo[row]) + lcp_csr_row_dot(aj, ax, x, bhi[row], ap[row + 1]);
+        L.q[a] = lcp_csr_row_dot(aj, ax, x, ap[row], ap[row + 1]) + b[row];
     }
-    double *ri = x + 3 * i, rl[3] = {ri[0], ri[1], ri[2]};
     local_solve(&L, C->local, rl);
     if (C->omega != 1.0) { /* r <- omega r_loc + (1 - omega) r */
-        for (int a = 0; a < 3; a++) rl[a] = C->omega * rl[a] + (1.0 - C->omega) * ri[a];
+        for (int a = 0; a < 3; a++) rl[a] = C->omega * rl[a] + (1.0 - C->omega) * r0[a];
         if (C->omega > 1.0) lcp_cone_project(L.mu, rl);
     }
-    double dr[3] = {rl[0] - ri[0], rl[1] - ri[1], rl[2] - ri[2]};
+    double dr[3] = {rl[0] - r0[0], rl[1] - r0[1], rl[2] - r0[2]};
     memcpy(ri, rl, sizeof rl);
     return norm3(dr);
 }
@@ -561,7 +561,6 @@ static double contact_update(const sweep_data *C, int i, double *x)
 struct lcp_nsgs {
     sweep_data C;
     double *W, *Winv, *rho;
-    int *blo, *bhi;
 };
 
 void lcp_nsgs_free(lcp_nsgs *S)
@@ -570,8 +569,6 @@ void lcp_nsgs_free(lcp_nsgs *S)
     free(S->W);
     free(S->Winv);
     free(S->rho);
-    free(S->blo);
-    free(S->bhi);
     free(S);
 }
 
@@ -584,14 +581,12 @@ int lcp_nsgs_setup(const lcp_problem *p, const lcp_settings *s, lcp_nsgs **out, 
         S->W = lcp_alloc((size_t)nc, 9 * sizeof(double));
         S->Winv = lcp_alloc((size_t)nc, 9 * sizeof(double));
         S->rho = lcp_alloc((size_t)nc, sizeof(double));
-        S->blo = lcp_alloc((size_t)p->n, sizeof(int));
-        S->bhi = lcp_alloc((size_t)p->n, sizeof(int));
     }
-    if (!S || !S->W || !S->Winv || !S->rho || !S->blo || !S->bhi) {
+    if (!S || !S->W || !S->Winv || !S->rho ) {
         lcp_nsgs_free(S);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
     }
-    int rc = diagonal_blocks(p, S->W, S->Winv, S->blo, S->bhi, err);
+    int rc = diagonal_blocks(p, S->W, S->Winv, err);
     if (rc) {
         lcp_nsgs_free(S);
         return rc;
@@ -601,7 +596,7 @@ int lcp_nsgs_setup(const lcp_problem *p, const lcp_settings *s, lcp_nsgs **out, 
         S->rho[i] = s->rho > 0 ? s->rho : 1.0 / fmax(Wi[0], fmax(Wi[4], Wi[8]));
     }
     double omega = s->omega > 0 && !s->omega_auto ? s->omega : 1.0;
-    S->C = (sweep_data){p, S->W, S->Winv, S->rho, S->blo, S->bhi, s->local, omega};
+    S->C = (sweep_data){p, S->W, S->Winv, S->rho, s->local, omega};
     *out = S;
     return 0;
 }
