@@ -166,16 +166,34 @@ static int inverse3(const double *W, double *Wi)
 
 /* -------------------------------------------------- the local residual */
 
-/* ||r - P_K(r - v)|| / max(|q|, |r|, |u|): the global residual's measure,
- * for one contact (src/verify.c). */
-static double local_error(const local_problem *L, const double *r)
+/* The local residual's square and its scale's: ||r - P_K(r - v)||^2 and
+ * max(|q|, |r|, |u|)^2, the global residual's measure for one contact
+ * (src/verify.c). */
+static void local_error2(const local_problem *L, const double *r, double *e2, double *s2)
 {
     double u[3];
     mv3(L->W, r, u);
     for (int k = 0; k < 3; k++) u[k] += L->q[k];                   /* u = W r + q */
-    double e = sqrt(lcp_contact_residual2(L->mu, L->desaxce, r, u));
-    double s = sqrt(max_nan(dot3(L->q, L->q), max_nan(dot3(r, r), dot3(u, u)))); /* the largest norm: one root */
+    *e2 = lcp_contact_residual2(L->mu, L->desaxce, r, u);
+    *s2 = max_nan(dot3(L->q, L->q), max_nan(dot3(r, r), dot3(u, u)));
+}
+
+/* ||r - P_K(r - v)|| / max(|q|, |r|, |u|) */
+static double local_error(const local_problem *L, const double *r)
+{
+    double e2, s2;
+    local_error2(L, r, &e2, &s2);
+    double e = sqrt(e2), s = sqrt(s2); /* the largest norm: the root of the largest square */
     return s > 0 ? e / s : e;
+}
+
+/* local_error(L, r) <= LOCAL_ACCEPT, tested on the squares: no roots and
+ * no division on the path every sliding contact takes */
+static int local_accepted(const local_problem *L, const double *r)
+{
+    double e2, s2;
+    local_error2(L, r, &e2, &s2);
+    return s2 > 0 ? e2 <= LOCAL_ACCEPT * LOCAL_ACCEPT * s2 : e2 <= LOCAL_ACCEPT * LOCAL_ACCEPT;
 }
 
 /* ------------------------------------------------- local: projection */
@@ -271,7 +289,7 @@ static int local_newton(const local_problem *L, double *r)
         if (step <= 1e-16 * norm3(r)) break;
     }
     lcp_cone_project(L->mu, r);                                    /* r in K exactly */
-    return !(local_error(L, r) <= LOCAL_ACCEPT);
+    return !local_accepted(L, r);
 }
 
 /* ----------------------------------------------- local: exact (enumerative) */
@@ -463,7 +481,7 @@ static int local_exact(const local_problem *L, double *r)
     r[0] = best.rn;                                                /* r = r_n d(t) */
     r[1] = best.rn * mu * best.c;
     r[2] = best.rn * mu * best.s;
-    return !(local_error(L, r) <= LOCAL_ACCEPT);
+    return !local_accepted(L, r);
 }
 
 /* ------------------------------------------------------ local dispatch */
