@@ -147,8 +147,7 @@ static int mpi_jacobi_solve(const lcp_problem *p, const lcp_settings *s, double 
         for (int k = 1;; k++) {
             for (int a = 0; a < d.nown; a++) {
                 int i = d.own[a];
-                double r = p->b[i];
-                for (int q = ap[i]; q < ap[i + 1]; q++) r += ax[q] * x[aj[q]];
+                double r = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + p->b[i]; /* pgs_row's order */
                 double xi = x[i] - omega * r * dinv[i], lo = 0.0, hi = INFINITY;
                 if (p->kind == LCP_KIND_BLCP) lcp_problem_bounds(p, x, i, &lo, &hi);
                 xn[i] = fmin(fmax(xi, lo), hi);

@@ -60,8 +60,12 @@ agree "column 20, -M -J -v" si pgs -M "$T/c20/M.mtx" -J "$T/c20/J.mtx" -v "$T/c2
 indep "$T/c20/A.mtx" "$T/c20/b.mtx" "$T/x.mtx" --max 1e-10 && ok "column 20: si answer checked independently" ||
     bad "column 20: independent residual of si above 1e-10"
 agree "column 20, mass ratio 100" si pgs "$T/cm"
-check "mass ratio 100: si takes pgs's sweeps" [ "$(json_field iterations)" = "$("$LCP" -s pgs -t 1e-10 --json "$T/cm" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations"])')" ]
+# the same sweeps in exact arithmetic (si on body velocities, pgs on A): on
+# this slow chain (about 39,000 sweeps) the sweep where the residual first
+# falls below 1e-10 moves with the last bits of the two sums; within 0.1%
+its_si=$(json_field iterations)
+its_pgs=$("$LCP" -s pgs -t 1e-10 --json "$T/cm" | python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations"])')
+check "mass ratio 100: si takes pgs's sweeps ($its_si, $its_pgs)" python3 -c "import sys; a, b = $its_si, $its_pgs; sys.exit(not (b > 10000 and abs(a - b) <= b / 1000 + 1))"
 # column 200: pgs needs far more than 10^5 sweeps to 1e-10; the iterates after
 # 2000 sweeps are the same (si computes pgs's iteration on body velocities)
 "$LCP" -s pgs -n 2000 --quiet -o "$T/pgs200.mtx" "$T/c200"

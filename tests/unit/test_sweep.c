@@ -3,7 +3,8 @@
  *
  * - lcp_pgs_sweep on an lcp takes its own row loop (lcp_row in
  *   src/solvers/pgs.c); it must give the bits of the textbook update
- *   r = b_i + sum_k A_ik x_k, x_i <- max(0, x_i - omega r / A_ii) written
+ *   r = sum_k A_ik x_k + b_i (the sum in the residual's order: four running
+ *   sums), x_i <- max(0, x_i - omega r / A_ii) written
  *   out here, forward and backward, omega 1 and not, and the same largest
  *   change;
  * - lcp_verify on an lcp computes w and the metrics in one pass (lcp_chunk
@@ -71,14 +72,16 @@ static void random_lcp(lcp_problem *p, int n, int band, unsigned seed)
     }
 }
 
-/* The textbook sweep (the loop lcp_pgs_sweep had before its lcp path). */
+/* The textbook sweep, r_i summed in the residual's order (entry e of the
+ * row in running sum e mod 4, then (s0 + s1) + (s2 + s3) + b_i). */
 static double ref_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
                         int step)
 {
     double dmax = 0.0;
     for (int i = first; i != last + step; i += step) {
-        double r = p->b[i];
-        for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) r += p->A.x[k] * x[p->A.j[k]];
+        double s[4] = {0.0, 0.0, 0.0, 0.0};
+        for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) s[(k - p->A.p[i]) % 4] += p->A.x[k] * x[p->A.j[k]];
+        double r = ((s[0] + s[1]) + (s[2] + s[3])) + p->b[i];
         double xi = x[i] - omega * r * dinv[i];
         if (xi < 0.0) xi = 0.0;
         double d = fabs(xi - x[i]);
