@@ -376,7 +376,7 @@ static void slide_newton(const local_problem *L, double c, double sn, slide_poin
         double cn = (c - h * sn) * k;
         sn = (sn + h * c) * k;
         c = cn;
-        if (fabs(h) < 1e-10) break; /* converging quadratically: the angle now right to about h^2 */
+        if (fabs(h) < 1e-8) break; /* converging quadratically: the angle now right to about h^2 */
     }
     slide_eval(L, c, sn, s, 1);
 }
@@ -416,8 +416,7 @@ static int local_exact(const local_problem *L, double *r)
 {
     const double *q = L->q, *W = L->W;
     double mu = L->mu;
-    double qt = norm2(q[1], q[2]);
-    if (L->desaxce ? q[0] >= 0 : q[0] >= mu * qt) {                /* take-off: r = 0, u = q */
+    if (L->desaxce ? q[0] >= 0 : q[0] >= mu * norm2(q[1], q[2])) { /* take-off: r = 0, u = q */
         r[0] = r[1] = r[2] = 0.0;
         return 0;
     }
@@ -429,18 +428,24 @@ static int local_exact(const local_problem *L, double *r)
     double s[3];
     mv3(L->Winv, q, s);
     for (int k = 0; k < 3; k++) s[k] = -s[k];                      /* stick: W r = -q, u = 0 */
-    double st = norm2(s[1], s[2]);
-    if (s[0] > 0 && st <= mu * s[0] * (1 + 1e-12)) {              /* in K (to rounding) */
+    double st2 = s[1] * s[1] + s[2] * s[2], lim = mu * s[0] * (1 + 1e-12);
+    if (s[0] > 0 && st2 <= lim * lim) {                            /* in K (to rounding): |s_T| <= lim */
+        double st = sqrt(st2);
         if (st > mu * s[0]) s[1] *= mu * s[0] / st, s[2] *= mu * s[0] / st; /* onto K exactly */
         memcpy(r, s, sizeof s);
         return 0;
     }
     /* slide: Newton on G from the contact's last direction (or the stick
      * candidate's, or -q_T's) */
-    double c0 = 1.0, s0 = 0.0, rt = norm2(r[1], r[2]);
-    if (rt > 0) c0 = r[1] / rt, s0 = r[2] / rt;
-    else if (st > 0) c0 = s[1] / st, s0 = s[2] / st;
-    else if (qt > 0) c0 = -q[1] / qt, s0 = -q[2] / qt;
+    double c0 = 1.0, s0 = 0.0, rt = norm2(r[1], r[2]), st, qt;
+    if (rt > 0) {
+        double k = 1.0 / rt;
+        c0 = r[1] * k, s0 = r[2] * k;
+    } else if ((st = sqrt(st2)) > 0) {
+        c0 = s[1] / st, s0 = s[2] / st;
+    } else if ((qt = norm2(q[1], q[2])) > 0) {
+        c0 = -q[1] / qt, s0 = -q[2] / qt;
+    }
     slide_point sp, best;
     slide_newton(L, c0, s0, &sp);
     int found = slide_valid(&sp);
