@@ -14,10 +14,11 @@
  *     u_i = W_ii r_i + qloc_i,   qloc_i = q_i + sum_{j != i} W_ij r_j
  * (qloc from the CSR rows 3i..3i+2 of W, each summed whole with r_i set
  * to 0 for the time, so that the diagonal block's terms add +-0 (W is
- * finite): one range a row, one pass over nnz(W) a sweep), then r_i <- omega r_loc + (1-omega) r_i (then P_K when
- * omega > 1).  The diagonal blocks W_ii and their inverses are formed once;
- * W_ii must be nonsingular with W_nn > 0 (else the contact is named and the
- * problem refused).
+ * finite): one range a row, one pass over nnz(W) a sweep), then
+ * r_i <- omega r_loc + (1-omega) r_i (then P_K when omega > 1).  The
+ * diagonal blocks W_ii and their inverses are formed once; W_ii must be
+ * nonsingular with W_nn > 0 (else the contact is named and the problem
+ * refused).
  *
  * Local solvers (--local):
  *  projection: the fixed point r <- P_K(r - rho v(r)) (v the modified
@@ -297,8 +298,7 @@ static int local_newton(const local_problem *L, double *r)
 typedef struct {
     double c, s;    /* the direction (cos t, sin t) */
     double G, dG;   /* G(t) and G'(t) */
-    double ma, mq;  /* m'W d, m'q */
-    double a[3];    /* W d */
+    double ma;      /* m'W d */
     double rn;      /* -m'q / m'W d (full evaluation only, as below) */
     double sigma;   /* lambda (fc3d) or sigma (ccp): must be >= 0 */
     double scale;   /* |q| + rn |W d|, for sign tests */
@@ -333,8 +333,7 @@ static void slide_eval(const local_problem *L, double c, double sn, slide_point 
     s->c = c, s->s = sn;
     s->G = ma * bq - mq * ba;
     s->dG = dma * bq + ma * dbq - dmq * ba - mq * dba;
-    s->ma = ma, s->mq = mq;
-    memcpy(s->a, a, sizeof a);
+    s->ma = ma;
     if (!full) return;
     s->rn = ma > 0 ? -mq / ma : -1.0;
     double e[3] = {L->desaxce ? 0.0 : mu, -c, -sn};                /* u = sigma e at a root */
