@@ -93,9 +93,6 @@ typedef struct {
 
 /* ---------------------------------------------------------- 3x3 helpers */
 
-/* fmax (a NaN argument gives the other), inline: libm's is a call */
-static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
-
 static inline double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 static inline void mv3(const double *W, const double *x, double *y) /* y = W x */
@@ -176,7 +173,7 @@ static void local_error2(const local_problem *L, const double *r, double *e2, do
     mv3(L->W, r, u);
     for (int k = 0; k < 3; k++) u[k] += L->q[k];                   /* u = W r + q */
     *e2 = lcp_contact_residual2(L->mu, L->desaxce, r, u);
-    *s2 = max_nan(dot3(L->q, L->q), max_nan(dot3(r, r), dot3(u, u)));
+    *s2 = lcp_max_nan(dot3(L->q, L->q), lcp_max_nan(dot3(r, r), dot3(u, u)));
 }
 
 /* ||r - P_K(r - v)|| / max(|q|, |r|, |u|) */
