@@ -5,58 +5,24 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* |(a, b)|: sqrt, not hypot (several times slower, and contact impulses
- * and velocities are nowhere near overflow) */
-static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
 /* fmax and fmin (a NaN argument gives the other), inline: libm's are calls,
  * several a row in the loops below that run after every iteration */
 static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
 static inline double min_nan(double a, double b) { return (b < a || a != a) ? b : a; }
 
-/* P_K(r) given nt = |r_T| */
-static inline void cone_project_nt(double mu, double *r, double nt)
-{
-    double rn = r[0];
-    if (rn >= 0 && nt <= mu * rn) return; /* inside K_mu */
-    if (mu * nt <= -rn) {             /* inside the polar cone: project to 0 */
-        r[0] = r[1] = r[2] = 0.0;
-        return;
-    }
-    double pn = (rn + mu * nt) / (1.0 + mu * mu); /* onto the cone's surface */
-    double s = nt > 0 ? mu * pn / nt : 0.0;
-    r[0] = pn;
-    r[1] *= s;
-    r[2] *= s;
-}
-
-void lcp_cone_project(double mu, double *r) { cone_project_nt(mu, r, norm2(r[1], r[2])); }
-
 /* Distance of u to the dual cone K*_mu = {mu |u_T| <= u_n}, given
- * nt = |u_T|. */
-static double dual_cone_distance(double mu, const double *u, double nt)
+ * nt = |u_T|: 0 without a root when u is inside. */
+static inline double dual_cone_distance(double mu, const double *u, double nt)
 {
-    double d[3] = {u[0], u[1], u[2]};
     if (mu > 0) {
-        cone_project_nt(1.0 / mu, d, nt); /* K*_mu = K_{1/mu} */
+        double imu = 1.0 / mu;                         /* K*_mu = K_{1/mu} */
+        if (u[0] >= 0 && nt <= imu * u[0]) return 0.0; /* inside: lcp_cone_project_nt's test */
+        double d[3] = {u[0], u[1], u[2]};
+        lcp_cone_project_nt(imu, d, nt);
         return sqrt((u[0] - d[0]) * (u[0] - d[0]) + (u[1] - d[1]) * (u[1] - d[1]) +
                     (u[2] - d[2]) * (u[2] - d[2]));
     }
     return u[0] < 0 ? -u[0] : 0.0; /* mu = 0: the half-space u_n >= 0 */
-}
-
-/* |r - P_K(r - v)|^2, v the velocity of the law (De Saxce's for fc3d) */
-static inline double residual2_v(double mu, const double *r, const double *v)
-{
-    double z[3] = {r[0] - v[0], r[1] - v[1], r[2] - v[2]};   /* r - v */
-    lcp_cone_project(mu, z);                                 /* P_K(r - v) */
-    return (r[0] - z[0]) * (r[0] - z[0]) + (r[1] - z[1]) * (r[1] - z[1]) + (r[2] - z[2]) * (r[2] - z[2]);
-}
-
-double lcp_contact_residual2(double mu, int desaxce, const double *r, const double *u)
-{
-    double v[3] = {u[0], u[1], u[2]};
-    if (desaxce) v[0] += mu * norm2(u[1], u[2]);             /* De Saxce: u + mu |u_T| e_n */
-    return residual2_v(mu, r, v);
 }
 
 static double inf_norm(const double *v, int n)
@@ -97,20 +63,23 @@ static inline void contact_friction(const lcp_problem *p, const double *r, const
 {
     int desaxce = p->kind == LCP_KIND_FC3D;
     const double *ri = r + 3 * i, *ui = u + 3 * i, *qi = p->b + 3 * i;
-    double mu = p->mu[i], nt = norm2(ui[1], ui[2]);          /* |u_T|: once, for the three uses below */
+    double mu = p->mu[i], nt = lcp_norm2(ui[1], ui[2]);      /* |u_T|: once, for the three uses below */
     double ut[3] = {ui[0], ui[1], ui[2]};
     if (desaxce) ut[0] += mu * nt;                           /* De Saxce: u + mu |u_T| e_n */
-    c->res += residual2_v(mu, ri, ut);                       /* lcp_contact_residual2's bits */
+    c->res += lcp_contact_residual2_v(mu, ri, ut);          /* lcp_contact_residual2's bits */
     for (int k = 0; k < 3; k++) {
         c->nq += qi[k] * qi[k];
         c->nr += ri[k] * ri[k];
         c->nu += ui[k] * ui[k];
     }
     c->comp += fabs(ri[0] * ut[0] + ri[1] * ut[1] + ri[2] * ut[2]);
-    double pr[3] = {ri[0], ri[1], ri[2]};
-    lcp_cone_project(mu, pr);
-    double dr = sqrt((ri[0] - pr[0]) * (ri[0] - pr[0]) + (ri[1] - pr[1]) * (ri[1] - pr[1]) +
-                     (ri[2] - pr[2]) * (ri[2] - pr[2]));
+    double rt = lcp_norm2(ri[1], ri[2]), dr = 0.0;           /* |r - P_K(r)|: 0 without a root inside K */
+    if (!(ri[0] >= 0 && rt <= mu * ri[0])) {                 /* lcp_cone_project_nt's test */
+        double pr[3] = {ri[0], ri[1], ri[2]};
+        lcp_cone_project_nt(mu, pr, rt);
+        dr = sqrt((ri[0] - pr[0]) * (ri[0] - pr[0]) + (ri[1] - pr[1]) * (ri[1] - pr[1]) +
+                  (ri[2] - pr[2]) * (ri[2] - pr[2]));
+    }
     c->feas = max_nan(c->feas, max_nan(dr, dual_cone_distance(mu, ut, nt))); /* ut_T = u_T */
 }
 

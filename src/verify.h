@@ -92,15 +92,50 @@ double lcp_verify_bscale(const lcp_problem *p);
 void lcp_verify_b(const lcp_problem *p, const double *x, double *w, double bscale, lcp_metrics *m);
 void lcp_verify_finish_b(const lcp_problem *p, const lcp_verify_partial *t, double bscale, lcp_metrics *m);
 
+/* |(a, b)|: sqrt, not hypot (several times slower, and contact impulses
+ * and velocities are nowhere near overflow) */
+static inline double lcp_norm2(double a, double b) { return sqrt(a * a + b * b); }
+
+/* Projection of r (3 doubles) onto the cone ||r_T|| <= mu r_n, in place,
+ * given nt = ||r_T||.  Inline (here, not in verify.c): the residual's
+ * terms and nsgs's local solves call it once a contact or more. */
+static inline void lcp_cone_project_nt(double mu, double *r, double nt)
+{
+    double rn = r[0];
+    if (rn >= 0 && nt <= mu * rn) return; /* inside K_mu */
+    if (mu * nt <= -rn) {                 /* inside the polar cone: project to 0 */
+        r[0] = r[1] = r[2] = 0.0;
+        return;
+    }
+    double pn = (rn + mu * nt) / (1.0 + mu * mu); /* onto the cone's surface */
+    double s = nt > 0 ? mu * pn / nt : 0.0;
+    r[0] = pn;
+    r[1] *= s;
+    r[2] *= s;
+}
+
 /* Projection of r (3 doubles) onto the cone ||r_T|| <= mu r_n, in place. */
-void lcp_cone_project(double mu, double *r);
+static inline void lcp_cone_project(double mu, double *r) { lcp_cone_project_nt(mu, r, lcp_norm2(r[1], r[2])); }
+
+/* ||r - P_K(r - v)||^2, v the velocity of the law (De Saxce's for fc3d) */
+static inline double lcp_contact_residual2_v(double mu, const double *r, const double *v)
+{
+    double z[3] = {r[0] - v[0], r[1] - v[1], r[2] - v[2]}; /* r - v */
+    lcp_cone_project(mu, z);                               /* P_K(r - v) */
+    return (r[0] - z[0]) * (r[0] - z[0]) + (r[1] - z[1]) * (r[1] - z[1]) + (r[2] - z[2]) * (r[2] - z[2]);
+}
 
 /* The natural-map residual of one friction contact, squared:
  * ||r - P_K(r - v)||^2 with v = u + mu |u_T| e_n (desaxce: fc3d, De Saxce's
  * modified velocity) or v = u (ccp); r, u: 3 doubles (normal, tangents).
  * The term of the ccp/fc3d residual above for one contact; per-contact
  * solvers (nsgs) judge their local solves with it. */
-double lcp_contact_residual2(double mu, int desaxce, const double *r, const double *u);
+static inline double lcp_contact_residual2(double mu, int desaxce, const double *r, const double *u)
+{
+    double v[3] = {u[0], u[1], u[2]};
+    if (desaxce) v[0] += mu * lcp_norm2(u[1], u[2]); /* De Saxce: u + mu |u_T| e_n */
+    return lcp_contact_residual2_v(mu, r, v);
+}
 
 /* max_i |x_i - y_i| / max(1, max_i |y_i|) */
 double lcp_relative_diff(const double *x, const double *y, int n);

@@ -104,10 +104,6 @@ static inline void mv3(const double *W, const double *x, double *y) /* y = W x *
 
 static inline double norm3(const double *a) { return sqrt(dot3(a, a)); }
 
-/* |(a, b)|: sqrt, not hypot (glibc's hypot guards against overflow at a
- * cost that dominated the sweep; contact data are far from 1e154) */
-static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
-
 static inline double det3(const double *W)
 {
     return W[0] * (W[4] * W[8] - W[5] * W[7]) - W[1] * (W[3] * W[8] - W[5] * W[6]) +
@@ -203,7 +199,7 @@ static void local_projection(const local_problem *L, double *r, int iters)
         double u[3], z[3];
         mv3(L->W, r, u);
         for (int k = 0; k < 3; k++) u[k] += L->q[k];               /* u = W r + q */
-        if (L->desaxce) u[0] += L->mu * norm2(u[1], u[2]);         /* v = u + mu |u_T| e_n */
+        if (L->desaxce) u[0] += L->mu * lcp_norm2(u[1], u[2]);     /* v = u + mu |u_T| e_n */
         for (int k = 0; k < 3; k++) z[k] = r[k] - L->rho * u[k];   /* r - rho v */
         lcp_cone_project(L->mu, z);                                /* P_K */
         double d = fabs(z[0] - r[0]) + fabs(z[1] - r[1]) + fabs(z[2] - r[2]);
@@ -222,7 +218,7 @@ static void ac_function(const local_problem *L, double rn_rho, double rt_rho, co
     double mu = L->mu, u[3];
     mv3(W, r, u);
     for (int k = 0; k < 3; k++) u[k] += L->q[k];                   /* u = W r + q */
-    double ut = norm2(u[1], u[2]);
+    double ut = lcp_norm2(u[1], u[2]);
     double kappa = L->desaxce ? 0.0 : mu;                          /* ccp: nu = u_n - mu |u_T| */
     double nu = u[0] - kappa * ut;
     double dnu[3];                                                 /* d nu / d r */
@@ -230,7 +226,7 @@ static void ac_function(const local_problem *L, double rn_rho, double rt_rho, co
         dnu[j] = W[j] - (ut > 0 ? kappa * (u[1] * W[3 + j] + u[2] * W[6 + j]) / ut : 0.0);
     double xn = r[0] - rn_rho * nu;                                /* augmented normal reaction */
     double y[2] = {r[1] - rt_rho * u[1], r[2] - rt_rho * u[2]};    /* augmented tangent reaction */
-    double R = mu * fmax(0.0, xn), ny = norm2(y[0], y[1]);         /* disc radius, |y| */
+    double R = mu * fmax(0.0, xn), ny = lcp_norm2(y[0], y[1]);     /* disc radius, |y| */
     F[0] = r[0] - fmax(0.0, xn);
     if (ny <= R) {
         F[1] = r[1] - y[0];
@@ -412,7 +408,7 @@ static int local_exact(const local_problem *L, double *r)
 {
     const double *q = L->q, *W = L->W;
     double mu = L->mu;
-    if (L->desaxce ? q[0] >= 0 : q[0] >= mu * norm2(q[1], q[2])) { /* take-off: r = 0, u = q */
+    if (L->desaxce ? q[0] >= 0 : q[0] >= mu * lcp_norm2(q[1], q[2])) { /* take-off: r = 0, u = q */
         r[0] = r[1] = r[2] = 0.0;
         return 0;
     }
@@ -433,13 +429,13 @@ static int local_exact(const local_problem *L, double *r)
     }
     /* slide: Newton on G from the contact's last direction (or the stick
      * candidate's, or -q_T's) */
-    double c0 = 1.0, s0 = 0.0, rt = norm2(r[1], r[2]), st, qt;
+    double c0 = 1.0, s0 = 0.0, rt = lcp_norm2(r[1], r[2]), st, qt;
     if (rt > 0) {
         double k = 1.0 / rt;
         c0 = r[1] * k, s0 = r[2] * k;
     } else if ((st = sqrt(st2)) > 0) {
         c0 = s[1] / st, s0 = s[2] / st;
-    } else if ((qt = norm2(q[1], q[2])) > 0) {
+    } else if ((qt = lcp_norm2(q[1], q[2])) > 0) {
         c0 = -q[1] / qt, s0 = -q[2] / qt;
     }
     slide_point sp, best;
@@ -450,7 +446,7 @@ static int local_exact(const local_problem *L, double *r)
         double t0 = atan2(s0, c0), tbest = 0.0;
         double lo = t0, hi = t0 + TWO_PI;
         if (L->desaxce) {                                          /* m'W d = W_nn + mu R cos(t - phi) */
-            double R = norm2(W[1], W[2]), phi = atan2(W[2], W[1]);
+            double R = lcp_norm2(W[1], W[2]), phi = atan2(W[2], W[1]);
             if (mu * R > W[0]) {                                   /* an arc: |t - phi| < alpha */
                 double alpha = acos(-W[0] / (mu * R));
                 lo = phi - alpha;

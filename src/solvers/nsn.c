@@ -87,20 +87,18 @@ struct nsn_work {
     lcp_sparse_factor lu;    /* UMFPACK on H's pattern, no iterative refinement */
 };
 
-static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
-
 /* Phi of one contact at (r, u) and, when A != NULL, the blocks A = dPhi/dr
  * and C = dPhi/du (both 3x3 row-major). */
 static void contact_ac(int desaxce, double mu, double rn_rho, double rt_rho, const double *r, const double *u,
                        double *F, double *A, double *C)
 {
-    double ut = norm2(u[1], u[2]);
+    double ut = lcp_norm2(u[1], u[2]);
     double kap = desaxce ? 0.0 : mu;                         /* ccp: nu = u_n - mu |u_T| */
     double nu = u[0] - kap * ut;
     double xn = r[0] - rn_rho * nu;
     int on = xn > 0;
     double y0 = r[1] - rt_rho * u[1], y1 = r[2] - rt_rho * u[2];
-    double R = on ? mu * xn : 0.0, ny = norm2(y0, y1);
+    double R = on ? mu * xn : 0.0, ny = lcp_norm2(y0, y1);
     int inside = ny <= R;
     F[0] = r[0] - (on ? xn : 0.0);
     if (inside) {
