@@ -293,6 +293,7 @@ typedef struct {
     double G, dG;   /* G(t) and G'(t) */
     double ma;      /* m'W d */
     double rn;      /* -m'q / m'W d (full evaluation only, as below) */
+    double u[3];    /* u = r_n W d + q, the velocity of r = r_n d */
     double sigma;   /* lambda (fc3d) or sigma (ccp): must be >= 0 */
     double scale;   /* |q| + rn |W d|, for sign tests */
     double gscale;  /* |m'W d| |q| + |m'q| |W d|: bounds G's terms */
@@ -330,7 +331,7 @@ static void slide_eval(const local_problem *L, double c, double sn, slide_point 
     if (!full) return;
     s->rn = ma > 0 ? -mq / ma : -1.0;
     double e[3] = {L->desaxce ? 0.0 : mu, -c, -sn};                /* u = sigma e at a root */
-    double u[3];
+    double *u = s->u;
     for (int k = 0; k < 3; k++) u[k] = s->rn * a[k] + q[k];
     s->sigma = dot3(e, u) / dot3(e, e);
     double na = norm3(a), nq = norm3(q);
@@ -348,6 +349,28 @@ static int slide_valid(const slide_point *s)
 {
     double eps = 1e-12 * s->scale;
     return s->ma > 0 && s->rn >= 0 && s->sigma >= -eps && fabs(s->G) <= 1e-10 * s->gscale;
+}
+
+/* A sliding answer r = r_n d(t) passes local_accepted when this bound
+ * does, with no root, division or projection (the slide's u = r_n W d + q
+ * of the full evaluation: W r + q but for rounding).  With sigma >= 0 and
+ * u* = sigma e (e as in slide_eval), (r, u*) solves the contact's law
+ * exactly (r in K; ccp: u* in K^*, r'u* = 0; fc3d: u* = (0, -sigma c,
+ * -sigma s), whose modified velocity v* = sigma (mu, -c, -s) is in K^* and
+ * orthogonal to r), so r = P_K(r - v*), and P_K being nonexpansive,
+ * ||r - P_K(r - v)|| <= ||v - v*||.  ccp: v - v* = u - u*.  fc3d: with
+ * beta = (-s, c) u_T, |u_T| = sqrt(sigma^2 + beta^2), so ||v - v*|| <=
+ * |u_n| + mu (|u_T| - sigma) + |beta| <= |u_n| + (1 + mu) |beta|, whose square is
+ * at most 2 (1 + mu)^2 ||u - u*||^2.  When the bound fails (sigma < 0, or
+ * a slide far from converged) local_accepted decides. */
+static int slide_certified(const local_problem *L, const slide_point *s, const double *r)
+{
+    if (!(s->sigma >= 0)) return 0;
+    double mu = L->mu, e[3] = {L->desaxce ? 0.0 : mu, -s->c, -s->s}, w[3];
+    for (int k = 0; k < 3; k++) w[k] = s->u[k] - s->sigma * e[k];  /* u - u* */
+    double kappa = L->desaxce ? 2.0 * (1.0 + mu) * (1.0 + mu) : 1.0;
+    double s2 = lcp_max_nan(dot3(L->q, L->q), lcp_max_nan(dot3(r, r), dot3(s->u, s->u)));
+    return kappa * dot3(w, w) <= LOCAL_ACCEPT * LOCAL_ACCEPT * s2;
 }
 
 /* Newton on G from the direction (c, sn), |steps| <= 0.5: a step h moves
@@ -478,7 +501,7 @@ static int local_exact(const local_problem *L, double *r)
     r[0] = best.rn;                                                /* r = r_n d(t) */
     r[1] = best.rn * mu * best.c;
     r[2] = best.rn * mu * best.s;
-    return !local_accepted(L, r);
+    return !(slide_certified(L, &best, r) || local_accepted(L, r));
 }
 
 /* ------------------------------------------------------ local dispatch */
@@ -547,7 +570,8 @@ typedef struct {
 } sweep_data;
 
 /* Solves contact i's local problem with the others fixed and writes r_i;
- * returns |dr_i|.  Reads only the rows of contact i and the r_j it is
+ * returns |dr_i|^2 (the sweep takes the root of the largest: the same bits
+ * as the largest root, one root a sweep).  Reads only the rows of contact i and the r_j it is
  * coupled with, so contacts that share no body may run at once. */
 static double contact_update(const sweep_data *C, int i, double *x)
 {
@@ -568,7 +592,7 @@ static double contact_update(const sweep_data *C, int i, double *x)
     }
     double dr[3] = {rl[0] - r0[0], rl[1] - r0[1], rl[2] - r0[2]};
     memcpy(ri, rl, sizeof rl);
-    return norm3(dr);
+    return dot3(dr, dr);
 }
 
 /* The per-contact update of the sweeps, on its own (src/mpi sweeps its own
@@ -616,7 +640,7 @@ int lcp_nsgs_setup(const lcp_problem *p, const lcp_settings *s, lcp_nsgs **out, 
     return 0;
 }
 
-double lcp_nsgs_update(const lcp_nsgs *S, int contact, double *x) { return contact_update(&S->C, contact, x); }
+double lcp_nsgs_update(const lcp_nsgs *S, int contact, double *x) { return sqrt(contact_update(&S->C, contact, x)); }
 
 /* The sweeps; extra[0] gets max_dr for the trace (the caller may have more
  * columns: bgs on friction kinds). */
@@ -650,7 +674,7 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
                     int j = (int)(next_random(&seed) % (uint64_t)(i + 1));
                     int t = order[i]; order[i] = order[j]; order[j] = t;
                 }
-            maxdr = 0.0;
+            maxdr = 0.0; /* the largest |dr_i|^2 of the sweep */
             if (s->order && s->order->ncolours > 0) { /* a colour class at a time, its contacts at once */
                 const lcp_order *o = s->order;
                 /* one team for the whole sweep: a barrier between classes, not a fork */
@@ -658,15 +682,15 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
                 for (int c = 0; c < o->ncolours; c++) {
 #pragma omp for schedule(static)
                     for (int ii = o->cptr[c]; ii < o->cptr[c + 1]; ii++)
-                        maxdr = fmax(maxdr, contact_update(C, o->perm[ii], x));
+                        maxdr = lcp_max_nan(maxdr, contact_update(C, o->perm[ii], x));
                 }
             } else {
                 for (int ii = 0; ii < nc; ii++) {
                     int i = order ? order[ii] : s->order ? s->order->perm[ii] : ii;
-                    maxdr = fmax(maxdr, contact_update(C, i, x));
+                    maxdr = lcp_max_nan(maxdr, contact_update(C, i, x));
                 }
             }
-            extra[0] = maxdr;
+            extra[0] = sqrt(maxdr);
             if (lcp_monitor_step(mon, k, x, extra)) break;
         }
     }
