@@ -54,8 +54,9 @@
  *      an arc in closed form; roots come in close pairs across its ends);
  *      a root counts when m'W d > 0,
  *      r_n >= 0 and lambda (sigma) >= 0.  Works for any W_ii with a positive
- *      definite symmetric part; a sliding answer is checked (natural-map
- *      residual, src/verify.c), and the Newton local solver, then the
+ *      definite symmetric part; a sliding answer is checked (a bound on
+ *      its natural-map residual by its distance to an exact slide, else the
+ *      residual itself, src/verify.c), and the Newton local solver, then the
  *      projection iteration, take over if it fails.  mu = 0 gives
  *      r = (max(0, -q_n / W_nn), 0, 0) at once.
  *
@@ -571,8 +572,9 @@ typedef struct {
 
 /* Solves contact i's local problem with the others fixed and writes r_i;
  * returns |dr_i|^2 (the sweep takes the root of the largest: the same bits
- * as the largest root, one root a sweep).  Reads only the rows of contact i and the r_j it is
- * coupled with, so contacts that share no body may run at once. */
+ * as the largest root, one root a sweep).  Reads only the rows of contact i
+ * and the r_j it is coupled with, so contacts that share no body may run at
+ * once. */
 static double contact_update(const sweep_data *C, int i, double *x)
 {
     const lcp_problem *p = C->p;
