@@ -161,6 +161,12 @@ static int inverse3(const double *W, double *Wi)
 
 /* -------------------------------------------------- the local residual */
 
+/* max(|q|, |r|, |u|)^2: the square of the local residual's scale */
+static inline double local_scale2(const local_problem *L, const double *r, const double *u)
+{
+    return lcp_max_nan(dot3(L->q, L->q), lcp_max_nan(dot3(r, r), dot3(u, u)));
+}
+
 /* The local residual's square and its scale's: ||r - P_K(r - v)||^2 and
  * max(|q|, |r|, |u|)^2, the global residual's measure for one contact
  * (src/verify.c). */
@@ -170,7 +176,7 @@ static void local_error2(const local_problem *L, const double *r, double *e2, do
     mv3(L->W, r, u);
     for (int k = 0; k < 3; k++) u[k] += L->q[k];                   /* u = W r + q */
     *e2 = lcp_contact_residual2(L->mu, L->desaxce, r, u);
-    *s2 = lcp_max_nan(dot3(L->q, L->q), lcp_max_nan(dot3(r, r), dot3(u, u)));
+    *s2 = local_scale2(L, r, u);
 }
 
 /* ||r - P_K(r - v)|| / max(|q|, |r|, |u|) */
@@ -370,8 +376,7 @@ static int slide_certified(const local_problem *L, const slide_point *s, const d
     double mu = L->mu, e[3] = {L->desaxce ? 0.0 : mu, -s->c, -s->s}, w[3];
     for (int k = 0; k < 3; k++) w[k] = s->u[k] - s->sigma * e[k];  /* u - u* */
     double kappa = L->desaxce ? 2.0 * (1.0 + mu) * (1.0 + mu) : 1.0;
-    double s2 = lcp_max_nan(dot3(L->q, L->q), lcp_max_nan(dot3(r, r), dot3(s->u, s->u)));
-    return kappa * dot3(w, w) <= LOCAL_ACCEPT * LOCAL_ACCEPT * s2;
+    return kappa * dot3(w, w) <= LOCAL_ACCEPT * LOCAL_ACCEPT * local_scale2(L, r, s->u);
 }
 
 /* Newton on G from the direction (c, sn), |steps| <= 0.5: a step h moves
