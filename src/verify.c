@@ -10,19 +10,23 @@
 static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
 static inline double min_nan(double a, double b) { return (b < a || a != a) ? b : a; }
 
+/* ||v - P_K(v)|| for the cone K_mu, given nt = |v_T|: 0, with no
+ * projection or root, where lcp_cone_project_nt's own test says v is
+ * inside (it would leave v as it is). */
+static inline double cone_distance(double mu, const double *v, double nt)
+{
+    if (v[0] >= 0 && nt <= mu * v[0]) return 0.0;
+    double d[3] = {v[0], v[1], v[2]};
+    lcp_cone_project_nt(mu, d, nt);
+    return sqrt((v[0] - d[0]) * (v[0] - d[0]) + (v[1] - d[1]) * (v[1] - d[1]) + (v[2] - d[2]) * (v[2] - d[2]));
+}
+
 /* Distance of u to the dual cone K*_mu = {mu |u_T| <= u_n}, given
- * nt = |u_T|: 0 without a root when u is inside. */
+ * nt = |u_T|. */
 static inline double dual_cone_distance(double mu, const double *u, double nt)
 {
-    if (mu > 0) {
-        double imu = 1.0 / mu;                         /* K*_mu = K_{1/mu} */
-        if (u[0] >= 0 && nt <= imu * u[0]) return 0.0; /* inside: lcp_cone_project_nt's test */
-        double d[3] = {u[0], u[1], u[2]};
-        lcp_cone_project_nt(imu, d, nt);
-        return sqrt((u[0] - d[0]) * (u[0] - d[0]) + (u[1] - d[1]) * (u[1] - d[1]) +
-                    (u[2] - d[2]) * (u[2] - d[2]));
-    }
-    return u[0] < 0 ? -u[0] : 0.0; /* mu = 0: the half-space u_n >= 0 */
+    if (mu > 0) return cone_distance(1.0 / mu, u, nt); /* K*_mu = K_{1/mu} */
+    return u[0] < 0 ? -u[0] : 0.0;                     /* mu = 0: the half-space u_n >= 0 */
 }
 
 static double inf_norm(const double *v, int n)
@@ -73,13 +77,7 @@ static inline void contact_friction(const lcp_problem *p, const double *r, const
         c->nu += ui[k] * ui[k];
     }
     c->comp += fabs(ri[0] * ut[0] + ri[1] * ut[1] + ri[2] * ut[2]);
-    double rt = lcp_norm2(ri[1], ri[2]), dr = 0.0;           /* |r - P_K(r)|: 0 without a root inside K */
-    if (!(ri[0] >= 0 && rt <= mu * ri[0])) {                 /* lcp_cone_project_nt's test */
-        double pr[3] = {ri[0], ri[1], ri[2]};
-        lcp_cone_project_nt(mu, pr, rt);
-        dr = sqrt((ri[0] - pr[0]) * (ri[0] - pr[0]) + (ri[1] - pr[1]) * (ri[1] - pr[1]) +
-                  (ri[2] - pr[2]) * (ri[2] - pr[2]));
-    }
+    double dr = cone_distance(mu, ri, lcp_norm2(ri[1], ri[2])); /* |r - P_K(r)| */
     c->feas = max_nan(c->feas, max_nan(dr, dual_cone_distance(mu, ut, nt))); /* ut_T = u_T */
 }
 
