@@ -8,11 +8,12 @@
  * then a STREAM-like triad a[i] = b[i] + s*c[i] over arrays far larger than
  * the caches, REPEATS times, and prints medians: sweeps/s, the bytes one
  * sweep streams (CSR values 8 B + column index 4 B per nonzero, row
- * pointers 4 B per row, x read+written, b and D^-1 read: 8 B each per row),
+ * pointers 4 B per row, x read+written, 8 B each per row, and the row's
+ * b_i, c_i = 1 / A_ii and g_i, 24 B),
  * the bandwidth that implies, the triad bandwidth and their ratio.  Beside
  * it, as a ceiling for a row-by-row pass over A, the product y = A x
  * (lcp_csr_matvec: no Gauss-Seidel dependence, no projection; the same
- * bytes less b and D^-1), timed the same way.  The pgs solver's own
+ * bytes less b, c and g), timed the same way.  The pgs solver's own
  * iteration (the sweep with the residual check of the iterate before it
  * fused in) is `lcpsolve -s pgs` (time_s / iterations). */
 #include <stdio.h>
@@ -50,14 +51,16 @@ int main(int argc, char **argv)
         return 2;
     }
     double *dinv, *x = calloc((size_t)p.n, sizeof(double)), t[100];
+    lcp_gs gs;
     if (!x || lcp_inverse_diagonal(&p, "pgs", &dinv, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
+    if (lcp_gs_init(&gs, &p, dinv, 1.0)) return 5;
     for (int r = 0; r < reps; r++) {
         memset(x, 0, (size_t)p.n * sizeof(double));
         double t0 = lcp_now();
-        for (int k = 0; k < sweeps; k++) lcp_pgs_sweep(&p, dinv, 1.0, x, 0, p.n - 1, 1);
+        for (int k = 0; k < sweeps; k++) lcp_pgs_sweep(&p, &gs, x, 0, p.n - 1, 1);
         t[r] = (lcp_now() - t0) / sweeps;
     }
     double sweep_s = median(t, reps);
@@ -71,7 +74,7 @@ int main(int argc, char **argv)
     }
     double matvec_s = median(t, reps);
     long nnz = lcp_csr_nnz(&p.A);
-    double bytes = 12.0 * (double)nnz + 4.0 * (p.n + 1) + 8.0 * 4 * p.n;
+    double bytes = 12.0 * (double)nnz + 4.0 * (p.n + 1) + 8.0 * 5 * p.n;
 
     size_t m = 1u << 24; /* 3 arrays of 128 MiB */
     double *a = malloc(m * sizeof(double)), *b = malloc(m * sizeof(double)), *c = malloc(m * sizeof(double));
@@ -96,6 +99,7 @@ int main(int argc, char **argv)
     printf("y = A x GB/s   %.2f, %.2f of the triad (median of %d runs of %d; checksum %g)\n", mv_bw / 1e9,
            mv_bw / triad_bw, reps, sweeps, y[p.n / 2]);
     free(a), free(b), free(c), free(x), free(y), free(dinv);
+    lcp_gs_free(&gs);
     lcp_problem_free(&p);
     return 0;
 }

@@ -55,6 +55,30 @@ static inline double lcp_csr_row_dot(const int *restrict aj, const double *restr
     return (s0 + s1) + (s2 + s3);
 }
 
+/* lcp_csr_row_dot with the entry of column skip (if the row has one) read
+ * as a_ij * 0: its running sum gets +-0, which leaves a running sum as it
+ * is (started at +0, a sum is never -0), so the other entries keep their
+ * sums and their order.  x_skip itself is not read (the pgs family's
+ * colour-parallel sweep: another row of the class may be writing it). */
+static inline double lcp_csr_row_dot_except(const int *restrict aj, const double *restrict ax,
+                                            const double *restrict x, int lo, int hi, int skip)
+{
+#define LCP_X_EXCEPT(e) (aj[e] == skip ? 0.0 : x[aj[e]])
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int e = lo;
+    for (; e + 4 <= hi; e += 4) {
+        s0 += ax[e] * LCP_X_EXCEPT(e);
+        s1 += ax[e + 1] * LCP_X_EXCEPT(e + 1);
+        s2 += ax[e + 2] * LCP_X_EXCEPT(e + 2);
+        s3 += ax[e + 3] * LCP_X_EXCEPT(e + 3);
+    }
+    if (e < hi) s0 += ax[e] * LCP_X_EXCEPT(e);
+    if (e + 1 < hi) s1 += ax[e + 1] * LCP_X_EXCEPT(e + 1);
+    if (e + 2 < hi) s2 += ax[e + 2] * LCP_X_EXCEPT(e + 2);
+#undef LCP_X_EXCEPT
+    return (s0 + s1) + (s2 + s3);
+}
+
 /* y = A x */
 void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y);
 /* B = A' */

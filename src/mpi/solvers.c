@@ -50,13 +50,19 @@ static int mpi_pgs_solve(const lcp_problem *p, const lcp_settings *s, double *x,
         return rc;
     }
     double omega = s->omega > 0 ? s->omega : 1.0, bytes = 0.0;
+    lcp_gs gs;
+    if (lcp_gs_init(&gs, p, dinv, omega)) {
+        lcp_dist_free(&d);
+        free(dinv);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "mpi-pgs: out of memory");
+    }
     info->omega = omega;
     if (!lcp_dist_monitor(&d, mon, 0, x, &bytes))
         for (int k = 1;; k++) {
             for (int c = 0; c < d.ncolours; c++) {
                 for (int a = d.cptr[c]; a < d.cptr[c + 1]; a++) {
                     int i = d.cnodes[a];
-                    lcp_pgs_sweep(p, dinv, omega, x, i, i, 1);
+                    lcp_pgs_sweep(p, &gs, x, i, i, 1);
                 }
                 lcp_dist_exchange(&d, c, x);
             }
@@ -65,6 +71,7 @@ static int mpi_pgs_solve(const lcp_problem *p, const lcp_settings *s, double *x,
         }
     finish(&d, x, mon, info);
     lcp_dist_free(&d);
+    lcp_gs_free(&gs);
     free(dinv);
     return 0;
 }

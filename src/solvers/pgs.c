@@ -5,7 +5,17 @@
  *     r_i      = b_i + sum_k A_ik x_k                 (row residual, current x)
  *     x_i     <- mid(lo_i, x_i - omega * r_i / A_ii, hi_i)
  * with lo = 0, hi = +inf for lcp, the box (and findex friction bounds
- * +-mu_i |x_j|, taken at the current x) for blcp.
+ * +-mu_i |x_j|, taken at the current x) for blcp.  On an lcp the same
+ * update is taken in another order of its operations, set up once a solve
+ * (lcp_gs_init):
+ *     s_i  = b_i + sum_{k != i-1} A_ik x_k        (column i-1 left out)
+ *     x_i <- max(0, (x_i - c_i s_i) - g_i x_{i-1}),
+ *     c_i  = omega / A_ii,  g_i = c_i A_i,i-1  (0 where row i has no such entry)
+ * so that in a forward sweep the new x_{i-1} reaches row i through one
+ * product, a subtraction and the projection, not through the whole sum and
+ * its scaling: the row-to-row path that bounds a sweep on rows of few
+ * entries (a column of spheres: rows of 3).  b_i, c_i and g_i are one array
+ * (lcp_gs_row: one stream, one pointer).
  *   pgs : omega = 1 (--omega is for psor and sgs)
  *   psor: omega from --omega; without it (or with --omega auto) the estimate
  *         2 / (1 + sqrt(1 - rho^2)) of the optimal factor, rho the spectral
@@ -18,9 +28,10 @@
  * Every row needs A_ii > 0.  Trace column: max_dx, the largest change of x
  * in the iteration.
  *
- * Memory traffic (the sweeps are bound by it on large problems): on an lcp
- * the row update has its own loop (lcp_row: no call, no reload of the
- * problem's fields); pgs and psor in natural order also fuse the monitor's
+ * Memory traffic (the sweeps are bound by it on large problems, or by the
+ * row-to-row path above on short rows): on an lcp the row update has its
+ * own loop (lcp_row: no call, no reload of the problem's fields); pgs and
+ * psor in natural order also fuse the monitor's
  * residual and metrics into the sweep (fused_solve: A read once an
  * iteration, not twice, x_old and w not read again), with the same bits as
  * the plain loop, and no branch on the data in the row loop; that sweep
@@ -106,65 +117,101 @@ static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimat
     return 0;
 }
 
-/* The projected update of row i; returns |dx|.  r_i in lcp_csr_row_dot's
- * order (four running sums, then + b_i): four chains of adds, not one as
- * long as the row, which bounded the sweep on rows of 28 entries (a
- * pyramid of boxes: 1.89 -> 1.75 s for 1,000 sweeps of pyramid-100000). */
-static inline double pgs_row(const lcp_problem *p, const double *dinv, double omega, double *x, int i)
+int lcp_gs_init(lcp_gs *gs, const lcp_problem *p, const double *dinv, double omega)
+{
+    gs->dinv = dinv, gs->omega = omega, gs->row = NULL;
+    if (p->kind != LCP_KIND_LCP) return 0;
+    int n = p->n;
+    lcp_gs_row *row = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof *row);
+    if (!row) return -1;
+    for (int i = 0; i < n; i++) {
+        row[i] = (lcp_gs_row){.b = p->b[i], .c = omega * dinv[i], .g = 0.0};
+        for (int k = p->A.p[i]; i > 0 && k < p->A.p[i + 1] && p->A.j[k] < i; k++)
+            if (p->A.j[k] == i - 1) row[i].g = row[i].c * p->A.x[k];
+    }
+    gs->row = row;
+    return 0;
+}
+
+void lcp_gs_free(lcp_gs *gs)
+{
+    free(gs->row);
+    gs->row = NULL;
+}
+
+/* The projected update of blcp row i; returns |dx|.  r_i in
+ * lcp_csr_row_dot's order (four running sums, then + b_i). */
+static inline double pgs_row(const lcp_problem *p, const lcp_gs *gs, double *x, int i)
 {
     const int *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x;
     double r = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + p->b[i];
-    double xi = x[i] - omega * r * dinv[i];
-    if (p->kind == LCP_KIND_BLCP) {
-        double lo, hi;
-        lcp_problem_bounds(p, x, i, &lo, &hi);
-        xi = fmin(fmax(xi, lo), hi);
-    } else if (xi < 0.0) {
-        xi = 0.0;
-    }
+    double xi = x[i] - gs->omega * r * gs->dinv[i];
+    double lo, hi;
+    lcp_problem_bounds(p, x, i, &lo, &hi);
+    xi = fmin(fmax(xi, lo), hi);
     double d = fabs(xi - x[i]);
     x[i] = xi;
     return d;
 }
 
-/* pgs_row for lcp (bounds 0 and +inf), the arrays of A passed in: no call
- * in the row loop (the blcp bounds are one) and no reload of the problem's
- * fields after each store to x, so the loop is loads, multiply-adds and
- * one store a row.  The same operations in the same order: the same bits. */
+/* The update of lcp row i (the header's), the arrays passed in: no call in
+ * the row loop and no reload of the problem's fields after each store to
+ * x.  s_i is summed with x_{i-1} set to 0 for the time (its entry adds +-0
+ * to its running sum, which leaves the sum as it is): the other entries in
+ * lcp_csr_row_dot's order, with no test on the columns.  For sweeps that
+ * update one row at a time (x_{i-1} is nobody else's meanwhile); returns
+ * |dx|. */
 static inline double lcp_row(const int *restrict ap, const int *restrict aj, const double *restrict ax,
-                             const double *restrict b, const double *restrict dinv, double omega, double *restrict x,
-                             int i)
+                             const lcp_gs_row *restrict rw, double *restrict x, int i)
 {
-    double r = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + b[i];
-    double xi = x[i] - omega * r * dinv[i];
-    if (xi < 0.0) xi = 0.0;
-    double d = fabs(xi - x[i]);
-    x[i] = xi;
-    return d;
+    double v = 0.0; /* x_{i-1}; g_0 = 0 */
+    if (i > 0) v = x[i - 1], x[i - 1] = 0.0;
+    double s = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + rw[i].b;
+    if (i > 0) x[i - 1] = v;
+    double xi = x[i], xn = lcp_sel_max(0.0, (xi - rw[i].c * s) - rw[i].g * v);
+    x[i] = xn;
+    return fabs(xn - xi);
+}
+
+/* lcp_row for the colour-parallel sweep, which writes x_i alone: the entry
+ * of column i-1 left out of s_i by its column (lcp_csr_row_dot_except: the
+ * same bits), and x_{i-1} read only where row i has that entry (g_i != 0:
+ * then i-1 is in another class, not being written); where g_i = 0 the term
+ * is left out (lcp_row takes 0 x_{i-1}: the same but for a non-finite
+ * x_{i-1} or the sign of a zero; every thread count runs this function). */
+static inline double lcp_row_shared(const int *restrict ap, const int *restrict aj, const double *restrict ax,
+                                    const lcp_gs_row *restrict rw, double *restrict x, int i)
+{
+    double s = lcp_csr_row_dot_except(aj, ax, x, ap[i], ap[i + 1], i - 1) + rw[i].b;
+    double xi = x[i], xn = xi - rw[i].c * s;
+    if (rw[i].g != 0.0) xn -= rw[i].g * x[i - 1];
+    xn = lcp_sel_max(0.0, xn);
+    x[i] = xn;
+    return fabs(xn - xi);
 }
 
 /* fmax (a NaN argument gives the other), inline: libm's is a call a row */
 static inline double max_nan(double a, double b) { return (b > a || a != a) ? b : a; }
 
 /* the arguments of lcp_row from the problem */
-#define LCP_ROW_ARGS(p) (p)->A.p, (p)->A.j, (p)->A.x, (p)->b
+#define LCP_ROW_ARGS(p, gs) (p)->A.p, (p)->A.j, (p)->A.x, (gs)->row
 
 /* One sweep over rows first..last (step +1 or -1); returns max |dx|. */
-double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
-                     int step)
+double lcp_pgs_sweep(const lcp_problem *p, const lcp_gs *gs, double *x, int first, int last, int step)
 {
     double dmax = 0.0;
     if (p->kind == LCP_KIND_LCP) {
         const int *ap = p->A.p, *aj = p->A.j;
-        const double *ax = p->A.x, *b = p->b;
+        const double *ax = p->A.x;
+        const lcp_gs_row *rw = gs->row;
         if (step > 0)
-            for (int i = first; i <= last; i++) dmax = max_nan(dmax, lcp_row(ap, aj, ax, b, dinv, omega, x, i));
+            for (int i = first; i <= last; i++) dmax = max_nan(dmax, lcp_row(ap, aj, ax, rw, x, i));
         else
-            for (int i = first; i >= last; i--) dmax = max_nan(dmax, lcp_row(ap, aj, ax, b, dinv, omega, x, i));
+            for (int i = first; i >= last; i--) dmax = max_nan(dmax, lcp_row(ap, aj, ax, rw, x, i));
         return dmax;
     }
-    for (int i = first; i != last + step; i += step) dmax = max_nan(dmax, pgs_row(p, dinv, omega, x, i));
+    for (int i = first; i != last + step; i += step) dmax = max_nan(dmax, pgs_row(p, gs, x, i));
     return dmax;
 }
 
@@ -172,8 +219,7 @@ double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, dou
  * the rows of a class share no entry of A (nor a findex link), so they are
  * updated at once on the OpenMP threads: every thread count gives the bits
  * of the sequential sweep in the same order. */
-static double ordered_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, const lcp_order *o,
-                            int step)
+static double ordered_sweep(const lcp_problem *p, const lcp_gs *gs, double *x, const lcp_order *o, int step)
 {
     double dmax = 0.0;
     int lcp = p->kind == LCP_KIND_LCP;
@@ -184,14 +230,14 @@ static double ordered_sweep(const lcp_problem *p, const double *dinv, double ome
             int c = step > 0 ? cc : o->ncolours - 1 - cc;
 #pragma omp for schedule(static)
             for (int k = o->cptr[c]; k < o->cptr[c + 1]; k++)
-                dmax = max_nan(dmax, lcp ? lcp_row(LCP_ROW_ARGS(p), dinv, omega, x, o->perm[k])
-                                         : pgs_row(p, dinv, omega, x, o->perm[k]));
+                dmax = max_nan(dmax, lcp ? lcp_row_shared(LCP_ROW_ARGS(p, gs), x, o->perm[k])
+                                         : pgs_row(p, gs, x, o->perm[k]));
         }
         return dmax;
     }
     for (int kk = 0; kk < o->n; kk++) {
         int i = o->perm[step > 0 ? kk : o->n - 1 - kk];
-        dmax = max_nan(dmax, lcp ? lcp_row(LCP_ROW_ARGS(p), dinv, omega, x, i) : pgs_row(p, dinv, omega, x, i));
+        dmax = max_nan(dmax, lcp ? lcp_row(LCP_ROW_ARGS(p, gs), x, i) : pgs_row(p, gs, x, i));
     }
     return dmax;
 }
@@ -233,49 +279,98 @@ static int padded_build(const lcp_csr *A, lcp_csr *a)
  * also computes, from the same pass over A, w = A x_old + b with x_old the
  * iterate the sweep starts from, in the residual's summation order
  * (lcp_csr_row_dot's four running sums, then + b_i: lcp_verify's bits),
- * leaves x_old in xo, and
- * the metrics' partial of x_old and w for each chunk of LCP_VERIFY_CHUNK
- * rows in parts (lcp_verify_row_lcp: lcp_verify_w's bits once added in chunk
- * order).  x_old is copied to xo first; row i then takes two products a
- * nonzero, a_ij x_j (x_j updated for j < i) and a_ij xo_j: A (padded, above)
- * is read once for the sweep and the residual check of the iterate before
- * it, instead of twice, and w_i is used where it is computed (neither
- * stored nor read again).
+ * leaves x_old in xo, and the metrics' partial of x_old and w for each
+ * chunk of LCP_VERIFY_CHUNK rows in parts (lcp_verify_row_lcp's bits, see
+ * below).  x_old is copied to xo first; row i then takes two products a
+ * nonzero, a_ij x_j and a_ij xo_j: A (padded, above) is read once for the
+ * sweep and the residual check of the iterate before it, instead of twice,
+ * and w_i is used where it is computed (neither stored nor read again).
  *
- * One loop a row, PAD_ROW entries a step: the loop cut at the diagonal (one
- * product below it, with x and xo apart, one shared from it on) cost a
- * second loop exit and a test a nonzero, mispredicted once or twice a row;
- * the copy costs a pass over x, small beside A.  r is summed in lcp_row's
- * order (four running sums too): the iterates of the plain loop, bit for
- * bit. */
-static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const double *restrict dinv, double omega,
+ * The new x_{i-1} stays in a register (xp) and x[i-1] holds 0 while row i
+ * is summed (lcp_row's s_i), x[i-1] = xp written after it: row i waits on
+ * row i-1 through g_i xp, a subtraction and the projection, not through a
+ * store, a reload and the whole sum (about 1.6 times the rows a second on
+ * a column of spheres, whose rows of three entries left little else to
+ * overlap).  One loop a row, PAD_ROW entries a step.
+ *
+ * SSE2 (every x86-64): the running sums 0 and 2 of r in one register, 1
+ * and 3 in another, the same for w, then (s0 + s1, s2 + s3) and their sum
+ * with the two halves apart: the same operations on the same values as the
+ * scalar loop (the same bits).  The metrics there: res and feas as one
+ * pair (maxpd), with -min_nan(x_i, w_i) as feas's term, which is
+ * max_nan(-x_i, -w_i) to the bit (NaN and signed zeros included) and
+ * without lcp_max_nan's NaN test, never true of a partial started at 0
+ * (lcp_sel_max keeps the partial where the term is NaN); the NaN flag as a
+ * running sum of x_i - x_i and w_i - w_i, NaN exactly where one of them is
+ * not finite.  Fewer live values than the scalar form, which kept one too
+ * many for the 16 registers (x_{i-1} went through an integer register, on
+ * the row-to-row path). */
+static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_row *restrict rw,
                           double *restrict x, double *restrict xo, lcp_verify_partial *restrict parts)
 {
     const int *restrict ap = a->p, *restrict aj = a->j;
-    const double *restrict ax = a->x, *restrict b = p->b;
-    double dmax = 0.0;
+    const double *restrict ax = a->x;
+    double dmax = 0.0, xp = 0.0; /* xp: the new x_{i-1} (g_0 = 0) */
     memcpy(xo, x, (size_t)p->n * sizeof(double));
     for (int lo = 0, c = 0; lo < p->n; lo += LCP_VERIFY_CHUNK, c++) {
-        int hi = p->n - lo > LCP_VERIFY_CHUNK ? lo + LCP_VERIFY_CHUNK : p->n, bad = 0;
-        double res = 0.0, comp = 0.0, feas = 0.0;
+        int hi = p->n - lo > LCP_VERIFY_CHUNK ? lo + LCP_VERIFY_CHUNK : p->n;
+        double comp = 0.0;
+#ifdef __SSE2__
+        __m128d rf = _mm_setzero_pd(), fin = rf; /* (res, feas); the NaN sums of x and w */
+#else
+        double res = 0.0, feas = 0.0;
+        int bad = 0;
+#endif
         for (int i = lo; i < hi; i++) {
-            double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            double r, wi, xi = xo[i];
+#ifdef __SSE2__
+            __m128d rp = _mm_setzero_pd(), rq = rp, sp = rp, sq = rp; /* r's sums (0, 2), (1, 3); w's */
             for (int k = ap[i]; k < ap[i + 1]; k += PAD_ROW) { /* PAD_ROW = 4, written out */
+                __m128d a01 = _mm_loadu_pd(ax + k), a23 = _mm_loadu_pd(ax + k + 2);
+                __m128d a02 = _mm_unpacklo_pd(a01, a23), a13 = _mm_unpackhi_pd(a01, a23);
+                int j0 = aj[k], j1 = aj[k + 1], j2 = aj[k + 2], j3 = aj[k + 3];
+                rp = _mm_add_pd(rp, _mm_mul_pd(a02, _mm_loadh_pd(_mm_load_sd(x + j0), x + j2)));
+                rq = _mm_add_pd(rq, _mm_mul_pd(a13, _mm_loadh_pd(_mm_load_sd(x + j1), x + j3)));
+                sp = _mm_add_pd(sp, _mm_mul_pd(a02, _mm_loadh_pd(_mm_load_sd(xo + j0), xo + j2)));
+                sq = _mm_add_pd(sq, _mm_mul_pd(a13, _mm_loadh_pd(_mm_load_sd(xo + j1), xo + j3)));
+            }
+            __m128d R = _mm_add_pd(rp, rq), S = _mm_add_pd(sp, sq); /* (r0 + r1, r2 + r3), w's */
+            __m128d rs = _mm_add_pd(_mm_add_pd(_mm_unpacklo_pd(R, S), _mm_unpackhi_pd(R, S)), _mm_set1_pd(rw[i].b));
+            r = _mm_cvtsd_f64(rs), wi = _mm_cvtsd_f64(_mm_unpackhi_pd(rs, rs));
+#else
+            double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int k = ap[i]; k < ap[i + 1]; k += PAD_ROW) {
                 r0 += ax[k] * x[aj[k]], s0 += ax[k] * xo[aj[k]];
                 r1 += ax[k + 1] * x[aj[k + 1]], s1 += ax[k + 1] * xo[aj[k + 1]];
                 r2 += ax[k + 2] * x[aj[k + 2]], s2 += ax[k + 2] * xo[aj[k + 2]];
                 r3 += ax[k + 3] * x[aj[k + 3]], s3 += ax[k + 3] * xo[aj[k + 3]];
             }
-            double r = ((r0 + r1) + (r2 + r3)) + b[i], wi = ((s0 + s1) + (s2 + s3)) + b[i], xi = xo[i];
-            double xn = xi - omega * r * dinv[i];
-            xn = lcp_sel_max(0.0, xn); /* if (xn < 0) xn = 0, without a branch */
-            double d = fabs(xn - xi);
-            x[i] = xn;
-            dmax = lcp_max_nan(dmax, d);
+            r = ((r0 + r1) + (r2 + r3)) + rw[i].b, wi = ((s0 + s1) + (s2 + s3)) + rw[i].b;
+#endif
+            double xn = lcp_sel_max(0.0, (xi - rw[i].c * r) - rw[i].g * xp); /* no branch */
+            if (i > 0) x[i - 1] = xp;
+            x[i] = 0.0; /* for row i + 1's sum */
+            xp = xn;
+            dmax = lcp_sel_max(fabs(xn - xi), dmax);
+#ifdef __SSE2__
+            double m = lcp_min_nan(xi, wi);
+            rf = _mm_max_pd(_mm_unpacklo_pd(_mm_set_sd(fabs(m)), _mm_set_sd(-m)), rf);
+            comp += xi * wi;
+            __m128d xw = _mm_unpacklo_pd(_mm_set_sd(xi), _mm_set_sd(wi));
+            fin = _mm_add_pd(fin, _mm_sub_pd(xw, xw));
+#else
             lcp_verify_row_lcp(xi, wi, &res, &comp, &feas, &bad);
+#endif
         }
+#ifdef __SSE2__
+        double nan = _mm_cvtsd_f64(_mm_add_sd(fin, _mm_unpackhi_pd(fin, fin)));
+        parts[c] = (lcp_verify_partial){.res = _mm_cvtsd_f64(rf), .comp = comp,
+                                        .feas = _mm_cvtsd_f64(_mm_unpackhi_pd(rf, rf)), .nan = nan != nan};
+#else
         parts[c] = (lcp_verify_partial){.res = res, .comp = comp, .feas = feas, .nan = bad};
+#endif
     }
+    if (p->n > 0) x[p->n - 1] = xp;
     return dmax;
 }
 
@@ -291,7 +386,7 @@ static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const double *
  * padded copy of A costs its memory (about 12 bytes a nonzero) for the
  * solve.  -1 when there is no memory for the workspace (the caller runs the
  * plain loop). */
-static int fused_solve(const lcp_problem *p, const double *dinv, double omega, double *x, lcp_monitor *mon)
+static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_monitor *mon)
 {
     int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
     lcp_csr a;
@@ -304,7 +399,7 @@ static int fused_solve(const lcp_problem *p, const double *dinv, double omega, d
     }
     double dx = 0.0, bscale = lcp_verify_bscale(p); /* dx: the largest change of the iteration judged (0 for the start) */
     for (int k = 0;; k++) {
-        double next = fused_sweep(p, &a, dinv, omega, x, xo, parts);
+        double next = fused_sweep(p, &a, gs->row, x, xo, parts);
         lcp_verify_partial t = {0};
         if (nchunks > 0) t = parts[0];
         for (int c = 1; c < nchunks; c++) lcp_verify_add(p, &t, &parts[c]);
@@ -329,27 +424,30 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     double *dinv = NULL, omega = 1.0;
     int rc = lcp_inverse_diagonal(p, name, &dinv, err);
     if (rc) return rc;
-    if (relax && (rc = choose_omega(p, s, relax == 2, &omega, err))) {
+    lcp_gs gs;
+    if ((relax && (rc = choose_omega(p, s, relax == 2, &omega, err))) ||
+        (lcp_gs_init(&gs, p, dinv, omega) && (rc = lcp_fail(err, LCP_ERROR, NULL, 0, "%s: out of memory", name)))) {
         free(dinv);
         return rc;
     }
     info->omega = omega;
     double dx = 0.0;
-    if (!symmetric && !s->order && p->kind == LCP_KIND_LCP && !(p->reg > 0) && !fused_solve(p, dinv, omega, x, mon))
+    if (!symmetric && !s->order && p->kind == LCP_KIND_LCP && !(p->reg > 0) && !fused_solve(p, &gs, x, mon))
         ; /* done: the residual check fused into the sweeps */
     else if (!lcp_monitor_step(mon, 0, x, &dx)) {
         for (int k = 1;; k++) {
             if (s->order) {
-                dx = ordered_sweep(p, dinv, omega, x, s->order, 1);
-                if (symmetric) dx = fmax(dx, ordered_sweep(p, dinv, omega, x, s->order, -1));
+                dx = ordered_sweep(p, &gs, x, s->order, 1);
+                if (symmetric) dx = fmax(dx, ordered_sweep(p, &gs, x, s->order, -1));
             } else {
-                dx = lcp_pgs_sweep(p, dinv, omega, x, 0, p->n - 1, 1);
-                if (symmetric) dx = fmax(dx, lcp_pgs_sweep(p, dinv, omega, x, p->n - 1, 0, -1));
+                dx = lcp_pgs_sweep(p, &gs, x, 0, p->n - 1, 1);
+                if (symmetric) dx = fmax(dx, lcp_pgs_sweep(p, &gs, x, p->n - 1, 0, -1));
             }
             if (lcp_monitor_step(mon, k, x, &dx)) break;
         }
     }
     info->iterations = mon->iter;
+    lcp_gs_free(&gs);
     free(dinv);
     return 0;
 }

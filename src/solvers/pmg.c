@@ -95,7 +95,9 @@ static int pmg_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     double *sv = lcp_alloc((size_t)n + 1, sizeof(double)), *as = lcp_alloc((size_t)n + 1, sizeof(double));
     double *xprev = lcp_alloc((size_t)n + 1, sizeof(double)), *wprev = lcp_alloc((size_t)n + 1, sizeof(double));
     unsigned char *fr = lcp_calloc((size_t)n + 1, 1), *prev = lcp_calloc((size_t)n + 1, 1);
-    if (!lo || !hi || !w || !r || !e || !d || !ad || !ae || !sv || !as || !xprev || !wprev || !fr || !prev) {
+    lcp_gs smooth; /* the smoother's rows: pgs, omega 1 */
+    int nogs = lcp_gs_init(&smooth, p, dinv, 1.0);
+    if (nogs || !lo || !hi || !w || !r || !e || !d || !ad || !ae || !sv || !as || !xprev || !wprev || !fr || !prev) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pmg: out of memory");
         goto done;
     }
@@ -111,7 +113,7 @@ static int pmg_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     for (int i = 0; i < n; i++) extra[1] += !(x[i] > lo[i] && x[i] < hi[i]);
     if (!lcp_monitor_step(mon, 0, x, extra)) {
         for (int k = 1;; k++) {
-            double dx = lcp_pgs_sweep(p, dinv, 1.0, x, 0, n - 1, 1);
+            double dx = lcp_pgs_sweep(p, &smooth, x, 0, n - 1, 1);
             lcp_csr_matvec(&p->A, x, w);
             int nfree = 0, changed = 0;
             for (int i = 0; i < n; i++) {
@@ -210,7 +212,7 @@ static int pmg_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                 }
                 have_prev = 1;
             }
-            dx = fmax(dx, lcp_pgs_sweep(p, dinv, 1.0, x, n - 1, 0, -1));
+            dx = fmax(dx, lcp_pgs_sweep(p, &smooth, x, n - 1, 0, -1));
             extra[0] = dx;
             extra[1] = n - nfree;
             extra[2] = t;
@@ -221,6 +223,7 @@ static int pmg_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 done:
     free(lo), free(hi), free(w), free(r), free(e), free(d), free(ad), free(ae), free(sv), free(as);
     free(xprev), free(wprev), free(fr), free(prev);
+    if (!nogs) lcp_gs_free(&smooth);
     free(dinv);
     lcp_mg_free(mg);
     return rc;

@@ -132,10 +132,25 @@ enum {
  * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */
 int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv, lcp_err *err);
 
-/* One projected Gauss-Seidel sweep over rows first..last (step +1 or -1)
- * with relaxation omega; returns the largest |change|.  (src/solvers/pgs.c) */
-double lcp_pgs_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
-                     int step);
+/* The row update of the pgs family (pgs, psor, sgs; pmg's smoother,
+ * mpi-pgs), set up once a solve (src/solvers/pgs.c, whose header gives the
+ * update): 1 / A_ii and omega, and on an lcp each row's b_i, c_i = omega
+ * / A_ii and g_i = c_i A(i, i-1) in one array.  lcp_gs_init: -1 when
+ * there is no memory. */
+typedef struct {
+    double b, c, g;
+} lcp_gs_row;
+typedef struct {
+    const double *dinv;
+    double omega;
+    lcp_gs_row *row; /* lcp only; NULL for a blcp */
+} lcp_gs;
+int lcp_gs_init(lcp_gs *gs, const lcp_problem *p, const double *dinv, double omega);
+void lcp_gs_free(lcp_gs *gs);
+
+/* One projected Gauss-Seidel sweep over rows first..last (step +1 or -1);
+ * returns the largest |change|.  (src/solvers/pgs.c) */
+double lcp_pgs_sweep(const lcp_problem *p, const lcp_gs *gs, double *x, int first, int last, int step);
 
 /* nsgs's sweeps (src/solvers/nsgs.c), for ccp/fc3d: extra[0] gets the
  * largest contact change of each sweep for the trace. */

@@ -2,11 +2,12 @@
  * against reference loops, bit for bit, and psor's relaxation factor.
  *
  * - lcp_pgs_sweep on an lcp takes its own row loop (lcp_row in
- *   src/solvers/pgs.c); it must give the bits of the textbook update
- *   r = sum_k A_ik x_k + b_i (the sum in the residual's order: four running
- *   sums), x_i <- max(0, x_i - omega r / A_ii) written
- *   out here, forward and backward, omega 1 and not, and the same largest
- *   change;
+ *   src/solvers/pgs.c); it must give the bits of the update
+ *   s = b_i + sum_{k != i-1} A_ik x_k (in the residual's order: four
+ *   running sums), x_i <- max(0, (x_i - c_i s) - g_i x_{i-1}) with
+ *   c_i = omega / A_ii and g_i = c_i A_i,i-1, written out here, forward and
+ *   backward, omega 1 and not, on rows with and without an entry in column
+ *   i-1, and the same largest change;
  * - lcp_verify on an lcp computes w and the metrics in one pass (lcp_chunk
  *   in src/verify.c); its metrics must be the bits of lcp_verify_w (the
  *   general per-node path) on the same w, over several chunks, with NaN
@@ -15,7 +16,8 @@
  *   the sweep (fused_solve): the same iterations, status, metrics and
  *   answer, bit for bit, as the plain loop (taken here with an identity
  *   --order), from zeros, from a warm start of both signs, and from one with
- *   a NaN;
+ *   a NaN; so must the colour-parallel sweep's row update on classes of one
+ *   row in natural order, from zeros;
  * - psor's factor (choose_omega): 1 on a singular A (the 2 x 2 of Siconos'
  *   lcp_CPS_1, where Lanczos ends at lmin ~ 1e-16), 1 when lmax >= 2, in
  *   (1, 2) with margin on a chain; lcp_scaled_spectrum_until stops within
@@ -50,7 +52,9 @@ static void random_lcp(lcp_problem *p, int n, int band, unsigned seed)
     for (int i = 0; i < n; i++) {
         ti[nz] = tj[nz] = i, tx[nz++] = 4.0 + rnd(&seed);
         for (int e = 0; e < 3; e++) {
-            int j = i + 1 + (int)(rnd(&seed) * (e == 2 ? n : band));
+            /* the first coupling to the next row half the time: rows with an
+             * entry in column i-1, whose product the sweeps add last */
+            int j = e == 0 && rnd(&seed) < 0.5 ? i + 1 : i + 1 + (int)(rnd(&seed) * (e == 2 ? n : band));
             if (j >= n) continue;
             double v = rnd(&seed) - 0.5;
             ti[nz] = i, tj[nz] = j, tx[nz++] = v;
@@ -72,17 +76,24 @@ static void random_lcp(lcp_problem *p, int n, int band, unsigned seed)
     }
 }
 
-/* The textbook sweep, r_i summed in the residual's order (entry e of the
- * row in running sum e mod 4, then (s0 + s1) + (s2 + s3) + b_i). */
+/* The textbook sweep in the update of src/solvers/pgs.c: s_i = b_i + the
+ * row's entries but column i-1's in the residual's order (entry e of the
+ * row in running sum e mod 4, column i-1's counted as 0, then (s0 + s1) +
+ * (s2 + s3) + b_i), x_i <- max(0, (x_i - c_i s_i) - g_i x_{i-1}) with
+ * c_i = omega / A_ii (omega * dinv_i) and g_i = c_i A(i, i-1). */
 static double ref_sweep(const lcp_problem *p, const double *dinv, double omega, double *x, int first, int last,
                         int step)
 {
     double dmax = 0.0;
     for (int i = first; i != last + step; i += step) {
-        double s[4] = {0.0, 0.0, 0.0, 0.0};
-        for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) s[(k - p->A.p[i]) % 4] += p->A.x[k] * x[p->A.j[k]];
+        double s[4] = {0.0, 0.0, 0.0, 0.0}, c = omega * dinv[i], g = 0.0;
+        for (int k = p->A.p[i]; k < p->A.p[i + 1]; k++) {
+            int j = p->A.j[k];
+            s[(k - p->A.p[i]) % 4] += p->A.x[k] * (j == i - 1 ? 0.0 : x[j]);
+            if (j == i - 1) g = c * p->A.x[k];
+        }
         double r = ((s[0] + s[1]) + (s[2] + s[3])) + p->b[i];
-        double xi = x[i] - omega * r * dinv[i];
+        double xi = (x[i] - c * r) - g * (i > 0 ? x[i - 1] : 0.0);
         if (xi < 0.0) xi = 0.0;
         double d = fabs(xi - x[i]);
         x[i] = xi;
@@ -100,14 +111,18 @@ static void test_sweep(void)
     lcp_err err = {{0}};
     CHECK(lcp_inverse_diagonal(&p, "pgs", &dinv, &err) == 0);
     const double omegas[] = {1.0, 1.4};
-    int same = 1, moved = 0;
+    int same = 1, moved = 0, sub = 0;
+    for (int i = 1; i < n; i++)
+        for (int k = p.A.p[i]; k < p.A.p[i + 1]; k++) sub += p.A.j[k] == i - 1;
+    CHECK(sub > n / 4); /* rows with an entry in column i-1: g_i taken */
     for (int o = 0; o < 2; o++) {
+        lcp_gs gs;
+        if (lcp_gs_init(&gs, &p, dinv, omegas[o])) exit(2);
         memset(x, 0, (size_t)n * sizeof(double));
         memset(y, 0, (size_t)n * sizeof(double));
         for (int k = 0; k < 20; k++) {
             int fwd = k % 3 != 2;
-            double a = fwd ? lcp_pgs_sweep(&p, dinv, omegas[o], x, 0, n - 1, 1)
-                           : lcp_pgs_sweep(&p, dinv, omegas[o], x, n - 1, 0, -1);
+            double a = fwd ? lcp_pgs_sweep(&p, &gs, x, 0, n - 1, 1) : lcp_pgs_sweep(&p, &gs, x, n - 1, 0, -1);
             double b = fwd ? ref_sweep(&p, dinv, omegas[o], y, 0, n - 1, 1)
                            : ref_sweep(&p, dinv, omegas[o], y, n - 1, 0, -1);
             same &= memcmp(&a, &b, sizeof a) == 0 && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
@@ -115,8 +130,9 @@ static void test_sweep(void)
         }
         /* one row at a time (mpi-pgs' use) */
         double a = 0.0, b = ref_sweep(&p, dinv, omegas[o], y, 0, n - 1, 1);
-        for (int i = 0; i < n; i++) a = fmax(a, lcp_pgs_sweep(&p, dinv, omegas[o], x, i, i, 1));
+        for (int i = 0; i < n; i++) a = fmax(a, lcp_pgs_sweep(&p, &gs, x, i, i, 1));
         same &= a == b && memcmp(x, y, (size_t)n * sizeof(double)) == 0;
+        lcp_gs_free(&gs);
     }
     CHECK(moved);
     CHECK(same);
@@ -273,9 +289,11 @@ static run_out solve_from(const lcp_problem *p, const char *name, double tol, in
     s.tol = tol;
     s.max_iter = max_iter;
     lcp_order o = {0};
-    int *perm = malloc((size_t)p->n * sizeof(int));
+    int *perm = malloc((size_t)p->n * sizeof(int)), *cptr = malloc((size_t)(p->n + 1) * sizeof(int));
     for (int i = 0; i < p->n; i++) perm[i] = i;
+    for (int i = 0; i <= p->n; i++) cptr[i] = i;
     o.n = p->n, o.block = 1, o.perm = perm;
+    if (plain == 2) o.ncolours = p->n, o.cptr = cptr; /* classes of one row, in natural order */
     if (plain) s.order = &o;
     lcp_monitor mon;
     lcp_info info;
@@ -296,7 +314,7 @@ static run_out solve_from(const lcp_problem *p, const char *name, double tol, in
         r.omega = info.omega;
     }
     lcp_monitor_free(&mon);
-    free(perm);
+    free(perm), free(cptr);
     return r;
 }
 
@@ -335,6 +353,16 @@ static void test_fused(void)
         }
     CHECK(same);
     CHECK(solved == 2 && limited == 2);
+    /* the colour-parallel sweep's row update (lcp_row_shared: the entry of
+     * column i-1 left out by its column, x_{i-1} not read where there is
+     * none) on classes of one row in natural order: the bits of the plain
+     * loop on these finite iterates */
+    int colour = 1;
+    for (int v = 0; v < 2; v++) {
+        run_out a = solve(&p, names[v], 1e-10, 100000, 1, x), b = solve(&p, names[v], 1e-10, 100000, 2, y);
+        colour &= same_run(a, b, x, y, n) && a.status == LCP_SOLVED;
+    }
+    CHECK(colour);
     /* the answer is the one judged: its residual, recomputed */
     run_out a = solve(&p, "pgs", 1e-10, 100000, 0, x);
     lcp_metrics m;
