@@ -151,15 +151,15 @@ static void lcp_chunk(const lcp_csr *A, const double *restrict b, double reg, co
 {
     const int *restrict ap = A->p, *restrict aj = A->j;
     const double *restrict ax = A->x;
-    double res = 0.0, comp = 0.0, feas = 0.0;
-    int bad = 0;
+    lcp_lcp_terms t;
+    lcp_lcp_terms_init(&t);
     for (int i = lo; i < hi; i++) {
         double wi = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + b[i], xi = x[i];
         if (reg > 0) wi -= reg * xi; /* the original problem's w (see below) */
-        lcp_verify_row_lcp(xi, wi, &res, &comp, &feas, &bad);
+        lcp_lcp_terms_add(&t, xi, wi);
         w[i] = reg > 0 ? wi + reg * xi : wi;
     }
-    *c = (partial){.res = res, .comp = comp, .feas = feas, .nan = bad};
+    *c = lcp_lcp_terms_partial(&t);
 }
 
 /* Chunk k: w = A x + b on its rows first (when A is given), then its metrics. */

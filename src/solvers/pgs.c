@@ -280,8 +280,8 @@ static int padded_build(const lcp_csr *A, lcp_csr *a)
  * iterate the sweep starts from, in the residual's summation order
  * (lcp_csr_row_dot's four running sums, then + b_i: lcp_verify's bits),
  * leaves x_old in xo, and the metrics' partial of x_old and w for each
- * chunk of LCP_VERIFY_CHUNK rows in parts (lcp_verify_row_lcp's bits, see
- * below).  x_old is copied to xo first; row i then takes two products a
+ * chunk of LCP_VERIFY_CHUNK rows in parts (lcp_lcp_terms: lcp_verify's
+ * bits).  x_old is copied to xo first; row i then takes two products a
  * nonzero, a_ij x_j and a_ij xo_j: A (padded, above) is read once for the
  * sweep and the residual check of the iterate before it, instead of twice,
  * and w_i is used where it is computed (neither stored nor read again).
@@ -296,15 +296,8 @@ static int padded_build(const lcp_csr *A, lcp_csr *a)
  * SSE2 (every x86-64): the running sums 0 and 2 of r in one register, 1
  * and 3 in another, the same for w, then (s0 + s1, s2 + s3) and their sum
  * with the two halves apart: the same operations on the same values as the
- * scalar loop (the same bits).  The metrics there: res and feas as one
- * pair (maxpd), with -min_nan(x_i, w_i) as feas's term, which is
- * max_nan(-x_i, -w_i) to the bit (NaN and signed zeros included) and
- * without lcp_max_nan's NaN test, never true of a partial started at 0
- * (lcp_sel_max keeps the partial where the term is NaN); the NaN flag as a
- * running sum of x_i - x_i and w_i - w_i, NaN exactly where one of them is
- * not finite.  Fewer live values than the scalar form, which kept one too
- * many for the 16 registers (x_{i-1} went through an integer register, on
- * the row-to-row path). */
+ * scalar loop (the same bits), and with lcp_lcp_terms' pairs few enough
+ * live values for x_{i-1} to stay in its register. */
 static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_row *restrict rw,
                           double *restrict x, double *restrict xo, lcp_verify_partial *restrict parts)
 {
@@ -314,13 +307,8 @@ static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_r
     memcpy(xo, x, (size_t)p->n * sizeof(double));
     for (int lo = 0, c = 0; lo < p->n; lo += LCP_VERIFY_CHUNK, c++) {
         int hi = p->n - lo > LCP_VERIFY_CHUNK ? lo + LCP_VERIFY_CHUNK : p->n;
-        double comp = 0.0;
-#ifdef __SSE2__
-        __m128d rf = _mm_setzero_pd(), fin = rf; /* (res, feas); the NaN sums of x and w */
-#else
-        double res = 0.0, feas = 0.0;
-        int bad = 0;
-#endif
+        lcp_lcp_terms t;
+        lcp_lcp_terms_init(&t);
         for (int i = lo; i < hi; i++) {
             double r, wi, xi = xo[i];
 #ifdef __SSE2__
@@ -352,23 +340,9 @@ static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_r
             x[i] = 0.0; /* for row i + 1's sum */
             xp = xn;
             dmax = lcp_sel_max(fabs(xn - xi), dmax);
-#ifdef __SSE2__
-            double m = lcp_min_nan(xi, wi);
-            rf = _mm_max_pd(_mm_unpacklo_pd(_mm_set_sd(fabs(m)), _mm_set_sd(-m)), rf);
-            comp += xi * wi;
-            __m128d xw = _mm_unpacklo_pd(_mm_set_sd(xi), _mm_set_sd(wi));
-            fin = _mm_add_pd(fin, _mm_sub_pd(xw, xw));
-#else
-            lcp_verify_row_lcp(xi, wi, &res, &comp, &feas, &bad);
-#endif
+            lcp_lcp_terms_add(&t, xi, wi);
         }
-#ifdef __SSE2__
-        double nan = _mm_cvtsd_f64(_mm_add_sd(fin, _mm_unpackhi_pd(fin, fin)));
-        parts[c] = (lcp_verify_partial){.res = _mm_cvtsd_f64(rf), .comp = comp,
-                                        .feas = _mm_cvtsd_f64(_mm_unpackhi_pd(rf, rf)), .nan = nan != nan};
-#else
-        parts[c] = (lcp_verify_partial){.res = res, .comp = comp, .feas = feas, .nan = bad};
-#endif
+        parts[c] = lcp_lcp_terms_partial(&t);
     }
     if (p->n > 0) x[p->n - 1] = xp;
     return dmax;
@@ -425,8 +399,9 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     int rc = lcp_inverse_diagonal(p, name, &dinv, err);
     if (rc) return rc;
     lcp_gs gs;
-    if ((relax && (rc = choose_omega(p, s, relax == 2, &omega, err))) ||
-        (lcp_gs_init(&gs, p, dinv, omega) && (rc = lcp_fail(err, LCP_ERROR, NULL, 0, "%s: out of memory", name)))) {
+    if (!(relax && (rc = choose_omega(p, s, relax == 2, &omega, err))) && lcp_gs_init(&gs, p, dinv, omega))
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "%s: out of memory", name);
+    if (rc) {
         free(dinv);
         return rc;
     }
