@@ -2,6 +2,11 @@
  * solution, for every kind (DESIGN.md).  The only place they are computed. */
 #include "verify.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) /* GCC and clang: a function for AVX2 beside the baseline's */
+#define LCP_HAVE_AVX2_PATH 1
+#include <immintrin.h>
+#endif
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -142,24 +147,152 @@ void lcp_verify_finish_b(const lcp_problem *p, const lcp_verify_partial *t, doub
     if (isnan(m->residual) || t->nan) m->residual = INFINITY;
 }
 
-/* verify_chunk for lcp: w_i = A_i x + b_i (less reg x_i) and the terms of
- * row_lcp and node_terms' NaN test, row by row while the row is at hand,
- * instead of a pass for w and another for the terms; the same operations in
- * the same order, so the same bits. */
+/* lcp_verify_lcp_rows (verify.h): m = min_nan(x_i, w_i) (x_i NaN ? w_i :
+ * minpd(w_i, x_i)), res and feas maxima with |m| and -m (-min_nan(x, w) is
+ * max_nan(-x, -w) to the bit, NaN and signed zeros included), the NaN flag
+ * as x_i - x_i or w_i - w_i unordered (NaN exactly where x_i or w_i is not
+ * finite).  Each maximum runs in lanes from +0 and is taken with maxpd,
+ * which keeps it where the term is NaN or a zero: it stays +0 or positive
+ * and never NaN, so the lanes' maximum, and its maximum with c's, is the
+ * row-by-row max_nan's value to the bit.  SSE2: rows q, q + 1 in the lanes
+ * of one pair of maxima, q + 2, q + 3 in another (two chains of maxpd); an
+ * odd last row in lane 0 beside x = w = xn = 0, whose terms change
+ * nothing.  AVX2: four rows a register, then the same for what is left. */
+#ifdef __SSE2__
+typedef struct {
+    __m128d res, feas, nan, dx; /* nan: a mask */
+} rows_acc;
+
+/* always inline: the accumulators stay in registers (rows_finish takes
+ * them by address), in rows_avx2 too (GCC and clang inline a baseline
+ * function into an AVX2 one) */
+#define ROWS_INLINE static inline __attribute__((always_inline))
+
+ROWS_INLINE void rows_pair(rows_acc *a, __m128d x, __m128d w, __m128d xn)
+{
+    const __m128d sign = _mm_set1_pd(-0.0);
+    __m128d nx = _mm_cmpunord_pd(x, x), m = _mm_or_pd(_mm_and_pd(nx, w), _mm_andnot_pd(nx, _mm_min_pd(w, x)));
+    a->res = _mm_max_pd(_mm_andnot_pd(sign, m), a->res);
+    a->feas = _mm_max_pd(_mm_xor_pd(sign, m), a->feas);
+    a->nan = _mm_or_pd(a->nan, _mm_cmpunord_pd(_mm_sub_pd(x, x), _mm_sub_pd(w, w)));
+    a->dx = _mm_max_pd(_mm_andnot_pd(sign, _mm_sub_pd(xn, x)), a->dx);
+}
+
+/* rows q.. (from q) two a step into a[0], four a step into a[0] and a[1]
+ * while four are left; a[0] and a[1] folded into c and *dx */
+ROWS_INLINE void rows_finish(rows_acc a[2], lcp_verify_partial *c, const double *x, const double *w, int q, int n,
+                               const double *xn, double *dx)
+{
+    __m128d z = _mm_setzero_pd();
+    for (; q + 4 <= n; q += 4) {
+        rows_pair(&a[0], _mm_loadu_pd(x + q), _mm_loadu_pd(w + q), xn ? _mm_loadu_pd(xn + q) : z);
+        rows_pair(&a[1], _mm_loadu_pd(x + q + 2), _mm_loadu_pd(w + q + 2), xn ? _mm_loadu_pd(xn + q + 2) : z);
+    }
+    for (; q + 2 <= n; q += 2) rows_pair(&a[0], _mm_loadu_pd(x + q), _mm_loadu_pd(w + q), xn ? _mm_loadu_pd(xn + q) : z);
+    if (q < n) rows_pair(&a[0], _mm_set_sd(x[q]), _mm_set_sd(w[q]), xn ? _mm_set_sd(xn[q]) : z);
+    __m128d r = _mm_max_pd(a[0].res, a[1].res), f = _mm_max_pd(a[0].feas, a[1].feas), d = _mm_max_pd(a[0].dx, a[1].dx);
+    c->res = lcp_sel_max(_mm_cvtsd_f64(_mm_max_sd(r, _mm_unpackhi_pd(r, r))), c->res);
+    c->feas = lcp_sel_max(_mm_cvtsd_f64(_mm_max_sd(f, _mm_unpackhi_pd(f, f))), c->feas);
+    c->nan |= _mm_movemask_pd(_mm_or_pd(a[0].nan, a[1].nan)) != 0;
+    if (xn) *dx = lcp_sel_max(_mm_cvtsd_f64(_mm_max_sd(d, _mm_unpackhi_pd(d, d))), *dx);
+}
+
+static void rows_sse2(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn, double *dx)
+{
+    rows_acc a[2] = {{_mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd()}};
+    a[1] = a[0];
+    rows_finish(a, c, x, w, 0, n, xn, dx);
+}
+#else
+static void rows_scalar(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn, double *dx)
+{
+    double fin = 0.0;
+    for (int q = 0; q < n; q++) {
+        double m = lcp_min_nan(x[q], w[q]);
+        c->res = lcp_sel_max(fabs(m), c->res);
+        c->feas = lcp_sel_max(-m, c->feas);
+        fin += (x[q] - x[q]) + (w[q] - w[q]);
+        if (xn) *dx = lcp_sel_max(fabs(xn[q] - x[q]), *dx);
+    }
+    c->nan |= fin != fin;
+}
+#endif
+
+#ifdef LCP_HAVE_AVX2_PATH
+__attribute__((target("avx2"))) static void rows_avx2(lcp_verify_partial *c, const double *x, const double *w, int n,
+                                                      const double *xn, double *dx)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    __m256d res = _mm256_setzero_pd(), feas = res, nan = res, d = res;
+    int q = 0;
+    for (; q + 4 <= n; q += 4) {
+        __m256d X = _mm256_loadu_pd(x + q), W = _mm256_loadu_pd(w + q);
+        __m256d m = _mm256_blendv_pd(_mm256_min_pd(W, X), W, _mm256_cmp_pd(X, X, _CMP_UNORD_Q));
+        res = _mm256_max_pd(_mm256_andnot_pd(sign, m), res);
+        feas = _mm256_max_pd(_mm256_xor_pd(sign, m), feas);
+        nan = _mm256_or_pd(nan, _mm256_cmp_pd(_mm256_sub_pd(X, X), _mm256_sub_pd(W, W), _CMP_UNORD_Q));
+        if (xn) d = _mm256_max_pd(_mm256_andnot_pd(sign, _mm256_sub_pd(_mm256_loadu_pd(xn + q), X)), d);
+    }
+    rows_acc a[2] = {{_mm256_castpd256_pd128(res), _mm256_castpd256_pd128(feas), _mm256_castpd256_pd128(nan),
+                      _mm256_castpd256_pd128(d)},
+                     {_mm256_extractf128_pd(res, 1), _mm256_extractf128_pd(feas, 1), _mm256_extractf128_pd(nan, 1),
+                      _mm256_extractf128_pd(d, 1)}};
+    rows_finish(a, c, x, w, q, n, xn, dx);
+}
+#endif
+
+int lcp_verify_lcp_rows_isa(int isa, lcp_verify_partial *c, const double *x, const double *w, int n,
+                            const double *xn, double *dx)
+{
+#ifdef LCP_HAVE_AVX2_PATH
+    if (isa == 1) {
+        if (!__builtin_cpu_supports("avx2")) return -1;
+        rows_avx2(c, x, w, n, xn, dx);
+        return 0;
+    }
+#endif
+    if (isa != 0) return -1;
+#ifdef __SSE2__
+    rows_sse2(c, x, w, n, xn, dx);
+#else
+    rows_scalar(c, x, w, n, xn, dx);
+#endif
+    return 0;
+}
+
+void lcp_verify_lcp_rows(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn,
+                         double *dx)
+{
+#ifdef LCP_HAVE_AVX2_PATH
+    if (__builtin_cpu_supports("avx2")) { /* a load and a test of libgcc's CPU model */
+        rows_avx2(c, x, w, n, xn, dx);
+        return;
+    }
+#endif
+    lcp_verify_lcp_rows_isa(0, c, x, w, n, xn, dx);
+}
+
+/* verify_chunk for lcp: w_i = A_i x + b_i (less reg x_i) and the sum of
+ * row_lcp's comp row by row while the row is at hand, then the chunk's
+ * other terms over its x and w (lcp_verify_lcp_rows), instead of a pass
+ * for w and another for the terms; the same bits as row_lcp and
+ * node_terms' NaN test. */
 static void lcp_chunk(const lcp_csr *A, const double *restrict b, double reg, const double *restrict x,
                       double *restrict w, int lo, int hi, partial *c)
 {
     const int *restrict ap = A->p, *restrict aj = A->j;
     const double *restrict ax = A->x;
-    lcp_lcp_terms t;
-    lcp_lcp_terms_init(&t);
+    double comp = 0.0;
     for (int i = lo; i < hi; i++) {
         double wi = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + b[i], xi = x[i];
         if (reg > 0) wi -= reg * xi; /* the original problem's w (see below) */
-        lcp_lcp_terms_add(&t, xi, wi);
-        w[i] = reg > 0 ? wi + reg * xi : wi;
+        comp += xi * wi;
+        w[i] = wi;
     }
-    *c = lcp_lcp_terms_partial(&t);
+    *c = (partial){.comp = comp};
+    lcp_verify_lcp_rows(c, x + lo, w + lo, hi - lo, NULL, NULL);
+    if (reg > 0)
+        for (int i = lo; i < hi; i++) w[i] += reg * x[i]; /* w of the problem solved */
 }
 
 /* Chunk k: w = A x + b on its rows first (when A is given), then its metrics. */

@@ -70,61 +70,23 @@ static inline double lcp_sel_min(double a, double b)
  * never taken where nothing is NaN. */
 static inline double lcp_max_nan(double a, double b) { return a != a ? b : lcp_sel_max(b, a); }
 static inline double lcp_min_nan(double a, double b) { return a != a ? b : lcp_sel_min(b, a); }
-/* The terms of lcp rows (x_i, w_i) summed into a partial's res, comp, feas
- * and nan: the one definition, for verify.c and the fused sweeps of
- * src/solvers/pgs.c (the same operations in the same order: the same bits).
+/* The terms of lcp rows (x_i, w_i) in a partial: the one definition, for
+ * verify.c and the fused sweep of src/solvers/pgs.c.
  *     res  = max_nan(res, |min_nan(x_i, w_i)|)    comp += x_i w_i
  *     feas = max_nan(feas, max_nan(-x_i, -w_i))   nan |= x_i or w_i not finite
- * computed as: m = min_nan(x_i, w_i), res and feas maxima with |m| and -m
- * (-min_nan(x, w) is max_nan(-x, -w) to the bit, NaN and signed zeros
- * included; lcp_max_nan's test of the partial is never true of one started
- * at 0, as lcp_sel_max keeps it where the term is NaN), and the NaN flag as
- * a running sum of x_i - x_i and w_i - w_i (NaN exactly where one of them
- * is not finite).  SSE2: res and feas one pair (maxpd), the NaN sums
- * another: few live values, which the sweep's row-to-row path needs (with
- * one more than the 16 registers, x_{i-1} went through an integer
- * register). */
-typedef struct {
-#ifdef __SSE2__
-    __m128d rf, fin; /* (res, feas); the NaN sums of x and of w */
-#else
-    double res, feas, fin;
-#endif
-    double comp;
-} lcp_lcp_terms;
-static inline void lcp_lcp_terms_init(lcp_lcp_terms *t)
-{
-#ifdef __SSE2__
-    t->rf = t->fin = _mm_setzero_pd();
-#else
-    t->res = t->feas = t->fin = 0.0;
-#endif
-    t->comp = 0.0;
-}
-static inline void lcp_lcp_terms_add(lcp_lcp_terms *t, double xi, double wi)
-{
-    double m = lcp_min_nan(xi, wi);
-#ifdef __SSE2__
-    t->rf = _mm_max_pd(_mm_unpacklo_pd(_mm_set_sd(fabs(m)), _mm_set_sd(-m)), t->rf);
-    __m128d xw = _mm_unpacklo_pd(_mm_set_sd(xi), _mm_set_sd(wi));
-    t->fin = _mm_add_pd(t->fin, _mm_sub_pd(xw, xw));
-#else
-    t->res = lcp_sel_max(fabs(m), t->res);
-    t->feas = lcp_sel_max(-m, t->feas);
-    t->fin += (xi - xi) + (wi - wi);
-#endif
-    t->comp += xi * wi;
-}
-static inline lcp_verify_partial lcp_lcp_terms_partial(const lcp_lcp_terms *t)
-{
-#ifdef __SSE2__
-    double nan = _mm_cvtsd_f64(_mm_add_sd(t->fin, _mm_unpackhi_pd(t->fin, t->fin)));
-    return (lcp_verify_partial){.res = _mm_cvtsd_f64(t->rf), .comp = t->comp,
-                                .feas = _mm_cvtsd_f64(_mm_unpackhi_pd(t->rf, t->rf)), .nan = nan != nan};
-#else
-    return (lcp_verify_partial){.res = t->res, .comp = t->comp, .feas = t->feas, .nan = t->fin != t->fin};
-#endif
-}
+ * comp is a sum: the caller adds x_i w_i row by row, in row order, where
+ * w_i is computed.  res, feas and nan are maxima and a flag, the same bits
+ * in any order of the rows: lcp_verify_lcp_rows folds those of rows
+ * 0..n-1 of x and w into c afterwards, off a sweep's row-to-row path (and,
+ * where xn is given, *dx = max(*dx, |xn_i - x_i|), *dx >= 0: a sweep's
+ * largest change, from the same pass).  Vectorised: SSE2 pairs, AVX2
+ * fours where the CPU has them (verify.c). */
+void lcp_verify_lcp_rows(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn,
+                         double *dx);
+/* The same by one implementation, for the tests: 0 = the portable one
+ * (SSE2 on x86-64), 1 = AVX2 (-1 and nothing done where the CPU lacks it) */
+int lcp_verify_lcp_rows_isa(int isa, lcp_verify_partial *c, const double *x, const double *w, int n,
+                            const double *xn, double *dx);
 void lcp_verify_nodes(const lcp_problem *p, const double *x, const double *w, const int *nodes, int count,
                       lcp_verify_partial *c);
 void lcp_verify_add(const lcp_problem *p, lcp_verify_partial *t, const lcp_verify_partial *c);

@@ -33,8 +33,8 @@
  * own loop (lcp_row: no call, no reload of the problem's fields); pgs and
  * psor in natural order also fuse the monitor's
  * residual and metrics into the sweep (fused_solve: A read once an
- * iteration, not twice, x_old and w not read again), with the same bits as
- * the plain loop, and no branch on the data in the row loop; that sweep
+ * iteration, not twice), with the same bits as the plain loop, and no
+ * branch on the data in the row loop; that sweep
  * reads its own copy of A with rows padded to a multiple of 4 entries (one
  * loop of whole steps a row: padded_build below), and sums w_i in the
  * residual's order (lcp_csr_row_dot, four running sums).
@@ -280,26 +280,32 @@ static int padded_build(const lcp_csr *A, lcp_csr *a)
  * iterate the sweep starts from, in the residual's summation order
  * (lcp_csr_row_dot's four running sums, then + b_i: lcp_verify's bits),
  * leaves x_old in xo, and the metrics' partial of x_old and w for each
- * chunk of LCP_VERIFY_CHUNK rows in parts (lcp_lcp_terms: lcp_verify's
- * bits).  x_old is copied to xo first; row i then takes two products a
- * nonzero, a_ij x_j and a_ij xo_j: A (padded, above) is read once for the
- * sweep and the residual check of the iterate before it, instead of twice,
- * and w_i is used where it is computed (neither stored nor read again).
+ * chunk of LCP_VERIFY_CHUNK rows in parts (lcp_verify's bits).  x_old is
+ * copied to xo first; row i then takes two products a nonzero, a_ij x_j
+ * and a_ij xo_j: A (padded, above) is read once for the sweep and the
+ * residual check of the iterate before it, instead of twice.
  *
- * The new x_{i-1} stays in a register (xp) and x[i-1] holds 0 while row i
- * is summed (lcp_row's s_i), x[i-1] = xp written after it: row i waits on
- * row i-1 through g_i xp, a subtraction and the projection, not through a
- * store, a reload and the whole sum (about 1.6 times the rows a second on
- * a column of spheres, whose rows of three entries left little else to
- * overlap).  One loop a row, PAD_ROW entries a step.
+ * The row loop keeps to what the next row waits on or must have in row
+ * order: the new x_{i-1} stays in a register (xp) and x[i-1] holds 0 while
+ * row i is summed (lcp_row's s_i), x[i-1] = xp written after it: row i
+ * waits on row i-1 through g_i xp, a subtraction and the projection, not
+ * through a store, a reload and the whole sum (about 1.6 times the rows a
+ * second on a column of spheres, whose rows of three entries left little
+ * else to overlap).  w_i goes to the chunk's buffer w (LCP_VERIFY_CHUNK
+ * doubles) and x_i w_i to the metrics' sum, in row order; the metrics'
+ * maxima and NaN flag, and the largest change of x, are taken once a chunk
+ * over xo, w and x by lcp_verify_lcp_rows, several rows an instruction
+ * (about 1.4 times the rows a second on the column again, against those
+ * terms row by row in the loop).  One loop a row, PAD_ROW entries a step,
+ * at least one step (every row has its diagonal).
  *
  * SSE2 (every x86-64): the running sums 0 and 2 of r in one register, 1
  * and 3 in another, the same for w, then (s0 + s1, s2 + s3) and their sum
  * with the two halves apart: the same operations on the same values as the
- * scalar loop (the same bits), and with lcp_lcp_terms' pairs few enough
- * live values for x_{i-1} to stay in its register. */
+ * scalar loop (the same bits). */
 static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_row *restrict rw,
-                          double *restrict x, double *restrict xo, lcp_verify_partial *restrict parts)
+                          double *restrict x, double *restrict xo, double *restrict w,
+                          lcp_verify_partial *restrict parts)
 {
     const int *restrict ap = a->p, *restrict aj = a->j;
     const double *restrict ax = a->x;
@@ -307,13 +313,13 @@ static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_r
     memcpy(xo, x, (size_t)p->n * sizeof(double));
     for (int lo = 0, c = 0; lo < p->n; lo += LCP_VERIFY_CHUNK, c++) {
         int hi = p->n - lo > LCP_VERIFY_CHUNK ? lo + LCP_VERIFY_CHUNK : p->n;
-        lcp_lcp_terms t;
-        lcp_lcp_terms_init(&t);
+        double comp = 0.0; /* the metrics' sum of x_i w_i, in row order */
         for (int i = lo; i < hi; i++) {
-            double r, wi, xi = xo[i];
+            int k = ap[i], e = ap[i + 1];
+            double r, wi;
 #ifdef __SSE2__
             __m128d rp = _mm_setzero_pd(), rq = rp, sp = rp, sq = rp; /* r's sums (0, 2), (1, 3); w's */
-            for (int k = ap[i]; k < ap[i + 1]; k += PAD_ROW) { /* PAD_ROW = 4, written out */
+            do {                                                      /* PAD_ROW = 4, written out */
                 __m128d a01 = _mm_loadu_pd(ax + k), a23 = _mm_loadu_pd(ax + k + 2);
                 __m128d a02 = _mm_unpacklo_pd(a01, a23), a13 = _mm_unpackhi_pd(a01, a23);
                 int j0 = aj[k], j1 = aj[k + 1], j2 = aj[k + 2], j3 = aj[k + 3];
@@ -321,28 +327,33 @@ static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_r
                 rq = _mm_add_pd(rq, _mm_mul_pd(a13, _mm_loadh_pd(_mm_load_sd(x + j1), x + j3)));
                 sp = _mm_add_pd(sp, _mm_mul_pd(a02, _mm_loadh_pd(_mm_load_sd(xo + j0), xo + j2)));
                 sq = _mm_add_pd(sq, _mm_mul_pd(a13, _mm_loadh_pd(_mm_load_sd(xo + j1), xo + j3)));
-            }
+                k += PAD_ROW;
+            } while (k < e);
             __m128d R = _mm_add_pd(rp, rq), S = _mm_add_pd(sp, sq); /* (r0 + r1, r2 + r3), w's */
             __m128d rs = _mm_add_pd(_mm_add_pd(_mm_unpacklo_pd(R, S), _mm_unpackhi_pd(R, S)), _mm_set1_pd(rw[i].b));
             r = _mm_cvtsd_f64(rs), wi = _mm_cvtsd_f64(_mm_unpackhi_pd(rs, rs));
 #else
             double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-            for (int k = ap[i]; k < ap[i + 1]; k += PAD_ROW) {
+            do {
                 r0 += ax[k] * x[aj[k]], s0 += ax[k] * xo[aj[k]];
                 r1 += ax[k + 1] * x[aj[k + 1]], s1 += ax[k + 1] * xo[aj[k + 1]];
                 r2 += ax[k + 2] * x[aj[k + 2]], s2 += ax[k + 2] * xo[aj[k + 2]];
                 r3 += ax[k + 3] * x[aj[k + 3]], s3 += ax[k + 3] * xo[aj[k + 3]];
-            }
+                k += PAD_ROW;
+            } while (k < e);
             r = ((r0 + r1) + (r2 + r3)) + rw[i].b, wi = ((s0 + s1) + (s2 + s3)) + rw[i].b;
 #endif
-            double xn = lcp_sel_max(0.0, (xi - rw[i].c * r) - rw[i].g * xp); /* no branch */
+            double xi = xo[i], xn = lcp_sel_max(0.0, (xi - rw[i].c * r) - rw[i].g * xp); /* no branch */
             if (i > 0) x[i - 1] = xp;
             x[i] = 0.0; /* for row i + 1's sum */
             xp = xn;
-            dmax = lcp_sel_max(fabs(xn - xi), dmax);
-            lcp_lcp_terms_add(&t, xi, wi);
+            w[i - lo] = wi;
+            comp += xi * wi;
         }
-        parts[c] = lcp_lcp_terms_partial(&t);
+        x[hi - 1] = xp; /* the chunk's new x whole, for a moment (row hi's sum needs 0 there) */
+        parts[c] = (lcp_verify_partial){.comp = comp};
+        lcp_verify_lcp_rows(&parts[c], xo + lo, w, hi - lo, x + lo, &dmax);
+        x[hi - 1] = 0.0;
     }
     if (p->n > 0) x[p->n - 1] = xp;
     return dmax;
@@ -365,15 +376,15 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
     int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
     lcp_csr a;
     if (padded_build(&p->A, &a)) return -1;
-    double *xo = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double));
+    double *xo = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double)), *w = lcp_alloc(LCP_VERIFY_CHUNK, sizeof(double));
     lcp_verify_partial *parts = lcp_alloc((size_t)(nchunks > 0 ? nchunks : 1), sizeof *parts);
-    if (!xo || !parts) {
-        free(xo), free(parts), lcp_csr_free(&a);
+    if (!xo || !w || !parts) {
+        free(xo), free(w), free(parts), lcp_csr_free(&a);
         return -1;
     }
     double dx = 0.0, bscale = lcp_verify_bscale(p); /* dx: the largest change of the iteration judged (0 for the start) */
     for (int k = 0;; k++) {
-        double next = fused_sweep(p, &a, gs->row, x, xo, parts);
+        double next = fused_sweep(p, &a, gs->row, x, xo, w, parts);
         lcp_verify_partial t = {0};
         if (nchunks > 0) t = parts[0];
         for (int c = 1; c < nchunks; c++) lcp_verify_add(p, &t, &parts[c]);
@@ -386,7 +397,7 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
         }
         dx = next;
     }
-    free(xo), free(parts), lcp_csr_free(&a);
+    free(xo), free(w), free(parts), lcp_csr_free(&a);
     return 0;
 }
 

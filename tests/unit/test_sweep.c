@@ -12,6 +12,13 @@
  *   in src/verify.c); its metrics must be the bits of lcp_verify_w (the
  *   general per-node path) on the same w, over several chunks, with NaN
  *   and Inf in x, and with --reg;
+ * - the lcp rows' metric terms (lcp_verify_lcp_rows: the maxima and the
+ *   NaN flag over arrays in lanes, and a sweep's largest change beside
+ *   them), by each implementation (SSE2, and AVX2 where the CPU has it),
+ *   must be the bits of lcp_verify_nodes' row-by-row terms and of the
+ *   scalar max |xn - x|, for every length 0..67 (every remainder of the
+ *   steps of four and two rows) and with NaN, +-Inf, +-0 and negative
+ *   values in x, w and xn;
  * - pgs and psor on an lcp fuse the residual check and its metrics into
  *   the sweep (fused_solve): the same iterations, status, metrics and
  *   answer, bit for bit, as the plain loop (taken here with an identity
@@ -193,6 +200,66 @@ static void test_verify(void)
     CHECK(lcp_problem_regularise(&p, 1e-3, &err) == 0);
     CHECK(verify_same(&p, x));
     free(x), free(w);
+    lcp_problem_free(&p);
+}
+
+/* A value for the terms' test: mostly ordinary, some of each special kind */
+static double special(unsigned *s)
+{
+    double u = rnd(s);
+    if (u < 0.04) return NAN;
+    if (u < 0.07) return INFINITY;
+    if (u < 0.10) return -INFINITY;
+    if (u < 0.20) return 0.0;
+    if (u < 0.28) return -0.0;
+    return rnd(s) - 0.3;
+}
+
+static void test_terms(void)
+{
+    enum { N = 67 };
+    double x[N], w[N], xn[N];
+    int same = 1, flagged = 0, clean = 0, avx2_missing = 0;
+    unsigned s = 7u;
+    lcp_problem p; /* lcp_verify_nodes reads the kind and nothing else of an lcp */
+    lcp_problem_init(&p);
+    p.kind = LCP_KIND_LCP;
+    int nodes[N];
+    for (int i = 0; i < N; i++) nodes[i] = i;
+    for (int trial = 0; trial < 8 * (N + 1); trial++) {
+        int n = trial % (N + 1), mode = trial / (N + 1) % 4; /* specials: 0 everywhere, 1 none, 2 in w, 3 NaN in x */
+        for (int i = 0; i < n; i++) {
+            x[i] = mode == 0 ? special(&s) : mode == 3 && rnd(&s) < 0.1 ? NAN : rnd(&s) - 0.3;
+            w[i] = mode == 0 || mode == 2 ? special(&s) : rnd(&s) - 0.3;
+            xn[i] = mode == 1 ? rnd(&s) : special(&s);
+        }
+        lcp_verify_partial b;
+        lcp_verify_nodes(&p, x, w, nodes, n, &b);
+        double dref = 0.0;
+        for (int i = 0; i < n; i++) dref = lcp_sel_max(fabs(xn[i] - x[i]), dref);
+        for (int isa = 0; isa < 2; isa++) { /* portable, AVX2 where the CPU has it */
+            lcp_verify_partial a = {0}, c = {0};
+            for (int i = 0; i < n; i++) a.comp += x[i] * w[i];
+            double dx = 0.0;
+            if (lcp_verify_lcp_rows_isa(isa, &a, x, w, n, xn, &dx)) {
+                avx2_missing = 1;
+                continue;
+            }
+            same &= memcmp(&a.res, &b.res, sizeof(double)) == 0 && memcmp(&a.feas, &b.feas, sizeof(double)) == 0 &&
+                    (memcmp(&a.comp, &b.comp, sizeof(double)) == 0 || (isnan(a.comp) && isnan(b.comp))) &&
+                    a.nan == b.nan && memcmp(&dx, &dref, sizeof(double)) == 0;
+            lcp_verify_lcp_rows_isa(isa, &c, x, w, n, NULL, NULL); /* without xn: the same terms */
+            same &= memcmp(&a.res, &c.res, sizeof(double)) == 0 && memcmp(&a.feas, &c.feas, sizeof(double)) == 0 &&
+                    a.nan == c.nan;
+        }
+        lcp_verify_partial d = {0}; /* the dispatching entry: one of them */
+        lcp_verify_lcp_rows(&d, x, w, n, NULL, NULL);
+        same &= memcmp(&d.res, &b.res, sizeof(double)) == 0 && d.nan == b.nan;
+        flagged += b.nan, clean += !b.nan && n > 0;
+    }
+    CHECK(same);
+    CHECK(flagged > 50 && clean > 50); /* both kinds were met */
+    if (avx2_missing) printf("test_terms: this CPU has no AVX2; its path was not run\n");
     lcp_problem_free(&p);
 }
 
@@ -396,6 +463,7 @@ int main(void)
 {
     test_sweep();
     test_verify();
+    test_terms();
     test_omega();
     test_fused();
     CHECK_DONE();
