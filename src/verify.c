@@ -157,7 +157,7 @@ void lcp_verify_finish_b(const lcp_problem *p, const lcp_verify_partial *t, doub
  * row-by-row max_nan's value to the bit.  SSE2: rows q, q + 1 in the lanes
  * of one pair of maxima, q + 2, q + 3 in another (two chains of maxpd); an
  * odd last row in lane 0 beside x = w = xn = 0, whose terms change
- * nothing.  AVX2: four rows a register, then the same for what is left. */
+ * nothing; the largest change only where xn is given.  AVX2: four rows a register, then the same for what is left. */
 #ifdef __SSE2__
 typedef struct {
     __m128d res, feas, nan, dx; /* nan: a mask */
@@ -168,14 +168,15 @@ typedef struct {
  * function into an AVX2 one) */
 #define ROWS_INLINE static inline __attribute__((always_inline))
 
-ROWS_INLINE void rows_pair(rows_acc *a, __m128d x, __m128d w, __m128d xn)
+/* the rows of x and w (a pair; xn's where given) into a */
+ROWS_INLINE void rows_pair(rows_acc *a, __m128d x, __m128d w, const double *xn, int two)
 {
     const __m128d sign = _mm_set1_pd(-0.0);
     __m128d nx = _mm_cmpunord_pd(x, x), m = _mm_or_pd(_mm_and_pd(nx, w), _mm_andnot_pd(nx, _mm_min_pd(w, x)));
     a->res = _mm_max_pd(_mm_andnot_pd(sign, m), a->res);
     a->feas = _mm_max_pd(_mm_xor_pd(sign, m), a->feas);
     a->nan = _mm_or_pd(a->nan, _mm_cmpunord_pd(_mm_sub_pd(x, x), _mm_sub_pd(w, w)));
-    a->dx = _mm_max_pd(_mm_andnot_pd(sign, _mm_sub_pd(xn, x)), a->dx);
+    if (xn) a->dx = _mm_max_pd(_mm_andnot_pd(sign, _mm_sub_pd(two ? _mm_loadu_pd(xn) : _mm_set_sd(*xn), x)), a->dx);
 }
 
 /* rows q.. (from q) two a step into a[0], four a step into a[0] and a[1]
@@ -183,13 +184,12 @@ ROWS_INLINE void rows_pair(rows_acc *a, __m128d x, __m128d w, __m128d xn)
 ROWS_INLINE void rows_finish(rows_acc a[2], lcp_verify_partial *c, const double *x, const double *w, int q, int n,
                                const double *xn, double *dx)
 {
-    __m128d z = _mm_setzero_pd();
     for (; q + 4 <= n; q += 4) {
-        rows_pair(&a[0], _mm_loadu_pd(x + q), _mm_loadu_pd(w + q), xn ? _mm_loadu_pd(xn + q) : z);
-        rows_pair(&a[1], _mm_loadu_pd(x + q + 2), _mm_loadu_pd(w + q + 2), xn ? _mm_loadu_pd(xn + q + 2) : z);
+        rows_pair(&a[0], _mm_loadu_pd(x + q), _mm_loadu_pd(w + q), xn ? xn + q : NULL, 1);
+        rows_pair(&a[1], _mm_loadu_pd(x + q + 2), _mm_loadu_pd(w + q + 2), xn ? xn + q + 2 : NULL, 1);
     }
-    for (; q + 2 <= n; q += 2) rows_pair(&a[0], _mm_loadu_pd(x + q), _mm_loadu_pd(w + q), xn ? _mm_loadu_pd(xn + q) : z);
-    if (q < n) rows_pair(&a[0], _mm_set_sd(x[q]), _mm_set_sd(w[q]), xn ? _mm_set_sd(xn[q]) : z);
+    for (; q + 2 <= n; q += 2) rows_pair(&a[0], _mm_loadu_pd(x + q), _mm_loadu_pd(w + q), xn ? xn + q : NULL, 1);
+    if (q < n) rows_pair(&a[0], _mm_set_sd(x[q]), _mm_set_sd(w[q]), xn ? xn + q : NULL, 0);
     __m128d r = _mm_max_pd(a[0].res, a[1].res), f = _mm_max_pd(a[0].feas, a[1].feas), d = _mm_max_pd(a[0].dx, a[1].dx);
     c->res = lcp_sel_max(_mm_cvtsd_f64(_mm_max_sd(r, _mm_unpackhi_pd(r, r))), c->res);
     c->feas = lcp_sel_max(_mm_cvtsd_f64(_mm_max_sd(f, _mm_unpackhi_pd(f, f))), c->feas);
@@ -199,8 +199,8 @@ ROWS_INLINE void rows_finish(rows_acc a[2], lcp_verify_partial *c, const double 
 
 static void rows_sse2(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn, double *dx)
 {
-    rows_acc a[2] = {{_mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd()}};
-    a[1] = a[0];
+    __m128d z = _mm_setzero_pd();
+    rows_acc a[2] = {{z, z, z, z}, {z, z, z, z}};
     rows_finish(a, c, x, w, 0, n, xn, dx);
 }
 #else
@@ -260,16 +260,12 @@ int lcp_verify_lcp_rows_isa(int isa, lcp_verify_partial *c, const double *x, con
     return 0;
 }
 
+/* AVX2 where the CPU has it (__builtin_cpu_supports: a load and a test of
+ * libgcc's CPU model, once a chunk), the portable one otherwise */
 void lcp_verify_lcp_rows(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn,
                          double *dx)
 {
-#ifdef LCP_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2")) { /* a load and a test of libgcc's CPU model */
-        rows_avx2(c, x, w, n, xn, dx);
-        return;
-    }
-#endif
-    lcp_verify_lcp_rows_isa(0, c, x, w, n, xn, dx);
+    if (lcp_verify_lcp_rows_isa(1, c, x, w, n, xn, dx)) lcp_verify_lcp_rows_isa(0, c, x, w, n, xn, dx);
 }
 
 /* verify_chunk for lcp: w_i = A_i x + b_i (less reg x_i) and the sum of

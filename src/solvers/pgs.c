@@ -295,7 +295,7 @@ static int padded_build(const lcp_csr *A, lcp_csr *a)
  * doubles) and x_i w_i to the metrics' sum, in row order; the metrics'
  * maxima and NaN flag, and the largest change of x, are taken once a chunk
  * over xo, w and x by lcp_verify_lcp_rows, several rows an instruction
- * (about 1.4 times the rows a second on the column again, against those
+ * (about 1.3 times the rows a second on the column again, against those
  * terms row by row in the loop).  One loop a row, PAD_ROW entries a step,
  * at least one step (every row has its diagonal).
  *
