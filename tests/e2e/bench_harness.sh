@@ -49,6 +49,15 @@ grep -q '^| column-100 | 100 |' "$T/table"
 check "the generated scene has its rows" [ $? -eq 0 ]
 [ -s "$T/bench/bench-peers.json" ]
 check "the results are written to BENCH_OUT/bench-peers.json" [ $? -eq 0 ]
+# a problem solved one component at a time (Spheres: 137 piles) has no
+# bandwidth: its iterations are the largest component's, not whole sweeps
+if [ -f ../shared/data/siconos/fc3d/Spheres-i099-356-679.hdf5 ]; then
+    BENCH_OUT="$T/bench3" python3 scripts/bench-peers friction --no-install --repeats 1 --timeout 20 \
+        --sizes '' --problems Spheres-i099 --solvers nsgs >"$T/table3" 2>&1
+    grep '^| Spheres-i099-356-679.hdf5 | 1068 |.*| nsgs |' "$T/table3" >"$T/row3"
+    [ "$(wc -l <"$T/row3")" -eq 1 ] && awk -F'|' '{ exit !($7 + 0 > 0 && $8 + 0 > 0 && $18 ~ /^ *- *$/) }' "$T/row3"
+    check "Spheres (decomposed): nsgs ran, and no bandwidth is given ($(cut -c1-160 "$T/row3"))" [ $? -eq 0 ]
+fi
 # a peer that dies says how (Siconos' lcp_nsgs_SBM takes a zero diagonal
 # to a segmentation fault), not an empty "error:"
 if [ -f ../shared/data/siconos/lcp/lcp_CPS_2.dat ]; then
