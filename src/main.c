@@ -461,6 +461,7 @@ typedef struct {
     const char *solver;
     lcp_status status;
     int iterations, components;
+    double rows_swept, nnz_swept; /* components > 1: lcp_info's */
     double time_s, parse_s, omega, ref_diff;
     lcp_metrics m;
     const char *message;
@@ -487,6 +488,10 @@ static void report(const cli *c, const run_report *r)
         cJSON_AddStringToObject(o, "status", lcp_status_name(r->status));
         cJSON_AddNumberToObject(o, "iterations", r->iterations);
         cJSON_AddNumberToObject(o, "components", r->components);
+        if (r->components > 1) {
+            cJSON_AddNumberToObject(o, "rows_swept", r->rows_swept);
+            cJSON_AddNumberToObject(o, "nnz_swept", r->nnz_swept);
+        }
         cJSON_AddNumberToObject(o, "time_s", r->time_s);
         cJSON_AddNumberToObject(o, "parse_time_s", r->parse_s);
         cJSON_AddNumberToObject(o, "residual", isfinite(r->m.residual) ? r->m.residual : 1e308);
@@ -819,7 +824,7 @@ again:
             memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
     }
     run_report r = {.p = wp, .solver = sv->name, .status = status, .iterations = info.iterations, .time_s = solve_s,
-                    .components = ncomp > 0 ? ncomp : 1,
+                    .components = ncomp > 0 ? ncomp : 1, .rows_swept = info.rows_swept, .nnz_swept = info.nnz_swept,
                     .parse_s = parse_s, .omega = info.omega, .message = info.message,
                     .auto_reason = *why ? why : NULL, .auto_time_s = ch.time_s};
     lcp_verify(wp, x, mon.w, &r.m);

@@ -124,6 +124,7 @@ typedef struct {
     int rows_first, nrows; /* into the row list */
     lcp_status status;
     int iterations, rc;
+    double nnz; /* of the component's A */
     char message[256];
     lcp_err err;
 } part;
@@ -150,6 +151,7 @@ static void solve_part(const lcp_solver *sv, const lcp_problem *p, const lcp_set
         pc->rc = sv->solve(&sp, &ss, xc, &m, &in, &pc->err);
         pc->status = in.status == LCP_NO_SOLUTION || in.status == LCP_ERROR ? in.status : m.status;
         pc->iterations = in.iterations;
+        pc->nnz = (double)lcp_csr_nnz(&sp.A);
         snprintf(pc->message, sizeof pc->message, "%s", *in.message ? in.message : m.message);
         if (pc->status != LCP_SOLVED && m.best.residual <= m.last.residual)
             memcpy(xc, m.best_x, (size_t)pc->nrows * sizeof(double));
@@ -212,6 +214,7 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
      * breakdown): the whole problem is solved as one instead, so that the
      * message and its evidence name the problem's own rows and contacts */
     worst = -1;
+    info->rows_swept = info->nnz_swept = 0.0;
     for (int c = 0; c < k; c++) {
         if (parts[c].rc || parts[c].status == LCP_NO_SOLUTION || parts[c].status == LCP_ERROR) {
             memcpy(x, x0, (size_t)p->n * sizeof(double));
@@ -219,6 +222,8 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
             goto done;
         }
         if (parts[c].iterations > iters) iters = parts[c].iterations;
+        info->rows_swept += (double)parts[c].nrows * parts[c].iterations;
+        info->nnz_swept += parts[c].nnz * parts[c].iterations;
         if (parts[c].status != LCP_SOLVED && (worst < 0 || severity(parts[c].status) > severity(parts[worst].status)))
             worst = c;
     }

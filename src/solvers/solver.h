@@ -103,6 +103,11 @@ typedef struct {
     lcp_status status;
     char message[256];  /* why the solver stopped when it was not the monitor */
     double omega;       /* the relaxation used (psor) */
+    /* --decompose (src/graph/decompose.c): the sum over the components of
+     * their rows, and of their nonzeros of A, times their iterations (the
+     * work of the solve, where iterations is the most of any one); 0 when
+     * the problem was solved whole */
+    double rows_swept, nnz_swept;
 } lcp_info;
 
 typedef struct lcp_solver {

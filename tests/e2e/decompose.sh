@@ -117,4 +117,13 @@ check "time limit, components: the single contact solved ($(tail -1 "$T/xl.mtx")
 import sys; v = float(open('$T/xl.mtx').read().split()[-1]); sys.exit(0 if abs(v - 1) < 1e-12 else 1)"
 check "time limit, components: the residual is the column's, below 0.5 ($(json_field residual))" python3 -c "
 import json, sys; sys.exit(0 if json.load(open('$T/out'))['residual'] < 0.5 else 1)"
+# the work of a decomposed solve: each component's rows and nonzeros times
+# its own iterations (the column 50, to the limit; the single contact 1)
+"$LCP" -s pgs -n 50 -t 1e-12 --decompose on --json "$T/longplus" >"$T/out"
+check "rows_swept, nnz_swept: 3,000 rows and 8,998 nonzeros 50 times, 1 and 1 once ($(cut -c1-200 "$T/out"))" python3 -c "
+import json, sys; d = json.load(open('$T/out'))
+sys.exit(0 if (d['iterations'], d['components'], d['rows_swept'], d['nnz_swept']) == (50, 2, 3000 * 50 + 1, 8998 * 50 + 1) else 1)"
+"$LCP" -s pgs -n 50 -t 1e-12 --decompose off --json "$T/longplus" >"$T/out"
+check "--decompose off: no rows_swept" python3 -c "
+import json, sys; d = json.load(open('$T/out')); sys.exit(0 if 'rows_swept' not in d and 'nnz_swept' not in d else 1)"
 finish
