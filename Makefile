@@ -46,7 +46,12 @@ LDLIBS  = -lcholmod -lumfpack -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfi
 ifeq ($(CUDA),1)
 NVCC      ?= nvcc
 CUDA_ARCH ?= sm_80
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC)))
+# CUDA_HOME: where nvcc says it runs from (_HERE_ of its -dryrun: right also
+# where nvcc on PATH is a wrapper script or a link), else nvcc's folder on PATH
+ifeq ($(origin CUDA_HOME),undefined)
+CUDA_HOME := $(or $(patsubst %/bin,%,$(shell $(NVCC) -dryrun -x cu -c /dev/null -o /dev/null 2>&1 | \
+                 sed -n 's/^\#. _HERE_=//p' | head -1)),$(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC))))
+endif
 override CFLAGS += -DLCP_HAVE_CUDA
 CUOBJ   = $(BUILD)/src/parallel/pgs_cuda.o
 LDLIBS += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
