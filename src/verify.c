@@ -157,7 +157,8 @@ void lcp_verify_finish_b(const lcp_problem *p, const lcp_verify_partial *t, doub
  * row-by-row max_nan's value to the bit.  SSE2: rows q, q + 1 in the lanes
  * of one pair of maxima, q + 2, q + 3 in another (two chains of maxpd); an
  * odd last row in lane 0 beside x = w = xn = 0, whose terms change
- * nothing; the largest change only where xn is given.  AVX2: four rows a register, then the same for what is left. */
+ * nothing; the largest change only where xn is given.  AVX2: four rows a
+ * register, then the same for what is left. */
 #ifdef __SSE2__
 typedef struct {
     __m128d res, feas, nan, dx; /* nan: a mask */
