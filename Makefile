@@ -1,8 +1,11 @@
 # lcpsolve: a solver workbench for contact problems.
-#   make            build ./lcpsolve
+#   make            build ./lcpsolve and the library: $(BUILD)/liblcpsolve.a, $(BUILD)/liblcpsolve.so.*
+#                   (include/lcpsolve.h; the binary links the same objects statically)
 #   make test       run every test (unit tests, then end-to-end tests; TEST_JOBS=N: N at a time)
 #   make valgrind   end-to-end tests with lcpsolve under valgrind memcheck (scripts/valgrind-e2e)
-#   make install    PREFIX=/usr/local: binary and man page
+#   make install    PREFIX=/usr/local: binary, library, header, lcpsolve.pc, man pages (DESTDIR too)
+#   make examples   examples/*.c built against the installed library through pkg-config
+#                   (PREFIX, PKG_CONFIG_PATH), into $(BUILD)/examples/
 #   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
 #                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
@@ -15,8 +18,11 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 OPENMP  ?= 1
+# -fPIC: the same objects make the binary, liblcpsolve.a and liblcpsolve.so
+# (-fno-semantic-interposition: calls inside the library stay direct)
 override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g \
                    -Wall -Wextra -Wshadow -Wstrict-prototypes -Wwrite-strings \
+                   -fPIC -fno-semantic-interposition -Iinclude \
                    -I/usr/include/suitesparse -I/usr/include/hdf5/serial -MMD -MP
 ifeq ($(OPENMP),1)
 override CFLAGS += -fopenmp
@@ -66,9 +72,9 @@ MPISRC  = $(wildcard src/mpi/*.c)
 LDLIBS += -lmetis
 endif
 
-SRC     = $(wildcard src/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
+SRC     = $(wildcard src/*.c src/core/*.c src/cli/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
 OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
-LIBOBJ  = $(filter-out $(BUILD)/src/main.o,$(OBJ))
+LIBOBJ  = $(filter-out $(BUILD)/src/cli/%,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 # one harness a reader: tests/fuzz/fuzz_NAME.c; `make test` replays its seeds
@@ -81,10 +87,25 @@ ifeq ($(FUZZ),1)
 override CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 endif
 
-all: $(BIN)
+# the library: every object but the command line's (src/cli/); the shared
+# one exports the lcps_ calls of include/lcpsolve.h alone (src/core/lcpsolve.map)
+LIBVERSION = 0.1.0
+LIBSONAME  = liblcpsolve.so.0
+LIBA    = $(BUILD)/liblcpsolve.a
+LIBSO   = $(BUILD)/liblcpsolve.so.$(LIBVERSION)
+
+all: $(BIN) $(LIBA) $(LIBSO)
 
 $(BIN): $(OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIBA): $(LIBOBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(LIBSO): $(LIBOBJ) src/core/lcpsolve.map
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(LIBSONAME) -Wl,--version-script=src/core/lcpsolve.map -o $@ \
+	    $(LIBOBJ) $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -92,7 +113,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/%.o: %.cu src/parallel/pgs_cuda.h
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 -arch=$(CUDA_ARCH) -Xcompiler -Wall,-Wextra -c -o $@ $<
+	$(NVCC) -O2 -arch=$(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fPIC -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
@@ -145,13 +166,32 @@ $(BUILD)/peer/%: peer/%.c $(LIBOBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -I$(SICONOS_INC) -I$(SICONOS_INC)/numerics -o $@ $< $(LIBOBJ) \
 	    -lsiconos_numerics $(LDLIBS)
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+LIBDIR ?= $(PREFIX)/lib
+install: $(BIN) $(LIBA) $(LIBSO)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/lcpsolve
 	install -m 644 man/lcpsolve.1 $(DESTDIR)$(PREFIX)/share/man/man1/lcpsolve.1
+	install -m 644 man/lcpsolve.3 $(DESTDIR)$(PREFIX)/share/man/man3/lcpsolve.3
+	install -m 644 include/lcpsolve.h $(DESTDIR)$(PREFIX)/include/lcpsolve.h
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/liblcpsolve.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/liblcpsolve.so.$(LIBVERSION)
+	ln -sf liblcpsolve.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/$(LIBSONAME)
+	ln -sf $(LIBSONAME) $(DESTDIR)$(LIBDIR)/liblcpsolve.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|$(LIBVERSION)|g' \
+	    -e 's|@LIBS_PRIVATE@|$(subst -fopenmp,-lgomp,$(LDLIBS))|g' lcpsolve.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/lcpsolve.pc
+
+# the examples, each built against the installed library through pkg-config
+# as a user builds them (make install PREFIX=... first)
+EXAMPLES = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+examples: $(EXAMPLES)
+$(BUILD)/examples/%: examples/%.c
+	@mkdir -p $(dir $@)
+	PKG_CONFIG_PATH=$(DESTDIR)$(LIBDIR)/pkgconfig:$$PKG_CONFIG_PATH; \
+	    $(CC) -o $@ $< $$(PKG_CONFIG_PATH=$(DESTDIR)$(LIBDIR)/pkgconfig:$$PKG_CONFIG_PATH pkg-config --cflags --libs lcpsolve)
 
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test valgrind bench bench-sweeps peer install clean regress fuzz fuzz-harnesses
+.PHONY: all test valgrind bench bench-sweeps peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

@@ -2,11 +2,13 @@
  *
  * Phases: list DIR (sorted by name), read and check every environment
  * (sequential: the HDF5 library is not thread-safe; timed as parse_s), solve
- * them (timed as solve_s, the wall time of the whole parallel loop), verify
- * each answer, write -o OUTDIR/NAME.mtx, report.  Per environment the solve
- * is the one of `lcpsolve -s NAME PROBLEM` without --decompose: same
- * monitor, same verdicts (the best iterate is kept when not solved, a
- * "solved" whose verified residual is above tol is an error).
+ * them (timed as solve_s, the wall time of the whole parallel loop), write
+ * -o OUTDIR/NAME.mtx, report.  Per environment the solve is the one of
+ * `lcpsolve PROBLEM` with the same options, on one thread: the pipeline of
+ * src/core/pipeline.c (auto's pick and its fallbacks, the best iterate,
+ * verification, ...).  Every option of a solve is taken (the option table,
+ * src/core/options.c) except --trace (one file a solve); -j is the number
+ * of environments solved at once.
  *
  * env-steps/s = environments / solve_s: how many environments one call
  * advances a second, the throughput figure of batched simulation.
@@ -14,7 +16,10 @@
 #include "batch.h"
 #include "choose.h"
 
+#include "cli/cli.h"
 #include "common.h"
+#include "core/options.h"
+#include "core/pipeline.h"
 #include "io/io.h"
 #include "solvers/solver.h"
 #ifdef LCP_HAVE_CUDA
@@ -38,10 +43,9 @@
 
 void openblas_set_num_threads(int);
 
-enum {
-    B_SOLVER = 's', B_PRECOND = 'p', B_TOL = 't', B_MAXITER = 'n', B_THREADS = 'j', B_OUTPUT = 'o', B_HELP = 'h',
-    B_TIMELIMIT = 256, B_JSON, B_QUIET, B_KIND, B_OMEGA, B_DEVICE,
-};
+/* batch's own options; every option of a solve comes from the option
+ * table (src/core/options.c), its ids below 512 */
+enum { B_OUTPUT = 'o', B_HELP = 'h', B_JSON = 512, B_QUIET, B_KIND, B_DEVICE };
 
 typedef struct {
     const char *name;
@@ -50,13 +54,6 @@ typedef struct {
 } batch_option;
 
 static const batch_option batch_options[] = {
-    {"solver", B_SOLVER, "NAME", "solver of every environment (default auto: lcpsolve's pick, solver and preconditioner, for each environment, without its fallbacks)"},
-    {"precond", B_PRECOND, "NAME", "preconditioner (default none)"},
-    {"tol", B_TOL, "X", "stop each solve when its residual <= X (default 1e-8)"},
-    {"max-iter", B_MAXITER, "N", "iteration limit per environment (default 100000)"},
-    {"omega", B_OMEGA, "W|auto", "relaxation (psor, sgs)"},
-    {"threads", B_THREADS, "N", "OpenMP threads: environments solved at once (default 1)"},
-    {"time-limit", B_TIMELIMIT, "S", "stop each environment's solve after S seconds"},
     {"kind", B_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)"},
     {"output", B_OUTPUT, "OUTDIR", "write each solution as OUTDIR/NAME.mtx"},
 #ifdef LCP_HAVE_CUDA
@@ -75,7 +72,7 @@ typedef struct {
     char *path;
     lcp_problem p;
     const lcp_solver *sv;
-    const lcp_precond_type *precond; /* -p, or auto's pick for this environment */
+    const char *precond_name;        /* the preconditioner of the answer ("none", -p, or auto's pick) */
     double *x;
     lcp_status status;
     int iterations, rc;
@@ -84,8 +81,8 @@ typedef struct {
 } batch_env;
 
 typedef struct {
-    lcp_settings s;
-    const char *solver, *precond, *outdir, *dir;
+    lcp_solve_opts o; /* the settings of every solve; o.s.threads: environments at once */
+    const char *outdir, *dir;
     lcp_kind kind;
     int json, quiet, gpu;
 } batch_cli;
@@ -105,7 +102,20 @@ static void help(void)
            ".hdf5 file in it is one, taken in name order.  All are read, then solved on the\n"
            "-j threads, one environment a thread at a time (the answers are the same bits\n"
            "for any -j).  Reports solved / not solved, the worst residual, the solve wall\n"
-           "time, environment-steps per second and the per-environment times.\n\nOptions:\n");
+           "time, environment-steps per second and the per-environment times.  Each\n"
+           "environment is solved as `lcpsolve PROBLEM` solves it with the same options\n"
+           "(auto: the pick and its fallbacks), on one thread; -j N solves N at once.\n\n"
+           "Options of every solve (lcpsolve --help; --trace is refused: one file a solve):\n");
+    for (const lcp_option *o = lcp_options; o->help; o++) {
+        if (o->scope != LCP_OPT_SOLVE || o->id == OPT_TRACE) continue;
+        char left[64];
+        if (o->id < 256)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->id, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        printf("  %-28s %s\n", left, o->help);
+    }
+    printf("\nOptions of batch:\n");
     for (const batch_option *o = batch_options; o->name; o++) {
         char left[64];
         if (o->id < 256)
@@ -118,19 +128,21 @@ static void help(void)
            "file named), 3 some have no solution, 5 a breakdown in some.\n");
 }
 
-static int parse_num(const char *s, double *x)
-{
-    char *end;
-    errno = 0;
-    *x = strtod(s, &end);
-    return end != s && *end == '\0' && errno == 0 && isfinite(*x);
-}
-
 static int parse_args(int argc, char **argv, batch_cli *c)
 {
-    struct option lo[sizeof batch_options / sizeof batch_options[0]];
-    char shortopts[32] = ":";
+    struct option lo[160];
+    char shortopts[64] = ":";
     int nl = 0;
+    for (const lcp_option *o = lcp_options; o->help && nl < 120; o++)
+        if (o->scope == LCP_OPT_SOLVE) {
+            lo[nl++] = (struct option){o->name, o->has_arg ? required_argument : no_argument, NULL, o->id};
+            if (o->id < 256) {
+                size_t l = strlen(shortopts);
+                shortopts[l] = (char)o->id;
+                shortopts[l + 1] = '\0';
+                if (o->has_arg) strcat(shortopts, ":");
+            }
+        }
     for (const batch_option *o = batch_options; o->name; o++) {
         lo[nl++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->id};
         if (o->id < 256) {
@@ -144,49 +156,18 @@ static int parse_args(int argc, char **argv, batch_cli *c)
     optind = 0; /* afresh; argv[0] ("batch") is skipped like a program name */
     opterr = 0;
     int opt;
-    double x;
     while ((opt = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+        const lcp_option *so = opt < 512 ? lcp_option_by_id(opt) : NULL;
+        if (so && so->scope == LCP_OPT_SOLVE) {
+            lcp_err err = {{0}};
+            if (so->id == OPT_TRACE)
+                return usage("--trace cannot be used with batch (one trace a solve: lcpsolve --trace FILE PROBLEM)%s%s",
+                             "", "");
+            if (lcp_option_apply(&c->o, so, optarg ? optarg : "", &err)) return usage("%s%s", err.msg, "");
+            continue;
+        }
         switch (opt) {
         case B_HELP: help(); return -1;
-        case B_SOLVER:
-            if (strcmp(optarg, "auto") && !lcp_solver_find(optarg))
-                return usage("unknown solver '%s' (see lcpsolve --list-solvers)%s", optarg, "");
-            c->solver = optarg;
-            break;
-        case B_PRECOND:
-            if (strcmp(optarg, "none") && !lcp_precond_find(optarg))
-                return usage("unknown preconditioner '%s' (this build has: %s)", optarg, lcp_precond_names());
-            c->precond = optarg;
-            c->s.precond = lcp_precond_find(optarg);
-            break;
-        case B_TOL:
-            if (!parse_num(optarg, &x) || x <= 0) return usage("--tol: '%s' is not a positive number%s", optarg, "");
-            c->s.tol = x;
-            break;
-        case B_MAXITER:
-            if (!parse_num(optarg, &x) || x < 0 || x > 2147483647.0 || x != floor(x))
-                return usage("--max-iter: '%s' is not a non-negative integer%s", optarg, "");
-            c->s.max_iter = (int)x;
-            break;
-        case B_THREADS:
-            if (!parse_num(optarg, &x) || x < 1 || x > 4096 || x != floor(x))
-                return usage("--threads: '%s' is not a positive integer%s", optarg, "");
-            c->s.threads = (int)x;
-            break;
-        case B_TIMELIMIT:
-            if (!parse_num(optarg, &x) || x <= 0)
-                return usage("--time-limit: '%s' is not a positive number%s", optarg, "");
-            c->s.time_limit = x;
-            break;
-        case B_OMEGA:
-            if (!strcmp(optarg, "auto")) {
-                c->s.omega_auto = 1;
-                break;
-            }
-            if (!parse_num(optarg, &x) || x <= 0 || x >= 2)
-                return usage("--omega: '%s' must be 'auto' or a number in (0, 2)%s", optarg, "");
-            c->s.omega = x;
-            break;
         case B_KIND:
             if (!(c->kind = lcp_kind_parse(optarg)))
                 return usage("--kind: unknown kind '%s' (lcp, blcp, ccp, fc3d)%s", optarg, "");
@@ -215,10 +196,13 @@ static int parse_args(int argc, char **argv, batch_cli *c)
         }
     }
     if (c->gpu) {
-        if (strcmp(c->solver, "auto") && strcmp(c->solver, "pgs"))
-            return usage("--device gpu runs pgs (batched sweeps), not -s %s%s", c->solver, "");
-        if (c->s.precond) return usage("--device gpu takes no preconditioner (-p %s)%s", c->precond, "");
-        c->solver = "pgs";
+        if (strcmp(c->o.solver, "auto") && strcmp(c->o.solver, "pgs"))
+            return usage("--device gpu runs pgs (batched sweeps), not -s %s%s", c->o.solver, "");
+        if (c->o.s.precond) return usage("--device gpu takes no preconditioner (-p %s)%s", c->o.precond, "");
+        if (c->o.reg > 0 || c->o.cone_k || c->o.order_named || c->o.decompose == 1)
+            return usage("--device gpu runs plain batched pgs sweeps: no --reg, --cone, --order or --decompose%s%s",
+                         "", "");
+        c->o.solver = "pgs";
     }
     if (optind >= argc) return usage("no DIR given (see lcpsolve batch --help)%s%s", "", "");
     if (optind + 1 < argc) return usage("unexpected argument '%s' (one DIR)%s", argv[optind + 1], "");
@@ -293,16 +277,11 @@ static int read_env(const batch_cli *c, const char *dir, const char *entry, batc
         }
         return rc;
     }
-    e->sv = lcp_solver_find(c->solver);
-    e->precond = c->s.precond;
-    if (!strcmp(c->solver, "auto")) { /* the pick of lcpsolve's auto (src/choose.c), without its fallbacks */
-        lcp_auto_choice ch;
-        if ((rc = lcp_choose_auto(&e->p, &ch, err))) return rc;
-        lcp_auto_drop_probe(&ch); /* no fallbacks here: the rules' pick, not a first try */
-        e->sv = ch.solver;
-        if (!c->s.precond) e->precond = ch.precond; /* -p given: it stands */
-    }
-    if ((rc = lcp_solver_check(e->sv, &e->p, err)) || (rc = lcp_solver_check_precond(e->sv, c->precond, err))) {
+    /* a named solver must fit every environment before any is solved (auto
+     * picks, and falls back, at the solve: the pipeline) */
+    e->sv = lcp_solver_find(c->o.solver);
+    if (e->sv && !c->o.cone_k &&
+        ((rc = lcp_solver_check(e->sv, &e->p, err)) || (rc = lcp_solver_check_precond(e->sv, c->o.precond, err)))) {
         char m[sizeof err->msg];
         snprintf(m, sizeof m, "%s: %.900s", e->path, err->msg);
         snprintf(err->msg, sizeof err->msg, "%s", m);
@@ -317,6 +296,33 @@ static int read_env(const batch_cli *c, const char *dir, const char *entry, batc
     return 0;
 }
 
+/* One environment, on the calling thread: the pipeline, as `lcpsolve
+ * PROBLEM` with the same options solves it. */
+static void solve_env(batch_env *e, const lcp_solve_opts *o)
+{
+    lcp_err err = {{0}};
+    lcp_solve_out out;
+    double t0 = lcp_now();
+    int rc = lcp_pipeline_solve(&e->p, o, NULL, 0, NULL, &out, &err);
+    e->time_s = lcp_now() - t0;
+    e->iterations = out.iterations;
+    if (out.solver) e->sv = out.solver;
+    e->precond_name = out.precond;
+    if (rc) {
+        e->rc = rc;
+        e->status = (lcp_status)rc;
+        e->residual = INFINITY;
+        snprintf(e->msg, sizeof e->msg, "%.250s", err.msg);
+    } else {
+        e->status = out.status;
+        e->residual = out.m.residual;
+        memcpy(e->x, out.x, (size_t)e->p.n * sizeof(double));
+        snprintf(e->msg, sizeof e->msg, "%.250s", out.message);
+    }
+    lcp_solve_out_free(&out);
+}
+
+#ifdef LCP_HAVE_CUDA
 /* The verdict of one finished solve, as `lcpsolve PROBLEM` gives it. */
 static void finish_env(batch_env *e, const lcp_settings *s, lcp_monitor *mon, lcp_status solver_status)
 {
@@ -330,39 +336,6 @@ static void finish_env(batch_env *e, const lcp_settings *s, lcp_monitor *mon, lc
     e->status = status;
 }
 
-/* One environment, sequentially, on the calling thread. */
-static void solve_env(batch_env *e, const lcp_settings *s)
-{
-    lcp_monitor mon;
-    lcp_err err = {{0}};
-    lcp_info info = {0};
-    info.status = LCP_MAX_ITER;
-    double t0 = lcp_now();
-    if (lcp_monitor_init(&mon, &e->p, s, NULL)) {
-        e->rc = LCP_ERROR;
-        e->status = LCP_ERROR;
-        snprintf(e->msg, sizeof e->msg, "out of memory");
-        return;
-    }
-    lcp_settings es = *s;
-    es.precond = e->precond;
-    int rc = e->sv->solve(&e->p, &es, e->x, &mon, &info, &err);
-    e->iterations = info.iterations;
-    if (rc) {
-        e->rc = rc;
-        e->status = (lcp_status)rc;
-        e->residual = INFINITY;
-        snprintf(e->msg, sizeof e->msg, "%.250s", err.msg);
-    } else {
-        finish_env(e, s, &mon, info.status);
-        if (*info.message) snprintf(e->msg, sizeof e->msg, "%.250s", info.message);
-        else if (*mon.message) snprintf(e->msg, sizeof e->msg, "%.250s", mon.message);
-    }
-    lcp_monitor_free(&mon);
-    e->time_s = lcp_now() - t0;
-}
-
-#ifdef LCP_HAVE_CUDA
 /* --device gpu: every environment's CSR, b, 1/A_ii and bounds concatenated
  * and uploaded once; batched PGS sweeps on the device, GPU_CHECK sweeps a
  * launch; after each launch the iterates come back and every unfinished
@@ -489,9 +462,8 @@ int lcp_batch_main(int argc, char **argv)
 {
     batch_cli c;
     memset(&c, 0, sizeof c);
-    lcp_settings_default(&c.s);
-    c.solver = "auto";
-    c.precond = "none";
+    lcp_solve_opts_default(&c.o);
+    c.o.s.on_iteration = lcp_cli_stop_on_signal; /* SIGINT/SIGTERM: each solve stops with its best iterate */
     /* a private copy: getopt_long permutes the pointers */
     char **av = lcp_alloc((size_t)argc + 1, sizeof *av);
     if (!av) return lcp_status_exit_code(LCP_ERROR);
@@ -506,9 +478,9 @@ int lcp_batch_main(int argc, char **argv)
     int n = 0, exit_code = 0;
     batch_env *env = NULL;
     double *times = NULL;
-    const int threads = c.s.threads;
-    lcp_settings s1 = c.s; /* each solve sequential inside */
-    s1.threads = 1;
+    const int threads = c.o.s.threads;
+    lcp_solve_opts o1 = c.o; /* each solve sequential inside */
+    o1.s.threads = 1;
 
     double t0 = lcp_now();
     if ((rc = list_dir(c.dir, &names, &n, &err))) goto fail;
@@ -529,11 +501,11 @@ int lcp_batch_main(int argc, char **argv)
     double ts = lcp_now();
     if (c.gpu) {
 #ifdef LCP_HAVE_CUDA
-        if ((rc = solve_gpu(env, n, &s1, &err))) goto fail;
+        if ((rc = solve_gpu(env, n, &o1.s, &err))) goto fail;
 #endif
     } else {
 #pragma omp parallel for schedule(dynamic, 1)
-        for (int k = 0; k < n; k++) solve_env(&env[k], &s1);
+        for (int k = 0; k < n; k++) solve_env(&env[k], &o1);
     }
     double solve_s = lcp_now() - ts;
 
@@ -576,16 +548,19 @@ int lcp_batch_main(int argc, char **argv)
     }
 
     const char *device = c.gpu ? "gpu" : "cpu";
-    const char *solver = env[0].sv->name; /* auto: the one chosen, when all agree */
-    for (int k = 1; k < n; k++)
+    const char *solver = env[0].sv ? env[0].sv->name : c.o.solver; /* auto: the one chosen, when all agree */
+    const char *precond = env[0].precond_name ? env[0].precond_name : c.o.precond;
+    for (int k = 1; k < n; k++) {
         if (env[k].sv != env[0].sv) solver = "auto (mixed)";
+        if (env[k].precond_name && strcmp(env[k].precond_name, precond)) precond = "auto (mixed)";
+    }
     double rate = solve_s > 0 ? n / solve_s : 0.0;
     if (c.json) {
         cJSON *o = cJSON_CreateObject(), *ns = cJSON_CreateArray();
         cJSON_AddStringToObject(o, "command", "batch");
         cJSON_AddStringToObject(o, "dir", c.dir);
         cJSON_AddStringToObject(o, "solver", solver);
-        cJSON_AddStringToObject(o, "precond", c.precond);
+        cJSON_AddStringToObject(o, "precond", precond);
         cJSON_AddStringToObject(o, "device", device);
         cJSON_AddNumberToObject(o, "threads", threads);
         cJSON_AddNumberToObject(o, "environments", n);
@@ -598,7 +573,7 @@ int lcp_batch_main(int argc, char **argv)
         cJSON_AddNumberToObject(o, "env_steps_per_s", rate);
         cJSON_AddNumberToObject(o, "median_env_s", median);
         cJSON_AddNumberToObject(o, "max_env_s", tmax);
-        cJSON_AddNumberToObject(o, "tol", c.s.tol);
+        cJSON_AddNumberToObject(o, "tol", c.o.s.tol);
         for (int k = 0, m = 0; k < n && m < 100; k++)
             if (env[k].status != LCP_SOLVED) {
                 cJSON_AddItemToArray(ns, cJSON_CreateString(env[k].name));
@@ -613,9 +588,9 @@ int lcp_batch_main(int argc, char **argv)
         cJSON_Delete(o);
     } else if (!c.quiet) {
         printf("environments     %d from %s (read in %.3f s)\n", n, c.dir, parse_s);
-        printf("solver           %s%s%s on %s, %d thread%s\n", solver, strcmp(c.precond, "none") ? " -p " : "",
-               strcmp(c.precond, "none") ? c.precond : "", device, threads, threads == 1 ? "" : "s");
-        printf("solved           %d, not solved %d (tol %.1e)\n", solved, n - solved, c.s.tol);
+        printf("solver           %s%s%s on %s, %d thread%s\n", solver, strcmp(precond, "none") ? " -p " : "",
+               strcmp(precond, "none") ? precond : "", device, threads, threads == 1 ? "" : "s");
+        printf("solved           %d, not solved %d (tol %.1e)\n", solved, n - solved, c.o.s.tol);
         printf("worst residual   %.3e (%s)\n", worst, worst_name);
         printf("solve wall time  %.4f s\n", solve_s);
         printf("env-steps/s      %.1f\n", rate);

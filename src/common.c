@@ -1,6 +1,8 @@
 /* src/common.c: status table, errors, checked allocation, clock. */
 #include "common.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -163,3 +165,11 @@ char *lcp_strdup(const char *s)
 }
 
 int lcp_procs = 1;
+
+int lcp_parse_number(const char *s, double *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0 && isfinite(*x);
+}

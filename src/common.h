@@ -69,6 +69,9 @@ int lcp_parse_bytes(const char *s, size_t *bytes);
 /* "832 B", "1.5 KiB", "12.3 MiB", "4.0 GiB" into buf (returned). */
 const char *lcp_bytes_str(double bytes, char buf[32]);
 
+/* A whole string as a finite number (strtod); 1 when it is one. */
+int lcp_parse_number(const char *s, double *x);
+
 /* Monotonic wall-clock seconds. */
 double lcp_now(void);
 

@@ -26,6 +26,7 @@
 #include "sequence.h"
 
 #include "choose.h"
+#include "core/pipeline.h"
 #include "io/io.h"
 
 #include <cjson/cJSON.h>
@@ -514,30 +515,29 @@ static int write_step(const seq_params *g, const lcp_problem *p, const double *i
     return lcp_outfile_commit(&of, err);
 }
 
-/* One solve of p by sv from zero: 0 or an error; the answer (or the best
- * iterate) in x, its residual in *res. */
+/* One solve of p by sv from zero, through the pipeline (the whole problem:
+ * no decomposition): 0 or an error; the answer (or the best iterate) in x,
+ * its residual in *res. */
 static int solve_with(const lcp_problem *p, const lcp_solver *sv, const lcp_precond_type *pre, double *x, int *iters,
                       double *res, lcp_err *err)
 {
-    lcp_settings s;
-    lcp_settings_default(&s);
-    s.tol = 1e-10;
-    s.max_iter = p->kind & LCP_KIND_FRICTION ? 20000 : 100000;
-    s.time_limit = 60;
-    s.precond = pre;
-    lcp_monitor mon;
-    if (lcp_monitor_init(&mon, p, &s, NULL)) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-    lcp_info info = {.status = LCP_MAX_ITER};
-    memset(x, 0, (size_t)p->n * sizeof *x);
-    int rc = sv->solve(p, &s, x, &mon, &info, err);
-    if (!rc && mon.status != LCP_SOLVED && mon.best.residual <= mon.last.residual)
-        memcpy(x, mon.best_x, (size_t)p->n * sizeof *x);
+    lcp_solve_opts o;
+    lcp_solve_opts_default(&o);
+    o.s.tol = 1e-10;
+    o.s.max_iter = p->kind & LCP_KIND_FRICTION ? 20000 : 100000;
+    o.s.time_limit = 60;
+    o.s.precond = pre;
+    o.solver = sv->name;
+    o.precond = pre ? pre->name : "none";
+    o.decompose = 0;
+    lcp_solve_out out;
+    int rc = lcp_pipeline_solve(p, &o, NULL, 0, NULL, &out, err);
     if (!rc) {
-        lcp_verify(p, x, mon.w, &mon.last);
-        *res = isfinite(mon.last.residual) ? mon.last.residual : INFINITY;
-        *iters = info.iterations;
+        memcpy(x, out.x, (size_t)p->n * sizeof *x);
+        *res = isfinite(out.m.residual) ? out.m.residual : INFINITY;
+        *iters = out.iterations;
     }
-    lcp_monitor_free(&mon);
+    lcp_solve_out_free(&out);
     return rc;
 }
 
@@ -866,12 +866,13 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
     for (int k = 0; k < nn && !rc; k++) {
         lcp_problem p;
         lcp_problem_init(&p);
-        double *ids = NULL, *x = NULL, *xsave = NULL; /* xsave: auto's resume (choose.h) */
-        int nid = 0;
+        double *ids = NULL, *x = NULL;
+        int nid = 0, matched_any = 0;
         idkey *cur = NULL;
-        lcp_monitor mon = {0};
+        lcp_solve_out out;
+        memset(&out, 0, sizeof out);
         snprintf(path, plen, "%s/%s", o->dir, names[k]);
-        if ((rc = lcp_read_problem(path, LCP_KIND_NONE, &p, err))) goto step_done;
+        if ((rc = lcp_read_problem(path, o->kind, &p, err))) goto step_done;
         snprintf(path, plen, "%s/%s/ids.mtx", o->dir, names[k]);
         if ((rc = lcp_read_mtx_vector(path, &ids, &nid, err))) goto step_done;
         int rpc = p.kind & LCP_KIND_FRICTION ? 3 : 1, ncon = p.n / rpc;
@@ -889,11 +890,12 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
         int matched = 0;
         for (int i = 0; i < ncon; i++) {
             cur[i] = (idkey){ids[i], i};
-            if (!prev || rpc != rpc_prev || o->warm_factor == 0) continue;
+            if (!prev || rpc != rpc_prev || o->o->warm_factor == 0) continue;
             idkey key = {ids[i], 0}, *hit = bsearch(&key, prev, (size_t)nprev, sizeof *prev, cmp_idkey);
             if (!hit) continue;
             matched++;
-            for (int q = 0; q < rpc; q++) x[rpc * i + q] = o->warm_factor * prev_x[rpc * hit->k + q];
+            matched_any = 1; /* scaled by --warm-factor and --dt-ratio in the pipeline */
+            for (int q = 0; q < rpc; q++) x[rpc * i + q] = prev_x[rpc * hit->k + q];
         }
         qsort(cur, (size_t)ncon, sizeof *cur, cmp_idkey);
         for (int i = 1; i < ncon; i++)
@@ -901,73 +903,19 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
                 rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "id %.17g appears twice", cur[i].id);
                 goto step_done;
             }
-        /* the solver: named, or auto's pick for this step */
-        lcp_settings s = *o->s;
-        lcp_schedule_apply(o->schedule, (double)k / (double)nn, &s);
-        const lcp_solver *sv = NULL;
-        const char *pname = o->precond;
-        double t0 = lcp_now(), choose_s = 0;
-        lcp_auto_choice ch = {0};
-        if (!strcmp(o->solver, "auto")) {
-            if ((rc = lcp_choose_auto(&p, &ch, err))) goto step_done;
-            if (strcmp(o->precond, "none")) lcp_auto_drop_probe(&ch); /* -p is for the rules' pick */
-            sv = ch.solver;
-            if (!strcmp(o->precond, "none")) {
-                s.precond = ch.precond;
-                pname = ch.precond_name;
-            }
-            choose_s = lcp_now() - t0;
-        } else {
-            sv = lcp_solver_find(o->solver);
-        }
-        if ((rc = lcp_solver_check(sv, &p, err)) || (rc = lcp_solver_check_precond(sv, pname, err))) goto step_done;
-        if (lcp_monitor_init(&mon, &p, &s, NULL)) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto step_done;
-        }
-        lcp_info info = {.status = LCP_MAX_ITER};
-        double ts = lcp_now();
-        int user_max = s.max_iter;
-        lcp_auto_run run;
-        lcp_auto_begin(&ch, sv, s.precond, user_max, &run);
-        if (run.max_iter > 0) s.max_iter = run.max_iter;
-        if (p.n > 0) {
-            if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
-        } else {
-            lcp_monitor_step(&mon, 0, x, NULL);
-        }
-        s.max_iter = user_max;
-        lcp_status st = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-        while (lcp_auto_next(&ch, &p, user_max, st, isfinite(mon.best.residual), xsave != NULL, &run)) {
-            if (run.start == LCP_AUTO_FROM_BEST) { /* auto's fallbacks, as in main.c (choose.h) */
-                if (!xsave) xsave = lcp_alloc((size_t)p.n, sizeof *xsave); /* NULL: no second round */
-                if (xsave) memcpy(xsave, mon.best_x, (size_t)p.n * sizeof *x);
-                memcpy(x, mon.best_x, (size_t)p.n * sizeof *x);
-            } else if (run.start == LCP_AUTO_FROM_SAVED) {
-                memcpy(x, xsave, (size_t)p.n * sizeof *x);
-            } else {
-                memset(x, 0, (size_t)p.n * sizeof *x);
-            }
-            lcp_monitor_free(&mon);
-            if (lcp_monitor_init(&mon, &p, &s, NULL)) {
-                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-                goto step_done;
-            }
-            sv = run.solver;
-            s.precond = run.precond;
-            pname = s.precond ? s.precond->name : "none";
-            if (run.max_iter > 0) s.max_iter = run.max_iter;
-            info = (lcp_info){.status = LCP_MAX_ITER};
-            if ((rc = sv->solve(&p, &s, x, &mon, &info, err))) goto step_done;
-            s.max_iter = user_max;
-            st = info.status == LCP_NO_SOLUTION || info.status == LCP_ERROR ? info.status : mon.status;
-        }
-        double solve_s = lcp_now() - ts + choose_s;
-        if (st != LCP_SOLVED && mon.best.residual <= mon.last.residual)
-            memcpy(x, mon.best_x, (size_t)p.n * sizeof *x);
-        lcp_metrics m;
-        lcp_verify(&p, x, mon.w, &m);
-        if (st == LCP_SOLVED && !(m.residual <= s.tol)) st = LCP_ERROR;
+        /* the step's solve: the pipeline with the settings of every step,
+         * the schedule's cap or tolerance for this one */
+        lcp_solve_opts so = *o->o;
+        lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so.s);
+        if ((rc = lcp_pipeline_solve(&p, &so, matched_any ? x : NULL, p.n, path, &out, err))) goto step_done;
+        lcp_status st = out.status;
+        const lcp_solver *sv = out.solver;
+        const char *pname = out.precond;
+        double solve_s = out.time_s + out.auto_time_s;
+        lcp_metrics m = out.m;
+        lcp_settings s = so.s;
+        lcp_info info = {.iterations = out.iterations};
+        if (p.n > 0) memcpy(x, out.x, (size_t)p.n * sizeof *x);
         if (st == LCP_SOLVED) solved++;
         int ec = lcp_status_exit_code(st);
         if (ec > worst_exit) worst_exit = ec;
@@ -1011,10 +959,9 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
         nprev = ncon;
         rpc_prev = rpc;
     step_done:
-        lcp_monitor_free(&mon);
+        lcp_solve_out_free(&out);
         free(cur);
         free(x);
-        free(xsave);
         free(ids);
         lcp_problem_free(&p);
     }

@@ -12,7 +12,7 @@
 #ifndef LCPSOLVE_SEQUENCE_H
 #define LCPSOLVE_SEQUENCE_H
 
-#include "solvers/solver.h"
+#include "core/pipeline.h"
 
 /* argv[0] is "generate", argv[1] "sequence"; exit code of DESIGN.md. */
 int lcp_sequence_generate_main(int argc, char **argv);
@@ -36,11 +36,10 @@ void lcp_schedule_apply(const lcp_schedule *sch, double f, lcp_settings *s);
 
 typedef struct {
     const char *dir;
-    const char *solver;      /* a solver name or "auto" */
-    const char *precond;     /* "none" or a name; auto may choose its own */
-    const lcp_settings *s;   /* tol, max_iter, adaptive, ... of every step */
+    const lcp_solve_opts *o;      /* the settings of every step (the pipeline's); warm_factor: x0 =
+                                   * warm_factor * dt_ratio * the previous x, matched by id; 0: cold starts */
+    lcp_kind kind;                /* --kind: the kind of the steps where their files do not say */
     const lcp_schedule *schedule; /* NULL or n == 0: none */
-    double warm_factor;      /* x0 = warm_factor * previous x, matched by id; 0: cold starts */
     int json, quiet;
 } lcp_sequence_opts;
 

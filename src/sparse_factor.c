@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ordering = LCP_SF_ORDER_AUTO;
+static _Thread_local int ordering = LCP_SF_ORDER_AUTO; /* per thread: solves in two threads do not meet */
 
 void lcp_sparse_factor_set_ordering(int o) { ordering = o; }
+int lcp_sparse_factor_get_ordering(void) { return ordering; }
 
 static int failed(lcp_sparse_factor *F, const char *stage, int status, int nomem)
 {

@@ -45,14 +45,16 @@ enum {
 
 enum { LCP_SF_NONE = 0, LCP_SF_CHOLESKY, LCP_SF_LU };
 
-/* The fill-reducing ordering of every factorisation of this process
+/* The fill-reducing ordering of the factorisations of the calling thread
  * (--order with a factorising solver): AUTO is the libraries' own choice
  * (CHOLMOD tries AMD and, for large matrices, METIS; UMFPACK picks AMD or
  * COLAMD by its strategy); NATURAL none; AMD (UMFPACK: AMD on the symmetric
- * strategy, COLAMD otherwise); ND nested dissection by METIS.  Set once
- * before the solves (read-only while they run: tasks share it). */
+ * strategy, COLAMD otherwise); ND nested dissection by METIS.  Thread-local:
+ * the pipeline sets it at the start of every solve (src/core/pipeline.c),
+ * and the component tasks of --decompose take the solve's (decompose.c). */
 enum { LCP_SF_ORDER_AUTO = 0, LCP_SF_ORDER_NATURAL, LCP_SF_ORDER_AMD, LCP_SF_ORDER_ND };
 void lcp_sparse_factor_set_ordering(int ordering);
+int lcp_sparse_factor_get_ordering(void);
 
 #define LCP_SF_REFINE_DEFAULT (-1) /* UMFPACK's default iterative refinement (2 steps) */
 

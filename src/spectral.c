@@ -46,7 +46,7 @@ static void scaled_apply(const lcp_csr *A, const double *d, const double *x, dou
 }
 
 /* Extreme eigenvalues of the k x k tridiagonal (alpha, beta). */
-extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by main's signal handler */
+
 
 static int ritz(const double *alpha, const double *beta, int k, double *lo, double *hi, double *work)
 {
@@ -202,7 +202,6 @@ static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double
             }
         }
         if (nb <= 1e-14 * fabs(a)) break; /* invariant subspace: exact */
-        if (lcp_interrupted && k % 10 == 9) break; /* SIGINT/SIGTERM: the estimate so far; the solve stops next */
         beta[k] = nb;
         b = nb;
         for (int i = 0; i < n; i++) {

@@ -18,6 +18,7 @@
  * tol / sqrt(k) the whole is within tol.
  */
 #include "decompose.h"
+#include "../sparse_factor.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -201,11 +202,15 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
      * a step) must not wait for the largest to use it all up and then start
      * with none, their start's residual then standing for the whole answer */
     if (s->threads > 1) {
+        int ordering = lcp_sparse_factor_get_ordering(); /* the solve's, for the tasks' threads */
 #pragma omp parallel
 #pragma omp single
         for (int c = k - 1; c >= 0; c--) {
 #pragma omp task firstprivate(c)
-            solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
+            {
+                lcp_sparse_factor_set_ordering(ordering);
+                solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
+            }
         }
     } else { /* no OpenMP team: a team of one still spin-waits in the libraries' own regions (CHOLMOD) */
         for (int c = k - 1; c >= 0; c--) solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);

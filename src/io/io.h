@@ -25,6 +25,11 @@ int lcp_write_mtx_vector(const char *path, const double *v, int n, const char *c
 /* Writes A in coordinate form, atomically. */
 int lcp_write_mtx_matrix(const char *path, const lcp_csr *A, const char *comment, lcp_err *err);
 
+/* Writes p as a folder dir (created) of Matrix Market files, one a field
+ * present, and problem.json naming them with the kind; read back by
+ * lcp_read_problem (src/io/write.c). */
+int lcp_write_problem(const lcp_problem *p, const char *dir, lcp_err *err);
+
 /* A problem folder: A.mtx b.mtx [mu.mtx lo.mtx hi.mtx findex.mtx] or
  * M.mtx J.mtx v.mtx [e.mtx mu.mtx] (src/io/folder.c). */
 int lcp_read_folder(const char *dir, lcp_kind kind_hint, lcp_problem *p, lcp_err *err);

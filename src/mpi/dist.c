@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern volatile sig_atomic_t lcp_interrupted;
+
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -288,7 +288,8 @@ int lcp_dist_monitor(lcp_dist *d, lcp_monitor *mon, int iter, const double *x, c
         for (int k = 0; k < d->nown; k++)
             for (int i = d->own[k] * b; i < d->own[k] * b + b; i++) w[i] += p->reg * x[i];
     int friction = b == 3;
-    double mx[5] = {friction ? 0.0 : t.res, t.feas, (double)t.nan, lcp_now() - mon->t0, (double)lcp_interrupted};
+    double mx[5] = {friction ? 0.0 : t.res, t.feas, (double)t.nan, lcp_now() - mon->t0, (double)mon->stop_asked}; /* the callback's word, the same everywhere */
+    mon->collective = 1;
     double sm[5] = {friction ? t.res : 0.0, t.comp, t.nq, t.nr, t.nu};
     MPI_Allreduce(MPI_IN_PLACE, mx, 5, MPI_DOUBLE, MPI_MAX, d->comm);
     MPI_Allreduce(MPI_IN_PLACE, sm, 5, MPI_DOUBLE, MPI_SUM, d->comm);

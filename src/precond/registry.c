@@ -27,7 +27,7 @@ const lcp_precond_type *lcp_precond_find(const char *name)
 
 const char *lcp_precond_names(void)
 {
-    static char names[256];
+    static _Thread_local char names[256];
     if (!*names) {
         strcpy(names, "none");
         for (int i = 0; preconds[i]; i++)

@@ -1,7 +1,8 @@
 /* src/solvers/monitor.c: the stopping test every solver shares.  After each
  * iteration it recomputes the residual of DESIGN.md through src/verify.c,
- * writes the trace row, keeps the best iterate, and stops the solve on
- * convergence, a limit, an interrupt, a NaN or a divergence. */
+ * writes the trace row, calls the settings' iteration callback, keeps the
+ * best iterate, and stops the solve on convergence, a limit, the callback's
+ * word, a NaN or a divergence. */
 #include "solver.h"
 
 #include <math.h>
@@ -9,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-volatile sig_atomic_t lcp_interrupted; /* set by main's SIGINT/SIGTERM handler */
 
 void lcp_settings_default(lcp_settings *s)
 {
@@ -32,6 +31,9 @@ void lcp_settings_default(lcp_settings *s)
     s->inner = lcp_solver_find("nsgs");
     s->crash = LCP_CRASH_AUTO;
     s->crash_by = NULL;
+    s->on_iteration = NULL;
+    s->on_iteration_ctx = NULL;
+    s->columns = NULL;
 }
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)
@@ -95,7 +97,7 @@ int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *
     double t = lcp_now() - mon->t0;
     lcp_metrics m;
     lcp_verify_b(mon->p, x, mon->w, mon->bscale, &m);
-    return lcp_monitor_record(mon, iter, t, lcp_interrupted, &m, x, extra);
+    return lcp_monitor_record(mon, iter, t, 0, &m, x, extra);
 }
 
 static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
@@ -113,6 +115,20 @@ int lcp_monitor_record_give(lcp_monitor *mon, int iter, double t, int interrupte
     return record(mon, iter, t, interrupted, m, *x, x, extra);
 }
 
+/* The iteration callback of the settings: 1 when it asks to stop (for a
+ * collective monitor only noted in stop_asked: the caller reduces it). */
+static int ask_stop(lcp_monitor *mon, int iter, double t, const lcp_metrics *m, const double *extra)
+{
+    const lcp_settings *s = mon->s;
+    if (!s->on_iteration || !s->on_iteration(s->on_iteration_ctx, iter, t, m, s->columns, extra)) return 0;
+    if (mon->collective) {
+        mon->stop_asked = 1;
+        return 0;
+    }
+    mon->interrupted = 1;
+    return 1;
+}
+
 /* give: NULL, or the caller's buffer (x = *give), swapped with best_x
  * instead of copied into it */
 static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
@@ -123,6 +139,7 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
     mon->last = *m;
     mon->iter = iter;
     if (mon->trace) lcp_trace_row(mon->trace, iter, t, &mon->last, extra);
+    if (ask_stop(mon, iter, t, &mon->last, extra)) interrupted = 1;
     if (iter == 0) mon->first_residual = mon->last.residual;
     if (mon->last.residual < mon->best.residual) {
         mon->best = mon->last;
@@ -162,6 +179,7 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
         return 1;
     }
     if ((mon->s->time_limit > 0 && t >= mon->s->time_limit) || interrupted) {
+        if (interrupted) mon->interrupted = 1;
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
@@ -177,11 +195,13 @@ int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *
 {
     if (mon->trace) return lcp_monitor_step(mon, iter, x, extra); /* every row is traced */
     mon->iter = iter;
+    double t = lcp_now() - mon->t0;
+    int stop = ask_stop(mon, iter, t, NULL, extra);
     if (iter >= mon->s->max_iter) {
         mon->status = LCP_MAX_ITER;
         return 1;
     }
-    if ((mon->s->time_limit > 0 && lcp_now() - mon->t0 >= mon->s->time_limit) || lcp_interrupted) {
+    if ((mon->s->time_limit > 0 && t >= mon->s->time_limit) || stop) {
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }

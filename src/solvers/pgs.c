@@ -242,7 +242,7 @@ static double ordered_sweep(const lcp_problem *p, const lcp_gs *gs, double *x, c
     return dmax;
 }
 
-extern volatile sig_atomic_t lcp_interrupted; /* src/solvers/monitor.c, set by main's signal handler */
+
 
 /* A's rows padded with zeros to a multiple of PAD_ROW entries, for the
  * fused sweep: each pad entry is 0 at column i (row i's own, so x_i is at
@@ -391,7 +391,7 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
         lcp_metrics m;
         lcp_verify_finish_b(p, &t, bscale, &m);
         const double *judged = xo;
-        if (lcp_monitor_record_give(mon, k, lcp_now() - mon->t0, lcp_interrupted, &m, &xo, &dx)) {
+        if (lcp_monitor_record_give(mon, k, lcp_now() - mon->t0, 0, &m, &xo, &dx)) {
             memcpy(x, xo == judged ? xo : mon->best_x, (size_t)n * sizeof(double));
             break;
         }

@@ -85,7 +85,7 @@ int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err)
 
 const char *lcp_solver_precond_names(const lcp_solver *sv)
 {
-    static char names[256];
+    static _Thread_local char names[256]; /* per thread: two solves may refuse at once */
     strcpy(names, "none");
     for (int i = 0; sv->preconds && sv->preconds[i]; i++)
         if (strlen(names) + strlen(sv->preconds[i]) + 3 < sizeof names) {

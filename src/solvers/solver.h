@@ -42,6 +42,18 @@ typedef struct lcp_settings_s {
     const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
     int crash;           /* lemke, pivot --crash: LCP_CRASH_AUTO (default), LCP_CRASH_NONE, or LCP_CRASH_SOLVER (crash_by) */
     const struct lcp_solver *crash_by; /* --crash SOLVER: the solver whose answer guesses the start (basis, clamped set) */
+    /* Called by the monitor after each check of an iterate (iteration 0 is
+     * the start) with its metrics (NULL where the iterate is not checked:
+     * Lemke's bases without a trace), the solver's extra trace columns
+     * (names in columns, NULL-terminated, values in extra; either may be
+     * NULL); a non-zero return stops the solve (status time_limit, the
+     * best iterate kept): progress, cancellation, the binary's SIGINT.
+     * Under --decompose it is called for each component's iterates, from
+     * the thread solving it (several at once with -j > 1). */
+    int (*on_iteration)(void *ctx, int iter, double time_s, const lcp_metrics *m, const char *const *columns,
+                        const double *extra);
+    void *on_iteration_ctx;
+    const char *const *columns; /* the running solver's extra columns (set by the pipeline) */
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 /* ipm */ };
@@ -65,6 +77,11 @@ typedef struct {
     char message[256];      /* why the monitor stopped with status error (divergence, NaN), else "" */
     double start_error;     /* ccp/fc3d: the natural-map error of r = 0, unnormalised (see monitor.c) */
     double bscale;          /* lcp_verify_bscale at init: b must not change while the monitor is in use */
+    int interrupted;        /* the iteration callback asked to stop */
+    /* the distributed solvers (src/mpi): a stop asked by the callback is
+     * only noted (stop_asked) for the caller to reduce over the processes
+     * and pass back as `interrupted`, so that every process stops alike */
+    int collective, stop_asked;
 } lcp_monitor;
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,

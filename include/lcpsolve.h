@@ -1,0 +1,215 @@
+/* lcpsolve.h: the C library of lcpsolve (liblcpsolve; pkg-config lcpsolve).
+ *
+ * Contact problems of physics engines, solved and verified:
+ *
+ *   lcp  : w = A x + b, x >= 0, w >= 0, x'w = 0
+ *   blcp : x = mid(lo, x - w, hi); findex[i] = j >= 0 replaces the bounds of
+ *          row i by -mu[i] x_j, +mu[i] x_j (ODE/Bullet-style friction)
+ *   ccp  : u = A r + b, r_i in K_mu_i, u_i in K*_mu_i, r_i'u_i = 0
+ *          (3 rows a contact: normal, tangent 1, tangent 2)
+ *   fc3d : the same data, 3D Coulomb friction (De Saxce: u_in + mu_i |u_iT|)
+ *
+ * Conventions (every call):
+ *  - A function that can fail returns 0 on success, otherwise the exit code
+ *    of the lcpsolve command for that outcome (2 input or usage error, 5
+ *    out of memory or internal error), and writes a one-line reason into
+ *    err (errlen bytes, always NUL-terminated; err may be NULL).  Messages
+ *    name the file and line where a problem was read from a file.
+ *  - The library never prints and never exits.  It keeps no global state:
+ *    handles may be used from several threads at once as long as no handle
+ *    is changed by one thread while another uses it; two solves in two
+ *    threads give the same bits as one after the other.  (Reading HDF5
+ *    files takes a process-wide lock: libhdf5 is not thread-safe.)
+ *  - Handles are opaque; *_free(NULL) does nothing.  Arrays passed in are
+ *    copied: the caller keeps ownership of its memory.
+ *  - Indices are 0-based ints; a CSR matrix is rowptr[n + 1], col[nnz],
+ *    val[nnz] with nnz = rowptr[n].
+ *
+ * Example (examples/solve.c):
+ *
+ *   lcps_problem *p = NULL;
+ *   lcps_settings *s = lcps_settings_new();
+ *   lcps_result r;
+ *   char err[256];
+ *   if (lcps_problem_csr("lcp", n, rowptr, col, val, b, &p, err, sizeof err) ||
+ *       lcps_settings_set(s, "solver", "pgs", err, sizeof err)) { ... }
+ *   int rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
+ *   ... r.x[0 .. r.n) ...
+ *   lcps_result_free(&r);
+ *   lcps_settings_free(s);
+ *   lcps_problem_free(p);
+ *
+ * The reference of every call is man 3 lcpsolve.
+ */
+#ifndef LCPSOLVE_H
+#define LCPSOLVE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LCPS_VERSION "0.1.0"
+#define LCPS_VERSION_MAJOR 0
+#define LCPS_VERSION_MINOR 1
+#define LCPS_VERSION_PATCH 0
+
+/* The version of the library linked (may differ from LCPS_VERSION of the
+ * header compiled against). */
+const char *lcps_version(void);
+
+/* ---- outcomes --------------------------------------------------------- */
+
+/* How a solve ended.  lcps_status_exit_code() gives the command's exit code. */
+typedef enum {
+    LCPS_SOLVED = 0,             /* residual <= tol                          exit 0 */
+    LCPS_MAX_ITER = 1,           /* iteration limit, best iterate returned   exit 1 */
+    LCPS_TIME_LIMIT = 2,         /* time limit or stopped by the callback    exit 1 */
+    LCPS_INPUT_ERROR = 3,        /* usage or input error                     exit 2 */
+    LCPS_NO_SOLUTION = 4,        /* no solution, with the evidence           exit 3 */
+    LCPS_REFERENCE_MISMATCH = 5, /* (command line --reference only)          exit 4 */
+    LCPS_ERROR = 6,              /* numerical breakdown, out of memory       exit 5 */
+    LCPS_STALLED = 7             /* adaptive: the residual stopped improving exit 1 */
+} lcps_status;
+
+/* "solved", "max_iter", "time_limit", "input_error", "no_solution",
+ * "reference_mismatch", "error", "stalled" ("unknown" otherwise). */
+const char *lcps_status_name(int status);
+int lcps_status_exit_code(int status);
+
+/* ---- problems --------------------------------------------------------- */
+
+typedef struct lcps_problem lcps_problem;
+
+/* A problem from A (n x n, CSR) and b (n), of kind "lcp", "blcp", "ccp" or
+ * "fc3d".  Friction kinds need mu (lcps_problem_set_vector), blcp its
+ * bounds (lo, hi; default 0 and +inf) and optionally findex.  The problem
+ * is checked as a whole (sizes, finite values, mu >= 0, lo <= hi, ...)
+ * when it is solved or written. */
+int lcps_problem_csr(const char *kind, int n, const int *rowptr, const int *col, const double *val,
+                     const double *b, lcps_problem **out, char *err, size_t errlen);
+
+/* A sparse matrix in CSR form (rows x cols), for lcps_problem_factored. */
+typedef struct {
+    int rows, cols;
+    const int *rowptr;   /* rows + 1 */
+    const int *col;      /* rowptr[rows] */
+    const double *val;   /* rowptr[rows] */
+} lcps_csr;
+
+/* The factored form: M (nb x nb, symmetric positive definite, the mass
+ * matrix), J (n x nb, the contact Jacobian), v (nb, free velocity), e (n,
+ * or NULL): A = J M^-1 J' and b = J v + e, formed through CHOLMOD when the
+ * problem is first checked.  Sequential impulses (solver "si") works on
+ * M, J and v themselves. */
+int lcps_problem_factored(const char *kind, const lcps_csr *M, const lcps_csr *J, const double *v,
+                          const double *e, lcps_problem **out, char *err, size_t errlen);
+
+/* A problem read from a file or folder, as the lcpsolve command reads it:
+ * a folder of Matrix Market files, a .json problem or manifest, a Siconos
+ * .dat or an FCLIB .hdf5 file.  Errors name the file and the line. */
+int lcps_problem_read(const char *path, lcps_problem **out, char *err, size_t errlen);
+
+/* Sets the vector "mu" (friction: one a contact; blcp with findex: one a
+ * row), "lo", "hi" (blcp bounds, n; +-1e300 and beyond mean infinite),
+ * "e" or "b" (n), copying len values. */
+int lcps_problem_set_vector(lcps_problem *p, const char *name, const double *v, int len, char *err,
+                            size_t errlen);
+
+/* blcp: findex[i] = j (0-based) or -1, n entries. */
+int lcps_problem_set_findex(lcps_problem *p, const int *findex, int len, char *err, size_t errlen);
+
+/* Writes the problem as a folder of Matrix Market files (path is created;
+ * A.mtx b.mtx and mu, lo, hi, findex where present, and problem.json with
+ * its kind), which lcps_problem_read and the lcpsolve command read back. */
+int lcps_problem_write(const lcps_problem *p, const char *path, char *err, size_t errlen);
+
+/* The problem's unknowns (rows of A) and kind ("lcp", ...). */
+int lcps_problem_n(const lcps_problem *p);
+const char *lcps_problem_kind(const lcps_problem *p);
+
+void lcps_problem_free(lcps_problem *p);
+
+/* ---- settings --------------------------------------------------------- */
+
+typedef struct lcps_settings lcps_settings;
+
+/* The defaults of the command line: solver auto, precond none, tol 1e-8,
+ * max-iter 100000, one thread.  NULL when out of memory. */
+lcps_settings *lcps_settings_new(void);
+lcps_settings *lcps_settings_copy(const lcps_settings *s);
+void lcps_settings_free(lcps_settings *s);
+
+/* Sets an option by the long name of the command line ("solver", "precond",
+ * "tol", "max-iter", "time-limit", "threads", "omega", "order", "decompose",
+ * "reg", "warm-factor", "dt-ratio", "cone", "trace", "cover", "linsolve",
+ * "cycle", "local", "rho", "inner", "crash", "adaptive", "shuffle", ...;
+ * lcpsolve --help lists them all), with the same checks and messages.
+ * value is copied.  A flag ("shuffle") takes "true" or "false".  Options of
+ * the command line's own files and printing ("output", "json",
+ * "reference", ...) and of the whole process ("max-memory") are refused. */
+int lcps_settings_set(lcps_settings *s, const char *name, const char *value, char *err, size_t errlen);
+
+/* One row of the convergence trace (the columns of --trace). */
+typedef struct {
+    int iteration;               /* 0: the start */
+    double time_s;               /* since the start of the solver's run */
+    double residual;             /* NaN where the iterate is not checked (Lemke's bases) */
+    double complementarity, feasibility;
+    int nextra;                  /* the solver's own columns */
+    const char *const *extra_names;
+    const double *extra;         /* nextra values, or NULL */
+} lcps_iteration;
+
+/* fn is called after each check of an iterate; a non-zero return stops the
+ * solve (status time_limit, message "interrupted", best iterate kept).  When
+ * a problem is solved one connected component at a time (setting
+ * "decompose"), the rows are those of the components, and with "threads" >
+ * 1 calls may come from several threads at once.  fn NULL: none. */
+int lcps_settings_on_iteration(lcps_settings *s, int (*fn)(void *ctx, const lcps_iteration *row), void *ctx);
+
+/* ---- solving ---------------------------------------------------------- */
+
+typedef struct {
+    int status;                  /* an lcps_status */
+    int iterations;              /* of the run that gave the answer (decomposed: the most of any component) */
+    double time_s;               /* the solve, from the solver's choice to the verified answer */
+    double residual;             /* verified: the residual of DESIGN.md, recomputed from x */
+    double complementarity, feasibility;
+    const char *solver;          /* the solver that gave the answer (auto: after its fallbacks) */
+    const char *precond;         /* "none" or its name */
+    int n;                       /* entries of x and w */
+    double *x;                   /* the answer (lambda or r): the solution, else the best iterate */
+    double *w;                   /* w = A x + b (u) */
+    const char *message;         /* why it stopped, where that is not plain ("" for none) */
+    const char *auto_reason;     /* solver auto: the pick and what its fallbacks did ("" otherwise) */
+    int components;              /* connected components solved apart (1: whole) */
+    double omega;                /* the relaxation used (psor), 0 if none */
+    void *internal_;             /* owned by the library */
+} lcps_result;
+
+/* Solves p with s (NULL: the defaults) from x0 (n values, NULL: zeros; a
+ * warm start, scaled by warm-factor * dt-ratio), through the pipeline of
+ * the lcpsolve command: validation, cone conversion, regularisation, the
+ * auto choice with its fallbacks, the memory check, decomposition, the
+ * solve, the best iterate, verification and the map back.  r is always
+ * filled (x and w NULL when no solve ran) and must be released with
+ * lcps_result_free.  Returns the exit code of the command for the outcome
+ * (0 solved, 1 limit, 2 input error, 3 no solution, 5 breakdown); err gets
+ * the reason of a 2 or 5 that stopped the solve before it ran. */
+int lcps_solve(const lcps_problem *p, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
+               size_t errlen);
+
+void lcps_result_free(lcps_result *r);
+
+/* ---- the registry ----------------------------------------------------- */
+
+/* The solvers of this build, NULL-terminated names in --list-solvers order. */
+const char *const *lcps_solver_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,472 @@
+/* src/core/api.c: the public API of include/lcpsolve.h, on the problem
+ * model (src/problem.h), the option table (options.h) and the pipeline
+ * (pipeline.h).  Nothing here prints or exits. */
+#include "../../include/lcpsolve.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../io/io.h"
+#include "options.h"
+#include "pipeline.h"
+
+/* The public status values are the internal ones (common.h's table). */
+_Static_assert(LCPS_SOLVED == (int)LCP_SOLVED && LCPS_MAX_ITER == (int)LCP_MAX_ITER &&
+                   LCPS_TIME_LIMIT == (int)LCP_TIME_LIMIT && LCPS_INPUT_ERROR == (int)LCP_INPUT_ERROR &&
+                   LCPS_NO_SOLUTION == (int)LCP_NO_SOLUTION && LCPS_REFERENCE_MISMATCH == (int)LCP_REF_MISMATCH &&
+                   LCPS_ERROR == (int)LCP_ERROR && LCPS_STALLED == (int)LCP_STALLED && LCP_STATUS_COUNT == 8,
+               "lcpsolve.h's lcps_status must follow LCP_STATUS_TABLE");
+
+struct lcps_problem {
+    lcp_problem p;
+    int checked;           /* lcp_problem_finish passed since the last change */
+    pthread_mutex_t lock;  /* the check of a const handle, by the first of the solves that use it */
+};
+
+struct lcps_settings {
+    lcp_solve_opts o;
+    char **owned;          /* the values set (the options keep pointers into them) */
+    char **names;          /* and their names, in order: a copy replays them */
+    int nowned, cap;
+    int (*fn)(void *ctx, const lcps_iteration *row);
+    void *ctx;
+};
+
+/* ---- errors ----------------------------------------------------------- */
+
+static int put_err(char *err, size_t errlen, int code, const char *msg)
+{
+    if (err && errlen) snprintf(err, errlen, "%s", msg);
+    return lcp_status_exit_code((lcp_status)code);
+}
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return put_err(err, errlen, code, msg);
+}
+
+static int from(const lcp_err *e, int code, char *err, size_t errlen)
+{
+    return put_err(err, errlen, code ? code : LCP_ERROR, e->msg);
+}
+
+const char *lcps_version(void) { return LCP_VERSION; }
+
+const char *lcps_status_name(int status)
+{
+    return status >= 0 && status < LCP_STATUS_COUNT ? lcp_status_name((lcp_status)status) : "unknown";
+}
+
+int lcps_status_exit_code(int status)
+{
+    return status >= 0 && status < LCP_STATUS_COUNT ? lcp_status_exit_code((lcp_status)status) : 5;
+}
+
+/* ---- problems --------------------------------------------------------- */
+
+static lcps_problem *problem_new(void)
+{
+    lcps_problem *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    lcp_problem_init(&h->p);
+    if (pthread_mutex_init(&h->lock, NULL)) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void lcps_problem_free(lcps_problem *h)
+{
+    if (!h) return;
+    lcp_problem_free(&h->p);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+}
+
+static int parse_kind(const char *kind, lcp_kind *k, char *err, size_t errlen)
+{
+    if (!kind || !(*k = lcp_kind_parse(kind)))
+        return fail(err, errlen, LCP_INPUT_ERROR, "unknown kind '%s' (lcp, blcp, ccp, fc3d)", kind ? kind : "(null)");
+    return 0;
+}
+
+/* A CSR matrix of the caller's, checked and copied (columns sorted,
+ * duplicates summed: through triplets). */
+static int copy_csr(const char *what, int m, int n, const int *rowptr, const int *col, const double *val,
+                    lcp_csr *A, char *err, size_t errlen)
+{
+    if (m < 1 || n < 1) return fail(err, errlen, LCP_INPUT_ERROR, "%s: %d x %d: the size must be positive", what, m, n);
+    if (!rowptr || !col || !val) return fail(err, errlen, LCP_INPUT_ERROR, "%s: rowptr, col and val must be given", what);
+    if (rowptr[0] != 0) return fail(err, errlen, LCP_INPUT_ERROR, "%s: rowptr[0] is %d, not 0", what, rowptr[0]);
+    for (int i = 0; i < m; i++)
+        if (rowptr[i + 1] < rowptr[i])
+            return fail(err, errlen, LCP_INPUT_ERROR, "%s: rowptr decreases at row %d (%d after %d)", what, i,
+                        rowptr[i + 1], rowptr[i]);
+    long nnz = rowptr[m];
+    for (long k = 0; k < nnz; k++) {
+        if (col[k] < 0 || col[k] >= n)
+            return fail(err, errlen, LCP_INPUT_ERROR, "%s: col[%ld] = %d is outside 0..%d", what, k, col[k], n - 1);
+        if (!isfinite(val[k]))
+            return fail(err, errlen, LCP_INPUT_ERROR, "%s: val[%ld] = %g is not finite", what, k, val[k]);
+    }
+    int *ti = lcp_alloc((size_t)(nnz > 0 ? nnz : 1), sizeof(int));
+    if (!ti) return fail(err, errlen, LCP_ERROR, "%s: out of memory", what);
+    for (int i = 0; i < m; i++)
+        for (int k = rowptr[i]; k < rowptr[i + 1]; k++) ti[k] = i;
+    int rc = lcp_csr_from_triplets(A, m, n, nnz, ti, col, val);
+    free(ti);
+    if (rc) return fail(err, errlen, rc, "%s: cannot build the matrix (%s)", what, rc == LCP_ERROR ? "out of memory" : "bad entries");
+    return 0;
+}
+
+static double *copy_vec(const double *v, int n)
+{
+    double *c = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double));
+    if (c && n > 0) memcpy(c, v, (size_t)n * sizeof(double));
+    return c;
+}
+
+int lcps_problem_csr(const char *kind, int n, const int *rowptr, const int *col, const double *val,
+                     const double *b, lcps_problem **out, char *err, size_t errlen)
+{
+    lcp_kind k;
+    int rc;
+    if (!out) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_csr: out is NULL");
+    *out = NULL;
+    if ((rc = parse_kind(kind, &k, err, errlen))) return rc;
+    if (!b) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_csr: b is NULL");
+    lcps_problem *h = problem_new();
+    if (!h) return fail(err, errlen, LCP_ERROR, "out of memory");
+    if ((rc = copy_csr("A", n, n, rowptr, col, val, &h->p.A, err, errlen))) {
+        lcps_problem_free(h);
+        return rc;
+    }
+    h->p.kind = k;
+    h->p.n = n;
+    if (!(h->p.b = copy_vec(b, n))) {
+        lcps_problem_free(h);
+        return fail(err, errlen, LCP_ERROR, "out of memory");
+    }
+    h->p.blen = n;
+    h->p.format = lcp_strdup("api");
+    *out = h;
+    return 0;
+}
+
+int lcps_problem_factored(const char *kind, const lcps_csr *M, const lcps_csr *J, const double *v, const double *e,
+                          lcps_problem **out, char *err, size_t errlen)
+{
+    lcp_kind k;
+    int rc;
+    if (!out) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_factored: out is NULL");
+    *out = NULL;
+    if ((rc = parse_kind(kind, &k, err, errlen))) return rc;
+    if (!M || !J || !v) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_factored: M, J and v must be given");
+    if (M->rows != M->cols)
+        return fail(err, errlen, LCP_INPUT_ERROR, "M is %d x %d, not square", M->rows, M->cols);
+    if (J->cols != M->rows)
+        return fail(err, errlen, LCP_INPUT_ERROR, "J has %d columns but M is %d x %d", J->cols, M->rows, M->rows);
+    lcps_problem *h = problem_new();
+    if (!h) return fail(err, errlen, LCP_ERROR, "out of memory");
+    if ((rc = copy_csr("M", M->rows, M->cols, M->rowptr, M->col, M->val, &h->p.M, err, errlen)) ||
+        (rc = copy_csr("J", J->rows, J->cols, J->rowptr, J->col, J->val, &h->p.J, err, errlen))) {
+        lcps_problem_free(h);
+        return rc;
+    }
+    h->p.kind = k;
+    h->p.n = J->rows;
+    h->p.vlen = M->rows;
+    h->p.elen = e ? J->rows : 0;
+    if (!(h->p.v = copy_vec(v, M->rows)) || (e && !(h->p.e = copy_vec(e, J->rows)))) {
+        lcps_problem_free(h);
+        return fail(err, errlen, LCP_ERROR, "out of memory");
+    }
+    h->p.format = lcp_strdup("api");
+    *out = h;
+    return 0;
+}
+
+/* libhdf5 (serial build) is not thread-safe: one FCLIB read at a time. */
+static pthread_mutex_t hdf5_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int lcps_problem_read(const char *path, lcps_problem **out, char *err, size_t errlen)
+{
+    if (!out) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_read: out is NULL");
+    *out = NULL;
+    if (!path || !*path) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_read: no path given");
+    lcps_problem *h = problem_new();
+    if (!h) return fail(err, errlen, LCP_ERROR, "out of memory");
+    lcp_err e = {{0}};
+    size_t l = strlen(path);
+    int hdf5 = (l > 5 && !strcmp(path + l - 5, ".hdf5")) || (l > 3 && !strcmp(path + l - 3, ".h5"));
+    if (hdf5) pthread_mutex_lock(&hdf5_lock);
+    int rc = lcp_read_problem(path, LCP_KIND_NONE, &h->p, &e);
+    if (hdf5) pthread_mutex_unlock(&hdf5_lock);
+    if (rc) {
+        lcps_problem_free(h);
+        return from(&e, rc, err, errlen);
+    }
+    h->checked = 1; /* lcp_read_problem finished it */
+    *out = h;
+    return 0;
+}
+
+int lcps_problem_set_vector(lcps_problem *h, const char *name, const double *v, int len, char *err, size_t errlen)
+{
+    if (!h || !name || !v || len < 0)
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_set_vector: %s", !h ? "no problem" : !name ? "no name"
+                                                                                 : !v ? "no values" : "negative length");
+    double **slot = NULL;
+    int *n = NULL;
+    if (!strcmp(name, "mu")) slot = &h->p.mu, n = &h->p.nmu;
+    else if (!strcmp(name, "lo")) slot = &h->p.lo, n = &h->p.lolen;
+    else if (!strcmp(name, "hi")) slot = &h->p.hi, n = &h->p.hilen;
+    else if (!strcmp(name, "e")) slot = &h->p.e, n = &h->p.elen;
+    else if (!strcmp(name, "b")) slot = &h->p.b, n = &h->p.blen;
+    else return fail(err, errlen, LCP_INPUT_ERROR, "unknown vector '%s' (mu, lo, hi, e or b)", name);
+    double *c = copy_vec(v, len);
+    if (!c) return fail(err, errlen, LCP_ERROR, "out of memory");
+    int bounds = !strcmp(name, "lo") || !strcmp(name, "hi");
+    for (int i = 0; bounds && i < len; i++) /* as the readers: |x| >= 1e300 is infinite */
+        if (fabs(c[i]) >= 1e300) c[i] = c[i] > 0 ? INFINITY : -INFINITY;
+    free(*slot);
+    *slot = c;
+    *n = len;
+    if (!strcmp(name, "e") && h->p.M.p && h->p.b) { /* b = J v + e again at the next check */
+        free(h->p.b);
+        h->p.b = NULL;
+        h->p.blen = 0;
+    }
+    h->checked = 0;
+    return 0;
+}
+
+int lcps_problem_set_findex(lcps_problem *h, const int *findex, int len, char *err, size_t errlen)
+{
+    if (!h || !findex || len < 0)
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_set_findex: %s",
+                    !h ? "no problem" : !findex ? "no values" : "negative length");
+    int *c = lcp_alloc((size_t)(len > 0 ? len : 1), sizeof(int));
+    if (!c) return fail(err, errlen, LCP_ERROR, "out of memory");
+    if (len > 0) memcpy(c, findex, (size_t)len * sizeof(int));
+    free(h->p.findex);
+    h->p.findex = c;
+    h->p.findexlen = len;
+    h->checked = 0;
+    return 0;
+}
+
+/* lcp_problem_finish once after a change (sizes, finite values, mu, bounds,
+ * findex; A and b from the factored form). */
+static int check(lcps_problem *h, lcp_err *e)
+{
+    int rc = 0;
+    pthread_mutex_lock(&h->lock);
+    if (!h->checked) {
+        if (h->p.kind == LCP_KIND_BLCP && h->p.findex && !h->p.mu)
+            rc = lcp_fail(e, LCP_INPUT_ERROR, NULL, 0, "findex is set but mu is not (one a row)");
+        else if (!(rc = lcp_problem_finish(&h->p, e)))
+            h->checked = 1;
+    }
+    pthread_mutex_unlock(&h->lock);
+    return rc;
+}
+
+int lcps_problem_write(const lcps_problem *hc, const char *path, char *err, size_t errlen)
+{
+    if (!hc || !path || !*path)
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_write: %s", !hc ? "no problem" : "no path");
+    lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
+    lcp_err e = {{0}};
+    int rc = check(h, &e);
+    if (!rc) rc = lcp_write_problem(&h->p, path, &e);
+    return rc ? from(&e, rc, err, errlen) : 0;
+}
+
+int lcps_problem_n(const lcps_problem *h) { return h ? h->p.n : -1; }
+
+const char *lcps_problem_kind(const lcps_problem *h) { return h ? lcp_kind_name(h->p.kind) : NULL; }
+
+/* ---- settings --------------------------------------------------------- */
+
+lcps_settings *lcps_settings_new(void)
+{
+    lcps_settings *s = calloc(1, sizeof *s);
+    if (s) lcp_solve_opts_default(&s->o);
+    return s;
+}
+
+void lcps_settings_free(lcps_settings *s)
+{
+    if (!s) return;
+    for (int k = 0; k < s->nowned; k++) free(s->owned[k]), free(s->names[k]);
+    free(s->owned);
+    free(s->names);
+    free(s);
+}
+
+int lcps_settings_set(lcps_settings *s, const char *name, const char *value, char *err, size_t errlen)
+{
+    if (!s || !name || !value)
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_settings_set: %s",
+                    !s ? "no settings" : !name ? "no option name" : "no value");
+    const lcp_option *opt = lcp_option_find(name);
+    if (!opt) return fail(err, errlen, LCP_INPUT_ERROR, "unknown option '%s' (see lcpsolve --help)", name);
+    if (s->nowned == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        char **o = realloc(s->owned, (size_t)cap * sizeof *o), **n = o ? realloc(s->names, (size_t)cap * sizeof *n) : NULL;
+        if (o) s->owned = o;
+        if (n) s->names = n;
+        if (!o || !n) return fail(err, errlen, LCP_ERROR, "out of memory");
+        s->cap = cap;
+    }
+    char *v = lcp_strdup(value), *nm = lcp_strdup(name);
+    if (!v || !nm) {
+        free(v), free(nm);
+        return fail(err, errlen, LCP_ERROR, "out of memory");
+    }
+    lcp_err e = {{0}};
+    int rc = lcp_option_apply(&s->o, opt, v, &e);
+    if (rc) {
+        free(v), free(nm);
+        return from(&e, rc, err, errlen);
+    }
+    s->owned[s->nowned] = v;
+    s->names[s->nowned++] = nm;
+    return 0;
+}
+
+lcps_settings *lcps_settings_copy(const lcps_settings *s)
+{
+    if (!s) return NULL;
+    lcps_settings *c = lcps_settings_new();
+    for (int k = 0; c && k < s->nowned; k++)
+        if (lcps_settings_set(c, s->names[k], s->owned[k], NULL, 0)) {
+            lcps_settings_free(c);
+            return NULL;
+        }
+    if (c) lcps_settings_on_iteration(c, s->fn, s->ctx);
+    return c;
+}
+
+/* The monitor's callback (lcp_settings) as the public one. */
+static int on_iteration(void *ctx, int iter, double time_s, const lcp_metrics *m, const char *const *columns,
+                        const double *extra)
+{
+    const lcps_settings *s = ctx;
+    lcps_iteration row = {.iteration = iter,
+                          .time_s = time_s,
+                          .residual = m ? m->residual : NAN,
+                          .complementarity = m ? m->complementarity : NAN,
+                          .feasibility = m ? m->feasibility : NAN,
+                          .extra_names = columns,
+                          .extra = extra};
+    for (int k = 0; extra && columns && columns[k]; k++) row.nextra = k + 1;
+    if (!extra) row.extra_names = NULL;
+    return s->fn(s->ctx, &row);
+}
+
+int lcps_settings_on_iteration(lcps_settings *s, int (*fn)(void *ctx, const lcps_iteration *row), void *ctx)
+{
+    if (!s) return put_err(NULL, 0, LCP_INPUT_ERROR, "");
+    s->fn = fn;
+    s->ctx = ctx;
+    s->o.s.on_iteration = fn ? on_iteration : NULL;
+    s->o.s.on_iteration_ctx = fn ? s : NULL;
+    return 0;
+}
+
+/* ---- solving ---------------------------------------------------------- */
+
+typedef struct {
+    char message[1024], auto_reason[1024];
+} result_text;
+
+void lcps_result_free(lcps_result *r)
+{
+    if (!r) return;
+    free(r->x);
+    free(r->w);
+    free(r->internal_);
+    memset(r, 0, sizeof *r);
+}
+
+int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
+               size_t errlen)
+{
+    if (!r) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: r is NULL");
+    memset(r, 0, sizeof *r);
+    r->status = LCPS_INPUT_ERROR;
+    r->solver = r->precond = r->message = r->auto_reason = "";
+    result_text *t = calloc(1, sizeof *t);
+    if (!t) {
+        r->status = LCPS_ERROR;
+        return fail(err, errlen, LCP_ERROR, "out of memory");
+    }
+    r->internal_ = t;
+    r->message = t->message;
+    r->auto_reason = t->auto_reason;
+    if (!hc) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: no problem (NULL)");
+    lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
+    lcp_solve_opts defaults;
+    const lcp_solve_opts *o = s ? &s->o : &defaults;
+    if (!s) lcp_solve_opts_default(&defaults);
+    lcp_err e = {{0}};
+    lcp_solve_out out;
+    memset(&out, 0, sizeof out);
+    int rc = check(h, &e);
+    if (!rc) rc = lcp_pipeline_solve(&h->p, o, x0, x0 ? h->p.n : 0, "x0", &out, &e);
+    if (rc) {
+        r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;
+        if (rc == LCP_INPUT_ERROR) r->status = LCPS_INPUT_ERROR;
+        snprintf(t->message, sizeof t->message, "%s", e.msg);
+        lcp_solve_out_free(&out);
+        return from(&e, rc, err, errlen);
+    }
+    r->status = (int)out.status;
+    r->iterations = out.iterations;
+    r->time_s = out.time_s;
+    r->residual = out.m.residual;
+    r->complementarity = out.m.complementarity;
+    r->feasibility = out.m.feasibility;
+    r->solver = out.solver ? out.solver->name : "";
+    r->precond = out.precond;
+    r->n = h->p.n;
+    r->x = out.x;
+    r->w = out.w;
+    r->components = out.components;
+    r->omega = out.omega;
+    snprintf(t->message, sizeof t->message, "%s", out.message);
+    snprintf(t->auto_reason, sizeof t->auto_reason, "%s", out.auto_reason);
+    if (err && errlen) *err = '\0';
+    return lcp_status_exit_code(out.status);
+}
+
+/* ---- the registry ----------------------------------------------------- */
+
+static const char *solver_names[64]; /* filled once (pthread_once), the same every time */
+static pthread_once_t solver_names_once = PTHREAD_ONCE_INIT;
+
+static void fill_solver_names(void)
+{
+    int k = 0;
+    for (const lcp_solver *const *sv = lcp_solver_list(); *sv && k < 63; sv++) solver_names[k++] = (*sv)->name;
+    solver_names[k] = NULL;
+}
+
+const char *const *lcps_solver_names(void)
+{
+    pthread_once(&solver_names_once, fill_solver_names);
+    return solver_names;
+}

@@ -1,0 +1,359 @@
+/* src/core/pipeline.c: the one solve pipeline; see pipeline.h for its stages. */
+#include "pipeline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "../choose.h"
+#include "../graph/decompose.h"
+#include "../io/io.h"
+#include "../sparse_factor.h"
+
+void lcp_solve_opts_default(lcp_solve_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    lcp_settings_default(&o->s);
+    o->solver = "auto";
+    o->precond = "none";
+    o->warm_factor = 1.0;
+    o->dt_ratio = 1.0;
+    o->decompose = -1;
+    o->order = LCP_ORDER_NATURAL;
+}
+
+void lcp_solve_out_free(lcp_solve_out *out)
+{
+    if (!out) return;
+    free(out->x);
+    free(out->w);
+    out->x = out->w = NULL;
+}
+
+/* --max-memory: what a solve needs beyond the problem, roughly: vectors and
+ * sparse copies of A, and the n x n dense matrices of the pivoting solvers
+ * and of the dense linear solves (--linsolve dense, or auto up to n = 1000). */
+static double solve_memory(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s)
+{
+    double n = p->n, nnz = (double)lcp_csr_nnz(&p->A);
+    double need = nnz * 12.0 * 4 + n * 8.0 * 40;
+    int dense = !strcmp(sv->name, "lemke") || !strcmp(sv->name, "pivot") ||
+                ((s->linsolve == LCP_LINSOLVE_DENSE || (s->linsolve == LCP_LINSOLVE_AUTO && p->n <= 1000)) &&
+                 (!strcmp(sv->name, "ipm") || !strncmp(sv->name, "newton", 6)));
+    return dense ? need + 2.0 * n * n * 8.0 : need;
+}
+
+/* The covering vector of --cover FILE: n entries, all > 0. */
+static int read_cover(const char *path, int n, double **cover, lcp_err *err)
+{
+    int nc, rc;
+    if ((rc = lcp_read_mtx_vector(path, cover, &nc, err))) return rc;
+    if (nc != n) return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "has %d entries, the problem has %d unknowns", nc, n);
+    for (int i = 0; i < nc; i++)
+        if (!((*cover)[i] > 0))
+            return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "entry %d is %g: a covering vector must be positive",
+                            i + 1, (*cover)[i]);
+    return 0;
+}
+
+/* The solver of the run: the one named, or auto's pick (ch, why) with its
+ * preconditioner unless one was named; then whether it fits. */
+static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form form, lcp_auto_choice *ch,
+                  const lcp_solver **out, lcp_settings *s, const char **precond, lcp_solve_out *r, lcp_err *err)
+{
+    const lcp_solver *sv = NULL;
+    int rc;
+    *precond = o->precond;
+    if (strcmp(o->solver, "auto")) {
+        sv = lcp_solver_find(o->solver);
+    } else if ((rc = lcp_choose_auto(wp, ch, err))) {
+        return rc;
+    } else {
+        if (strcmp(o->precond, "none")) lcp_auto_drop_probe(ch); /* -p is for the rules' pick */
+        sv = ch->solver;
+        snprintf(r->auto_reason, sizeof r->auto_reason, "%s", ch->reason);
+        if (!strcmp(o->precond, "none")) { /* auto picks the preconditioner too, unless -p says */
+            *precond = ch->precond_name;
+            s->precond = ch->precond;
+        } else {
+            size_t l = strlen(r->auto_reason);
+            snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; -p %s from the command line", o->precond);
+        }
+        snprintf(r->choice, sizeof r->choice, "%s", r->auto_reason);
+    }
+    if (!sv)
+        return *r->auto_reason ? lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "%s", r->auto_reason)
+                               : lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "unknown solver '%s' (see --list-solvers)",
+                                          o->solver);
+    if ((rc = lcp_solver_check(sv, wp, err))) {
+        if (form) { /* say where the lcp/blcp came from */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%.700s: --cone pyramid:%d makes it a%s", err->msg, o->cone_k,
+                     form == LCP_CONE_BOX ? " blcp (K = 4 with a blcp solver)" : "n lcp (Stewart-Trinkle: try lemke)");
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
+        return rc;
+    }
+    if ((rc = lcp_solver_check_precond(sv, *precond, err))) return rc;
+    if (!lcp_memory_fits(solve_memory(sv, wp, s))) {
+        char need[32], cap[32];
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "%s on n = %d needs about %s, more than --max-memory %s", sv->name,
+                        wp->n, lcp_bytes_str(solve_memory(sv, wp, s), need),
+                        lcp_bytes_str((double)lcp_memory_limit, cap));
+    }
+    if (lcp_procs > 1 && !(sv->flags & LCP_SOLVER_DIST))
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' runs in one process: under mpirun with %d "
+                        "processes use mpi-pgs, mpi-nsgs, mpi-jacobi or mpi-apgd", sv->name, lcp_procs);
+    *out = sv;
+    return 0;
+}
+
+/* --order: the ordering of the factorisations (factorising solvers), or
+ * the sweep order (sweeping solvers: built into order, s->order set). */
+static int set_order(const lcp_solve_opts *o, const lcp_solver *sv, const lcp_problem *wp, lcp_settings *s,
+                     lcp_order *order, lcp_err *err)
+{
+    int rc;
+    /* per solve (thread-local: a solve before this one leaves nothing behind) */
+    lcp_sparse_factor_set_ordering(LCP_SF_ORDER_AUTO);
+    if (o->order_named && (sv->flags & LCP_SOLVER_FACTOR)) {
+        if (o->order != LCP_ORDER_NATURAL && o->order != LCP_ORDER_AMD && o->order != LCP_ORDER_ND)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' takes --order natural, amd or nd (the ordering "
+                            "of its sparse factorisations), not '%s'", sv->name, lcp_order_name(o->order));
+        lcp_sparse_factor_set_ordering(o->order == LCP_ORDER_NATURAL ? LCP_SF_ORDER_NATURAL
+                                       : o->order == LCP_ORDER_AMD   ? LCP_SF_ORDER_AMD
+                                                                     : LCP_SF_ORDER_ND);
+    } else if (o->order != LCP_ORDER_NATURAL) {
+        if (!(sv->flags & LCP_SOLVER_ORDER))
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' does not take --order (the sweeping solvers do: "
+                            "pgs, psor, sgs, nsgs; the factorising ones take natural, amd or nd: ipm, socp-ipm, "
+                            "newton-fb, newton-min, nsn, prox, admm)", sv->name);
+        if ((rc = lcp_order_build(wp, o->order, order, err))) return rc;
+        s->order = order;
+    }
+    return 0;
+}
+
+/* The runs: the solver (whole or by components), then auto's fallbacks
+ * while lcp_auto_next gives one.  x in place; status and info of the last. */
+static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choice *ch, const lcp_solver **svp,
+                   lcp_settings *s, const char **precond, double *x, lcp_monitor *mon, lcp_trace *tr,
+                   lcp_info *info, lcp_status *status, lcp_solve_out *r, lcp_err *err)
+{
+    const lcp_solver *sv = *svp;
+    double *xsave = NULL; /* auto's resume */
+    int user_max = s->max_iter, rc;
+    lcp_auto_run run;
+    lcp_auto_begin(ch, sv, s->precond, user_max, &run);
+    for (;;) {
+        if (run.max_iter > 0) s->max_iter = run.max_iter;
+        rc = -1;
+        r->components = 1;
+        /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
+        if ((o->decompose == 1 || (o->decompose < 0 && wp->n >= 200)) && !tr && !s->order &&
+            !(sv->flags & LCP_SOLVER_DIST))
+            rc = lcp_solve_components(sv, wp, s, x, mon, info, &r->components, err);
+        if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */
+            r->components = 1;
+            *info = (lcp_info){.status = LCP_MAX_ITER};
+            if (wp->n > 0) rc = sv->solve(wp, s, x, mon, info, err);
+            else rc = 0, lcp_monitor_step(mon, 0, x, NULL); /* no contacts: solved as it is */
+        }
+        s->max_iter = user_max;
+        if (rc) break;
+        *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
+        if (!lcp_auto_next(ch, wp, user_max, *status, isfinite(mon->best.residual), xsave != NULL, &run)) break;
+        size_t l = strlen(r->auto_reason);
+        snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",
+                 sv->name, lcp_status_name(*status), info->iterations, run.solver->name, run.what);
+        if (run.start == LCP_AUTO_FROM_BEST) {
+            if (!xsave) xsave = lcp_alloc((size_t)wp->n, sizeof(double)); /* NULL: no second round */
+            if (xsave) memcpy(xsave, mon->best_x, (size_t)wp->n * sizeof(double));
+            memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
+        } else if (run.start == LCP_AUTO_FROM_SAVED) {
+            memcpy(x, xsave, (size_t)wp->n * sizeof(double));
+        } else {
+            memset(x, 0, (size_t)wp->n * sizeof(double));
+        }
+        lcp_monitor_free(mon);
+        if (lcp_monitor_init(mon, wp, s, tr)) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            break;
+        }
+        sv = run.solver;
+        s->precond = run.precond;
+        *precond = s->precond ? s->precond->name : "none";
+    }
+    free(xsave);
+    *svp = sv;
+    return rc;
+}
+
+int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
+                       const char *x0_source, lcp_solve_out *r, lcp_err *err)
+{
+    lcp_problem pc, pr; /* the pyramid approximation (--cone); the regularised copy (--reg) */
+    const lcp_problem *wp = p; /* the problem solved */
+    lcp_settings s = o->s;
+    lcp_cone_form form = LCP_CONE_NONE;
+    lcp_trace trace, *tr = NULL;
+    lcp_monitor mon = {0};
+    lcp_order order = {0};
+    lcp_auto_choice ch = {0};
+    const lcp_solver *sv = NULL;
+    const char *precond = o->precond;
+    double *x = NULL, *cover = NULL;
+    int rc = 0, reg_copy = 0;
+    lcp_problem_init(&pc);
+    memset(r, 0, sizeof *r);
+    r->status = LCP_INPUT_ERROR;
+    r->precond = "none";
+    r->components = 1;
+    if (!p || p->n < 0 || (p->n > 0 && (!p->A.p || !p->b))) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "no problem to solve (empty, or not finished)");
+        goto done;
+    }
+    r->solved_kind = p->kind;
+    r->solved_n = p->n;
+    r->solved_nc = p->nc;
+    r->solved_nnz = lcp_csr_nnz(&p->A);
+    if (o->cone_k) { /* the box form for K = 4 when the solver takes blcp, else Stewart-Trinkle */
+        const lcp_solver *named = strcmp(o->solver, "auto") ? lcp_solver_find(o->solver) : NULL;
+        form = o->cone_k == 4 && (!named || (named->kinds & LCP_KIND_BLCP)) ? LCP_CONE_BOX : LCP_CONE_STEWART_TRINKLE;
+        if ((rc = lcp_cone_convert(p, form, o->cone_k, &pc, err))) goto done;
+        if (x0 && form == LCP_CONE_STEWART_TRINKLE) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                          "--warm-start: the Stewart-Trinkle form (--cone pyramid:%d) has other unknowns than r",
+                          o->cone_k);
+            goto done;
+        }
+        wp = &pc;
+        r->cone_form = form;
+        r->solved_kind = pc.kind;
+        r->solved_n = pc.n;
+        r->solved_nc = pc.nc;
+        r->solved_nnz = lcp_csr_nnz(&pc.A);
+    }
+    if (o->reg > 0) { /* on a copy of A; residuals stay those of the original (verify.c) */
+        if (!strcmp(o->solver, "si")) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--reg: si works on M, J and v, not on A (use pgs)");
+            goto done;
+        }
+        pr = *wp; /* shares every array but A */
+        if (lcp_csr_copy(&pr.A, &wp->A)) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            goto done;
+        }
+        reg_copy = 1;
+        if ((rc = lcp_problem_regularise(&pr, o->reg, err))) goto done;
+        wp = &pr;
+        r->reg = o->reg;
+        r->solved_nnz = lcp_csr_nnz(&pr.A);
+    }
+    if ((rc = choose(o, wp, form, &ch, &sv, &s, &precond, r, err))) goto done;
+    r->solver = sv;
+    r->precond = precond;
+    r->auto_time_s = ch.time_s;
+    if ((rc = set_order(o, sv, wp, &s, &order, err))) goto done;
+    if (!(x = lcp_calloc((size_t)(wp->n > 0 ? wp->n : 1), sizeof(double)))) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    if (x0) {
+        if (n0 != wp->n) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, x0_source ? x0_source : "the warm start", 0,
+                          "has %d entries, the problem has %d unknowns", n0, wp->n);
+            goto done;
+        }
+        /* the previous step's impulses, damped (--warm-factor) and scaled to
+         * the new time step (--dt-ratio) */
+        for (int i = 0; i < wp->n; i++) x[i] = o->warm_factor * o->dt_ratio * x0[i];
+    }
+    if (o->cover) {
+        if ((rc = read_cover(o->cover, wp->n, &cover, err))) goto done;
+        s.cover = cover;
+    }
+    if (o->decompose == 1 && o->trace) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--decompose on and --trace cannot be used together (a trace "
+                                                     "follows the whole problem)");
+        goto done;
+    }
+    if (o->trace) {
+        if ((rc = lcp_trace_open(&trace, o->trace, sv->columns, err))) goto done;
+        tr = &trace;
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(s.threads);
+#endif
+    if (lcp_monitor_init(&mon, wp, &s, tr)) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    lcp_info info = {.status = LCP_MAX_ITER};
+    lcp_status status = LCP_MAX_ITER;
+    double ts = lcp_now();
+    rc = run_all(o, wp, &ch, &sv, &s, &precond, x, &mon, tr, &info, &status, r, err);
+    r->solver = sv;
+    r->precond = precond;
+    if (rc) goto done;
+    r->time_s = lcp_now() - ts;
+    /* the answer reported is verified here, not taken from the solver; short
+     * of a solution, the best iterate the monitor saw (lowest residual, not
+     * the last: iterations, interrupted or diverging, need not descend) */
+    if (status != LCP_SOLVED) {
+        lcp_metrics mx;
+        lcp_verify(wp, x, mon.w, &mx);
+        if (isfinite(mon.best.residual) && mon.best.residual <= mx.residual)
+            memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+    }
+    lcp_verify(wp, x, mon.w, &r->m);
+    for (int i = 0; wp->reg > 0 && i < wp->n; i++) mon.w[i] -= wp->reg * x[i]; /* the original w */
+    if (form) { /* r of the original problem, and how far it is from solving it */
+        lcp_metrics cm;
+        r->x = lcp_alloc((size_t)p->n, sizeof(double));
+        r->w = lcp_alloc((size_t)p->n, sizeof(double));
+        if (!r->x || !r->w) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            goto done;
+        }
+        lcp_cone_map_back(p, form, o->cone_k, x, r->x);
+        lcp_verify(p, r->x, r->w, &cm);
+        r->cone_error = cm.residual;
+    } else { /* the buffers themselves */
+        r->x = x;
+        r->w = mon.w;
+        x = mon.w = NULL;
+    }
+    if (status == LCP_SOLVED && !(r->m.residual <= s.tol)) status = LCP_ERROR;
+    r->status = status;
+    r->iterations = info.iterations;
+    r->rows_swept = info.rows_swept;
+    r->nnz_swept = info.nnz_swept;
+    r->omega = info.omega;
+    r->interrupted = mon.interrupted;
+    snprintf(r->message, sizeof r->message, "%s", info.message);
+    if (status == LCP_ERROR && !*info.message)
+        snprintf(r->message, sizeof r->message, "%s",
+                 *mon.message ? mon.message
+                              : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
+                                "another solver");
+    if (status == LCP_TIME_LIMIT && mon.interrupted) snprintf(r->message, sizeof r->message, "interrupted");
+    if (tr) {
+        tr = NULL;
+        if ((rc = lcp_trace_close(&trace, err))) goto done;
+    }
+done:
+    if (rc) r->status = rc > 0 && rc < LCP_STATUS_COUNT ? (lcp_status)rc : LCP_ERROR;
+    if (tr) lcp_trace_abort(tr);
+    lcp_monitor_free(&mon);
+    lcp_order_free(&order);
+    free(x);
+    free(cover);
+    if (reg_copy) lcp_csr_free(&pr.A);
+    lcp_problem_free(&pc);
+    return rc;
+}

@@ -1,0 +1,86 @@
+/* src/core/pipeline.h: the one solve pipeline (src/core/pipeline.c).
+ *
+ * Every front end -- the command line, `sequence`, `batch`, `bench`'s
+ * children, MPI, and the public API of include/lcpsolve.h -- solves a
+ * problem through lcp_pipeline_solve(), which does, once and in this order:
+ *
+ *   validate (the problem as given, its warm start and covering vector)
+ *   -> cone conversion (--cone pyramid:K)
+ *   -> regularisation (--reg EPS, on a copy: the problem given is not changed)
+ *   -> the auto choice (--solver auto) and the solver/problem/preconditioner checks
+ *   -> the memory check (--max-memory) and the process check (MPI)
+ *   -> decomposition into connected components (--decompose)
+ *   -> the solve, with auto's fallbacks
+ *   -> the best iterate (short of a solution, the lowest residual seen)
+ *   -> verification (src/verify.c: the residual reported is recomputed)
+ *   -> the map back to the problem given (--cone, --reg).
+ *
+ * It never prints and never exits; what a front end prints comes back in
+ * lcp_solve_out.  The settings of a solve are an lcp_solve_opts, filled by
+ * the option table (src/core/options.h) from the command line, a --config
+ * file, a plan, or lcps_settings_set().
+ */
+#ifndef LCPSOLVE_PIPELINE_H
+#define LCPSOLVE_PIPELINE_H
+
+#include "../cone.h"
+#include "../solvers/solver.h"
+
+/* The settings of one solve (every long option that is not about files of
+ * the command line: src/core/options.c).  Strings are borrowed: the owner
+ * (the command line's argv, a settings handle) keeps them alive. */
+typedef struct lcp_solve_opts {
+    lcp_settings s;            /* tol, max-iter, time-limit, threads, omega, solver options, callback */
+    const char *solver;        /* "auto" or a solver of the registry */
+    const char *precond;       /* "none" or a preconditioner of the registry */
+    double warm_factor;        /* the warm start is scaled by warm_factor * dt_ratio */
+    double dt_ratio;
+    int decompose;             /* -1 auto, 0 off, 1 on */
+    lcp_order_method order;    /* --order */
+    int order_named;           /* --order was given (natural too) */
+    double reg;                /* --reg EPS, 0 for none */
+    int cone_k;                /* --cone pyramid:K, 0 for none */
+    const char *cover;         /* --cover FILE (lemke), NULL for all ones */
+    const char *trace;         /* --trace FILE.csv, NULL for none */
+} lcp_solve_opts;
+
+/* The defaults of DESIGN.md (solver auto, precond none, tol 1e-8, ...). */
+void lcp_solve_opts_default(lcp_solve_opts *o);
+
+/* What a solve gave.  x and w are of the problem given (its n), owned. */
+typedef struct {
+    lcp_status status;         /* solved, max_iter, time_limit, stalled, no_solution, error */
+    int iterations;            /* the last run's (the most of any component when decomposed) */
+    int components;            /* solved apart (1: whole) */
+    double rows_swept, nnz_swept; /* components > 1: the work (lcp_info) */
+    double time_s;             /* the solve, from the choice to the verified answer */
+    double omega;              /* the relaxation used (psor), 0 if none */
+    lcp_metrics m;             /* verified, of the problem solved (the cone form where --cone) */
+    const lcp_solver *solver;  /* the solver of the answer (auto: after its fallbacks) */
+    const char *precond;       /* "none" or its name (static storage) */
+    int interrupted;           /* the iteration callback asked to stop (status time_limit) */
+    char message[512];         /* why it stopped where that is not plain ("" for none) */
+    char choice[1024];         /* auto: the pick and why, as chosen ("" unless auto) */
+    char auto_reason[1024];    /* auto: the pick, then what its fallbacks did ("" unless auto) */
+    double auto_time_s;        /* the time spent choosing */
+    double *x, *w;             /* the answer and w = A x + b (u), of the problem given */
+    /* the problem solved, when not the one given (--cone): its facts */
+    lcp_kind solved_kind;
+    int solved_n, solved_nc;
+    long solved_nnz;
+    double reg;                /* --reg: A + reg I was solved */
+    lcp_cone_form cone_form;   /* LCP_CONE_NONE unless --cone */
+    double cone_error;         /* --cone: the residual of the mapped-back r on the problem given */
+} lcp_solve_out;
+
+/* Solves p (lcp_problem_finish()ed, not changed) with the settings o from
+ * x0 (n0 entries, scaled by warm_factor * dt_ratio; NULL: zeros; x0_source
+ * names it in messages).  Returns 0 when a solve ran (its outcome in
+ * out->status), or a non-zero lcp_status (input error, out of memory) with
+ * a one-line reason in err; out is filled as far as it got either way and
+ * must be released by lcp_solve_out_free(). */
+int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
+                       const char *x0_source, lcp_solve_out *out, lcp_err *err);
+void lcp_solve_out_free(lcp_solve_out *out);
+
+#endif
