@@ -119,7 +119,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
 
-test: $(BIN) $(TESTBIN) $(REPLAYBIN)
+test: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
 	@[ ! -d $(SICONOS_INC)/numerics ] || $(MAKE) -s peer >/dev/null 2>&1 || true # once, before scripts run side by side (TEST_JOBS)
 	@sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
 

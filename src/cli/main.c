@@ -26,8 +26,8 @@
 #include <mpi.h>
 #endif
 
-#include "../batch.h"
-#include "../bench.h"
+#include "batch.h"
+#include "bench.h"
 #include "../config.h"
 #include "../core/options.h"
 #include "../core/pipeline.h"
@@ -554,7 +554,8 @@ static int run(int argc, char **argv)
     if (seq_cmd) {
         /* what is of one problem's files; every option of the solve holds for each step */
         const char *no = c.o.trace ? "--trace" : c.output ? "--output" : c.output_w ? "--output-w" : c.reference ? "--reference"
-                       : c.warm ? "--warm-start" : c.graph ? "--graph" : c.info ? "--info" : NULL;
+                       : c.warm ? "--warm-start" : c.graph ? "--graph" : c.info ? "--info"
+                       : c.o.cone_k ? "--cone (the steps are warm-started by contact id from r)" : NULL;
         if (!c.problem) {
             fprintf(stderr, "lcpsolve: sequence: no folder given (lcpsolve sequence DIR [OPTIONS])\n");
             rc = 2;

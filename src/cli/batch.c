@@ -1,4 +1,4 @@
-/* src/batch.c: `lcpsolve batch [OPTIONS] DIR` (see batch.h).
+/* src/cli/batch.c: `lcpsolve batch [OPTIONS] DIR` (see batch.h).
  *
  * Phases: list DIR (sorted by name), read and check every environment
  * (sequential: the HDF5 library is not thread-safe; timed as parse_s), solve
@@ -14,16 +14,16 @@
  * advances a second, the throughput figure of batched simulation.
  */
 #include "batch.h"
-#include "choose.h"
+#include "../choose.h"
 
-#include "cli/cli.h"
-#include "common.h"
-#include "core/options.h"
-#include "core/pipeline.h"
-#include "io/io.h"
-#include "solvers/solver.h"
+#include "cli.h"
+#include "../common.h"
+#include "../core/options.h"
+#include "../core/pipeline.h"
+#include "../io/io.h"
+#include "../solvers/solver.h"
 #ifdef LCP_HAVE_CUDA
-#include "parallel/pgs_cuda.h"
+#include "../parallel/pgs_cuda.h"
 #endif
 
 #include <cjson/cJSON.h>

@@ -1,4 +1,4 @@
-/* src/bench.c: `lcpsolve bench [OPTIONS] PLAN.yaml` (see bench.h).
+/* src/cli/bench.c: `lcpsolve bench [OPTIONS] PLAN.yaml` (see bench.h).
  *
  * The parent never solves: it reads the plan, forks one child a problem to
  * read it (kind, n, nnz: which configurations fit), then one child a run,
@@ -14,9 +14,9 @@
 #endif
 #include "bench.h"
 
-#include "cone.h"
-#include "io/io.h"
-#include "solvers/solver.h"
+#include "../cone.h"
+#include "../io/io.h"
+#include "../solvers/solver.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

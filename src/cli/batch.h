@@ -1,4 +1,4 @@
-/* src/batch.h: `lcpsolve batch [OPTIONS] DIR`, many small problems
+/* src/cli/batch.h: `lcpsolve batch [OPTIONS] DIR`, many small problems
  * ("environments") solved at once.
  *
  * DIR holds one environment an entry: a problem folder or a .json, .dat or

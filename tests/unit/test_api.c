@@ -1,0 +1,402 @@
+/* tests/unit/test_api.c: the public API of include/lcpsolve.h: every call
+ * with bad arguments (a status and a message, never a crash), problems of
+ * every kind made from arrays and checked against an independent residual,
+ * settings with the command line's checks, the iteration callback (rows,
+ * cancellation), warm starts, a write/read round trip, and two threads
+ * solving different problems at once, bit for bit the answers of the same
+ * solves one after the other. */
+#include <lcpsolve.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+/* A tridiagonal lcp of n rows (2 on the diagonal, -1 beside, b = -1). */
+static lcps_problem *chain(int n, const char *kind)
+{
+    int *rp = malloc((size_t)(n + 1) * sizeof *rp), *cj = malloc((size_t)(3 * n) * sizeof *cj), k = 0;
+    double *vx = malloc((size_t)(3 * n) * sizeof *vx), *b = malloc((size_t)n * sizeof *b);
+    rp[0] = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = i - 1; j <= i + 1; j++)
+            if (j >= 0 && j < n) cj[k] = j, vx[k++] = i == j ? 2.0 : -1.0;
+        rp[i + 1] = k;
+        b[i] = i % 3 == 1 ? 0.5 : -1.0;
+    }
+    lcps_problem *p = NULL;
+    char err[256];
+    if (lcps_problem_csr(kind, n, rp, cj, vx, b, &p, err, sizeof err)) fprintf(stderr, "chain: %s\n", err);
+    free(rp), free(cj), free(vx), free(b);
+    return p;
+}
+
+/* max |min(x, w)| with w = A x + b recomputed here, for the chain above. */
+static double chain_residual(int n, const double *x)
+{
+    double r = 0;
+    for (int i = 0; i < n; i++) {
+        double w = 2 * x[i] + (i > 0 ? -x[i - 1] : 0) + (i + 1 < n ? -x[i + 1] : 0) + (i % 3 == 1 ? 0.5 : -1.0);
+        r = fmax(r, fabs(fmin(x[i], w)));
+    }
+    return r;
+}
+
+static void test_bad_arguments(void)
+{
+    char err[256];
+    lcps_problem *p = (lcps_problem *)1;
+    int rp[] = {0, 2, 4}, cj[] = {0, 1, 0, 1}, bad_cj[] = {0, 5, 0, 1}, bad_rp[] = {0, 3, 2};
+    double vx[] = {2, -1, -1, 2}, b[] = {-1, -1}, nanv[] = {2, NAN, -1, 2};
+    CHECK(lcps_problem_csr("lcp", 2, rp, cj, vx, b, NULL, err, sizeof err) == 2);
+    CHECK(lcps_problem_csr("nope", 2, rp, cj, vx, b, &p, err, sizeof err) == 2 && !p && strstr(err, "nope"));
+    CHECK(lcps_problem_csr(NULL, 2, rp, cj, vx, b, &p, err, sizeof err) == 2 && !p);
+    CHECK(lcps_problem_csr("lcp", -3, rp, cj, vx, b, &p, err, sizeof err) == 2 && strstr(err, "positive"));
+    CHECK(lcps_problem_csr("lcp", 0, rp, cj, vx, b, &p, err, sizeof err) == 2);
+    CHECK(lcps_problem_csr("lcp", 2, NULL, cj, vx, b, &p, err, sizeof err) == 2);
+    CHECK(lcps_problem_csr("lcp", 2, rp, cj, vx, NULL, &p, err, sizeof err) == 2);
+    CHECK(lcps_problem_csr("lcp", 2, rp, bad_cj, vx, b, &p, err, sizeof err) == 2 && strstr(err, "col[1] = 5"));
+    CHECK(lcps_problem_csr("lcp", 2, bad_rp, cj, vx, b, &p, err, sizeof err) == 2 && strstr(err, "decreases"));
+    CHECK(lcps_problem_csr("lcp", 2, rp, cj, nanv, b, &p, err, sizeof err) == 2 && strstr(err, "not finite"));
+    CHECK(lcps_problem_csr("lcp", 2, rp, bad_cj, vx, b, &p, NULL, 0) == 2); /* err may be NULL */
+    CHECK(lcps_problem_read(NULL, &p, err, sizeof err) == 2);
+    CHECK(lcps_problem_read("/nonexistent/problem.json", &p, err, sizeof err) == 2 && !p &&
+          strstr(err, "/nonexistent/problem.json"));
+    CHECK(lcps_problem_factored("lcp", NULL, NULL, NULL, NULL, &p, err, sizeof err) == 2);
+    lcps_csr M = {2, 3, rp, cj, vx};
+    CHECK(lcps_problem_factored("lcp", &M, &M, b, NULL, &p, err, sizeof err) == 2 && strstr(err, "square"));
+    CHECK(lcps_problem_set_vector(NULL, "mu", b, 2, err, sizeof err) == 2);
+    CHECK(lcps_problem_set_findex(NULL, rp, 2, err, sizeof err) == 2);
+    CHECK(lcps_problem_write(NULL, "/tmp/x", err, sizeof err) == 2);
+    CHECK(lcps_problem_n(NULL) == -1 && lcps_problem_kind(NULL) == NULL);
+    lcps_problem_free(NULL);
+
+    lcps_settings *s = lcps_settings_new();
+    CHECK(s != NULL);
+    CHECK(lcps_settings_set(s, "solver", "nope", err, sizeof err) == 2 && strstr(err, "unknown solver 'nope'"));
+    CHECK(lcps_settings_set(s, "tol", "-1", err, sizeof err) == 2 && strstr(err, "--tol: '-1' is not a positive number"));
+    CHECK(lcps_settings_set(s, "max-iter", "x", err, sizeof err) == 2);
+    CHECK(lcps_settings_set(s, "omega", "2.5", err, sizeof err) == 2);
+    CHECK(lcps_settings_set(s, "no-such-option", "1", err, sizeof err) == 2 && strstr(err, "unknown option"));
+    CHECK(lcps_settings_set(s, "output", "x.mtx", err, sizeof err) == 2 && strstr(err, "command line"));
+    CHECK(lcps_settings_set(s, "max-memory", "1G", err, sizeof err) == 2);
+    CHECK(lcps_settings_set(s, "shuffle", "maybe", err, sizeof err) == 2);
+    CHECK(lcps_settings_set(s, "shuffle", "true", err, sizeof err) == 0);
+    CHECK(lcps_settings_set(NULL, "tol", "1", err, sizeof err) == 2);
+    CHECK(lcps_settings_set(s, NULL, "1", err, sizeof err) == 2);
+    CHECK(lcps_settings_set(s, "tol", NULL, err, sizeof err) == 2);
+    CHECK(lcps_settings_on_iteration(NULL, NULL, NULL) == 2);
+    lcps_settings_free(NULL);
+
+    lcps_result r;
+    CHECK(lcps_solve(NULL, s, NULL, &r, err, sizeof err) == 2 && r.status == LCPS_INPUT_ERROR && !r.x);
+    lcps_result_free(&r);
+    CHECK(lcps_solve(NULL, s, NULL, NULL, err, sizeof err) == 2);
+    lcps_result_free(NULL);
+
+    /* a friction problem without mu is refused at the solve, naming mu */
+    lcps_problem *f = chain(3, "fc3d");
+    CHECK(f != NULL);
+    CHECK(lcps_solve(f, NULL, NULL, &r, err, sizeof err) == 2 && r.status == LCPS_INPUT_ERROR && strstr(err, "mu"));
+    lcps_result_free(&r);
+    double mu1[] = {-0.5};
+    CHECK(lcps_problem_set_vector(f, "mu", mu1, 1, err, sizeof err) == 0);
+    CHECK(lcps_solve(f, NULL, NULL, &r, err, sizeof err) == 2 && strstr(err, "mu"));
+    lcps_result_free(&r);
+    CHECK(lcps_problem_set_vector(f, "nu", mu1, 1, err, sizeof err) == 2 && strstr(err, "nu"));
+    lcps_problem_free(f);
+
+    /* a solver that does not take the kind, and a wrong warm start length */
+    lcps_problem *l = chain(4, "lcp");
+    CHECK(lcps_settings_set(s, "solver", "nsgs", err, sizeof err) == 0);
+    CHECK(lcps_solve(l, s, NULL, &r, err, sizeof err) == 2 && strstr(err, "nsgs"));
+    lcps_result_free(&r);
+    lcps_problem_free(l);
+    lcps_settings_free(s);
+
+    CHECK(!strcmp(lcps_status_name(LCPS_SOLVED), "solved") && !strcmp(lcps_status_name(99), "unknown"));
+    CHECK(lcps_status_exit_code(LCPS_NO_SOLUTION) == 3 && lcps_status_exit_code(LCPS_STALLED) == 1);
+    CHECK(!strcmp(lcps_version(), LCPS_VERSION));
+}
+
+/* The program, and the chain solved by several lcp solvers. */
+static void test_lcp(void)
+{
+    char err[256];
+    const char *solvers[] = {"pgs", "psor", "lemke", "pivot", "ipm", "newton-fb", "mprgp", "auto", NULL};
+    lcps_problem *p = chain(30, "lcp");
+    CHECK(lcps_problem_n(p) == 30 && !strcmp(lcps_problem_kind(p), "lcp"));
+    for (int k = 0; solvers[k]; k++) {
+        lcps_settings *s = lcps_settings_new();
+        lcps_result r;
+        CHECK(lcps_settings_set(s, "solver", solvers[k], err, sizeof err) == 0);
+        CHECK(lcps_settings_set(s, "tol", "1e-10", err, sizeof err) == 0);
+        int rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
+        CHECK(rc == 0 && r.status == LCPS_SOLVED && r.n == 30 && r.x && r.w);
+        if (r.x) {
+            CHECK(chain_residual(30, r.x) <= 1e-9);
+            CHECK(r.residual <= 1e-10);
+            double wmax = 0; /* w = A x + b as returned */
+            for (int i = 0; i < 30; i++)
+                wmax = fmax(wmax, fabs(r.w[i] - (2 * r.x[i] - (i ? r.x[i - 1] : 0) - (i < 29 ? r.x[i + 1] : 0) +
+                                                 (i % 3 == 1 ? 0.5 : -1.0))));
+            CHECK(wmax <= 1e-12);
+        }
+        CHECK(*r.solver && strcmp(r.solver, "auto"));
+        if (strcmp(solvers[k], "auto")) CHECK(!strcmp(r.solver, solvers[k]));
+        else CHECK(*r.auto_reason);
+        lcps_result_free(&r);
+        lcps_settings_free(s);
+    }
+    lcps_problem_free(p);
+}
+
+/* A limit: max_iter status, exit code 1, the best iterate returned. */
+static void test_limits(void)
+{
+    char err[256];
+    lcps_problem *p = chain(200, "lcp");
+    lcps_settings *s = lcps_settings_new();
+    lcps_result r;
+    lcps_settings_set(s, "solver", "pgs", err, sizeof err);
+    lcps_settings_set(s, "max-iter", "5", err, sizeof err);
+    lcps_settings_set(s, "decompose", "off", err, sizeof err);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 1 && r.status == LCPS_MAX_ITER && r.iterations == 5);
+    CHECK(r.x && r.residual > 1e-8 && isfinite(r.residual));
+    lcps_result_free(&r);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+}
+
+typedef struct {
+    int rows, stop_at, last;
+    double first;
+} watch;
+
+static int on_row(void *ctx, const lcps_iteration *row)
+{
+    watch *w = ctx;
+    if (w->rows == 0) w->first = row->residual;
+    CHECK(row->iteration == w->rows); /* 0, 1, 2, ... */
+    w->rows++;
+    w->last = row->iteration;
+    return w->stop_at >= 0 && row->iteration >= w->stop_at;
+}
+
+static void test_callback(void)
+{
+    char err[256];
+    lcps_problem *p = chain(100, "lcp");
+    lcps_settings *s = lcps_settings_new();
+    lcps_result r;
+    watch w = {0, -1, 0, 0};
+    lcps_settings_set(s, "solver", "pgs", err, sizeof err);
+    lcps_settings_set(s, "decompose", "off", err, sizeof err);
+    CHECK(lcps_settings_on_iteration(s, on_row, &w) == 0);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0);
+    CHECK(w.rows == r.iterations + 1 && w.last == r.iterations && w.first > 0);
+    lcps_result_free(&r);
+    /* cancellation: stop at iteration 7 */
+    w = (watch){0, 7, 0, 0};
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 1);
+    CHECK(r.status == LCPS_TIME_LIMIT && r.iterations == 7 && !strcmp(r.message, "interrupted"));
+    lcps_result_free(&r);
+    /* a copy keeps the settings and the callback */
+    lcps_settings *c = lcps_settings_copy(s);
+    w = (watch){0, 3, 0, 0};
+    CHECK(c && lcps_solve(p, c, NULL, &r, err, sizeof err) == 1 && r.iterations == 3 && !strcmp(r.solver, "pgs"));
+    lcps_result_free(&r);
+    lcps_settings_free(c);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+}
+
+/* A warm start from the answer: solved at once, scaled by warm-factor. */
+static void test_warm(void)
+{
+    char err[256];
+    lcps_problem *p = chain(60, "lcp");
+    lcps_settings *s = lcps_settings_new();
+    lcps_result r, r2;
+    lcps_settings_set(s, "solver", "pgs", err, sizeof err);
+    lcps_settings_set(s, "tol", "1e-9", err, sizeof err);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && r.iterations > 5);
+    CHECK(lcps_solve(p, s, r.x, &r2, err, sizeof err) == 0 && r2.iterations <= 1);
+    lcps_result_free(&r2);
+    lcps_settings_set(s, "warm-factor", "0", err, sizeof err); /* x0 * 0: a cold start again */
+    CHECK(lcps_solve(p, s, r.x, &r2, err, sizeof err) == 0 && r2.iterations == r.iterations);
+    lcps_result_free(&r2);
+    lcps_result_free(&r);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+}
+
+/* blcp with findex (a box friction row), ccp and fc3d with mu, and the
+ * factored form; each written and read back. */
+static void test_kinds(void)
+{
+    char err[256], dir[64];
+    lcps_result r;
+    /* blcp: 3 rows, row 1 and 2 friction on row 0 */
+    int rp[] = {0, 3, 6, 9}, cj[] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
+    double ax[] = {2, 0.5, 0.2, 0.5, 1.5, 0.1, 0.2, 0.1, 1.0}, b[] = {-1, 0.8, -0.3};
+    double lo[] = {0, -1e300, -1e300}, hi[] = {1e300, 1e300, 1e300}, mu[] = {0, 0.3, 0.3};
+    int findex[] = {-1, 0, 0};
+    lcps_problem *p = NULL;
+    CHECK(lcps_problem_csr("blcp", 3, rp, cj, ax, b, &p, err, sizeof err) == 0);
+    CHECK(lcps_problem_set_vector(p, "lo", lo, 3, err, sizeof err) == 0);
+    CHECK(lcps_problem_set_vector(p, "hi", hi, 3, err, sizeof err) == 0);
+    CHECK(lcps_problem_set_findex(p, findex, 3, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, NULL, NULL, &r, err, sizeof err) == 2 && strstr(err, "mu")); /* findex without mu */
+    lcps_result_free(&r);
+    CHECK(lcps_problem_set_vector(p, "mu", mu, 3, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, NULL, NULL, &r, err, sizeof err) == 0 && r.status == LCPS_SOLVED);
+    if (r.x) { /* the friction rows within +-mu x_0 */
+        CHECK(r.x[0] > 0 && fabs(r.x[1]) <= 0.3 * r.x[0] + 1e-9 && fabs(r.x[2]) <= 0.3 * r.x[0] + 1e-9);
+        CHECK(r.residual <= 1e-8);
+    }
+    double x0 = r.x ? r.x[0] : 0;
+    lcps_result_free(&r);
+    snprintf(dir, sizeof dir, "/tmp/lcps-test-%d", (int)getpid());
+    CHECK(lcps_problem_write(p, dir, err, sizeof err) == 0);
+    lcps_problem *q = NULL;
+    CHECK(lcps_problem_read(dir, &q, err, sizeof err) == 0 && q && !strcmp(lcps_problem_kind(q), "blcp"));
+    CHECK(q && lcps_solve(q, NULL, NULL, &r, err, sizeof err) == 0 && r.x && r.x[0] == x0);
+    lcps_result_free(&r);
+    lcps_problem_free(q);
+    lcps_problem_free(p);
+
+    /* two contacts, fc3d and ccp: W = diag-dominant, q pushes into the ground */
+    int n = 6, wrp[7], wcj[36], k = 0;
+    double wx[36], q6[] = {-1, 0.2, 0.1, -0.5, -0.3, 0.0}, mu2[] = {0.5, 0.3};
+    wrp[0] = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) wcj[k] = j, wx[k++] = i == j ? 2.0 : (i / 3 == j / 3 ? 0.1 : 0.05);
+        wrp[i + 1] = k;
+    }
+    const char *kinds[] = {"fc3d", "ccp"};
+    for (int t = 0; t < 2; t++) {
+        lcps_problem *f = NULL;
+        CHECK(lcps_problem_csr(kinds[t], n, wrp, wcj, wx, q6, &f, err, sizeof err) == 0);
+        CHECK(lcps_problem_set_vector(f, "mu", mu2, 2, err, sizeof err) == 0);
+        lcps_settings *s = lcps_settings_new();
+        lcps_settings_set(s, "solver", "nsgs", err, sizeof err);
+        CHECK(lcps_solve(f, s, NULL, &r, err, sizeof err) == 0 && r.status == LCPS_SOLVED);
+        for (int c = 0; r.x && c < 2; c++) /* r in the cone */
+            CHECK(hypot(r.x[3 * c + 1], r.x[3 * c + 2]) <= mu2[c] * r.x[3 * c] * (1 + 1e-9) + 1e-12);
+        lcps_result_free(&r);
+        lcps_settings_free(s);
+        lcps_problem_free(f);
+    }
+
+    /* the factored form: two unit masses on the ground, one contact each
+     * (normal rows only): A = J M^-1 J' = I, b = J v = -v_z */
+    int mrp[] = {0, 1, 2}, mcj[] = {0, 1}, jrp[] = {0, 1, 2}, jcj[] = {0, 1};
+    double mx[] = {1, 2}, jx[] = {1, 1}, v[] = {-1, -0.5};
+    lcps_csr M = {2, 2, mrp, mcj, mx}, J = {2, 2, jrp, jcj, jx};
+    lcps_problem *fp = NULL;
+    CHECK(lcps_problem_factored("lcp", &M, &J, v, NULL, &fp, err, sizeof err) == 0);
+    const char *fs[] = {"pgs", "si", NULL};
+    for (int t = 0; fs[t]; t++) {
+        lcps_settings *s = lcps_settings_new();
+        lcps_settings_set(s, "solver", fs[t], err, sizeof err);
+        CHECK(lcps_solve(fp, s, NULL, &r, err, sizeof err) == 0 && r.status == LCPS_SOLVED);
+        if (r.x) CHECK(fabs(r.x[0] - 1.0) <= 1e-8 && fabs(r.x[1] - 1.0) <= 1e-8); /* lambda = -M v_z */
+        lcps_result_free(&r);
+        lcps_settings_free(s);
+    }
+    lcps_problem_free(fp);
+}
+
+/* Two threads solving different problems at once give the bits of the
+ * same solves one after the other (psor with omega auto, nsgs, ipm with a
+ * sparse factorisation ordered nd in one thread and natural in the other). */
+typedef struct {
+    lcps_problem *p;
+    lcps_settings *s;
+    int rounds, same;
+    lcps_result ref;
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    char err[256];
+    for (int k = 0; k < j->rounds; k++) {
+        lcps_result r;
+        lcps_solve(j->p, j->s, NULL, &r, err, sizeof err);
+        int same = r.status == j->ref.status && r.iterations == j->ref.iterations && r.n == j->ref.n &&
+                   r.x && !memcmp(r.x, j->ref.x, (size_t)r.n * sizeof(double)) &&
+                   !memcmp(&r.residual, &j->ref.residual, sizeof r.residual);
+        if (same) j->same++;
+        lcps_result_free(&r);
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    char err[256];
+    job jobs[3];
+    const char *cfg[3][3][2] = {{{"solver", "psor"}, {"omega", "auto"}, {"order", "rcm"}},
+                                {{"solver", "ipm"}, {"order", "nd"}, {"linsolve", "sparse"}},
+                                {{"solver", "newton-fb"}, {"order", "natural"}, {"linsolve", "sparse"}}};
+    for (int t = 0; t < 3; t++) {
+        jobs[t].p = chain(150 + 37 * t, "lcp");
+        jobs[t].s = lcps_settings_new();
+        for (int k = 0; k < 3; k++) CHECK(lcps_settings_set(jobs[t].s, cfg[t][k][0], cfg[t][k][1], err, sizeof err) == 0);
+        jobs[t].rounds = 6;
+        jobs[t].same = 0;
+        CHECK(lcps_solve(jobs[t].p, jobs[t].s, NULL, &jobs[t].ref, err, sizeof err) == 0);
+    }
+    pthread_t th[3];
+    for (int t = 0; t < 3; t++) CHECK(pthread_create(&th[t], NULL, run_job, &jobs[t]) == 0);
+    for (int t = 0; t < 3; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < 3; t++) {
+        CHECK(jobs[t].same == jobs[t].rounds);
+        lcps_result_free(&jobs[t].ref);
+        lcps_settings_free(jobs[t].s);
+        lcps_problem_free(jobs[t].p);
+    }
+    /* one problem handle, unchecked, solved from two threads at once */
+    job shared[2];
+    lcps_problem *p = chain(120, "lcp");
+    lcps_problem *q = chain(120, "lcp");
+    lcps_settings *s = lcps_settings_new();
+    lcps_settings_set(s, "solver", "pgs", err, sizeof err);
+    lcps_result ref;
+    CHECK(lcps_solve(q, s, NULL, &ref, err, sizeof err) == 0);
+    for (int t = 0; t < 2; t++) shared[t] = (job){p, s, 4, 0, ref};
+    for (int t = 0; t < 2; t++) CHECK(pthread_create(&th[t], NULL, run_job, &shared[t]) == 0);
+    for (int t = 0; t < 2; t++) pthread_join(th[t], NULL);
+    CHECK(shared[0].same == 4 && shared[1].same == 4);
+    lcps_result_free(&ref);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+    lcps_problem_free(q);
+}
+
+static void test_registry(void)
+{
+    const char *const *names = lcps_solver_names();
+    int n = 0, pgs = 0;
+    for (; names[n]; n++) pgs += !strcmp(names[n], "pgs");
+    CHECK(n >= 20 && pgs == 1);
+}
+
+int main(void)
+{
+    test_bad_arguments();
+    test_lcp();
+    test_limits();
+    test_callback();
+    test_warm();
+    test_kinds();
+    test_threads();
+    test_registry();
+    CHECK_DONE();
+}
