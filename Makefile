@@ -6,7 +6,8 @@
 #   make install    PREFIX=/usr/local: binary, library, header, lcpsolve.pc, man pages (DESTDIR too)
 #   make examples   examples/*.c built against the installed library through pkg-config
 #                   (PREFIX, PKG_CONFIG_PATH), into $(BUILD)/examples/
-#   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s
+#   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s;
+#                   make bench-api: the cost of lcps_solve beside the solver and the binary (10 contacts)
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
 #                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
 #   make fuzz       the libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/;
@@ -158,6 +159,12 @@ bench: $(BIN)
 bench-sweeps: $(BIN) $(BUILD)/bench/sweeps
 	@sh scripts/bench-sweeps
 
+# the per-solve cost of lcps_solve beside the solver's own work, and against
+# the same solve through the binary, on a 10-contact column (BENCHMARKS.md)
+bench-api: $(BIN) $(BUILD)/bench/api_overhead
+	@d=$$(mktemp -d) && ./$(BIN) generate column --bodies 10 -o $$d/col10 >/dev/null 2>&1 && \
+	    $(BUILD)/bench/api_overhead $$d/col10 ./$(BIN) $(or $(API_REPEATS),200); rc=$$?; rm -rf $$d; exit $$rc
+
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos
 peer: $(BUILD)/peer/siconos_lcp $(BUILD)/peer/siconos_fc3d
@@ -193,5 +200,5 @@ $(BUILD)/examples/%: examples/%.c
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test valgrind bench bench-sweeps peer install examples clean regress fuzz fuzz-harnesses
+.PHONY: all test valgrind bench bench-sweeps bench-api peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

@@ -113,9 +113,21 @@ int lcps_problem_read(const char *path, lcps_problem **out, char *err, size_t er
 
 /* Sets the vector "mu" (friction: one a contact; blcp with findex: one a
  * row), "lo", "hi" (blcp bounds, n; +-1e300 and beyond mean infinite),
- * "e" or "b" (n), copying len values. */
+ * "e" or "b" (n), or, of a factored problem, "v" (nb: b = J v + e is formed
+ * again at the next solve, A = J M^-1 J' is kept), copying len values. */
 int lcps_problem_set_vector(lcps_problem *p, const char *name, const double *v, int len, char *err,
                             size_t errlen);
+
+/* The update path, for a sequence of problems with one pattern (a
+ * time-stepping loop whose contacts persist): new values of A, in the
+ * order of the val given to lcps_problem_csr (rowptr[n] values, duplicates
+ * summed again; for a problem read from a file, its rows in order, columns
+ * ascending), and/or of b (n values); NULL keeps either.  The pattern stays,
+ * and with it the set-up the solves keep for it: the sweep orders and colour
+ * classes of the setting "order" are built once a pattern, not once a solve.
+ * A factored problem changes through "v" and "e" (lcps_problem_set_vector),
+ * keeping its A. */
+int lcps_problem_update(lcps_problem *p, const double *val, const double *b, char *err, size_t errlen);
 
 /* blcp: findex[i] = j (0-based) or -1, n entries. */
 int lcps_problem_set_findex(lcps_problem *p, const int *findex, int len, char *err, size_t errlen);

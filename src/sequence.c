@@ -862,7 +862,8 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
     double sum_res = 0, max_res = 0, sum_ms = 0, sum_it = 0;
     size_t plen = strlen(o->dir) + 300;
     char *path = malloc(plen);
-    if (!path) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    lcp_pipeline_cache *cache = lcp_pipeline_cache_new(); /* the update path: --order's set-up once a pattern */
+    if (!path || !cache) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     for (int k = 0; k < nn && !rc; k++) {
         lcp_problem p;
         lcp_problem_init(&p);
@@ -907,7 +908,8 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
          * the schedule's cap or tolerance for this one */
         lcp_solve_opts so = *o->o;
         lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so.s);
-        if ((rc = lcp_pipeline_solve(&p, &so, matched_any ? x : NULL, p.n, path, &out, err))) goto step_done;
+        if ((rc = lcp_pipeline_solve_cached(&p, &so, matched_any ? x : NULL, p.n, path, cache, &out, err)))
+            goto step_done;
         lcp_status st = out.status;
         const lcp_solver *sv = out.solver;
         const char *pname = out.precond;
@@ -979,6 +981,7 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
     free(prev);
     free(prev_x);
     free(path);
+    lcp_pipeline_cache_free(cache);
     for (int k = 0; k < nn; k++) free(names[k]);
     free(names);
     if (rc) return lcp_status_exit_code((lcp_status)rc);

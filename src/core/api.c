@@ -25,6 +25,9 @@ struct lcps_problem {
     lcp_problem p;
     int checked;           /* lcp_problem_finish passed since the last change */
     pthread_mutex_t lock;  /* the check of a const handle, by the first of the solves that use it */
+    int *perm;             /* lcps_problem_csr: entry k of the caller's val -> A.x[perm[k]]; NULL: A.x's order */
+    long nval;             /* the caller's entries (rowptr[n]) */
+    lcp_pipeline_cache *cache; /* the update path: pattern-only set-up kept across solves */
 };
 
 struct lcps_settings {
@@ -79,7 +82,12 @@ static lcps_problem *problem_new(void)
     lcps_problem *h = calloc(1, sizeof *h);
     if (!h) return NULL;
     lcp_problem_init(&h->p);
+    if (!(h->cache = lcp_pipeline_cache_new())) {
+        free(h);
+        return NULL;
+    }
     if (pthread_mutex_init(&h->lock, NULL)) {
+        lcp_pipeline_cache_free(h->cache);
         free(h);
         return NULL;
     }
@@ -90,6 +98,8 @@ void lcps_problem_free(lcps_problem *h)
 {
     if (!h) return;
     lcp_problem_free(&h->p);
+    lcp_pipeline_cache_free(h->cache);
+    free(h->perm);
     pthread_mutex_destroy(&h->lock);
     free(h);
 }
@@ -154,7 +164,19 @@ int lcps_problem_csr(const char *kind, int n, const int *rowptr, const int *col,
     }
     h->p.kind = k;
     h->p.n = n;
-    if (!(h->p.b = copy_vec(b, n))) {
+    h->nval = rowptr[n];
+    h->perm = lcp_alloc((size_t)(h->nval > 0 ? h->nval : 1), sizeof(int));
+    for (int i = 0; h->perm && i < n; i++) /* where each of the caller's entries went (columns sorted, duplicates summed) */
+        for (int q = rowptr[i]; q < rowptr[i + 1]; q++) {
+            int lo = h->p.A.p[i], hi = h->p.A.p[i + 1] - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (h->p.A.j[mid] < col[q]) lo = mid + 1;
+                else hi = mid;
+            }
+            h->perm[q] = lo;
+        }
+    if (!h->perm || !(h->p.b = copy_vec(b, n))) {
         lcps_problem_free(h);
         return fail(err, errlen, LCP_ERROR, "out of memory");
     }
@@ -234,7 +256,9 @@ int lcps_problem_set_vector(lcps_problem *h, const char *name, const double *v, 
     else if (!strcmp(name, "hi")) slot = &h->p.hi, n = &h->p.hilen;
     else if (!strcmp(name, "e")) slot = &h->p.e, n = &h->p.elen;
     else if (!strcmp(name, "b")) slot = &h->p.b, n = &h->p.blen;
-    else return fail(err, errlen, LCP_INPUT_ERROR, "unknown vector '%s' (mu, lo, hi, e or b)", name);
+    else if (!strcmp(name, "v") && h->p.M.p) slot = &h->p.v, n = &h->p.vlen;
+    else return fail(err, errlen, LCP_INPUT_ERROR, "unknown vector '%s' (mu, lo, hi, e, b%s)", name,
+                     h->p.M.p ? ", v" : "");
     double *c = copy_vec(v, len);
     if (!c) return fail(err, errlen, LCP_ERROR, "out of memory");
     int bounds = !strcmp(name, "lo") || !strcmp(name, "hi");
@@ -243,7 +267,7 @@ int lcps_problem_set_vector(lcps_problem *h, const char *name, const double *v, 
     free(*slot);
     *slot = c;
     *n = len;
-    if (!strcmp(name, "e") && h->p.M.p && h->p.b) { /* b = J v + e again at the next check */
+    if ((!strcmp(name, "e") || !strcmp(name, "v")) && h->p.M.p && h->p.b) { /* b = J v + e again at the next check */
         free(h->p.b);
         h->p.b = NULL;
         h->p.blen = 0;
@@ -264,6 +288,30 @@ int lcps_problem_set_findex(lcps_problem *h, const int *findex, int len, char *e
     h->p.findex = c;
     h->p.findexlen = len;
     h->checked = 0;
+    return 0;
+}
+
+int lcps_problem_update(lcps_problem *h, const double *val, const double *b, char *err, size_t errlen)
+{
+    if (!h) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_update: no problem");
+    if (val && h->p.M.p)
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_update: A of a factored problem is J M^-1 J' (change "
+                                                  "v or e with lcps_problem_set_vector)");
+    if (val && !h->p.A.p) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_update: the problem has no A yet");
+    long nnz = h->perm ? h->nval : lcp_csr_nnz(&h->p.A);
+    for (long k = 0; val && k < nnz; k++)
+        if (!isfinite(val[k]))
+            return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_update: val[%ld] = %g is not finite", k, val[k]);
+    if (val) {
+        if (h->perm) { /* the caller's order, duplicates summed again */
+            memset(h->p.A.x, 0, (size_t)lcp_csr_nnz(&h->p.A) * sizeof(double));
+            for (long k = 0; k < nnz; k++) h->p.A.x[h->perm[k]] += val[k];
+        } else {
+            memcpy(h->p.A.x, val, (size_t)nnz * sizeof(double));
+        }
+        h->checked = 0;
+    }
+    if (b) return lcps_problem_set_vector(h, "b", b, h->p.n, err, errlen);
     return 0;
 }
 
@@ -426,7 +474,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     lcp_solve_out out;
     memset(&out, 0, sizeof out);
     int rc = check(h, &e);
-    if (!rc) rc = lcp_pipeline_solve(&h->p, o, x0, x0 ? h->p.n : 0, "x0", &out, &e);
+    if (!rc) rc = lcp_pipeline_solve_cached(&h->p, o, x0, x0 ? h->p.n : 0, "x0", h->cache, &out, &e);
     if (rc) {
         r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;
         if (rc == LCP_INPUT_ERROR) r->status = LCPS_INPUT_ERROR;

@@ -100,7 +100,7 @@ int lcp_option_apply(lcp_solve_opts *o, const lcp_option *opt, const char *val, 
     if (!opt->has_arg) { /* a flag: "" (set) or a boolean */
         int b = *val ? lcp_plan_bool(val) : 1;
         if (b < 0) return BAD("--%s takes true or false, not '%s'", name, val);
-        if (opt->id == OPT_SHUFFLE) o->s.shuffle = b;
+        if (opt->id == OPT_SHUFFLE) o->s.nsgs.shuffle = b;
         return 0;
     }
     switch (opt->id) {
@@ -136,8 +136,8 @@ int lcp_option_apply(lcp_solve_opts *o, const lcp_option *opt, const char *val, 
         else return BAD("--%s: '%s' must be auto, on or off", name, val);
         break;
     case OPT_CYCLE:
-        if (!strcmp(val, "V") || !strcmp(val, "v")) o->s.mg_cycle = 1;
-        else if (!strcmp(val, "W") || !strcmp(val, "w")) o->s.mg_cycle = 2;
+        if (!strcmp(val, "V") || !strcmp(val, "v")) o->s.mg.cycle = 1;
+        else if (!strcmp(val, "W") || !strcmp(val, "w")) o->s.mg.cycle = 2;
         else return BAD("--%s: '%s' must be V or W", name, val);
         break;
     case OPT_TOL:
@@ -173,14 +173,14 @@ int lcp_option_apply(lcp_solve_opts *o, const lcp_option *opt, const char *val, 
     case OPT_TRACE: o->trace = *val ? val : NULL; break;
     case OPT_COVER: o->cover = *val ? val : NULL; break;
     case OPT_LOCAL:
-        if (!strcmp(val, "projection")) o->s.local = LCP_LOCAL_PROJECTION;
-        else if (!strcmp(val, "newton")) o->s.local = LCP_LOCAL_NEWTON;
-        else if (!strcmp(val, "exact")) o->s.local = LCP_LOCAL_EXACT;
+        if (!strcmp(val, "projection")) o->s.nsgs.local = LCP_LOCAL_PROJECTION;
+        else if (!strcmp(val, "newton")) o->s.nsgs.local = LCP_LOCAL_NEWTON;
+        else if (!strcmp(val, "exact")) o->s.nsgs.local = LCP_LOCAL_EXACT;
         else return BAD("--%s: '%s' must be projection, newton or exact", name, val);
         break;
     case OPT_RHO:
         if (!lcp_parse_number(val, &x) || x <= 0) return BAD("--%s: '%s' is not a positive number", name, val);
-        o->s.rho = x;
+        o->s.nsgs.rho = o->s.admm.rho = x;
         break;
     case OPT_ADAPTIVE:
         if (!lcp_parse_number(val, &x) || !(x > 0 && x < 1)) return BAD("--%s: '%s' must be a fraction in (0, 1)", name, val);
@@ -193,21 +193,21 @@ int lcp_option_apply(lcp_solve_opts *o, const lcp_option *opt, const char *val, 
         if (!(in->kinds & LCP_KIND_CCP))
             return BAD("--inner: solver '%s' does not solve ccp problems (fixed-point needs a ccp solver: nsgs, "
                        "admm, ...)", val);
-        o->s.inner = in;
+        o->s.fixed_point.inner = in;
         break;
     }
     case OPT_CRASH:
         if (!strcmp(val, "auto")) {
-            o->s.crash = LCP_CRASH_AUTO;
+            o->s.crash.mode = LCP_CRASH_AUTO;
         } else if (!strcmp(val, "none")) {
-            o->s.crash = LCP_CRASH_NONE;
+            o->s.crash.mode = LCP_CRASH_NONE;
         } else {
             const lcp_solver *by = lcp_solver_find(val);
             if (!by) return BAD("--%s: '%s' must be auto, none or a solver name (see lcpsolve --list-solvers)", name, val);
             if (!(by->kinds & LCP_KIND_LCP) || !strcmp(by->name, "lemke") || !by->solve)
                 return BAD("--crash: '%s' is not a solver of lcp problems other than lemke (try ipm or pgs)", val);
-            o->s.crash = LCP_CRASH_SOLVER;
-            o->s.crash_by = by;
+            o->s.crash.mode = LCP_CRASH_SOLVER;
+            o->s.crash.by = by;
         }
         break;
     case OPT_LINSOLVE:

@@ -115,7 +115,7 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
 /* --order: the ordering of the factorisations (factorising solvers), or
  * the sweep order (sweeping solvers: built into order, s->order set). */
 static int set_order(const lcp_solve_opts *o, const lcp_solver *sv, const lcp_problem *wp, lcp_settings *s,
-                     lcp_order *order, lcp_err *err)
+                     lcp_order *order, lcp_pipeline_cache *cache, void **held, lcp_err *err)
 {
     int rc;
     /* per solve (thread-local: a solve before this one leaves nothing behind) */
@@ -132,6 +132,10 @@ static int set_order(const lcp_solve_opts *o, const lcp_solver *sv, const lcp_pr
             return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "solver '%s' does not take --order (the sweeping solvers do: "
                             "pgs, psor, sgs, nsgs; the factorising ones take natural, amd or nd: ipm, socp-ipm, "
                             "newton-fb, newton-min, nsn, prox, admm)", sv->name);
+        if (cache) { /* the update path: built once a pattern */
+            if (!(s->order = lcp_pipeline_cache_order(cache, wp, o->order, held, err))) return LCP_ERROR;
+            return 0;
+        }
         if ((rc = lcp_order_build(wp, o->order, order, err))) return rc;
         s->order = order;
     }
@@ -196,6 +200,13 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
 int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
                        const char *x0_source, lcp_solve_out *r, lcp_err *err)
 {
+    return lcp_pipeline_solve_cached(p, o, x0, n0, x0_source, NULL, r, err);
+}
+
+int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
+                              const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
+{
+    void *held = NULL; /* the cache entry of the order in use */
     lcp_problem pc, pr; /* the pyramid approximation (--cone); the regularised copy (--reg) */
     const lcp_problem *wp = p; /* the problem solved */
     lcp_settings s = o->s;
@@ -258,7 +269,7 @@ int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const doub
     r->solver = sv;
     r->precond = precond;
     r->auto_time_s = ch.time_s;
-    if ((rc = set_order(o, sv, wp, &s, &order, err))) goto done;
+    if ((rc = set_order(o, sv, wp, &s, &order, cache, &held, err))) goto done;
     if (!(x = lcp_calloc((size_t)(wp->n > 0 ? wp->n : 1), sizeof(double)))) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
         goto done;
@@ -275,7 +286,7 @@ int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const doub
     }
     if (o->cover) {
         if ((rc = read_cover(o->cover, wp->n, &cover, err))) goto done;
-        s.cover = cover;
+        s.lemke.cover = cover;
     }
     if (o->decompose == 1 && o->trace) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--decompose on and --trace cannot be used together (a trace "
@@ -351,6 +362,7 @@ done:
     if (tr) lcp_trace_abort(tr);
     lcp_monitor_free(&mon);
     lcp_order_free(&order);
+    lcp_pipeline_cache_release(cache, held);
     free(x);
     free(cover);
     if (reg_copy) lcp_csr_free(&pr.A);

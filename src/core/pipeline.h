@@ -73,6 +73,20 @@ typedef struct {
     double cone_error;         /* --cone: the residual of the mapped-back r on the problem given */
 } lcp_solve_out;
 
+/* The update path (src/core/cache.c): the pattern-only set-up of a solve
+ * (the sweep orders and colour classes of --order), kept for later solves
+ * of problems with the same pattern.  One cache may serve several threads.
+ * lcp_pipeline_cache_order: the order of `method` for p's pattern, built
+ * or found; *handle must be released (lcp_pipeline_cache_release) when the
+ * solve is done with it; NULL with err set when it could not be built. */
+typedef struct lcp_pipeline_cache lcp_pipeline_cache;
+lcp_pipeline_cache *lcp_pipeline_cache_new(void);
+void lcp_pipeline_cache_free(lcp_pipeline_cache *c);
+const lcp_order *lcp_pipeline_cache_order(lcp_pipeline_cache *c, const lcp_problem *p, lcp_order_method method,
+                                          void **handle, lcp_err *err);
+void lcp_pipeline_cache_release(lcp_pipeline_cache *c, void *handle);
+void lcp_pipeline_cache_stats(lcp_pipeline_cache *c, long *builds, long *hits);
+
 /* Solves p (lcp_problem_finish()ed, not changed) with the settings o from
  * x0 (n0 entries, scaled by warm_factor * dt_ratio; NULL: zeros; x0_source
  * names it in messages).  Returns 0 when a solve ran (its outcome in
@@ -81,6 +95,9 @@ typedef struct {
  * must be released by lcp_solve_out_free(). */
 int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
                        const char *x0_source, lcp_solve_out *out, lcp_err *err);
+/* The same with a cache (NULL: none) for the pattern-only set-up. */
+int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
+                              const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *out, lcp_err *err);
 void lcp_solve_out_free(lcp_solve_out *out);
 
 #endif

@@ -620,7 +620,7 @@ int lcp_mg_build_projected(lcp_mg **mg, const lcp_csr *A, int cycle, const char 
 static int setup(const lcp_csr *A, const struct lcp_settings_s *s, void **state, lcp_err *err)
 {
     lcp_mg *mg;
-    int rc = lcp_mg_build(&mg, A, s ? s->mg_cycle : 1, "preconditioner mg", err);
+    int rc = lcp_mg_build(&mg, A, s ? s->mg.cycle : 1, "preconditioner mg", err);
     if (rc) return rc;
     *state = mg;
     return 0;

@@ -483,7 +483,7 @@ static int admm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
     }
     for (int i = 0; i < n; i++) q[i] = sc[i] * p->b[i];
     int sym = lcp_csr_is_symmetric(&p->A, SYM_TOL);
-    double rho = s->rho > 0 ? s->rho : RHO_DEFAULT;
+    double rho = s->admm.rho > 0 ? s->admm.rho : RHO_DEFAULT;
     /* the form: the factored one (Woodbury) where it is available, checked
      * and, for a symmetric W, not predicted dearer than W + rho I */
     if (woodbury_analyse(&S, p, sc) && sym && (rc = choose_form(&S, p, sc, err))) goto done;

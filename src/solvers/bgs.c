@@ -420,7 +420,7 @@ static int bgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 {
     if (p->kind & LCP_KIND_FRICTION) { /* the blocks are the 3x3 contacts, each solved exactly: nsgs's sweeps */
         lcp_settings exact = *s;
-        exact.local = LCP_LOCAL_EXACT;
+        exact.nsgs.local = LCP_LOCAL_EXACT;
         double extra[2] = {0.0, 0.0}; /* max_dx (the largest |dr| of a contact), pivots (none) */
         return lcp_nsgs_run(p, &exact, x, mon, info, err, extra);
     }

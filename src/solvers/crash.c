@@ -33,8 +33,8 @@ int lcp_crash_guess(const lcp_problem *p, const lcp_settings *s, const lcp_solve
     cs.precond = NULL;
     cs.order = NULL;
     cs.adaptive = 0.0;
-    cs.cover = NULL;
-    cs.crash = LCP_CRASH_NONE;
+    cs.lemke.cover = NULL;
+    cs.crash.mode = LCP_CRASH_NONE;
     if (s->time_limit > 0) {
         double left = s->time_limit - (lcp_now() - t0);
         if (left <= 0) return -1;
@@ -60,12 +60,12 @@ int lcp_crash_start_guess(const lcp_problem *p, const lcp_settings *s, const dou
 {
     int n = p->n, its = 0, warm = 0;
     *how = '\0';
-    if (s->crash == LCP_CRASH_NONE) return -1;
+    if (s->crash.mode == LCP_CRASH_NONE) return -1;
     memcpy(guess, x, (size_t)n * sizeof(double));
     for (int j = 0; j < n && !warm; j++) warm = x[j] != 0.0;
-    if (s->crash == LCP_CRASH_SOLVER) {
-        if (lcp_crash_guess(p, s, s->crash_by, guess, t0, &its) == 0)
-            snprintf(how, howlen, "%s's answer (%d iterations)", s->crash_by->name, its);
+    if (s->crash.mode == LCP_CRASH_SOLVER) {
+        if (lcp_crash_guess(p, s, s->crash.by, guess, t0, &its) == 0)
+            snprintf(how, howlen, "%s's answer (%d iterations)", s->crash.by->name, its);
     } else if (warm) {
         snprintf(how, howlen, "the warm start");
     } else {

@@ -42,7 +42,7 @@ static const char *const columns[] = {"inner_iterations", "inner_residual", NULL
 static int fixed_point_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                              lcp_err *err)
 {
-    const lcp_solver *inner = s->inner ? s->inner : lcp_solver_find("nsgs");
+    const lcp_solver *inner = s->fixed_point.inner ? s->fixed_point.inner : lcp_solver_find("nsgs");
     if (!inner || !(inner->kinds & LCP_KIND_CCP) || inner->solve == NULL)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "fixed-point: --inner must name a solver of ccp problems");
     int n = p->n, nc = p->nc, rc = 0;
@@ -58,7 +58,7 @@ static int fixed_point_solve(const lcp_problem *p, const lcp_settings *s, double
     }
     cp.b = qs;
     lcp_settings is = *s;
-    is.inner = NULL;
+    is.fixed_point.inner = NULL;
     imon.s = &is;
     double extra[2] = {0, NAN};
     if (!lcp_monitor_step(mon, 0, x, extra)) {

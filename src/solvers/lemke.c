@@ -942,7 +942,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     int n = p->n;
     double extra[2] = {0.0, 0.0}; /* pivots, z0 */
     info->iterations = 0;
-    int r0 = standard_start(p, s->cover);
+    int r0 = standard_start(p, s->lemke.cover);
     if (r0 < 0) { /* b >= 0: z = 0 */
         memset(x, 0, (size_t)n * sizeof(double));
         lcp_monitor_step(mon, 0, x, extra);
@@ -954,7 +954,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
      * (no --cover, --crash not none): on degenerate contact problems (a pyramid of 1,024
      * contacts, 2.5% nonzeros) a few pivots from the crash basis instead of thousands from B = I */
     double bytes = 8.0 * (double)n * (double)n;
-    double density = s->cover || s->crash == LCP_CRASH_NONE ? AUTO_SPARSE_DENSITY : AUTO_CRASH_DENSITY;
+    double density = s->lemke.cover || s->crash.mode == LCP_CRASH_NONE ? AUTO_SPARSE_DENSITY : AUTO_CRASH_DENSITY;
     int sparse = s->linsolve == LCP_LINSOLVE_SPARSE ||
                  (s->linsolve == LCP_LINSOLVE_AUTO &&
                   ((n >= AUTO_SPARSE_MIN && (double)lcp_csr_nnz(&p->A) <= density * (double)n * (double)n) ||
@@ -965,12 +965,12 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                         "(n <= 23170): use --linsolve sparse or an iterative solver (pgs, psor)",
                         n, bytes / (1024.0 * 1024.0 * 1024.0));
     /* the crash start (sparse path, no --cover): a guess from --warm-start (auto), --crash SOLVER, or ipm then pgs (auto) */
-    if (s->crash == LCP_CRASH_SOLVER && (!sparse || s->cover))
+    if (s->crash.mode == LCP_CRASH_SOLVER && (!sparse || s->lemke.cover))
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "lemke: --crash %s needs the sparse path (%s) and no --cover",
-                        s->crash_by->name, "--linsolve sparse");
+                        s->crash.by->name, "--linsolve sparse");
     double *guess = NULL;
     char how[96] = "";
-    if (sparse && !s->cover && s->crash != LCP_CRASH_NONE) {
+    if (sparse && !s->lemke.cover && s->crash.mode != LCP_CRASH_NONE) {
         if (!(guess = lcp_alloc((size_t)n, sizeof(double))))
             return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
         static const char *const by[] = {"ipm", "pgs", NULL};
@@ -982,7 +982,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     }
     memset(x, 0, (size_t)n * sizeof(double));
     lemke_work W;
-    if (work_init(&W, p, s->cover, sparse)) {
+    if (work_init(&W, p, s->lemke.cover, sparse)) {
         work_free(&W);
         free(guess);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
@@ -1006,7 +1006,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                          zb - dep, n, dep);
         } else { /* no usable basis: B = I as always */
             work_free(&W);
-            if (work_init(&W, p, s->cover, sparse)) {
+            if (work_init(&W, p, s->lemke.cover, sparse)) {
                 work_free(&W);
                 free(guess);
                 return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
@@ -1046,14 +1046,14 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             snprintf(info->message, sizeof info->message,
                      "the crash start ended on a ray that proves nothing; started again from B = I, d = 1 at pivot %d", k);
             work_free(&W);
-            if (work_init(&W, p, s->cover, sparse)) {
+            if (work_init(&W, p, s->lemke.cover, sparse)) {
                 info->iterations = k;
                 return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
             }
             crashed = 0;
             first = fresh = 1;
             e = 2 * n;
-            r0 = standard_start(p, s->cover);
+            r0 = standard_start(p, s->lemke.cover);
             continue;
         }
         int leaving = W.basis[r];

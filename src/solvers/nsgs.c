@@ -639,10 +639,10 @@ int lcp_nsgs_setup(const lcp_problem *p, const lcp_settings *s, lcp_nsgs **out, 
     }
     for (int i = 0; i < nc; i++) { /* projection step: --rho or 1/max diag */
         const double *Wi = S->W + 9 * i;
-        S->rho[i] = s->rho > 0 ? s->rho : 1.0 / fmax(Wi[0], fmax(Wi[4], Wi[8]));
+        S->rho[i] = s->nsgs.rho > 0 ? s->nsgs.rho : 1.0 / fmax(Wi[0], fmax(Wi[4], Wi[8]));
     }
     double omega = s->omega > 0 && !s->omega_auto ? s->omega : 1.0;
-    S->C = (sweep_data){p, S->W, S->Winv, S->rho, s->local, omega};
+    S->C = (sweep_data){p, S->W, S->Winv, S->rho, s->nsgs.local, omega};
     *out = S;
     return 0;
 }
@@ -659,7 +659,7 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
     int *order = NULL;
     int rc = lcp_nsgs_setup(p, s, &S, err);
     if (rc) return rc;
-    if (s->shuffle && !(order = lcp_alloc((size_t)nc, sizeof(int)))) {
+    if (s->nsgs.shuffle && !(order = lcp_alloc((size_t)nc, sizeof(int)))) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
         goto done;
     }

@@ -1032,16 +1032,16 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     lcp_status status0 = info->status;
     if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
     /* the crash start (symmetric A): from the warm start, --crash SOLVER, or (lcp) ipm's answer */
-    if (s->crash != LCP_CRASH_NONE) {
+    if (s->crash.mode != LCP_CRASH_NONE) {
         static const char *const by_lcp[] = {"ipm", NULL};
         char how[96] = "";
         if (!lcp_csr_is_symmetric(&p->A, 1e-12)) {
             snprintf(W.note, sizeof W.note, "from scratch (no crash start: A is not symmetric)");
         } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W.guess, mon->t0, how,
                                          sizeof how)) {
-            if (s->crash == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
+            if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
                 snprintf(W.note, sizeof W.note, "from scratch (no crash start: %s gave no answer in time)",
-                         s->crash == LCP_CRASH_SOLVER ? s->crash_by->name : "ipm");
+                         s->crash.mode == LCP_CRASH_SOLVER ? s->crash.by->name : "ipm");
         } else {
             int ncl = 0, ndep = 0, npur = -1, nout = 0;
             int rc = crash(&W, x, s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0, &ncl, &ndep, &npur, &nout);

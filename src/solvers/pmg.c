@@ -77,7 +77,7 @@ static int pmg_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     int rc = lcp_inverse_diagonal(p, "pmg", &dinv, err);
     if (rc) return rc;
     lcp_mg *mg = NULL;
-    if ((rc = lcp_mg_build_projected(&mg, &p->A, s->mg_cycle, "pmg", err))) {
+    if ((rc = lcp_mg_build_projected(&mg, &p->A, s->mg.cycle, "pmg", err))) {
         free(dinv);
         if (rc != LCP_ERROR) return rc;
         /* A not positive semidefinite (no coarse factor): the solver's verdict */

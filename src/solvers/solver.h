@@ -18,6 +18,9 @@
 #include "../precond/precond.h"
 #include "../graph/graph.h"
 
+/* The settings of a solve: what every solver reads, then one block a
+ * solver (family) for the options only it reads.  Filled by the option
+ * table (src/core/options.c); a solver never writes them. */
 typedef struct lcp_settings_s {
     double tol;         /* stop when residual <= tol */
     int max_iter;       /* iterations (sweeps, pivots, Newton steps) */
@@ -25,13 +28,7 @@ typedef struct lcp_settings_s {
     double omega;       /* relaxation; 0 = the solver's default */
     int omega_auto;     /* --omega auto: estimate the optimal omega */
     int threads;
-    const double *cover; /* lemke: the covering vector d (n), NULL for all ones */
-    int linsolve;        /* Newton-type solvers' linear systems: LCP_LINSOLVE_* */
-    int local;           /* nsgs: the per-contact solver, LCP_LOCAL_* */
-    double rho;          /* nsgs --local projection: the step; 0 = the solver's default */
-    int shuffle;         /* nsgs: visit contacts in a new random order each sweep (seeded: reproducible) */
     const lcp_precond_type *precond; /* -p NAME; NULL for none (src/precond/) */
-    int mg_cycle;        /* mg/pmg: 1 for V-cycles (default), 2 for W-cycles (--cycle) */
     /* --order: the sweep order over contacts (rows, or 3-row blocks for the
      * friction kinds); NULL for natural.  With colour classes (ncolours > 0)
      * the sweeps run a class at a time on -j threads, the same bits for any
@@ -39,9 +36,30 @@ typedef struct lcp_settings_s {
     const lcp_order *order;
     double adaptive;     /* --adaptive FRAC: stop (status stalled) when a sweep improves the residual by
                           * less than FRAC of it; 0 for off (src/solvers/monitor.c) */
-    const struct lcp_solver *inner; /* fixed-point: the ccp solver of each outer step (--inner; default nsgs) */
-    int crash;           /* lemke, pivot --crash: LCP_CRASH_AUTO (default), LCP_CRASH_NONE, or LCP_CRASH_SOLVER (crash_by) */
-    const struct lcp_solver *crash_by; /* --crash SOLVER: the solver whose answer guesses the start (basis, clamped set) */
+    int linsolve;        /* --linsolve: the linear systems of ipm, newton-fb/min, lemke: LCP_LINSOLVE_* */
+
+    /* the blocks of the solvers that read them */
+    struct {
+        const double *cover; /* --cover: the covering vector d (n), NULL for all ones */
+    } lemke;
+    struct {
+        int mode;            /* --crash: LCP_CRASH_AUTO (default), LCP_CRASH_NONE, or LCP_CRASH_SOLVER (by) */
+        const struct lcp_solver *by; /* --crash SOLVER: the solver whose answer guesses the start */
+    } crash;                 /* lemke, pivot (src/solvers/crash.c) */
+    struct {
+        int local;           /* --local: the per-contact solver, LCP_LOCAL_* */
+        double rho;          /* --rho: the step of --local projection; 0 = 1 / max diag of W_ii */
+        int shuffle;         /* --shuffle: a new (seeded, reproducible) contact order each sweep */
+    } nsgs;
+    struct {
+        double rho;          /* --rho: the starting penalty; 0 = the solver's default */
+    } admm;
+    struct {
+        int cycle;           /* --cycle: 1 for V-cycles (default), 2 for W-cycles (-p mg, pmg) */
+    } mg;
+    struct {
+        const struct lcp_solver *inner; /* --inner: the ccp solver of each outer step (default nsgs) */
+    } fixed_point;
     /* Called by the monitor after each check of an iterate (iteration 0 is
      * the start) with its metrics (NULL where the iterate is not checked:
      * Lemke's bases without a trace), the solver's extra trace columns

@@ -15,14 +15,14 @@ if ! command -v "${NVCC:-nvcc}" >/dev/null 2>&1; then
     skip "CUDA build: nvcc not found"
     finish; exit $?
 fi
-if [ ! -f build/src/main.o ]; then
+if [ ! -f build/src/cli/main.o ]; then
     skip "CUDA build: no build/ objects to reuse (run make first)"
     finish; exit $?
 fi
 B="$T/bc"
 mkdir -p "$B"
 cp -rp build/src "$B/src"
-rm -f "$B/src/batch.o" "$B/src/solvers/registry.o" "$B/src/solvers/pgs_cuda.o" "$B/src/parallel/pgs_cuda.o"
+rm -f "$B/src/cli/batch.o" "$B/src/solvers/registry.o" "$B/src/solvers/pgs_cuda.o" "$B/src/parallel/pgs_cuda.o"
 make -s CUDA=1 BUILD="$B" BIN="$B/lcpsolve" "$B/lcpsolve" >"$T/make.log" 2>&1; rc=$?
 check "make CUDA=1: builds" [ $rc -eq 0 ]
 grep -v "^make" "$T/make.log" >"$T/warn.log"

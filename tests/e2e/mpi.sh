@@ -19,14 +19,14 @@ case " $MAKEFLAGS " in *" SANITIZE=1 "*) # make test SANITIZE=1: the MPI part wo
     skip "MPI build under make test SANITIZE=1: built from the plain objects with SANITIZE=0, the same as make test's run"
     finish; exit $? ;;
 esac
-if [ ! -f build/src/main.o ]; then
+if [ ! -f build/src/cli/main.o ]; then
     skip "MPI build: no build/ objects to reuse (run make first)"
     finish; exit $?
 fi
 B="$T/bm"
 mkdir -p "$B"
 cp -rp build/src "$B/src"
-rm -f "$B/src/main.o" "$B/src/solvers/registry.o" "$B/src/bench.o"
+rm -f "$B/src/cli/main.o" "$B/src/solvers/registry.o" "$B/src/cli/bench.o"
 env -u MAKEFLAGS -u MFLAGS -u SANITIZE make -s MPI=1 SANITIZE=0 BUILD="$B" BIN="$B/lcpsolve" "$B/lcpsolve" >"$T/make.log" 2>&1; rc=$? # the plain objects, whatever the calling make (SANITIZE=1)
 check "make MPI=1: builds" [ $rc -eq 0 ]
 grep -v "^make" "$T/make.log" >"$T/warn.log"

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/pipeline.h"
+#include "io/io.h"
 
 /* A tridiagonal lcp of n rows (2 on the diagonal, -1 beside, b = -1). */
 static lcps_problem *chain(int n, const char *kind)
@@ -380,6 +382,92 @@ static void test_threads(void)
     lcps_problem_free(q);
 }
 
+/* The update path: new values on a kept pattern give the bits of a new
+ * problem with those values; a factored problem's v changes b, not A; the
+ * colour classes of --order are built once a pattern. */
+static void test_update(void)
+{
+    char err[256];
+    /* unsorted columns and a duplicate: the caller's order is kept */
+    int rp[] = {0, 3, 5, 7}, cj[] = {1, 0, 0, 0, 1, 2, 1};
+    double v1[] = {-1, 1, 1, -1, 2, 2, -1}, v2[] = {-2, 3, 1, -2, 4, 3, -1}, b1[] = {-1, -1, 0.5}, b2[] = {-2, 1, -1};
+    lcps_problem *p = NULL, *q = NULL;
+    lcps_result r, rq;
+    lcps_settings *s = lcps_settings_new();
+    lcps_settings_set(s, "solver", "pgs", err, sizeof err);
+    CHECK(lcps_problem_csr("lcp", 3, rp, cj, v1, b1, &p, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0);
+    lcps_result_free(&r);
+    CHECK(lcps_problem_update(p, v2, b2, err, sizeof err) == 0);
+    CHECK(lcps_problem_csr("lcp", 3, rp, cj, v2, b2, &q, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && lcps_solve(q, s, NULL, &rq, err, sizeof err) == 0);
+    CHECK(r.x && rq.x && r.iterations == rq.iterations && !memcmp(r.x, rq.x, 3 * sizeof(double)));
+    lcps_result_free(&r);
+    lcps_result_free(&rq);
+    double bad[] = {1, NAN, 1, 1, 1, 1, 1};
+    CHECK(lcps_problem_update(p, bad, NULL, err, sizeof err) == 2 && strstr(err, "val[1]"));
+    CHECK(lcps_problem_update(NULL, v2, NULL, err, sizeof err) == 2);
+    lcps_problem_free(p);
+    lcps_problem_free(q);
+
+    /* factored: v changed in place against a new problem with that v */
+    int mrp[] = {0, 1, 2}, mcj[] = {0, 1}, jrp[] = {0, 1, 3}, jcj[] = {0, 0, 1};
+    double mx[] = {1, 2}, jx[] = {1, -1, 1}, va[] = {-1, -0.5}, vb[] = {-2, 0.3};
+    lcps_csr M = {2, 2, mrp, mcj, mx}, J = {2, 2, jrp, jcj, jx};
+    CHECK(lcps_problem_factored("lcp", &M, &J, va, NULL, &p, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0);
+    lcps_result_free(&r);
+    CHECK(lcps_problem_update(p, v1, NULL, err, sizeof err) == 2 && strstr(err, "factored"));
+    CHECK(lcps_problem_set_vector(p, "v", vb, 2, err, sizeof err) == 0);
+    CHECK(lcps_problem_factored("lcp", &M, &J, vb, NULL, &q, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) <= 1 && lcps_solve(q, s, NULL, &rq, err, sizeof err) <= 1);
+    CHECK(r.x && rq.x && r.iterations == rq.iterations && !memcmp(r.x, rq.x, 2 * sizeof(double)) &&
+          !memcmp(r.w, rq.w, 2 * sizeof(double)));
+    lcps_result_free(&r);
+    lcps_result_free(&rq);
+    lcps_problem_free(p);
+    lcps_problem_free(q);
+    lcps_settings_free(s);
+
+    /* the cache: colour classes once a pattern, the same bits as without */
+    lcp_problem a, c;
+    lcp_err e = {{0}};
+    lcp_problem_init(&a);
+    lcp_problem_init(&c);
+    CHECK(lcp_read_problem("problems/pyramid-5", LCP_KIND_NONE, &a, &e) == 0 &&
+          lcp_read_problem("problems/pyramid-5", LCP_KIND_NONE, &c, &e) == 0);
+    for (long k = 0; c.A.p && k < lcp_csr_nnz(&c.A); k++) c.A.x[k] *= 1.5; /* same pattern, other values */
+    lcp_solve_opts o;
+    lcp_solve_opts_default(&o);
+    o.solver = "pgs";
+    o.order = LCP_ORDER_COLOUR;
+    o.order_named = 1;
+    o.s.threads = 2;
+    lcp_pipeline_cache *cache = lcp_pipeline_cache_new();
+    lcp_solve_out u, w;
+    long builds = -1, hits = -1;
+    const lcp_problem *probs[] = {&a, &c, &a};
+    for (int t = 0; t < 3; t++) {
+        CHECK(lcp_pipeline_solve_cached(probs[t], &o, NULL, 0, NULL, cache, &u, &e) == 0);
+        CHECK(lcp_pipeline_solve(probs[t], &o, NULL, 0, NULL, &w, &e) == 0);
+        CHECK(u.x && w.x && u.iterations == w.iterations && !memcmp(u.x, w.x, (size_t)a.n * sizeof(double)));
+        lcp_solve_out_free(&u);
+        lcp_solve_out_free(&w);
+    }
+    lcp_pipeline_cache_stats(cache, &builds, &hits);
+    CHECK(builds == 1 && hits == 2);
+    lcp_problem_free(&c);
+    lcp_problem_init(&c);
+    CHECK(lcp_read_problem("problems/column-20", LCP_KIND_NONE, &c, &e) == 0); /* another pattern: built anew */
+    CHECK(lcp_pipeline_solve_cached(&c, &o, NULL, 0, NULL, cache, &u, &e) == 0);
+    lcp_solve_out_free(&u);
+    lcp_pipeline_cache_stats(cache, &builds, &hits);
+    CHECK(builds == 2 && hits == 2);
+    lcp_pipeline_cache_free(cache);
+    lcp_problem_free(&a);
+    lcp_problem_free(&c);
+}
+
 static void test_registry(void)
 {
     const char *const *names = lcps_solver_names();
@@ -397,6 +485,7 @@ int main(void)
     test_warm();
     test_kinds();
     test_threads();
+    test_update();
     test_registry();
     CHECK_DONE();
 }

@@ -62,8 +62,8 @@ static run_result run(const lcp_problem *p, int local, int shuffle, double omega
     lcp_settings_default(&s);
     s.tol = tol;
     s.max_iter = max_iter;
-    s.local = local;
-    s.shuffle = shuffle;
+    s.nsgs.local = local;
+    s.nsgs.shuffle = shuffle;
     s.omega = omega;
     lcp_monitor mon;
     lcp_info info;
