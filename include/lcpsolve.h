@@ -111,6 +111,16 @@ int lcps_problem_factored(const char *kind, const lcps_csr *M, const lcps_csr *J
  * .dat or an FCLIB .hdf5 file.  Errors name the file and the line. */
 int lcps_problem_read(const char *path, lcps_problem **out, char *err, size_t errlen);
 
+/* A scene generated from rigid-body geometry or a family of LCPs, as
+ * `lcpsolve generate SCENE` makes it (the same bytes): scene "column",
+ * "pyramid", "granular", "tower", "mass-ratio", "redundant", "chain",
+ * "random-spd" or "murty"; options NULL-terminated pairs of the command's
+ * long option names and values ({"base", "10", "mu", "0.5", NULL}; a flag
+ * takes "true" or "false"), with the command's checks and messages.  The
+ * rigid-body scenes carry their factored form too (M, J, v). */
+int lcps_problem_generate(const char *scene, const char *const *options, lcps_problem **out, char *err,
+                          size_t errlen);
+
 /* Sets the vector "mu" (friction: one a contact; blcp with findex: one a
  * row), "lo", "hi" (blcp bounds, n; +-1e300 and beyond mean infinite),
  * "e" or "b" (n), or, of a factored problem, "v" (nb: b = J v + e is formed

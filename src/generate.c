@@ -1500,16 +1500,18 @@ static void print_help(FILE *fp)
             "\nExit status: 0 written, 2 usage or input error, 5 out of memory.\n");
 }
 
-/* Prints "lcpsolve generate: <what>" (one line) and returns exit code 2. */
+/* The one-line reason of the last usage error of this thread: the command
+ * prints it ("lcpsolve generate: <what>"), the library returns it. */
+static _Thread_local char usage_msg[512];
+
+/* Keeps the reason and returns exit code 2. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(usage_msg, sizeof usage_msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, PROG ": %s\n", msg);
     return lcp_status_exit_code(LCP_INPUT_ERROR);
 }
 
@@ -1632,6 +1634,20 @@ static int was_given(const gen_params *g, int key)
 }
 
 /* Parses argv into g: 0 ok, -1 help printed, else the exit code. */
+/* g at its defaults; 0, or an exit code (a bad default: a bug). */
+static int params_init(gen_params *g)
+{
+    memset(g, 0, sizeof *g);
+    for (int k = 0; k < NOPTIONS; k++)
+        if (gen_options[k].def && set_option(g, &gen_options[k], gen_options[k].def))
+            return lcp_status_exit_code(LCP_ERROR);
+    g->mu = -1.0;
+    g->density = -1.0;
+    return 0;
+}
+
+static int params_finish(gen_params *g, const char *scene);
+
 static int parse_args(int argc, char **av, gen_params *g)
 {
     struct option lo[NOPTIONS + 1];
@@ -1642,13 +1658,8 @@ static int parse_args(int argc, char **av, gen_params *g)
         lo[k].val = gen_options[k].key;
     }
     memset(&lo[NOPTIONS], 0, sizeof lo[NOPTIONS]);
-
-    memset(g, 0, sizeof *g);
-    for (int k = 0; k < NOPTIONS; k++)
-        if (gen_options[k].def && set_option(g, &gen_options[k], gen_options[k].def))
-            return lcp_status_exit_code(LCP_ERROR); /* a bad default: a bug */
-    g->mu = -1.0;
-    g->density = -1.0;
+    int rc0 = params_init(g);
+    if (rc0) return rc0;
 
     /* optind = 0 makes glibc's getopt start afresh (main may have used it);
      * av[0] ("generate") is skipped like a program name. */
@@ -1678,17 +1689,24 @@ static int parse_args(int argc, char **av, gen_params *g)
         return usage_error("no scene given (column, pyramid, granular, tower, mass-ratio, "
                            "redundant, chain, random-spd or murty)");
     if (optind + 1 < argc) return usage_error("unexpected argument '%s'", av[optind + 1]);
+    if (!g->out) return usage_error("-o DIR is required");
+    return params_finish(g, av[optind]);
+}
+
+/* The scene named, its defaults and the checks across options. */
+static int params_finish(gen_params *g, const char *scene)
+{
+    int idx = -1;
     for (int s = 0; s < NSCENES; s++)
-        if (!strcmp(av[optind], gen_scenes[s].name)) g->scene = &gen_scenes[s];
+        if (!strcmp(scene, gen_scenes[s].name)) g->scene = &gen_scenes[s];
     if (!g->scene)
         return usage_error("unknown scene '%s' (column, pyramid, granular, tower, mass-ratio, "
                            "redundant, chain, random-spd or murty)",
-                           av[optind]);
+                           scene);
     for (int k = 0; k < NOPTIONS; k++)
         if (g->given[k] && !(gen_options[k].scenes & g->scene->id))
             return usage_error("--%s does not apply to scene %s", gen_options[k].name,
                                g->scene->name);
-    if (!g->out) return usage_error("-o DIR is required");
     for (int k = 0; k < NSCENE_DEFAULTS; k++) {
         const gen_option *o = find_option(gen_scene_defaults[k].key, &idx);
         if (gen_scene_defaults[k].scene == g->scene->id && o && !g->given[idx] &&
@@ -1724,27 +1742,13 @@ static int parse_args(int argc, char **av, gen_params *g)
     return 0;
 }
 
-int lcp_generate_main(int argc, char **argv)
+/* The scene of g into r (0, or non-zero when out of memory). */
+static int build(const gen_params *g, gen_result *r)
 {
-    gen_params g;
-    gen_result r;
-    rb_scene s;
-    lcp_err err = {{0}};
-    memset(&r, 0, sizeof r);
-    memset(&s, 0, sizeof s);
-    if (argc < 1 || !argv) return lcp_status_exit_code(LCP_INPUT_ERROR);
-
-    /* a private copy: getopt_long permutes the pointers, not the caller's */
-    char **av = lcp_alloc((size_t)argc + 1, sizeof *av);
-    if (!av) return lcp_status_exit_code(LCP_ERROR);
-    memcpy(av, argv, (size_t)argc * sizeof *av);
-    av[argc] = NULL;
-    int rc = parse_args(argc, av, &g);
-    free(av); /* g keeps pointers into argv's strings, not into av */
-    if (rc) return rc < 0 ? 0 : rc;
-
+    rb_scene sc;
     int status = 0;
-    switch (g.scene->id) {
+    memset(&sc, 0, sizeof sc);
+    switch (g->scene->id) {
     case SC_COLUMN:
     case SC_PYRAMID:
     case SC_GRANULAR:
@@ -1752,20 +1756,102 @@ int lcp_generate_main(int argc, char **argv)
     case SC_MASS_RATIO:
     case SC_REDUNDANT:
     case SC_CHAIN:
-        status = g.scene->id == SC_COLUMN        ? scene_column(&g, &s)
-                 : g.scene->id == SC_PYRAMID     ? scene_pyramid(&g, &s)
-                 : g.scene->id == SC_GRANULAR    ? scene_granular(&g, &s)
-                 : g.scene->id == SC_TOWER       ? scene_tower(&g, &s)
-                 : g.scene->id == SC_MASS_RATIO  ? scene_mass_ratio(&g, &s)
-                 : g.scene->id == SC_REDUNDANT   ? scene_redundant(&g, &s)
-                                                 : scene_chain(&g, &s);
-        if (!status) status = replicate(&s, g.piles);
-        if (!status) status = build_rigid(&g, &s, g.mu >= 0.0, &r);
+        status = g->scene->id == SC_COLUMN        ? scene_column(g, &sc)
+                 : g->scene->id == SC_PYRAMID     ? scene_pyramid(g, &sc)
+                 : g->scene->id == SC_GRANULAR    ? scene_granular(g, &sc)
+                 : g->scene->id == SC_TOWER       ? scene_tower(g, &sc)
+                 : g->scene->id == SC_MASS_RATIO  ? scene_mass_ratio(g, &sc)
+                 : g->scene->id == SC_REDUNDANT   ? scene_redundant(g, &sc)
+                                                  : scene_chain(g, &sc);
+        if (!status) status = replicate(&sc, g->piles);
+        if (!status) status = build_rigid(g, &sc, g->mu >= 0.0, r);
         break;
-    case SC_RANDOM_SPD: status = build_random_spd(&g, &r); break;
-    default: status = build_murty(&g, &r); break;
+    case SC_RANDOM_SPD: status = build_random_spd(g, r); break;
+    default: status = build_murty(g, r); break;
     }
-    scene_free(&s);
+    scene_free(&sc);
+    return status;
+}
+
+/* The options of argv (as the command's, argv[0] "generate") checked as the
+ * command checks them; 0, -1 for --help (printed), else the exit code with
+ * the reason in usage_msg. */
+static int parse_copy(int argc, char **argv, gen_params *g)
+{
+    if (argc < 1 || !argv) return usage_error("no arguments");
+    /* a private copy: getopt_long permutes the pointers, not the caller's */
+    char **av = lcp_alloc((size_t)argc + 1, sizeof *av);
+    if (!av) return lcp_status_exit_code(LCP_ERROR);
+    memcpy(av, argv, (size_t)argc * sizeof *av);
+    av[argc] = NULL;
+    int rc = parse_args(argc, av, g);
+    free(av); /* g keeps pointers into argv's strings, not into av */
+    return rc;
+}
+
+int lcp_generate_problem(const char *scene, const char *const *options, lcp_problem *p, lcp_err *err)
+{
+    gen_params g;
+    gen_result r;
+    int idx = -1;
+    memset(&r, 0, sizeof r);
+    usage_msg[0] = '\0';
+    int rc = params_init(&g);
+    for (int k = 0; !rc && options && options[k]; k += 2) { /* the table's options, by name, as the command's */
+        const char *name = options[k], *val = options[k + 1];
+        const gen_option *o = NULL;
+        for (int q = 0; q < NOPTIONS; q++)
+            if (!strcmp(gen_options[q].name, name)) o = &gen_options[q], idx = q;
+        if (!o || o->key == K_HELP || o->key == K_OUTPUT || o->key == K_ENVS || o->key == K_PERTURB)
+            rc = usage_error("'%s' is not an option of a scene (lcpsolve generate --help)", name);
+        else if (!val)
+            rc = usage_error("--%s: no value", name);
+        else if (!o->arg) { /* a flag: true or false */
+            if (strcmp(val, "true") && strcmp(val, "false")) rc = usage_error("--%s takes true or false", name);
+            else if (!strcmp(val, "true")) rc = set_option(&g, o, ""), g.given[idx] = 1;
+        } else if (!(rc = set_option(&g, o, val)))
+            g.given[idx] = 1;
+    }
+    if (!rc) rc = params_finish(&g, scene ? scene : "");
+    if (rc) return lcp_fail(err, rc == 5 ? LCP_ERROR : LCP_INPUT_ERROR, NULL, 0, "generate: %s", usage_msg);
+    if (build(&g, &r)) {
+        result_free(&r);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "generate %s: out of memory", g.scene->name);
+    }
+    /* the result's arrays become the problem's */
+    p->kind = lcp_kind_parse(r.kind);
+    p->n = r.n;
+    p->A = r.A;
+    p->b = r.b;
+    p->blen = r.n;
+    if (r.M.p) {
+        p->M = r.M;
+        p->J = r.J;
+        p->v = r.v;
+        p->vlen = r.M.m;
+    }
+    if (r.mu) {
+        p->mu = r.mu;
+        p->nmu = r.ncontacts;
+    }
+    char src[64];
+    snprintf(src, sizeof src, "generate %s", g.scene->name);
+    p->source = lcp_strdup(src);
+    p->format = lcp_strdup("generated");
+    return lcp_problem_finish(p, err);
+}
+
+int lcp_generate_main(int argc, char **argv)
+{
+    gen_params g;
+    gen_result r;
+    lcp_err err = {{0}};
+    memset(&r, 0, sizeof r);
+    usage_msg[0] = '\0';
+    int rc = parse_copy(argc, argv, &g);
+    if (rc > 0 && *usage_msg) fprintf(stderr, PROG ": %s\n", usage_msg);
+    if (rc) return rc < 0 ? 0 : rc;
+    int status = build(&g, &r);
     if (status) {
         fprintf(stderr, PROG ": %s: out of memory\n", g.scene->name);
         result_free(&r);

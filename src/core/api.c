@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../generate.h"
 #include "../io/io.h"
 #include "options.h"
 #include "pipeline.h"
@@ -215,6 +216,25 @@ int lcps_problem_factored(const char *kind, const lcps_csr *M, const lcps_csr *J
         return fail(err, errlen, LCP_ERROR, "out of memory");
     }
     h->p.format = lcp_strdup("api");
+    *out = h;
+    return 0;
+}
+
+int lcps_problem_generate(const char *scene, const char *const *options, lcps_problem **out, char *err,
+                          size_t errlen)
+{
+    if (!out) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_generate: out is NULL");
+    *out = NULL;
+    if (!scene) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_generate: no scene");
+    lcps_problem *h = problem_new();
+    if (!h) return fail(err, errlen, LCP_ERROR, "out of memory");
+    lcp_err e = {{0}};
+    int rc = lcp_generate_problem(scene, options, &h->p, &e);
+    if (rc) {
+        lcps_problem_free(h);
+        return from(&e, rc, err, errlen);
+    }
+    h->checked = 1;
     *out = h;
     return 0;
 }

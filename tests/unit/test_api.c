@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "core/pipeline.h"
+#include "generate.h"
 #include "io/io.h"
 
 /* A tridiagonal lcp of n rows (2 on the diagonal, -1 beside, b = -1). */
@@ -468,6 +469,54 @@ static void test_update(void)
     lcp_problem_free(&c);
 }
 
+/* A generated scene through the library: the problem `lcpsolve generate`
+ * writes, to the bit (the same answer), and the command's checks. */
+static void test_generate(void)
+{
+    char err[256], dir[64], path[128];
+    lcps_problem *g = NULL, *f = NULL;
+    const char *opts[] = {"base", "3", "mu", "0.5", "kind", "ccp", NULL};
+    CHECK(lcps_problem_generate("pyramid", opts, &g, err, sizeof err) == 0 && g);
+    CHECK(g && lcps_problem_n(g) == 3 * 36 && !strcmp(lcps_problem_kind(g), "ccp"));
+    snprintf(dir, sizeof dir, "/tmp/lcps-gen-%d", (int)getpid());
+    snprintf(path, sizeof path, "%s/p", dir);
+    char a0[] = "generate", a1[] = "pyramid", a2[] = "--base", a3[] = "3", a4[] = "--mu", a5[] = "0.5",
+         a6[] = "--kind", a7[] = "ccp", a8[] = "-o";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, path, NULL};
+    FILE *keep = stderr;
+    stderr = fopen("/dev/null", "w"); /* the command's summary line */
+    int grc = lcp_generate_main(10, argv);
+    fclose(stderr);
+    stderr = keep;
+    CHECK(grc == 0);
+    CHECK(lcps_problem_read(path, &f, err, sizeof err) == 0);
+    lcps_settings *s = lcps_settings_new();
+    lcps_settings_set(s, "solver", "nsgs", err, sizeof err);
+    lcps_result a, b;
+    CHECK(g && f && lcps_solve(g, s, NULL, &a, err, sizeof err) == 0 && lcps_solve(f, s, NULL, &b, err, sizeof err) == 0);
+    CHECK(a.x && b.x && a.n == b.n && a.iterations == b.iterations && !memcmp(a.x, b.x, (size_t)a.n * sizeof(double)));
+    lcps_result_free(&a);
+    lcps_result_free(&b);
+    lcps_settings_set(s, "solver", "si", err, sizeof err); /* the factored form came along */
+    CHECK(g && lcps_solve(g, s, NULL, &a, err, sizeof err) <= 1 && a.x);
+    lcps_result_free(&a);
+    lcps_settings_free(s);
+    lcps_problem_free(g);
+    lcps_problem_free(f);
+    const char *bad1[] = {"base", "0", NULL}, *bad2[] = {"nope", "1", NULL}, *bad3[] = {"output", "x", NULL};
+    const char *bad4[] = {"size", "5", NULL}, *flag[] = {"ground", "true", "links", "4", NULL};
+    CHECK(lcps_problem_generate("pyramid", bad1, &g, err, sizeof err) == 2 && !g && strstr(err, "--base"));
+    CHECK(lcps_problem_generate("pyramid", bad2, &g, err, sizeof err) == 2 && strstr(err, "nope"));
+    CHECK(lcps_problem_generate("pyramid", bad3, &g, err, sizeof err) == 2);
+    CHECK(lcps_problem_generate("pyramid", bad4, &g, err, sizeof err) == 2 && strstr(err, "does not apply"));
+    CHECK(lcps_problem_generate("teapot", NULL, &g, err, sizeof err) == 2 && strstr(err, "teapot"));
+    CHECK(lcps_problem_generate(NULL, NULL, &g, err, sizeof err) == 2);
+    CHECK(lcps_problem_generate("chain", flag, &g, err, sizeof err) == 0 && g);
+    lcps_problem_free(g);
+    CHECK(lcps_problem_generate("murty", NULL, &g, err, sizeof err) == 0 && lcps_problem_n(g) == 8);
+    lcps_problem_free(g);
+}
+
 static void test_registry(void)
 {
     const char *const *names = lcps_solver_names();
@@ -486,6 +535,7 @@ int main(void)
     test_kinds();
     test_threads();
     test_update();
+    test_generate();
     test_registry();
     CHECK_DONE();
 }
