@@ -175,7 +175,7 @@ int lcps_settings_set(lcps_settings *s, const char *name, const char *value, cha
 
 /* One row of the convergence trace (the columns of --trace). */
 typedef struct {
-    int iteration;               /* 0: the start */
+    int iteration;               /* 0: the start; -1: a poll during a long set-up (no metrics) */
     double time_s;               /* since the start of the solver's run */
     double residual;             /* NaN where the iterate is not checked (Lemke's bases) */
     double complementarity, feasibility;
@@ -185,7 +185,10 @@ typedef struct {
 } lcps_iteration;
 
 /* fn is called after each check of an iterate; a non-zero return stops the
- * solve (status time_limit, message "interrupted", best iterate kept).  When
+ * solve (status time_limit, message "interrupted", best iterate kept).  It is
+ * also polled during the long set-ups of some solvers (the spectral
+ * estimates of jacobi, psor's omega, mprgp) with iteration -1 and NaN
+ * metrics; a non-zero return there stops the solve at its start.  When
  * a problem is solved one connected component at a time (setting
  * "decompose"), the rows are those of the components, and with "threads" >
  * 1 calls may come from several threads at once.  fn NULL: none. */

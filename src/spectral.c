@@ -9,6 +9,7 @@
  * (rho_Jacobi = max(|1 - lmin|, |1 - lmax|)), the Jacobi step and
  * mprgp's expansion step. */
 #include "spectral.h"
+#include "solvers/solver.h"
 
 #include <math.h>
 #include <signal.h>
@@ -202,6 +203,7 @@ static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double
             }
         }
         if (nb <= 1e-14 * fabs(a)) break; /* invariant subspace: exact */
+        if (k % 10 == 9 && lcp_monitor_poll()) break; /* asked to stop (SIGINT): the estimate so far; the solve stops next */
         beta[k] = nb;
         b = nb;
         for (int i = 0; i < n; i++) {

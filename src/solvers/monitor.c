@@ -37,9 +37,13 @@ void lcp_settings_default(lcp_settings *s)
     s->columns = NULL;
 }
 
+/* The monitor of the solve running on this thread, for lcp_monitor_poll. */
+static _Thread_local lcp_monitor *current;
+
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)
 {
     memset(mon, 0, sizeof *mon);
+    current = mon;
     mon->p = p;
     mon->s = s;
     mon->trace = trace;
@@ -63,6 +67,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
 
 void lcp_monitor_free(lcp_monitor *mon)
 {
+    if (current == mon) current = NULL;
     free(mon->w);
     free(mon->best_x);
     mon->w = mon->best_x = NULL;
@@ -130,6 +135,16 @@ static int ask_stop(lcp_monitor *mon, int iter, double t, const lcp_metrics *m, 
     return 1;
 }
 
+int lcp_monitor_poll(void)
+{
+    lcp_monitor *mon = current;
+    if (!mon || !mon->s) return 0;
+    if (!mon->stop_pending && mon->s->on_iteration &&
+        mon->s->on_iteration(mon->s->on_iteration_ctx, -1, lcp_now() - mon->t0, NULL, NULL, NULL))
+        mon->stop_pending = 1;
+    return mon->stop_pending;
+}
+
 /* give: NULL, or the caller's buffer (x = *give), swapped with best_x
  * instead of copied into it */
 static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
@@ -141,6 +156,10 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
     mon->iter = iter;
     if (mon->trace) lcp_trace_row(mon->trace, iter, t, &mon->last, extra);
     if (ask_stop(mon, iter, t, &mon->last, extra)) interrupted = 1;
+    if (mon->stop_pending) { /* asked during the set-up (lcp_monitor_poll) */
+        if (mon->collective) mon->stop_asked = 1;
+        else interrupted = mon->interrupted = 1;
+    }
     if (iter == 0) mon->first_residual = mon->last.residual;
     if (mon->last.residual < mon->best.residual) {
         mon->best = mon->last;
@@ -197,7 +216,7 @@ int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *
     if (mon->trace) return lcp_monitor_step(mon, iter, x, extra); /* every row is traced */
     mon->iter = iter;
     double t = lcp_now() - mon->t0;
-    int stop = ask_stop(mon, iter, t, NULL, extra);
+    int stop = ask_stop(mon, iter, t, NULL, extra) || mon->stop_pending;
     if (iter >= mon->s->max_iter) {
         mon->status = LCP_MAX_ITER;
         return 1;

@@ -61,7 +61,7 @@ typedef struct lcp_settings_s {
         const struct lcp_solver *inner; /* --inner: the ccp solver of each outer step (default nsgs) */
     } fixed_point;
     /* Called by the monitor after each check of an iterate (iteration 0 is
-     * the start) with its metrics (NULL where the iterate is not checked:
+     * the start; -1: polled during a long set-up, lcp_monitor_poll) with its metrics (NULL where the iterate is not checked:
      * Lemke's bases without a trace), the solver's extra trace columns
      * (names in columns, NULL-terminated, values in extra; either may be
      * NULL); a non-zero return stops the solve (status time_limit, the
@@ -100,6 +100,7 @@ typedef struct {
      * only noted (stop_asked) for the caller to reduce over the processes
      * and pass back as `interrupted`, so that every process stops alike */
     int collective, stop_asked;
+    int stop_pending;       /* the callback asked to stop during the set-up (lcp_monitor_poll) */
 } lcp_monitor;
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
@@ -123,6 +124,14 @@ int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, co
  * over x less each improving iteration (the fused pgs/psor sweeps). */
 int lcp_monitor_record_give(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, double **x,
                             const double *extra);
+/* For the long set-ups inside a solver (the Lanczos estimates of
+ * src/spectral.c): asks the settings' callback of the solve running on
+ * this thread (its monitor, from lcp_monitor_init to lcp_monitor_free)
+ * with iteration -1 and no metrics; 1 when it asked to stop, which the
+ * monitor then does at its next check (status time_limit, interrupted);
+ * 0 outside a solve. */
+int lcp_monitor_poll(void);
+
 /* For iterates that cannot be a solution (Lemke's bases with z0 > 0): with a
  * trace open the same as lcp_monitor_step (a row per iteration), otherwise
  * only the iteration and time limits and interrupts are checked, without

@@ -190,6 +190,13 @@ static int on_row(void *ctx, const lcps_iteration *row)
     return w->stop_at >= 0 && row->iteration >= w->stop_at;
 }
 
+static int stop_in_setup(void *ctx, const lcps_iteration *row)
+{
+    (void)ctx;
+    CHECK(row->iteration >= -1);
+    return row->iteration == -1; /* the set-up's poll */
+}
+
 static void test_callback(void)
 {
     char err[256];
@@ -214,6 +221,15 @@ static void test_callback(void)
     CHECK(c && lcps_solve(p, c, NULL, &r, err, sizeof err) == 1 && r.iterations == 3 && !strcmp(r.solver, "pgs"));
     lcps_result_free(&r);
     lcps_settings_free(c);
+    /* a stop asked during a set-up (jacobi's spectral estimate, polled with
+     * iteration -1): the solve stops at its start */
+    lcps_settings_set(s, "solver", "jacobi", err, sizeof err);
+    lcps_settings_on_iteration(s, stop_in_setup, NULL);
+    lcps_problem *big = chain(3000, "lcp");
+    CHECK(lcps_solve(big, s, NULL, &r, err, sizeof err) == 1);
+    CHECK(r.status == LCPS_TIME_LIMIT && r.iterations == 0 && !strcmp(r.message, "interrupted"));
+    lcps_result_free(&r);
+    lcps_problem_free(big);
     lcps_settings_free(s);
     lcps_problem_free(p);
 }
