@@ -95,6 +95,14 @@ static int usage(const char *fmt, const char *a, const char *b)
     return lcp_status_exit_code(LCP_INPUT_ERROR);
 }
 
+static void help_line(int id, const char *name, const char *arg, const char *text)
+{
+    char left[64];
+    if (id < 256) snprintf(left, sizeof left, "-%c, --%s%s%s", id, name, arg ? " " : "", arg ? arg : "");
+    else snprintf(left, sizeof left, "    --%s%s%s", name, arg ? " " : "", arg ? arg : "");
+    printf("  %-28s %s\n", left, text);
+}
+
 static void help(void)
 {
     printf("usage: lcpsolve batch [OPTIONS] DIR\n\n"
@@ -106,24 +114,10 @@ static void help(void)
            "environment is solved as `lcpsolve PROBLEM` solves it with the same options\n"
            "(auto: the pick and its fallbacks), on one thread; -j N solves N at once.\n\n"
            "Options of every solve (lcpsolve --help; --trace is refused: one file a solve):\n");
-    for (const lcp_option *o = lcp_options; o->help; o++) {
-        if (o->scope != LCP_OPT_SOLVE || o->id == OPT_TRACE) continue;
-        char left[64];
-        if (o->id < 256)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", o->id, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        else
-            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        printf("  %-28s %s\n", left, o->help);
-    }
+    for (const lcp_option *o = lcp_options; o->help; o++)
+        if (o->scope == LCP_OPT_SOLVE && o->id != OPT_TRACE) help_line(o->id, o->name, o->arg, o->help);
     printf("\nOptions of batch:\n");
-    for (const batch_option *o = batch_options; o->name; o++) {
-        char left[64];
-        if (o->id < 256)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", o->id, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        else
-            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        printf("  %-28s %s\n", left, o->help);
-    }
+    for (const batch_option *o = batch_options; o->name; o++) help_line(o->id, o->name, o->arg, o->help);
     printf("\nExit status: 0 all solved, 1 some reached a limit, 2 usage or input error (the\n"
            "file named), 3 some have no solution, 5 a breakdown in some.\n");
 }

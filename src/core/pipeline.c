@@ -155,6 +155,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
     lcp_auto_begin(ch, sv, s->precond, user_max, &run);
     for (;;) {
         if (run.max_iter > 0) s->max_iter = run.max_iter;
+        s->columns = sv->columns; /* the callback's extra columns */
         rc = -1;
         r->components = 1;
         /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */

@@ -28,6 +28,7 @@ int lcp_crash_guess(const lcp_problem *p, const lcp_settings *s, const lcp_solve
     memset(&ierr, 0, sizeof ierr);
     if (!by || !by->solve || lcp_solver_check(by, p, &ierr)) return -1; /* it does not take this problem */
     lcp_settings cs = *s;
+    lcp_settings_inner(&cs, s);
     cs.tol = fmax(s->tol, CRASH_TOL);
     cs.max_iter = CRASH_ITERS;
     cs.precond = NULL;

@@ -58,6 +58,7 @@ static int fixed_point_solve(const lcp_problem *p, const lcp_settings *s, double
     }
     cp.b = qs;
     lcp_settings is = *s;
+    lcp_settings_inner(&is, s);
     is.fixed_point.inner = NULL;
     imon.s = &is;
     double extra[2] = {0, NAN};

@@ -43,6 +43,7 @@ static _Thread_local lcp_monitor *current;
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s, lcp_trace *trace)
 {
     memset(mon, 0, sizeof *mon);
+    mon->outer = current; /* an inner solve's monitor (a crash guess, fixed-point's steps) gives it back */
     current = mon;
     mon->p = p;
     mon->s = s;
@@ -67,7 +68,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
 
 void lcp_monitor_free(lcp_monitor *mon)
 {
-    if (current == mon) current = NULL;
+    if (current == mon) current = mon->outer;
     free(mon->w);
     free(mon->best_x);
     mon->w = mon->best_x = NULL;
@@ -133,6 +134,23 @@ static int ask_stop(lcp_monitor *mon, int iter, double t, const lcp_metrics *m, 
     }
     mon->interrupted = 1;
     return 1;
+}
+
+static int lcp_settings_forward_poll(void *ctx, int iter, double time_s, const lcp_metrics *m, const char *const *columns,
+                              const double *extra)
+{
+    const lcp_settings *outer = ctx;
+    (void)iter, (void)m, (void)columns, (void)extra;
+    if (!outer->on_iteration || !outer->on_iteration(outer->on_iteration_ctx, -1, time_s, NULL, NULL, NULL)) return 0;
+    if (current && current->outer) current->outer->stop_pending = 1; /* the outer solve stops at its next check */
+    return 1;
+}
+
+void lcp_settings_inner(lcp_settings *inner, const lcp_settings *outer)
+{
+    inner->on_iteration = outer->on_iteration ? lcp_settings_forward_poll : NULL;
+    inner->on_iteration_ctx = outer->on_iteration ? (void *)outer : NULL;
+    inner->columns = NULL;
 }
 
 int lcp_monitor_poll(void)

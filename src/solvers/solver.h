@@ -81,7 +81,7 @@ enum { LCP_LOCAL_AUTO = 0, LCP_LOCAL_PROJECTION = 1, LCP_LOCAL_NEWTON = 2, LCP_L
 void lcp_settings_default(lcp_settings *s);
 
 /* Watches the iterates: residual, trace rows, limits, best iterate. */
-typedef struct {
+typedef struct lcp_monitor_s {
     const lcp_problem *p;
     const lcp_settings *s;
     lcp_trace *trace;       /* NULL for none */
@@ -101,6 +101,7 @@ typedef struct {
      * and pass back as `interrupted`, so that every process stops alike */
     int collective, stop_asked;
     int stop_pending;       /* the callback asked to stop during the set-up (lcp_monitor_poll) */
+    struct lcp_monitor_s *outer; /* the monitor this one's solve runs inside (lcp_monitor_poll), or NULL */
 } lcp_monitor;
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
@@ -131,6 +132,12 @@ int lcp_monitor_record_give(lcp_monitor *mon, int iter, double t, int interrupte
  * monitor then does at its next check (status time_limit, interrupted);
  * 0 outside a solve. */
 int lcp_monitor_poll(void);
+/* The settings of a solve run inside another (a crash start's guess,
+ * fixed-point's inner steps), copied from outer: their iterates reach the
+ * outer callback as polls (iteration -1, no metrics), not as rows of the
+ * outer solve; a stop asked stops the inner solve and, at its next check,
+ * the outer one. */
+void lcp_settings_inner(lcp_settings *inner, const lcp_settings *outer);
 
 /* For iterates that cannot be a solution (Lemke's bases with z0 > 0): with a
  * trace open the same as lcp_monitor_step (a row per iteration), otherwise

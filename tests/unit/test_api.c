@@ -176,13 +176,20 @@ static void test_limits(void)
 }
 
 typedef struct {
-    int rows, stop_at, last;
+    int rows, stop_at, last, polls, extra;
     double first;
 } watch;
 
 static int on_row(void *ctx, const lcps_iteration *row)
 {
     watch *w = ctx;
+    if (row->iteration == -1) { /* a poll: a set-up or an inner solve (a crash start's guess) */
+        CHECK(isnan(row->residual) && !row->extra);
+        w->polls++;
+        return 0;
+    }
+    if (row->nextra > 0) CHECK(row->extra && row->extra_names && row->extra_names[row->nextra - 1]);
+    w->extra += row->nextra > 0;
     if (w->rows == 0) w->first = row->residual;
     CHECK(row->iteration == w->rows); /* 0, 1, 2, ... */
     w->rows++;
@@ -203,7 +210,7 @@ static void test_callback(void)
     lcps_problem *p = chain(100, "lcp");
     lcps_settings *s = lcps_settings_new();
     lcps_result r;
-    watch w = {0, -1, 0, 0};
+    watch w = {0, -1, 0, 0, 0, 0};
     lcps_settings_set(s, "solver", "pgs", err, sizeof err);
     lcps_settings_set(s, "decompose", "off", err, sizeof err);
     CHECK(lcps_settings_on_iteration(s, on_row, &w) == 0);
@@ -211,16 +218,28 @@ static void test_callback(void)
     CHECK(w.rows == r.iterations + 1 && w.last == r.iterations && w.first > 0);
     lcps_result_free(&r);
     /* cancellation: stop at iteration 7 */
-    w = (watch){0, 7, 0, 0};
+    w = (watch){0, 7, 0, 0, 0, 0};
     CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 1);
     CHECK(r.status == LCPS_TIME_LIMIT && r.iterations == 7 && !strcmp(r.message, "interrupted"));
     lcps_result_free(&r);
     /* a copy keeps the settings and the callback */
     lcps_settings *c = lcps_settings_copy(s);
-    w = (watch){0, 3, 0, 0};
+    w = (watch){0, 3, 0, 0, 0, 0};
     CHECK(c && lcps_solve(p, c, NULL, &r, err, sizeof err) == 1 && r.iterations == 3 && !strcmp(r.solver, "pgs"));
     lcps_result_free(&r);
     lcps_settings_free(c);
+    /* pivot's crash start runs ipm inside: its iterates come as polls, the
+     * rows are pivot's own, with its extra columns */
+    w = (watch){0, -1, 0, 0, 0, 0};
+    lcps_settings_set(s, "solver", "pivot", err, sizeof err);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0);
+    CHECK(w.rows == r.iterations + 1 && w.polls > 0);
+    lcps_result_free(&r);
+    w = (watch){0, -1, 0, 0, 0, 0};
+    lcps_settings_set(s, "solver", "lemke", err, sizeof err);
+    lcps_settings_set(s, "crash", "none", err, sizeof err);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && w.extra > 0);
+    lcps_result_free(&r);
     /* a stop asked during a set-up (jacobi's spectral estimate, polled with
      * iteration -1): the solve stops at its start */
     lcps_settings_set(s, "solver", "jacobi", err, sizeof err);
