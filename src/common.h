@@ -3,7 +3,7 @@
  * Conventions used throughout lcpsolve:
  *  - Functions that can fail return 0 on success and a non-zero lcp_status
  *    on failure, with a one-line reason in an lcp_err ("FILE:LINE: what").
- *  - Kernels never print and never exit; only src/main.c maps a status to an
+ *  - Kernels never print and never exit; only the command line (src/cli/) maps a status to an
  *    exit code and prints.
  *  - Indices are int (32 bit); sizes are checked against INT_MAX at load.
  *  - Free functions are NULL-safe.

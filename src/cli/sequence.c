@@ -1,0 +1,201 @@
+/* src/cli/sequence.c: `lcpsolve sequence DIR`: the steps of a simulation
+ * (lcpsolve generate sequence, src/sequence.c) solved in order, each
+ * warm-started from the previous step's answer matched by contact id, each
+ * through the one solve pipeline (src/core/pipeline.c) with one cache of
+ * the pattern-only set-up for all steps; a line or a JSON object a step and
+ * a total.  See src/sequence.h. */
+#include "../sequence.h"
+
+#include "../core/pipeline.h"
+#include "../io/io.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    double id;
+    int k;
+} idkey;
+static int cmp_idkey(const void *a, const void *b)
+{
+    double d = ((const idkey *)a)->id - ((const idkey *)b)->id;
+    return d < 0 ? -1 : d > 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
+{
+    DIR *d = opendir(o->dir);
+    if (!d)
+        return lcp_status_exit_code(
+            lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0, "cannot open the sequence folder: %s", strerror(errno)));
+    char **names = NULL;
+    int nn = 0, cap = 0, rc = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strncmp(de->d_name, "step-", 5)) continue;
+        if (nn == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **t = realloc(names, (size_t)cap * sizeof *t);
+            if (!t) {
+                rc = LCP_ERROR;
+                break;
+            }
+            names = t;
+        }
+        if (!(names[nn] = lcp_strdup(de->d_name))) {
+            rc = LCP_ERROR;
+            break;
+        }
+        nn++;
+    }
+    closedir(d);
+    if (rc) {
+        for (int k = 0; k < nn; k++) free(names[k]);
+        free(names);
+        return lcp_status_exit_code(lcp_fail(err, LCP_ERROR, o->dir, 0, "out of memory"));
+    }
+    if (nn == 0) {
+        free(names);
+        return lcp_status_exit_code(lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0,
+                                             "no step-* folders (make one with lcpsolve generate sequence)"));
+    }
+    qsort(names, (size_t)nn, sizeof *names, cmp_str);
+
+    double *prev_x = NULL;
+    idkey *prev = NULL;
+    int nprev = 0, rpc_prev = 1, worst_exit = 0, solved = 0;
+    double sum_res = 0, max_res = 0, sum_ms = 0, sum_it = 0;
+    size_t plen = strlen(o->dir) + 300;
+    char *path = malloc(plen);
+    lcp_pipeline_cache *cache = lcp_pipeline_cache_new(); /* the update path: --order's set-up once a pattern */
+    if (!path || !cache) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    for (int k = 0; k < nn && !rc; k++) {
+        lcp_problem p;
+        lcp_problem_init(&p);
+        double *ids = NULL, *x = NULL;
+        int nid = 0, matched_any = 0;
+        idkey *cur = NULL;
+        lcp_solve_out out;
+        memset(&out, 0, sizeof out);
+        snprintf(path, plen, "%s/%s", o->dir, names[k]);
+        if ((rc = lcp_read_problem(path, o->kind, &p, err))) goto step_done;
+        snprintf(path, plen, "%s/%s/ids.mtx", o->dir, names[k]);
+        if ((rc = lcp_read_mtx_vector(path, &ids, &nid, err))) goto step_done;
+        int rpc = p.kind & LCP_KIND_FRICTION ? 3 : 1, ncon = p.n / rpc;
+        if (nid != ncon) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "has %d ids, the problem has %d contacts", nid, ncon);
+            goto step_done;
+        }
+        x = lcp_calloc((size_t)(p.n > 0 ? p.n : 1), sizeof *x);
+        cur = lcp_alloc((size_t)(ncon > 0 ? ncon : 1), sizeof *cur);
+        if (!x || !cur) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+            goto step_done;
+        }
+        /* warm start: the previous solution matched by id */
+        int matched = 0;
+        for (int i = 0; i < ncon; i++) {
+            cur[i] = (idkey){ids[i], i};
+            if (!prev || rpc != rpc_prev || o->o->warm_factor == 0) continue;
+            idkey key = {ids[i], 0}, *hit = bsearch(&key, prev, (size_t)nprev, sizeof *prev, cmp_idkey);
+            if (!hit) continue;
+            matched++;
+            matched_any = 1; /* scaled by --warm-factor and --dt-ratio in the pipeline */
+            for (int q = 0; q < rpc; q++) x[rpc * i + q] = prev_x[rpc * hit->k + q];
+        }
+        qsort(cur, (size_t)ncon, sizeof *cur, cmp_idkey);
+        for (int i = 1; i < ncon; i++)
+            if (cur[i].id == cur[i - 1].id) {
+                rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "id %.17g appears twice", cur[i].id);
+                goto step_done;
+            }
+        /* the step's solve: the pipeline with the settings of every step,
+         * the schedule's cap or tolerance for this one */
+        lcp_solve_opts so = *o->o;
+        lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so.s);
+        if ((rc = lcp_pipeline_solve_cached(&p, &so, matched_any ? x : NULL, p.n, path, cache, &out, err)))
+            goto step_done;
+        lcp_status st = out.status;
+        const lcp_solver *sv = out.solver;
+        const char *pname = out.precond;
+        double solve_s = out.time_s + out.auto_time_s;
+        lcp_metrics m = out.m;
+        lcp_settings s = so.s;
+        lcp_info info = {.iterations = out.iterations};
+        if (p.n > 0) memcpy(x, out.x, (size_t)p.n * sizeof *x);
+        if (st == LCP_SOLVED) solved++;
+        int ec = lcp_status_exit_code(st);
+        if (ec > worst_exit) worst_exit = ec;
+        double r = isfinite(m.residual) ? m.residual : 1e308;
+        sum_res += r;
+        max_res = fmax(max_res, r);
+        sum_ms += 1e3 * solve_s;
+        sum_it += info.iterations;
+        if (o->json) {
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddNumberToObject(j, "step", k);
+            cJSON_AddStringToObject(j, "problem", p.source ? p.source : names[k]);
+            cJSON_AddStringToObject(j, "kind", lcp_kind_name(p.kind));
+            cJSON_AddNumberToObject(j, "n", p.n);
+            cJSON_AddNumberToObject(j, "contacts", ncon);
+            cJSON_AddNumberToObject(j, "matched", matched);
+            cJSON_AddNumberToObject(j, "new", ncon - matched);
+            cJSON_AddStringToObject(j, "solver", sv->name);
+            cJSON_AddStringToObject(j, "precond", pname);
+            cJSON_AddStringToObject(j, "status", lcp_status_name(st));
+            cJSON_AddNumberToObject(j, "iterations", info.iterations);
+            cJSON_AddNumberToObject(j, "time_s", solve_s);
+            cJSON_AddNumberToObject(j, "residual", r);
+            cJSON_AddNumberToObject(j, "tol", s.tol);
+            cJSON_AddNumberToObject(j, "max_iter", s.max_iter);
+            char *t = cJSON_PrintUnformatted(j);
+            if (t) printf("%s\n", t);
+            free(t);
+            cJSON_Delete(j);
+        } else if (!o->quiet) {
+            printf("step %-5d n %-6d contacts %-5d matched %-5d %-10s %-10s %6d it  residual %.2e  %.3f ms\n", k, p.n,
+                   ncon, matched, sv->name, lcp_status_name(st), info.iterations, r, 1e3 * solve_s);
+        }
+        /* this step's answer, keyed by id, for the next */
+        free(prev);
+        free(prev_x);
+        prev = cur;
+        cur = NULL;
+        prev_x = x;
+        x = NULL;
+        nprev = ncon;
+        rpc_prev = rpc;
+    step_done:
+        lcp_solve_out_free(&out);
+        free(cur);
+        free(x);
+        free(ids);
+        lcp_problem_free(&p);
+    }
+    if (!rc) {
+        if (o->json) {
+            printf("{\"summary\":true,\"steps\":%d,\"solved\":%d,\"mean_residual\":%.6e,\"max_residual\":%.6e,"
+                   "\"mean_ms\":%.6g,\"mean_iterations\":%.6g}\n",
+                   nn, solved, sum_res / nn, max_res, sum_ms / nn, sum_it / nn);
+        } else if (!o->quiet) {
+            printf("total: %d steps, %d solved, mean residual %.2e, max residual %.2e, mean %.3f ms a step, "
+                   "mean %.1f iterations\n",
+                   nn, solved, sum_res / nn, max_res, sum_ms / nn, sum_it / nn);
+        }
+    }
+    free(prev);
+    free(prev_x);
+    free(path);
+    lcp_pipeline_cache_free(cache);
+    for (int k = 0; k < nn; k++) free(names[k]);
+    free(names);
+    if (rc) return lcp_status_exit_code((lcp_status)rc);
+    return worst_exit;
+}
