@@ -125,6 +125,16 @@ done
 it() { python3 -c "import json,sys; print(sum(json.loads(l)['iterations'] for l in open(sys.argv[1]) if '\"step\"' in l))" "$1"; }
 check "sequence --dt-ratio 0 scales the warm start to zero: the cold starts' iterations ($(it "$T/dt0") = $(it "$T/cold"), warm $(it "$T/warm"))" \
     sh -c "[ $(it "$T/dt0") -eq $(it "$T/cold") ] && [ $(it "$T/warm") -lt $(it "$T/cold") ]"
+"$LCP" generate sequence --scene pyramid --steps 12 --mu 0.5 -o "$T/fseq" >/dev/null 2>&1
+"$LCP" sequence "$T/fseq" --kind ccp -s nsgs --json >"$T/out" 2>&1; rc=$?
+check "sequence --kind ccp: every step solved as ccp (exit $rc)" python3 -c "
+import json, sys
+rows = [json.loads(l) for l in open('$T/out') if l.startswith('{') and '\"step\"' in l]
+sys.exit(0 if len(rows) == 12 and all(r['kind'] == 'ccp' for r in rows) and max(r['n'] for r in rows) > 0 else 1)"
+printf '%%%%MatrixMarket matrix array real general\n1 1\n1\n' >"$T/cover.mtx"
+"$LCP" sequence "$T/seq" -s lemke --cover "$T/cover.mtx" >"$T/out" 2>&1; rc=$?
+check "sequence --cover is read for each step (a wrong length: exit $rc, naming the file)" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'cover.mtx: has 1 entries' '$T/out'"
 "$LCP" sequence "$T/seq" --cone pyramid:4 >"$T/out" 2>&1; rc=$?
 check "sequence refuses --cone with a reason (exit $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'cone' '$T/out'"
 
