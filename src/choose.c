@@ -3,7 +3,7 @@
  * Cheap facts first (O(nnz) each): kind, n, nnz and density, symmetry, the
  * diagonal (all positive?), findex rows (blcp), the contact graph's largest
  * component; then, only where the choice depends on it, a short Lanczos
- * estimate (at most 60 products with A, src/spectral.c) of the extreme
+ * estimate (at most 60 products with A, src/la/spectral.c) of the extreme
  * eigenvalues of D^-1/2 A D^-1/2: lmin ~ 0 says semidefinite (or nearly),
  * lmax / lmin is the condition estimate that decides between a plain sweep
  * (psor/sgs: few sweeps when well conditioned), a first-order method
@@ -88,7 +88,7 @@
  */
 #include "choose.h"
 
-#include "spectral.h"
+#include "la/spectral.h"
 #include "graph/graph.h"
 
 #include <math.h>

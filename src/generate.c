@@ -36,7 +36,7 @@
 #include "generate.h"
 
 #include "common.h"
-#include "csr.h"
+#include "la/csr.h"
 #include "io/io.h"
 
 #include <cjson/cJSON.h>

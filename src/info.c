@@ -1,7 +1,7 @@
 /* src/info.c: facts about a problem: kind, sizes, symmetry, definiteness
  * (PD means a unique solution for every b), diagonal range, condition. */
 #include "info.h"
-#include "suitesparse.h"
+#include "la/suitesparse.h"
 #include "graph/graph.h"
 
 #include <cjson/cJSON.h>

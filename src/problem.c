@@ -1,8 +1,8 @@
 /* src/problem.c: the problem model: defaults, the factored form
  * (A = J M^-1 J', b = J v + e, through CHOLMOD), and load-time checks. */
 #include "problem.h"
-#include "factored.h"
-#include "suitesparse.h"
+#include "la/factored.h"
+#include "la/suitesparse.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -80,7 +80,7 @@ void lcp_problem_free(lcp_problem *p)
     memset(p, 0, sizeof *p);
 }
 
-/* A = J M^-1 J' = J Y', Y = (M^-1 J')' from lcp_minv_jt (src/factored.c:
+/* A = J M^-1 J' = J Y', Y = (M^-1 J')' from lcp_minv_jt (src/la/factored.c:
  * dense inverses of M's blocks, or CHOLMOD when M is not block-diagonal),
  * the product by CHOLMOD. */
 static int form_A(lcp_problem *p, lcp_err *err)

@@ -13,7 +13,7 @@
 #ifndef LCPSOLVE_PROBLEM_H
 #define LCPSOLVE_PROBLEM_H
 
-#include "csr.h"
+#include "la/csr.h"
 
 typedef enum {
     LCP_KIND_NONE = 0,

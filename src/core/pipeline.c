@@ -12,7 +12,7 @@
 #include "../choose.h"
 #include "../graph/decompose.h"
 #include "../io/io.h"
-#include "../sparse_factor.h"
+#include "../la/sparse_factor.h"
 
 void lcp_solve_opts_default(lcp_solve_opts *o)
 {

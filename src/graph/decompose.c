@@ -18,7 +18,7 @@
  * tol / sqrt(k) the whole is within tol.
  */
 #include "decompose.h"
-#include "../sparse_factor.h"
+#include "../la/sparse_factor.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #include "graph.h"
 
 #include "../io/io.h"
-#include "../suitesparse.h"
+#include "../la/suitesparse.h"
 
 #include <amd.h>
 #include <math.h>

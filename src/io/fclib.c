@@ -24,7 +24,7 @@
  */
 #include "io.h"
 #include "fclib_check.h"
-#include "../suitesparse.h"
+#include "../la/suitesparse.h"
 
 #include <errno.h>
 #include <limits.h>

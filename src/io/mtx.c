@@ -10,7 +10,7 @@
  * through an atomic lcp_outfile.
  */
 #include "io.h"
-#include "../suitesparse.h"
+#include "../la/suitesparse.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -21,7 +21,7 @@
  *              product with A and one exchange.
  * Trace column halo_bytes: bytes all processes sent so far. */
 #include "dist.h"
-#include "../spectral.h"
+#include "../la/spectral.h"
 #include "../verify.h"
 
 #include <math.h>

@@ -30,8 +30,8 @@
 #include "mg.h"
 #include "precond.h"
 #include "../solvers/solver.h"
-#include "../spectral.h"
-#include "../suitesparse.h"
+#include "../la/spectral.h"
+#include "../la/suitesparse.h"
 
 #include <limits.h>
 #include <math.h>

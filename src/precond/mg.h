@@ -21,7 +21,7 @@
 #ifndef LCPSOLVE_MG_H
 #define LCPSOLVE_MG_H
 
-#include "../csr.h"
+#include "../la/csr.h"
 
 #define LCP_MG_COARSE_MAX 300 /* rows of the coarsest level (direct solve) */
 #define LCP_MG_THETA 0.08     /* strength of connection */

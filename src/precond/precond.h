@@ -14,7 +14,7 @@
 #ifndef LCPSOLVE_PRECOND_H
 #define LCPSOLVE_PRECOND_H
 
-#include "../csr.h"
+#include "../la/csr.h"
 
 struct lcp_settings_s;
 

@@ -75,7 +75,7 @@
  * (symbolic once, numeric at each rho change).  A negative diagonal entry
  * of W is refused (input error: W is not positive semidefinite); a failed
  * factorisation (W + rho I not positive definite) is an error.  Both
- * factorisations through src/sparse_factor.c.  A problem in factored form
+ * factorisations through src/la/sparse_factor.c.  A problem in factored form
  * (M, J with W = J M^-1 J', no --reg) is solved through the Woodbury
  * identity instead (woodbury_analyse): (D W D + rho I)^-1 = (I - D J K^-1 J' D
  * / rho) / rho with K = M + J' D^2 J / rho, bodies x bodies and most often
@@ -90,8 +90,8 @@
  * Trace columns: rho, primal_res, dual_res (scaled variables).
  */
 #include "solver.h"
-#include "../sparse_factor.h"
-#include "../suitesparse.h"
+#include "../la/sparse_factor.h"
+#include "../la/suitesparse.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * business; a guess is only a start, never a verdict.
  */
 #include "solver.h"
-#include "../suitesparse.h"
+#include "../la/suitesparse.h"
 
 #include <cblas.h>
 #include <math.h>

@@ -84,7 +84,7 @@
  * symmetric (cholmod_analyze once, cholmod_factorize on the same symbolic
  * factor each step; UMFPACK for the steps where it finds M not positive
  * definite, set up at the first such step), UMFPACK otherwise (umfpack_di_symbolic once, umfpack_di_numeric
- * per step; both through src/sparse_factor.c); auto: dense for n <= 1000,
+ * per step; both through src/la/sparse_factor.c); auto: dense for n <= 1000,
  * sparse above.  info->message names
  * what ran.  LAPACK and the BLAS under CHOLMOD run on -j threads (default
  * 1: for n ~ 100 a second thread costs more than it gains).  The dense
@@ -131,8 +131,8 @@
  */
 #include "solver.h"
 #include "../info.h"
-#include "../sparse_factor.h"
-#include "../suitesparse.h"
+#include "../la/sparse_factor.h"
+#include "../la/suitesparse.h"
 
 #include <cblas.h>
 #include <cholmod.h>

@@ -5,12 +5,12 @@
  * a projected gradient step in the metric D = diag(A).  For symmetric
  * positive semidefinite A it converges for omega < 2 / lmax(D^-1 A); the
  * default omega (without --omega) is 1 / lmax, estimated by Lanczos
- * (src/spectral.c).  Rows are independent, so the update runs on OpenMP
+ * (src/la/spectral.c).  Rows are independent, so the update runs on OpenMP
  * threads and gives the same bits for every thread count.  Trace column:
  * max_dx.
  */
 #include "solver.h"
-#include "../spectral.h"
+#include "../la/spectral.h"
 
 #include <math.h>
 #include <stdlib.h>

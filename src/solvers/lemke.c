@@ -84,8 +84,8 @@
  * vertex a few pivots remain.
  */
 #include "solver.h"
-#include "../sparse_factor.h"
-#include "../suitesparse.h"
+#include "../la/sparse_factor.h"
+#include "../la/suitesparse.h"
 
 #include <cblas.h>
 #include <math.h>

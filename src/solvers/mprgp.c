@@ -58,7 +58,7 @@
  * own and the monitor's A x + b, which the solver uses as its gradient).
  */
 #include "solver.h"
-#include "../spectral.h"
+#include "../la/spectral.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -250,7 +250,7 @@ static int mprgp_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     }
     double lmin = 0.0, lmax = 0.0;
     int nlanczos = 0;
-    if (lcp_spectrum(&p->A, sq, LANCZOS_MAX, &lmin, &lmax, &nlanczos)) { /* src/spectral.c */
+    if (lcp_spectrum(&p->A, sq, LANCZOS_MAX, &lmin, &lmax, &nlanczos)) { /* src/la/spectral.c */
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "mprgp: cannot estimate ||A|| (Lanczos)");
         goto done;
     }

@@ -80,7 +80,7 @@
  * contacts); sparse, A not symmetric or Cholesky failed once: UMFPACK,
  * symbolic analysis once
  * on the pattern of H (that of A plus the diagonal, the same at every
- * step), numeric LU per step (src/sparse_factor.c, with UMFPACK's default
+ * step), numeric LU per step (src/la/sparse_factor.c, with UMFPACK's default
  * iterative refinement); auto: dense for n <= 1000, sparse above.
  * LAPACK (OpenBLAS) runs on -j threads.  S A S is never formed: products
  * and the Newton matrices take its entries as A_ij (S_i S_j) on the fly,
@@ -109,7 +109,7 @@
  * (the accepted t; 0 at iteration 0).  lcp only.
  */
 #include "solver.h"
-#include "../sparse_factor.h"
+#include "../la/sparse_factor.h"
 
 #include <cblas.h>
 #include <float.h>

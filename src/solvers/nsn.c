@@ -23,7 +23,7 @@
  * is assembled in CSR (= H' in CSC, solved with UMFPACK_At as in
  * src/solvers/newton.c); UMFPACK's symbolic analysis is done once, the
  * numeric LU each step (UMFPACK allocates that factor itself; both through
- * src/sparse_factor.c, without iterative refinement).
+ * src/la/sparse_factor.c, without iterative refinement).
  *
  * Globalisation: Armijo backtracking (sigma 1e-4, factor 1/2, down to
  * 1e-12) on the merit psi = |Phi|^2 / 2, whose slope along d is Phi'H d
@@ -51,7 +51,7 @@
  * regularised problem u = (W + sigma I) r + q - sigma r_k.
  */
 #include "nsn.h"
-#include "../sparse_factor.h"
+#include "../la/sparse_factor.h"
 
 #include <math.h>
 #include <stdio.h>

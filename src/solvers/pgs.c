@@ -20,7 +20,7 @@
  *   psor: omega from --omega; without it (or with --omega auto) the estimate
  *         2 / (1 + sqrt(1 - rho^2)) of the optimal factor, rho the spectral
  *         radius of the Jacobi iteration I - D^-1 A, estimated by Lanczos
- *         (src/spectral.c) within a work budget (choose_omega), at most
+ *         (src/la/spectral.c) within a work budget (choose_omega), at most
  *         1.9995; 1 when rho >= 1 (stopped as soon as lmax >= 2) or A is
  *         numerically singular (lmin <= 1e-10 lmax)
  *   sgs : a forward and a backward sweep per iteration (symmetric SOR with
@@ -40,7 +40,7 @@
  * residual's order (lcp_csr_row_dot, four running sums).
  */
 #include "solver.h"
-#include "../spectral.h"
+#include "../la/spectral.h"
 
 #include <math.h>
 #include <signal.h>

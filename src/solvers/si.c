@@ -18,7 +18,7 @@
  * nnz(A) is ever formed or read.
  *
  * M^-1 j_i': the rows of Y = (M^-1 J')' (n x nb), computed once by
- * lcp_minv_jt (src/factored.c): dense inverses of M's blocks (the bodies)
+ * lcp_minv_jt (src/la/factored.c): dense inverses of M's blocks (the bodies)
  * applied to the parts of each j_i on the blocks it touches, O(nnz(J) k)
  * for blocks of k columns (CHOLMOD when M is not block-diagonal).
  * e: taken as b - J v, so that a problem whose folder gives both A, b and
@@ -58,7 +58,7 @@
  * that is not positive definite.
  */
 #include "solver.h"
-#include "../factored.h"
+#include "../la/factored.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -73,7 +73,7 @@
  * (cholmod_analyze once, cholmod_factorize on the same symbolic factor each
  * step) when W is symmetric (lcp_csr_is_symmetric to 1e-12), UMFPACK
  * (umfpack_di_symbolic once, umfpack_di_numeric each step) otherwise, both
- * through src/sparse_factor.c.  A
+ * through src/la/sparse_factor.c.  A
  * regularization 1e-13 max|W_ij| on the diagonal keeps M numerically
  * definite near the end, where the blocks of W^2 spread from 0 to infinity
  * (it only makes the Newton step inexact: rr is recomputed exactly); when
@@ -108,7 +108,7 @@
  * term makes it non-monotone); no preconditioner.
  */
 #include "solver.h"
-#include "../sparse_factor.h"
+#include "../la/sparse_factor.h"
 
 #include <math.h>
 #include <stdio.h>

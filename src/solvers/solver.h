@@ -126,7 +126,7 @@ int lcp_monitor_record(lcp_monitor *mon, int iter, double t, int interrupted, co
 int lcp_monitor_record_give(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, double **x,
                             const double *extra);
 /* For the long set-ups inside a solver (the Lanczos estimates of
- * src/spectral.c): asks the settings' callback of the solve running on
+ * src/la/spectral.c): asks the settings' callback of the solve running on
  * this thread (its monitor, from lcp_monitor_init to lcp_monitor_free)
  * with iteration -1 and no metrics; 1 when it asked to stop, which the
  * monitor then does at its next check (status time_limit, interrupted);
@@ -178,7 +178,7 @@ typedef struct lcp_solver {
 
 enum {
     LCP_SOLVER_ORDER = 1,    /* sweeps follow s->order (--order) */
-    LCP_SOLVER_FACTOR = 2,   /* sparse factorisations follow --order natural|amd|nd (src/sparse_factor.h) */
+    LCP_SOLVER_FACTOR = 2,   /* sparse factorisations follow --order natural|amd|nd (src/la/sparse_factor.h) */
     LCP_SOLVER_DIST = 4,     /* distributed over the MPI processes (src/mpi, make MPI=1): collective calls */
     LCP_SOLVER_MONOTONE = 8, /* needs A positive semidefinite: lcp_solver_check refuses a negative
                                 diagonal entry (which proves it is not), naming the row */

@@ -20,7 +20,7 @@
 
 #include "check.h"
 #include "config.h"
-#include "csr.h"
+#include "la/csr.h"
 #include "io/io.h"
 #include "problem.h"
 #include "verify.h"

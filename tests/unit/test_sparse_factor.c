@@ -1,10 +1,10 @@
-/* tests/unit/test_sparse_factor.c: src/sparse_factor.c on small matrices
+/* tests/unit/test_sparse_factor.c: src/la/sparse_factor.c on small matrices
  * worked by hand: the pattern with the diagonal added, CHOLMOD and UMFPACK
  * solves (in place and not), refactorisation with new values on the same
  * analysis, and the statuses of the failures (not positive definite,
  * singular) with their messages. */
 #include "check.h"
-#include "sparse_factor.h"
+#include "la/sparse_factor.h"
 
 #include <string.h>
 

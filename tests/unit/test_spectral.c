@@ -1,11 +1,11 @@
-/* tests/unit/test_spectral.c: the Lanczos estimates of src/spectral.c.  The
+/* tests/unit/test_spectral.c: the Lanczos estimates of src/la/spectral.c.  The
  * symmetric variant (row-wise product, Ritz values by Sturm bisection, used
  * by --solver auto) against the general one (scattered product, LAPACK
  * dstev) and against closed forms: the path Laplacian plus 2 I, whose
  * scaled spectrum is 1 + cos(k pi / (n + 1)) / 2 ... (exact once the Krylov
  * space is the whole space), and a diagonal matrix with a known spread. */
 #include "check.h"
-#include "spectral.h"
+#include "la/spectral.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -38,7 +38,7 @@
 
 #include "check.h"
 #include "solvers/solver.h"
-#include "spectral.h"
+#include "la/spectral.h"
 #include "verify.h"
 
 /* a deterministic pseudo-random number in [0, 1) */

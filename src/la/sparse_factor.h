@@ -1,4 +1,4 @@
-/* src/sparse_factor.h: a sparse square matrix with a fixed pattern,
+/* src/la/sparse_factor.h: a sparse square matrix with a fixed pattern,
  * factorised many times (the Newton matrices of ipm, socp-ipm, newton-fb /
  * newton-min and nsn / prox): the symbolic analysis once, a numeric
  * factorisation per set of values, solves with the last one.
@@ -32,7 +32,7 @@
 #include <cholmod.h>
 #include <umfpack.h>
 
-#include "common.h"
+#include "../common.h"
 #include "csr.h"
 
 enum {

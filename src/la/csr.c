@@ -1,4 +1,4 @@
-/* src/csr.c: compressed sparse row kernels. */
+/* src/la/csr.c: compressed sparse row kernels. */
 #include "csr.h"
 
 #include <limits.h>

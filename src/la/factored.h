@@ -1,8 +1,8 @@
-/* src/factored.h: M^-1 J' of the factored form (M, J, v[, e]). */
+/* src/la/factored.h: M^-1 J' of the factored form (M, J, v[, e]). */
 #ifndef LCPSOLVE_FACTORED_H
 #define LCPSOLVE_FACTORED_H
 
-#include "problem.h"
+#include "../problem.h"
 
 /* Y = (M^-1 J')' as an n x nb CSR matrix (owned; row i = (M^-1 j_i')'),
  * from p->M (symmetric positive definite) and p->J.  LCP_INPUT_ERROR when

@@ -1,9 +1,9 @@
-/* src/csr.h: compressed sparse row matrices, 0-based, columns sorted within
+/* src/la/csr.h: compressed sparse row matrices, 0-based, columns sorted within
  * each row, no duplicates.  nnz = p[m]. */
 #ifndef LCPSOLVE_CSR_H
 #define LCPSOLVE_CSR_H
 
-#include "common.h"
+#include "../common.h"
 
 typedef struct {
     int m, n;   /* rows, columns */

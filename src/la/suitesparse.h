@@ -1,4 +1,4 @@
-/* src/suitesparse.h: lcp_csr matrices as CHOLMOD sees them, and a quiet
+/* src/la/suitesparse.h: lcp_csr matrices as CHOLMOD sees them, and a quiet
  * CHOLMOD workspace: the one place these conventions are written down. */
 #ifndef LCPSOLVE_SUITESPARSE_H
 #define LCPSOLVE_SUITESPARSE_H

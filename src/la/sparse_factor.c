@@ -1,4 +1,4 @@
-/* src/sparse_factor.c: see sparse_factor.h. */
+/* src/la/sparse_factor.c: see sparse_factor.h. */
 #include "sparse_factor.h"
 #include "suitesparse.h"
 

@@ -1,4 +1,4 @@
-/* src/spectral.h: cheap spectral estimates by the Lanczos process. */
+/* src/la/spectral.h: cheap spectral estimates by the Lanczos process. */
 #ifndef LCPSOLVE_SPECTRAL_H
 #define LCPSOLVE_SPECTRAL_H
 

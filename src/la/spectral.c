@@ -1,4 +1,4 @@
-/* src/spectral.c: extreme eigenvalues of the diagonally scaled matrix
+/* src/la/spectral.c: extreme eigenvalues of the diagonally scaled matrix
  * S = D^-1/2 A_s D^-1/2 (A_s = (A + A')/2), or of diag(s) A_s diag(s) for
  * a given scaling s, by the Lanczos process
  * (Golub and Van Loan, ch. 10): k steps build a tridiagonal T_k whose
@@ -9,7 +9,7 @@
  * (rho_Jacobi = max(|1 - lmin|, |1 - lmax|)), the Jacobi step and
  * mprgp's expansion step. */
 #include "spectral.h"
-#include "solvers/solver.h"
+#include "../solvers/solver.h"
 
 #include <math.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-/* src/factored.c: the factored form's M^-1 J' (A = J M^-1 J'), computed
+/* src/la/factored.c: the factored form's M^-1 J' (A = J M^-1 J'), computed
  * blockwise: M is split into the components of its graph (the bodies'
  * blocks, usually 6 x 6 or diagonal), each block is inverted densely
  * (Cholesky), and row i of Y = (M^-1 J')' is those inverses applied to the

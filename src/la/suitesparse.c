@@ -1,4 +1,4 @@
-/* src/suitesparse.c: see suitesparse.h. */
+/* src/la/suitesparse.c: see suitesparse.h. */
 #include "suitesparse.h"
 
 #include <string.h>
