@@ -204,169 +204,192 @@ int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const doub
     return lcp_pipeline_solve_cached(p, o, x0, n0, x0_source, NULL, r, err);
 }
 
-int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
-                              const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
+/* One solve's state, from stage to stage. */
+typedef struct {
+    const lcp_problem *p;  /* as given */
+    const lcp_problem *wp; /* the problem solved: p, its cone form or its regularised copy */
+    lcp_problem pc, pr;    /* the pyramid approximation (--cone); the regularised copy (--reg) */
+    int reg_copy;          /* pr.A is ours */
+    lcp_cone_form form;
+    lcp_settings s;        /* o->s with the run's precond, order, cover, budget */
+    lcp_trace trace, *tr;
+    lcp_monitor mon;
+    lcp_order order;       /* --order when there is no cache */
+    void *held;            /* the cache entry of the order in use */
+    double *x, *cover;
+} solve_state;
+
+/* validate -> cone conversion -> regularisation: S->wp. */
+static int stage_forms(solve_state *S, const lcp_solve_opts *o, const double *x0, lcp_solve_out *r, lcp_err *err)
 {
-    void *held = NULL; /* the cache entry of the order in use */
-    lcp_problem pc, pr; /* the pyramid approximation (--cone); the regularised copy (--reg) */
-    const lcp_problem *wp = p; /* the problem solved */
-    lcp_settings s = o->s;
-    lcp_cone_form form = LCP_CONE_NONE;
-    lcp_trace trace, *tr = NULL;
-    lcp_monitor mon = {0};
-    lcp_order order = {0};
-    lcp_auto_choice ch = {0};
-    const lcp_solver *sv = NULL;
-    const char *precond = o->precond;
-    double *x = NULL, *cover = NULL;
-    int rc = 0, reg_copy = 0;
-    lcp_problem_init(&pc);
-    memset(r, 0, sizeof *r);
-    r->status = LCP_INPUT_ERROR;
-    r->precond = "none";
-    r->components = 1;
-    if (!p || p->n < 0 || (p->n > 0 && (!p->A.p || !p->b))) {
-        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "no problem to solve (empty, or not finished)");
-        goto done;
-    }
+    const lcp_problem *p = S->p;
+    int rc;
+    if (!p || p->n < 0 || (p->n > 0 && (!p->A.p || !p->b)))
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "no problem to solve (empty, or not finished)");
+    S->wp = p;
     r->solved_kind = p->kind;
     r->solved_n = p->n;
     r->solved_nc = p->nc;
     r->solved_nnz = lcp_csr_nnz(&p->A);
     if (o->cone_k) { /* the box form for K = 4 when the solver takes blcp, else Stewart-Trinkle */
         const lcp_solver *named = strcmp(o->solver, "auto") ? lcp_solver_find(o->solver) : NULL;
-        form = o->cone_k == 4 && (!named || (named->kinds & LCP_KIND_BLCP)) ? LCP_CONE_BOX : LCP_CONE_STEWART_TRINKLE;
-        if ((rc = lcp_cone_convert(p, form, o->cone_k, &pc, err))) goto done;
-        if (x0 && form == LCP_CONE_STEWART_TRINKLE) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
-                          "--warm-start: the Stewart-Trinkle form (--cone pyramid:%d) has other unknowns than r",
-                          o->cone_k);
-            goto done;
-        }
-        wp = &pc;
-        r->cone_form = form;
-        r->solved_kind = pc.kind;
-        r->solved_n = pc.n;
-        r->solved_nc = pc.nc;
-        r->solved_nnz = lcp_csr_nnz(&pc.A);
+        S->form = o->cone_k == 4 && (!named || (named->kinds & LCP_KIND_BLCP)) ? LCP_CONE_BOX
+                                                                              : LCP_CONE_STEWART_TRINKLE;
+        if ((rc = lcp_cone_convert(p, S->form, o->cone_k, &S->pc, err))) return rc;
+        if (x0 && S->form == LCP_CONE_STEWART_TRINKLE)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                            "--warm-start: the Stewart-Trinkle form (--cone pyramid:%d) has other unknowns than r",
+                            o->cone_k);
+        S->wp = &S->pc;
+        r->cone_form = S->form;
+        r->solved_kind = S->pc.kind;
+        r->solved_n = S->pc.n;
+        r->solved_nc = S->pc.nc;
+        r->solved_nnz = lcp_csr_nnz(&S->pc.A);
     }
     if (o->reg > 0) { /* on a copy of A; residuals stay those of the original (verify.c) */
-        if (!strcmp(o->solver, "si")) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--reg: si works on M, J and v, not on A (use pgs)");
-            goto done;
-        }
-        pr = *wp; /* shares every array but A */
-        if (lcp_csr_copy(&pr.A, &wp->A)) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto done;
-        }
-        reg_copy = 1;
-        if ((rc = lcp_problem_regularise(&pr, o->reg, err))) goto done;
-        wp = &pr;
+        if (!strcmp(o->solver, "si"))
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--reg: si works on M, J and v, not on A (use pgs)");
+        S->pr = *S->wp; /* shares every array but A */
+        if (lcp_csr_copy(&S->pr.A, &S->wp->A)) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        S->reg_copy = 1;
+        if ((rc = lcp_problem_regularise(&S->pr, o->reg, err))) return rc;
+        S->wp = &S->pr;
         r->reg = o->reg;
-        r->solved_nnz = lcp_csr_nnz(&pr.A);
+        r->solved_nnz = lcp_csr_nnz(&S->pr.A);
     }
-    if ((rc = choose(o, wp, form, &ch, &sv, &s, &precond, r, err))) goto done;
-    r->solver = sv;
-    r->precond = precond;
-    r->auto_time_s = ch.time_s;
-    if ((rc = set_order(o, sv, wp, &s, &order, cache, &held, err))) goto done;
-    if (!(x = lcp_calloc((size_t)(wp->n > 0 ? wp->n : 1), sizeof(double)))) {
-        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-        goto done;
-    }
+    return 0;
+}
+
+/* The start of the runs: x from the warm start, the covering vector, the
+ * trace, the threads and the monitor. */
+static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver *sv, const double *x0, int n0,
+                       const char *x0_source, lcp_err *err)
+{
+    const lcp_problem *wp = S->wp;
+    int rc;
+    if (!(S->x = lcp_calloc((size_t)(wp->n > 0 ? wp->n : 1), sizeof(double))))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     if (x0) {
-        if (n0 != wp->n) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, x0_source ? x0_source : "the warm start", 0,
-                          "has %d entries, the problem has %d unknowns", n0, wp->n);
-            goto done;
-        }
+        if (n0 != wp->n)
+            return lcp_fail(err, LCP_INPUT_ERROR, x0_source ? x0_source : "the warm start", 0,
+                            "has %d entries, the problem has %d unknowns", n0, wp->n);
         /* the previous step's impulses, damped (--warm-factor) and scaled to
          * the new time step (--dt-ratio) */
-        for (int i = 0; i < wp->n; i++) x[i] = o->warm_factor * o->dt_ratio * x0[i];
+        for (int i = 0; i < wp->n; i++) S->x[i] = o->warm_factor * o->dt_ratio * x0[i];
     }
     if (o->cover) {
-        if ((rc = read_cover(o->cover, wp->n, &cover, err))) goto done;
-        s.lemke.cover = cover;
+        if ((rc = read_cover(o->cover, wp->n, &S->cover, err))) return rc;
+        S->s.lemke.cover = S->cover;
     }
-    if (o->decompose == 1 && o->trace) {
-        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--decompose on and --trace cannot be used together (a trace "
-                                                     "follows the whole problem)");
-        goto done;
-    }
+    if (o->decompose == 1 && o->trace)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--decompose on and --trace cannot be used together (a trace "
+                                                       "follows the whole problem)");
     if (o->trace) {
-        if ((rc = lcp_trace_open(&trace, o->trace, sv->columns, err))) goto done;
-        tr = &trace;
+        if ((rc = lcp_trace_open(&S->trace, o->trace, sv->columns, err))) return rc;
+        S->tr = &S->trace;
     }
 #ifdef _OPENMP
-    omp_set_num_threads(s.threads);
+    omp_set_num_threads(S->s.threads);
 #endif
-    if (lcp_monitor_init(&mon, wp, &s, tr)) {
-        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-        goto done;
-    }
-    lcp_info info = {.status = LCP_MAX_ITER};
-    lcp_status status = LCP_MAX_ITER;
-    double ts = lcp_now();
-    rc = run_all(o, wp, &ch, &sv, &s, &precond, x, &mon, tr, &info, &status, r, err);
-    r->solver = sv;
-    r->precond = precond;
-    if (rc) goto done;
-    r->time_s = lcp_now() - ts;
+    if (lcp_monitor_init(&S->mon, wp, &S->s, S->tr)) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    return 0;
+}
+
+/* best iterate -> verification -> map back, and the outcome in words. */
+static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status status, const lcp_info *info,
+                        lcp_solve_out *r, lcp_err *err)
+{
+    const lcp_problem *wp = S->wp, *p = S->p;
+    lcp_monitor *mon = &S->mon;
+    double *x = S->x;
     /* the answer reported is verified here, not taken from the solver; short
      * of a solution, the best iterate the monitor saw (lowest residual, not
      * the last: iterations, interrupted or diverging, need not descend) */
     if (status != LCP_SOLVED) {
         lcp_metrics mx;
-        lcp_verify(wp, x, mon.w, &mx);
-        if (isfinite(mon.best.residual) && mon.best.residual <= mx.residual)
-            memcpy(x, mon.best_x, (size_t)wp->n * sizeof(double));
+        lcp_verify(wp, x, mon->w, &mx);
+        if (isfinite(mon->best.residual) && mon->best.residual <= mx.residual)
+            memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
     }
-    lcp_verify(wp, x, mon.w, &r->m);
-    for (int i = 0; wp->reg > 0 && i < wp->n; i++) mon.w[i] -= wp->reg * x[i]; /* the original w */
-    if (form) { /* r of the original problem, and how far it is from solving it */
+    lcp_verify(wp, x, mon->w, &r->m);
+    for (int i = 0; wp->reg > 0 && i < wp->n; i++) mon->w[i] -= wp->reg * x[i]; /* the original w */
+    if (S->form) { /* r of the original problem, and how far it is from solving it */
         lcp_metrics cm;
         r->x = lcp_alloc((size_t)p->n, sizeof(double));
         r->w = lcp_alloc((size_t)p->n, sizeof(double));
-        if (!r->x || !r->w) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto done;
-        }
-        lcp_cone_map_back(p, form, o->cone_k, x, r->x);
+        if (!r->x || !r->w) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        lcp_cone_map_back(p, S->form, o->cone_k, x, r->x);
         lcp_verify(p, r->x, r->w, &cm);
         r->cone_error = cm.residual;
     } else { /* the buffers themselves */
         r->x = x;
-        r->w = mon.w;
-        x = mon.w = NULL;
+        r->w = mon->w;
+        S->x = mon->w = NULL;
     }
-    if (status == LCP_SOLVED && !(r->m.residual <= s.tol)) status = LCP_ERROR;
+    if (status == LCP_SOLVED && !(r->m.residual <= S->s.tol)) status = LCP_ERROR;
     r->status = status;
-    r->iterations = info.iterations;
-    r->rows_swept = info.rows_swept;
-    r->nnz_swept = info.nnz_swept;
-    r->omega = info.omega;
-    r->interrupted = mon.interrupted;
-    snprintf(r->message, sizeof r->message, "%s", info.message);
-    if (status == LCP_ERROR && !*info.message)
+    r->iterations = info->iterations;
+    r->rows_swept = info->rows_swept;
+    r->nnz_swept = info->nnz_swept;
+    r->omega = info->omega;
+    r->interrupted = mon->interrupted;
+    snprintf(r->message, sizeof r->message, "%s", info->message);
+    if (status == LCP_ERROR && !*info->message)
         snprintf(r->message, sizeof r->message, "%s",
-                 *mon.message ? mon.message
-                              : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
-                                "another solver");
-    if (status == LCP_TIME_LIMIT && mon.interrupted) snprintf(r->message, sizeof r->message, "interrupted");
-    if (tr) {
-        tr = NULL;
-        if ((rc = lcp_trace_close(&trace, err))) goto done;
+                 *mon->message ? mon->message
+                               : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
+                                 "another solver");
+    if (status == LCP_TIME_LIMIT && mon->interrupted) snprintf(r->message, sizeof r->message, "interrupted");
+    if (S->tr) {
+        S->tr = NULL;
+        return lcp_trace_close(&S->trace, err);
     }
-done:
+    return 0;
+}
+
+int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
+                              const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
+{
+    solve_state S;
+    memset(&S, 0, sizeof S);
+    S.p = p;
+    S.s = o->s;
+    lcp_problem_init(&S.pc);
+    lcp_auto_choice ch = {0};
+    const lcp_solver *sv = NULL;
+    const char *precond = o->precond;
+    memset(r, 0, sizeof *r);
+    r->status = LCP_INPUT_ERROR;
+    r->precond = "none";
+    r->components = 1;
+    lcp_info info = {.status = LCP_MAX_ITER};
+    lcp_status status = LCP_MAX_ITER;
+    int rc = stage_forms(&S, o, x0, r, err);                               /* validate, cone, reg */
+    if (!rc) rc = choose(o, S.wp, S.form, &ch, &sv, &S.s, &precond, r, err); /* auto, checks, memory */
+    if (!rc) {
+        r->solver = sv;
+        r->precond = precond;
+        r->auto_time_s = ch.time_s;
+        rc = set_order(o, sv, S.wp, &S.s, &S.order, cache, &S.held, err); /* --order */
+    }
+    if (!rc) rc = stage_start(&S, o, sv, x0, n0, x0_source, err);
+    if (!rc) { /* the solve (decomposed or whole) with auto's fallbacks */
+        double ts = lcp_now();
+        rc = run_all(o, S.wp, &ch, &sv, &S.s, &precond, S.x, &S.mon, S.tr, &info, &status, r, err);
+        r->solver = sv;
+        r->precond = precond;
+        r->time_s = lcp_now() - ts;
+    }
+    if (!rc) rc = stage_answer(&S, o, status, &info, r, err); /* best iterate, verify, map back */
     if (rc) r->status = rc > 0 && rc < LCP_STATUS_COUNT ? (lcp_status)rc : LCP_ERROR;
-    if (tr) lcp_trace_abort(tr);
-    lcp_monitor_free(&mon);
-    lcp_order_free(&order);
-    lcp_pipeline_cache_release(cache, held);
-    free(x);
-    free(cover);
-    if (reg_copy) lcp_csr_free(&pr.A);
-    lcp_problem_free(&pc);
+    if (S.tr) lcp_trace_abort(S.tr);
+    lcp_monitor_free(&S.mon);
+    lcp_order_free(&S.order);
+    lcp_pipeline_cache_release(cache, S.held);
+    free(S.x);
+    free(S.cover);
+    if (S.reg_copy) lcp_csr_free(&S.pr.A);
+    lcp_problem_free(&S.pc);
     return rc;
 }
