@@ -122,30 +122,26 @@ static void help(void)
            "file named), 3 some have no solution, 5 a breakdown in some.\n");
 }
 
+/* One option into getopt's tables (shortopts: room for every short one). */
+static void add_option(struct option *lo, int *nl, char *shortopts, const char *name, int has_arg, int id)
+{
+    lo[(*nl)++] = (struct option){name, has_arg ? required_argument : no_argument, NULL, id};
+    if (id < 256) {
+        size_t l = strlen(shortopts);
+        shortopts[l] = (char)id;
+        shortopts[l + 1] = '\0';
+        if (has_arg) strcat(shortopts, ":");
+    }
+}
+
 static int parse_args(int argc, char **argv, batch_cli *c)
 {
     struct option lo[160];
     char shortopts[64] = ":";
     int nl = 0;
     for (const lcp_option *o = lcp_options; o->help && nl < 120; o++)
-        if (o->scope == LCP_OPT_SOLVE) {
-            lo[nl++] = (struct option){o->name, o->has_arg ? required_argument : no_argument, NULL, o->id};
-            if (o->id < 256) {
-                size_t l = strlen(shortopts);
-                shortopts[l] = (char)o->id;
-                shortopts[l + 1] = '\0';
-                if (o->has_arg) strcat(shortopts, ":");
-            }
-        }
-    for (const batch_option *o = batch_options; o->name; o++) {
-        lo[nl++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->id};
-        if (o->id < 256) {
-            size_t l = strlen(shortopts);
-            shortopts[l] = (char)o->id;
-            shortopts[l + 1] = '\0';
-            if (o->arg) strcat(shortopts, ":");
-        }
-    }
+        if (o->scope == LCP_OPT_SOLVE) add_option(lo, &nl, shortopts, o->name, o->has_arg, o->id);
+    for (const batch_option *o = batch_options; o->name; o++) add_option(lo, &nl, shortopts, o->name, o->arg != NULL, o->id);
     lo[nl] = (struct option){NULL, 0, NULL, 0};
     optind = 0; /* afresh; argv[0] ("batch") is skipped like a program name */
     opterr = 0;

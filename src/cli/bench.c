@@ -66,7 +66,7 @@ static void help(void)
            "A plan (YAML; paths relative to the plan's folder):\n"
            "  problems:                 # paths and globs\n"
            "    - ../problems/*\n"
-           "    - ../../shared/data/siconos/lcp/*.dat\n"
+           "    - ../more/*.dat\n"
            "  configs:                  # keys are lcpsolve's long option names\n"
            "    - {name: pgs, solver: pgs}\n"
            "    - {name: mprgp-ichol, solver: mprgp, precond: ichol}\n"
