@@ -19,7 +19,7 @@
  * with fc3d_driver from r = 0, writes r to R.mtx and u = W r + q (computed
  * by lcpsolve, as --output-w does) to U.mtx as Matrix Market arrays, and
  * prints one line: Siconos' info and iteration count, the solve seconds,
- * the residual of r by lcpsolve's verification (src/verify.c: the residual
+ * the residual of r by lcpsolve's verification (src/core/verify.c: the residual
  * lcpsolve reports for itself) and Siconos' own error figure.  Build:
  * `make build/peer/siconos_fc3d` where libsiconos-numerics-dev is
  * installed (scripts/install-deps --peer). */
@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "io/io.h"
-#include "verify.h"
+#include "core/verify.h"
 
 /* The SOCLCP header is not installed by Debian's libsiconos-numerics-dev
  * 4.4 (NumericsFwd.h declares the type, NonSmoothDrivers.h the driver),

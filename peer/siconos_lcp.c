@@ -10,7 +10,7 @@
  * lcp_newton_min, enum = lcp_enum; lcp_qp and lcp_nsqp are left out:
  * Debian's build lacks ql0001 and aborts in them), writes z as a Matrix
  * Market array, and prints one line: Siconos' info and iteration count,
- * the seconds of the driver call alone, and the residual of z by lcpsolve's verification (src/verify.c),
+ * the seconds of the driver call alone, and the residual of z by lcpsolve's verification (src/core/verify.c),
  * the same residual lcpsolve reports for itself.  A goes over as a dense
  * column-major matrix (NM_DENSE: the storage Siconos' LCP solvers read),
  * except for nsgs, which reads only a sparse block matrix (NM_SPARSE_BLOCK,
@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "io/io.h"
-#include "verify.h"
+#include "core/verify.h"
 
 static int solver_id(const char *name)
 {

@@ -35,7 +35,7 @@
  */
 #include "generate.h"
 
-#include "common.h"
+#include "core/common.h"
 #include "la/csr.h"
 #include "io/io.h"
 

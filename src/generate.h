@@ -5,7 +5,7 @@
 #ifndef LCPSOLVE_GENERATE_H
 #define LCPSOLVE_GENERATE_H
 
-#include "problem.h"
+#include "core/problem.h"
 
 /* argv[0] is the word "generate", the scene and the options follow (in any
  * order; argv itself is not reordered).  Writes the problem folder, prints

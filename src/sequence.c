@@ -26,7 +26,7 @@
  */
 #include "sequence.h"
 
-#include "choose.h"
+#include "core/auto.h"
 #include "core/pipeline.h"
 #include "io/io.h"
 

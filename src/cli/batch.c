@@ -14,10 +14,10 @@
  * advances a second, the throughput figure of batched simulation.
  */
 #include "batch.h"
-#include "../choose.h"
+#include "../core/auto.h"
 
 #include "cli.h"
-#include "../common.h"
+#include "../core/common.h"
 #include "../core/options.h"
 #include "../core/pipeline.h"
 #include "../io/io.h"

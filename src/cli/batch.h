@@ -6,7 +6,7 @@
  * first (the parse time is reported apart), then solved on the -j OpenMP
  * threads, one environment a thread at a time (dynamic schedule), each solve
  * sequential inside: the answers are the same bits for any -j.  Every
- * answer is verified by src/verify.c.  With --device gpu (CUDA builds only,
+ * answer is verified by src/core/verify.c.  With --device gpu (CUDA builds only,
  * src/parallel/pgs_cuda.cu) the lcp/blcp environments are swept by a
  * batched PGS kernel, a thread block an environment, and checked on the
  * host the same way.

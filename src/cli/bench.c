@@ -14,7 +14,7 @@
 #endif
 #include "bench.h"
 
-#include "../cone.h"
+#include "../core/cone.h"
 #include "../io/io.h"
 #include "../solvers/solver.h"
 

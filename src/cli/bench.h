@@ -1,5 +1,5 @@
 /* src/cli/bench.h: `lcpsolve bench [OPTIONS] PLAN.yaml`, an experiment plan
- * (src/plan.h) run pair by pair: every problem with every configuration
+ * (src/io/plan.h) run pair by pair: every problem with every configuration
  * whose solver takes its kind, `repeats` times.
  *
  * Each run is one forked child running the normal command line
@@ -21,7 +21,7 @@
 #ifndef LCPSOLVE_BENCH_H
 #define LCPSOLVE_BENCH_H
 
-#include "../plan.h"
+#include "../io/plan.h"
 
 /* argv[0] is the word "bench".  run_main is lcpsolve's main (the child
  * calls it with a fresh argv); check validates plan options (plan.h).

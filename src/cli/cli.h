@@ -4,7 +4,7 @@
 
 #include <signal.h>
 
-#include "../verify.h"
+#include "../core/verify.h"
 
 /* Set by the binary's SIGINT/SIGTERM handler (src/cli/main.c). */
 extern volatile sig_atomic_t lcp_interrupted;

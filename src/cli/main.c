@@ -7,8 +7,8 @@
  *   lcpsolve bench [OPTIONS] PLAN.yaml  (src/bench.c: each run calls main again in a child)
  *
  * Everything else lives in the module its name says: reading in src/io/,
- * checks in src/problem.c, residuals in src/verify.c, solvers in
- * src/solvers/ (one registry table), traces in src/trace.c.
+ * checks in src/core/problem.c, residuals in src/core/verify.c, solvers in
+ * src/solvers/ (one registry table), traces in src/io/trace.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,11 +28,11 @@
 
 #include "batch.h"
 #include "bench.h"
-#include "../config.h"
+#include "../io/config.h"
 #include "../core/options.h"
 #include "../core/pipeline.h"
 #include "../generate.h"
-#include "../info.h"
+#include "info.h"
 #include "../io/io.h"
 #include "../sequence.h"
 #include "cli.h"
@@ -192,7 +192,7 @@ static int config_set(void *ctx, const char *key, const char *value, long line)
     return rc;
 }
 
-/* Options of an experiment plan (src/plan.h): the long options of a run,
+/* Options of an experiment plan (src/io/plan.h): the long options of a run,
  * checked by the option handler on a scratch command line; not those that
  * name per-problem files or outputs, which bench sets itself. */
 static int plan_check(void *ctx, const char *key, const char *value, int *flag, char *msg, size_t len)

@@ -1,5 +1,5 @@
 /* src/core/api.c: the public API of include/lcpsolve.h, on the problem
- * model (src/problem.h), the option table (options.h) and the pipeline
+ * model (src/core/problem.h), the option table (options.h) and the pipeline
  * (pipeline.h).  Nothing here prints or exits. */
 #include "../../include/lcpsolve.h"
 

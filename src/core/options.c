@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plan.h"
+#include "../io/plan.h"
 
 const lcp_option lcp_options[] = {
     {"solver", 1, OPT_SOLVER, "NAME", "solver (default auto; see --list-solvers)", LCP_OPT_SOLVE},

@@ -9,7 +9,7 @@
 #include <omp.h>
 #endif
 
-#include "../choose.h"
+#include "auto.h"
 #include "../graph/decompose.h"
 #include "../io/io.h"
 #include "../la/sparse_factor.h"

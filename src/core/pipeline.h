@@ -12,7 +12,7 @@
  *   -> decomposition into connected components (--decompose)
  *   -> the solve, with auto's fallbacks
  *   -> the best iterate (short of a solution, the lowest residual seen)
- *   -> verification (src/verify.c: the residual reported is recomputed)
+ *   -> verification (src/core/verify.c: the residual reported is recomputed)
  *   -> the map back to the problem given (--cone, --reg).
  *
  * It never prints and never exits; what a front end prints comes back in
@@ -23,7 +23,7 @@
 #ifndef LCPSOLVE_PIPELINE_H
 #define LCPSOLVE_PIPELINE_H
 
-#include "../cone.h"
+#include "cone.h"
 #include "../solvers/solver.h"
 
 /* The settings of one solve (every long option that is not about files of

@@ -11,7 +11,7 @@
 #ifndef LCPSOLVE_GRAPH_H
 #define LCPSOLVE_GRAPH_H
 
-#include "../problem.h"
+#include "../core/problem.h"
 
 typedef struct {
     int n;     /* nodes (contacts) */

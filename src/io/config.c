@@ -1,6 +1,6 @@
 /* src/io/config.c: YAML solver configurations through libyaml: one flat
- * mapping of scalar keys to scalar values (see src/config.h). */
-#include "../config.h"
+ * mapping of scalar keys to scalar values (see src/io/config.h). */
+#include "config.h"
 
 #include <errno.h>
 #include <stdio.h>

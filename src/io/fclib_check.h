@@ -8,7 +8,7 @@
 #ifndef LCPSOLVE_FCLIB_CHECK_H
 #define LCPSOLVE_FCLIB_CHECK_H
 
-#include "../problem.h"
+#include "../core/problem.h"
 
 #include <fclib.h>
 

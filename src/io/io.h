@@ -8,7 +8,7 @@
 #ifndef LCPSOLVE_IO_H
 #define LCPSOLVE_IO_H
 
-#include "../problem.h"
+#include "../core/problem.h"
 
 /* Dispatch on what path is: a folder, or a file by extension
  * (.mtx is refused here: use -A/-b), then lcp_problem_finish(). */

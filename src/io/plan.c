@@ -1,6 +1,6 @@
-/* src/io/plan.c: experiment plans (see src/plan.h), YAML through libyaml's
+/* src/io/plan.c: experiment plans (see src/io/plan.h), YAML through libyaml's
  * document loader (every node carries its line). */
-#include "../plan.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <glob.h>

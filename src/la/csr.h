@@ -3,7 +3,7 @@
 #ifndef LCPSOLVE_CSR_H
 #define LCPSOLVE_CSR_H
 
-#include "../common.h"
+#include "../core/common.h"
 
 typedef struct {
     int m, n;   /* rows, columns */
@@ -32,7 +32,7 @@ int lcp_csr_from_dense_colmajor(lcp_csr *A, int m, int n, const double *a);
  * (s0 + s1) + (s2 + s3).  Four independent chains of adds instead of one as
  * long as the row, which bounded the residual's pass over A on long rows
  * (friction rows of 60 entries and more).  The one order of w = A x + b in
- * every residual (src/verify.c, src/mpi/dist.c, the fused sweep of
+ * every residual (src/core/verify.c, src/mpi/dist.c, the fused sweep of
  * src/solvers/pgs.c): the same bits wherever it is computed. */
 static inline double lcp_csr_row_dot(const int *restrict aj, const double *restrict ax, const double *restrict x,
                                      int lo, int hi)

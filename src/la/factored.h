@@ -2,7 +2,7 @@
 #ifndef LCPSOLVE_FACTORED_H
 #define LCPSOLVE_FACTORED_H
 
-#include "../problem.h"
+#include "../core/problem.h"
 
 /* Y = (M^-1 J')' as an n x nb CSR matrix (owned; row i = (M^-1 j_i')'),
  * from p->M (symmetric positive definite) and p->J.  LCP_INPUT_ERROR when

@@ -32,7 +32,7 @@
 #include <cholmod.h>
 #include <umfpack.h>
 
-#include "../common.h"
+#include "../core/common.h"
 #include "csr.h"
 
 enum {

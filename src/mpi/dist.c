@@ -1,7 +1,7 @@
 /* src/mpi/dist.c: see dist.h. */
 #include "dist.h"
 #include "../graph/graph.h"
-#include "../verify.h"
+#include "../core/verify.h"
 
 #include <metis.h>
 #include <signal.h>

@@ -15,7 +15,7 @@
  * row at once (the Jacobi and gradient solvers).
  *
  * The stopping test is the common one (src/solvers/monitor.c): each
- * process computes the residual's terms of its rows (src/verify.h,
+ * process computes the residual's terms of its rows (src/core/verify.h,
  * lcp_verify_nodes), they are reduced over the processes with the clock
  * and the interrupt flag, and every process records the same metrics, so
  * all stop together.  At the end the owned parts of x (and of the best

@@ -22,7 +22,7 @@
  * Trace column halo_bytes: bytes all processes sent so far. */
 #include "dist.h"
 #include "../la/spectral.h"
-#include "../verify.h"
+#include "../core/verify.h"
 
 #include <math.h>
 #include <stdlib.h>

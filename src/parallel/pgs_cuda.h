@@ -10,7 +10,7 @@
  *     r_i = b_i + sum_k A_ik x_k,   x_i <- min(max(x_i - r_i * dinv_i, lo_i), hi_i)
  * (lcp: lo = 0, hi = +inf).  The sum is reduced across a warp, so the bits
  * may differ from the CPU's in the last places; the answers are judged by the
- * host's common residual (src/verify.c) either way.
+ * host's common residual (src/core/verify.c) either way.
  */
 #ifndef LCPSOLVE_PGS_CUDA_H
 #define LCPSOLVE_PGS_CUDA_H

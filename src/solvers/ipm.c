@@ -130,7 +130,7 @@
  * for a polish), sigma (the centring parameter; NaN likewise).  lcp only.
  */
 #include "solver.h"
-#include "../info.h"
+#include "../la/analyse.h"
 #include "../la/sparse_factor.h"
 #include "../la/suitesparse.h"
 

@@ -1,5 +1,5 @@
 /* src/solvers/monitor.c: the stopping test every solver shares.  After each
- * iteration it recomputes the residual of DESIGN.md through src/verify.c,
+ * iteration it recomputes the residual of DESIGN.md through src/core/verify.c,
  * writes the trace row, calls the settings' iteration callback, keeps the
  * best iterate, and stops the solve on convergence, a limit, the callback's
  * word, a NaN or a divergence. */

@@ -56,7 +56,7 @@
  *      r_n >= 0 and lambda (sigma) >= 0.  Works for any W_ii with a positive
  *      definite symmetric part; a sliding answer is checked (a bound on
  *      its natural-map residual by its distance to an exact slide, else the
- *      residual itself, src/verify.c), and the Newton local solver, then the
+ *      residual itself, src/core/verify.c), and the Newton local solver, then the
  *      projection iteration, take over if it fails.  mu = 0 gives
  *      r = (max(0, -q_n / W_nn), 0, 0) at once.
  *
@@ -169,7 +169,7 @@ static inline double local_scale2(const local_problem *L, const double *r, const
 
 /* The local residual's square and its scale's: ||r - P_K(r - v)||^2 and
  * max(|q|, |r|, |u|)^2, the global residual's measure for one contact
- * (src/verify.c). */
+ * (src/core/verify.c). */
 static void local_error2(const local_problem *L, const double *r, double *e2, double *s2)
 {
     double u[3];

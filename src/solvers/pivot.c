@@ -65,7 +65,7 @@
  * direction ((e): x_i reaches the box, the others kept complementary).
  * Passes stop when the bounds change by at most 1e-3 tol (relative), or
  * stall (10 passes without a smaller change), or after 1000.  The common
- * blcp residual (src/verify.c, bounds at the final x) decides "solved",
+ * blcp residual (src/core/verify.c, bounds at the final x) decides "solved",
  * never this solver; the fixed point converges linearly and may fail for
  * large mu (the message says so).
  *

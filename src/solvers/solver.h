@@ -12,9 +12,9 @@
 #ifndef LCPSOLVE_SOLVER_H
 #define LCPSOLVE_SOLVER_H
 
-#include "../problem.h"
-#include "../trace.h"
-#include "../verify.h"
+#include "../core/problem.h"
+#include "../io/trace.h"
+#include "../core/verify.h"
 #include "../precond/precond.h"
 #include "../graph/graph.h"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/e2e/auto.sh: --solver auto (src/choose.c) end to end.  On each kind
+# tests/e2e/auto.sh: --solver auto (src/core/auto.c) end to end.  On each kind
 # and on the problem shapes its rules tell apart (small and chain-like,
 # well-connected, long chains, mass ratios, rank-deficient piles, non-
 # symmetric, zero diagonal, findex box friction, friction piles split into

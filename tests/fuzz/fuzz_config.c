@@ -2,7 +2,7 @@
  * The option handler is main.c's in real runs; here one that keeps the
  * values (as strings) and refuses a key "stop", so both paths run. */
 #include "fuzz.h"
-#include "config.h"
+#include "io/config.h"
 
 #include <string.h>
 

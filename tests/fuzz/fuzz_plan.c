@@ -5,7 +5,7 @@
  * The option check is main.c's in real runs; here one that refuses the key
  * "stop" and marks "shuffle" as a flag, so both paths run. */
 #include "fuzz.h"
-#include "plan.h"
+#include "io/plan.h"
 
 #include <stdio.h>
 #include <string.h>

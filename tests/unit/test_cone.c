@@ -1,4 +1,4 @@
-/* tests/unit/test_cone.c: the pyramid approximations of src/cone.c.
+/* tests/unit/test_cone.c: the pyramid approximations of src/core/cone.c.
  *
  * The Stewart-Trinkle matrix of a two-contact problem is checked entry by
  * entry against E'W E formed densely here (E = [e_n, D] per contact, D's
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cone.h"
+#include "core/cone.h"
 
 static double entry(const lcp_csr *A, int i, int j)
 {

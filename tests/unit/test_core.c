@@ -19,11 +19,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "config.h"
+#include "io/config.h"
 #include "la/csr.h"
 #include "io/io.h"
-#include "problem.h"
-#include "verify.h"
+#include "core/problem.h"
+#include "core/verify.h"
 
 #define EPS 1e-14
 

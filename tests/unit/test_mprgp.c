@@ -24,7 +24,7 @@
 
 #include "check.h"
 #include "solvers/solver.h"
-#include "verify.h"
+#include "core/verify.h"
 
 extern const lcp_solver lcp_solver_mprgp, lcp_solver_apgd, lcp_solver_bb;
 extern const lcp_precond_type lcp_precond_diag;

@@ -1,6 +1,6 @@
 /* tests/unit/test_nsgs.c: unit tests of the nsgs solver (src/solvers/nsgs.c)
  * and of the per-contact residual it judges local solves with
- * (lcp_contact_residual2, src/verify.c).
+ * (lcp_contact_residual2, src/core/verify.c).
  *
  * One-contact problems are built backwards from a chosen solution, one per
  * regime (take-off, stick, slide), for fc3d and ccp, and solved with every
@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "solvers/solver.h"
-#include "verify.h"
+#include "core/verify.h"
 
 extern const lcp_solver lcp_solver_nsgs;
 

@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "solvers/nsn.h"
-#include "verify.h"
+#include "core/verify.h"
 
 static void prob(lcp_problem *p, lcp_kind kind, const double *Wrm, const double *q, double mu)
 {

@@ -3,7 +3,7 @@
  * short unique names, configuration names and option precedence, and
  * "FILE:LINE: reason" for malformed plans. */
 #include "check.h"
-#include "plan.h"
+#include "io/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "problem.h"
+#include "core/problem.h"
 #include "solvers/solver.h"
-#include "verify.h"
+#include "core/verify.h"
 
 /* A problem from a dense row-major n x n array. */
 static void make(lcp_problem *p, lcp_kind kind, int n, const double *rm, const double *b)

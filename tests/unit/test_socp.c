@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "solvers/solver.h"
-#include "verify.h"
+#include "core/verify.h"
 
 /* the kernels (src/solvers/socp_ipm.c; no header: they serve that file) */
 int lcp_socp_nt_scaling(const double *s, const double *z, double *W, double *Winv, double *lam);

@@ -9,7 +9,7 @@
  *   backward, omega 1 and not, on rows with and without an entry in column
  *   i-1, and the same largest change;
  * - lcp_verify on an lcp computes w and the metrics in one pass (lcp_chunk
- *   in src/verify.c); its metrics must be the bits of lcp_verify_w (the
+ *   in src/core/verify.c); its metrics must be the bits of lcp_verify_w (the
  *   general per-node path) on the same w, over several chunks, with NaN
  *   and Inf in x, and with --reg;
  * - the lcp rows' metric terms (lcp_verify_lcp_rows: the maxima and the
@@ -39,7 +39,7 @@
 #include "check.h"
 #include "solvers/solver.h"
 #include "la/spectral.h"
-#include "verify.h"
+#include "core/verify.h"
 
 /* a deterministic pseudo-random number in [0, 1) */
 static double rnd(unsigned *s)

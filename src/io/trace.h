@@ -1,11 +1,11 @@
-/* src/trace.h: CSV convergence traces, header
+/* src/io/trace.h: CSV convergence traces, header
  * "iter,time_s,residual,complementarity,feasibility" then solver columns.
  * Written to a temporary file and renamed on close: whole or not at all. */
 #ifndef LCPSOLVE_TRACE_H
 #define LCPSOLVE_TRACE_H
 
-#include "io/io.h"
-#include "verify.h"
+#include "io.h"
+#include "../core/verify.h"
 
 typedef struct {
     lcp_outfile out;

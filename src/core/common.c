@@ -1,4 +1,4 @@
-/* src/common.c: status table, errors, checked allocation, clock. */
+/* src/core/common.c: status table, errors, checked allocation, clock. */
 #include "common.h"
 
 #include <errno.h>

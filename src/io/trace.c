@@ -1,4 +1,4 @@
-/* src/trace.c: CSV convergence traces (DESIGN.md), written atomically. */
+/* src/io/trace.c: CSV convergence traces (DESIGN.md), written atomically. */
 #include "trace.h"
 
 #include <stdio.h>

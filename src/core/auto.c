@@ -1,4 +1,4 @@
-/* src/choose.c: `--solver auto`.
+/* src/core/auto.c: `--solver auto`.
  *
  * Cheap facts first (O(nnz) each): kind, n, nnz and density, symmetry, the
  * diagonal (all positive?), findex rows (blcp), the contact graph's largest
@@ -84,12 +84,12 @@
  * proved there is no solution), its fallback then runs from zero (main.c,
  * sequence.c): lemke -> newton-fb, pgs -> mprgp -p ichol, mprgp -> ipm,
  * apgd -> ipm, admm -> nsn -> nsgs or admm -> socp-ipm -> nsgs, nsn -> nsgs;
- * fc3d's admm -> nsn first from admm's best iterate (choose.h warm_budget).
+ * fc3d's admm -> nsn first from admm's best iterate (auto.h warm_budget).
  */
-#include "choose.h"
+#include "auto.h"
 
-#include "la/spectral.h"
-#include "graph/graph.h"
+#include "../la/spectral.h"
+#include "../graph/graph.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -378,7 +378,7 @@ static void mprgp_fallback(lcp_auto_choice *ch, const facts *f)
 #define PILE_ADMM 100
 #define PROBE_STEPS 3
 /* fc3d, W symmetric, not a granular pile: admm's budget, then nsn from its
- * best iterate on NEWTON_POLISH steps (choose.h warm_budget); failing that,
+ * best iterate on NEWTON_POLISH steps (auto.h warm_budget); failing that,
  * admm again from its best iterate up to 10 sqrt(cond) iterations in all
  * (its old budget: about what nsn from zero costs), nsn from its iterate
  * once more, then nsn from zero.  admm solves every generated stack, tower,

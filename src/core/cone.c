@@ -1,4 +1,4 @@
-/* src/cone.c: pyramid approximations of friction cones; see cone.h. */
+/* src/core/cone.c: pyramid approximations of friction cones; see cone.h. */
 #include "cone.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* src/problem.h: the problem model of DESIGN.md.
+/* src/core/problem.h: the problem model of DESIGN.md.
  *
  *   lcp : w = A lambda + b, lambda >= 0, w >= 0, lambda'w = 0
  *   blcp: lambda = mid(lo, lambda - w, hi); findex[i] = j >= 0 replaces the
@@ -13,7 +13,7 @@
 #ifndef LCPSOLVE_PROBLEM_H
 #define LCPSOLVE_PROBLEM_H
 
-#include "la/csr.h"
+#include "../la/csr.h"
 
 typedef enum {
     LCP_KIND_NONE = 0,

@@ -1,10 +1,10 @@
-/* src/choose.h: `--solver auto`: a solver and a preconditioner picked from
+/* src/core/auto.h: `--solver auto`: a solver and a preconditioner picked from
  * the problem's kind, size, sparsity, symmetry, definiteness and a cheap
- * condition estimate, with the reasons (src/choose.c). */
+ * condition estimate, with the reasons (src/core/auto.c). */
 #ifndef LCPSOLVE_CHOOSE_H
 #define LCPSOLVE_CHOOSE_H
 
-#include "solvers/solver.h"
+#include "../solvers/solver.h"
 
 typedef struct {
     const lcp_solver *solver;

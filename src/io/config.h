@@ -1,4 +1,4 @@
-/* src/config.h: YAML solver configurations (--config FILE.yaml).
+/* src/io/config.h: YAML solver configurations (--config FILE.yaml).
  * A configuration is one mapping whose keys are the long option names of
  * the command line (solver, precond, tol, max-iter, omega, threads,
  * time-limit, ...) and whose values are scalars; each pair is handed to the
@@ -6,7 +6,7 @@
 #ifndef LCPSOLVE_CONFIG_H
 #define LCPSOLVE_CONFIG_H
 
-#include "common.h"
+#include "../core/common.h"
 
 /* Calls set(ctx, key, value, line) for each pair; stops at the first
  * non-zero return.  Errors: "FILE:LINE: reason", LCP_INPUT_ERROR. */

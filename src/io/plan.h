@@ -1,4 +1,4 @@
-/* src/plan.h: experiment plans (`lcpsolve bench PLAN.yaml`), read from
+/* src/io/plan.h: experiment plans (`lcpsolve bench PLAN.yaml`), read from
  * YAML through libyaml (src/io/plan.c).
  *
  *   problems:              # paths and globs, relative to the plan's folder
@@ -22,7 +22,7 @@
 #ifndef LCPSOLVE_PLAN_H
 #define LCPSOLVE_PLAN_H
 
-#include "common.h"
+#include "../core/common.h"
 
 typedef struct {
     char *key, *value;

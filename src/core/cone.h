@@ -1,4 +1,4 @@
-/* src/cone.h: polyhedral (pyramid) approximations of the friction cones
+/* src/core/cone.h: polyhedral (pyramid) approximations of the friction cones
  * (--cone pyramid:K).
  *
  *   K = 4, as a box LCP (blcp): the ODE/Bullet box-friction model.  The

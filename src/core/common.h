@@ -1,4 +1,4 @@
-/* src/common.h: error reporting, checked allocation, timing, status codes.
+/* src/core/common.h: error reporting, checked allocation, timing, status codes.
  *
  * Conventions used throughout lcpsolve:
  *  - Functions that can fail return 0 on success and a non-zero lcp_status
@@ -50,7 +50,7 @@ int lcp_fail(lcp_err *err, int code, const char *file, long line, const char *fm
 void *lcp_alloc(size_t count, size_t size);
 void *lcp_calloc(size_t count, size_t size);
 
-/* --max-memory (src/common.c).  lcp_memory_limit is the cap in bytes (0:
+/* --max-memory (src/core/common.c).  lcp_memory_limit is the cap in bytes (0:
  * none).  lcp_set_memory_limit() sets it and, outside AddressSanitizer
  * builds, also setrlimit(RLIMIT_DATA) to what the process uses now plus
  * the cap (plus 64 MiB, and 256 MiB a BLAS thread, for stacks and
@@ -80,7 +80,7 @@ char *lcp_strdup(const char *s);
 
 /* The MPI processes running this command: the world size in MPI builds
  * under mpirun, 1 otherwise and in the children `lcpsolve bench` forks
- * (each is one process on its own).  Set by main.  (src/common.c) */
+ * (each is one process on its own).  Set by main.  (src/core/common.c) */
 extern int lcp_procs;
 
 #endif

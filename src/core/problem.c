@@ -1,8 +1,8 @@
-/* src/problem.c: the problem model: defaults, the factored form
+/* src/core/problem.c: the problem model: defaults, the factored form
  * (A = J M^-1 J', b = J v + e, through CHOLMOD), and load-time checks. */
 #include "problem.h"
-#include "la/factored.h"
-#include "la/suitesparse.h"
+#include "../la/factored.h"
+#include "../la/suitesparse.h"
 
 #include <math.h>
 #include <stdlib.h>

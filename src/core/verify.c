@@ -1,4 +1,4 @@
-/* src/verify.c: residual, complementarity and feasibility of a candidate
+/* src/core/verify.c: residual, complementarity and feasibility of a candidate
  * solution, for every kind (DESIGN.md).  The only place they are computed. */
 #include "verify.h"
 
