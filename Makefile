@@ -7,7 +7,8 @@
 #   make examples   examples/*.c built against the installed library through pkg-config
 #                   (PREFIX, PKG_CONFIG_PATH), into $(BUILD)/examples/
 #   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s;
-#                   make bench-api: the cost of lcps_solve beside the solver and the binary (10 contacts)
+#                   make bench-api: the cost of lcps_solve beside the solver and the binary (10 contacts);
+#                   make bench-update: the update path's saving in a time-stepping loop
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
 #                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
 #   make fuzz       the libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/;
@@ -165,6 +166,18 @@ bench-api: $(BIN) $(BUILD)/bench/api_overhead
 	@d=$$(mktemp -d) && ./$(BIN) generate column --bodies 10 -o $$d/col10 >/dev/null 2>&1 && \
 	    $(BUILD)/bench/api_overhead $$d/col10 ./$(BIN) $(or $(API_REPEATS),200); rc=$$?; rm -rf $$d; exit $$rc
 
+# what the update path saves a time-stepping loop: solves kept against solves
+# analysed afresh, on generated scenes (BENCHMARKS.md; UPDATE_REPEATS rounds)
+bench-update: $(BIN) $(BUILD)/bench/update_path
+	@d=$$(mktemp -d) && r=$(or $(UPDATE_REPEATS),7) && u=$(BUILD)/bench/update_path && \
+	    ./$(BIN) generate pyramid --base 40 -o $$d/pyramid-40 2>/dev/null && \
+	    ./$(BIN) generate pyramid --base 12 --mu 0.5 -o $$d/pyramid-12-fc3d 2>/dev/null && \
+	    ./$(BIN) generate pyramid --base 12 --mu 0.5 --kind ccp -o $$d/pyramid-12-ccp 2>/dev/null && \
+	    $$u $$d/pyramid-40 $$r ipm linsolve sparse && $$u $$d/pyramid-40 $$r newton-fb linsolve sparse && \
+	    $$u $$d/pyramid-40 $$r ipm linsolve sparse order nd && \
+	    $$u $$d/pyramid-12-fc3d $$r nsn && $$u $$d/pyramid-12-fc3d $$r admm && \
+	    $$u $$d/pyramid-12-ccp $$r socp-ipm; rc=$$?; rm -rf $$d; exit $$rc
+
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos
 peer: $(BUILD)/peer/siconos_lcp $(BUILD)/peer/siconos_fc3d
@@ -200,5 +213,5 @@ $(BUILD)/examples/%: examples/%.c
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test valgrind bench bench-sweeps bench-api peer install examples clean regress fuzz fuzz-harnesses
+.PHONY: all test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

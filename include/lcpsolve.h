@@ -134,7 +134,8 @@ int lcps_problem_set_vector(lcps_problem *p, const char *name, const double *v, 
  * summed again; for a problem read from a file, its rows in order, columns
  * ascending), and/or of b (n values); NULL keeps either.  The pattern stays,
  * and with it the set-up the solves keep for it: the sweep orders and colour
- * classes of the setting "order" are built once a pattern, not once a solve.
+ * classes of the setting "order" and the symbolic analyses of the sparse
+ * factorisations are made once a pattern, not once a solve (same bits).
  * A factored problem changes through "v" and "e" (lcps_problem_set_vector),
  * keeping its A. */
 int lcps_problem_update(lcps_problem *p, const double *val, const double *b, char *err, size_t errlen);

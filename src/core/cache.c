@@ -3,7 +3,10 @@
  * the same pattern (a time-stepping loop, a sequence whose contacts
  * persist).  Today: the sweep orders and colour classes of --order (the
  * contact graph, its colouring, RCM, AMD or nested dissection), the most
- * expensive pattern-only analysis of the pipeline's own.
+ * expensive pattern-only analysis of the pipeline's own; and a store of the
+ * factorising solvers' symbolic analyses (src/la/symbolic_store.h: CHOLMOD
+ * and UMFPACK, each pattern analysed once), made current for the solves
+ * that use this cache.
  *
  * An entry holds a copy of the pattern it was built for (kind, n, rowptr,
  * col, findex) and is taken only on an exact match.  Entries are immutable
@@ -28,6 +31,7 @@ typedef struct entry {
 
 struct lcp_pipeline_cache {
     pthread_mutex_t lock;
+    lcp_symbolic_store *store; /* the factorisations' analyses */
     entry *head;  /* newest first */
     long builds, hits;
 };
@@ -35,7 +39,13 @@ struct lcp_pipeline_cache {
 lcp_pipeline_cache *lcp_pipeline_cache_new(void)
 {
     lcp_pipeline_cache *c = calloc(1, sizeof *c);
-    if (c && pthread_mutex_init(&c->lock, NULL)) {
+    if (!c) return NULL;
+    if (!(c->store = lcp_symbolic_store_new())) {
+        free(c);
+        return NULL;
+    }
+    if (pthread_mutex_init(&c->lock, NULL)) {
+        lcp_symbolic_store_free(c->store);
         free(c);
         return NULL;
     }
@@ -56,6 +66,7 @@ void lcp_pipeline_cache_free(lcp_pipeline_cache *c)
         nx = e->next;
         entry_free(e);
     }
+    lcp_symbolic_store_free(c->store);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -67,6 +78,8 @@ void lcp_pipeline_cache_stats(lcp_pipeline_cache *c, long *builds, long *hits)
     *hits = c->hits;
     pthread_mutex_unlock(&c->lock);
 }
+
+lcp_symbolic_store *lcp_pipeline_cache_store(lcp_pipeline_cache *c) { return c ? c->store : NULL; }
 
 static int same_pattern(const entry *e, const lcp_problem *p, int method)
 {

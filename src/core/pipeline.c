@@ -374,6 +374,7 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
         rc = set_order(o, sv, S.wp, &S.s, &S.order, cache, &S.held, err); /* --order */
     }
     if (!rc) rc = stage_start(&S, o, sv, x0, n0, x0_source, err);
+    lcp_symbolic_store_set_current(lcp_pipeline_cache_store(cache)); /* the factorisations' update path */
     if (!rc) { /* the solve (decomposed or whole) with auto's fallbacks */
         double ts = lcp_now();
         rc = run_all(o, S.wp, &ch, &sv, &S.s, &precond, S.x, &S.mon, S.tr, &info, &status, r, err);
@@ -383,6 +384,7 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
     }
     if (!rc) rc = stage_answer(&S, o, status, &info, r, err); /* best iterate, verify, map back */
     if (rc) r->status = rc > 0 && rc < LCP_STATUS_COUNT ? (lcp_status)rc : LCP_ERROR;
+    lcp_symbolic_store_set_current(NULL);
     if (S.tr) lcp_trace_abort(S.tr);
     lcp_monitor_free(&S.mon);
     lcp_order_free(&S.order);

@@ -25,6 +25,7 @@
 
 #include "cone.h"
 #include "../solvers/solver.h"
+#include "../la/symbolic_store.h"
 
 /* The settings of one solve (every long option that is not about files of
  * the command line: src/core/options.c).  Strings are borrowed: the owner
@@ -74,8 +75,9 @@ typedef struct {
 } lcp_solve_out;
 
 /* The update path (src/core/cache.c): the pattern-only set-up of a solve
- * (the sweep orders and colour classes of --order), kept for later solves
- * of problems with the same pattern.  One cache may serve several threads.
+ * (the sweep orders and colour classes of --order, the symbolic analyses of
+ * the sparse factorisations), kept for later solves of problems with the
+ * same pattern.  One cache may serve several threads.
  * lcp_pipeline_cache_order: the order of `method` for p's pattern, built
  * or found; *handle must be released (lcp_pipeline_cache_release) when the
  * solve is done with it; NULL with err set when it could not be built. */
@@ -86,6 +88,8 @@ const lcp_order *lcp_pipeline_cache_order(lcp_pipeline_cache *c, const lcp_probl
                                           void **handle, lcp_err *err);
 void lcp_pipeline_cache_release(lcp_pipeline_cache *c, void *handle);
 void lcp_pipeline_cache_stats(lcp_pipeline_cache *c, long *builds, long *hits);
+/* its store of symbolic analyses (NULL for c NULL): current in the solves */
+lcp_symbolic_store *lcp_pipeline_cache_store(lcp_pipeline_cache *c);
 
 /* Solves p (lcp_problem_finish()ed, not changed) with the settings o from
  * x0 (n0 entries, scaled by warm_factor * dt_ratio; NULL: zeros; x0_source

@@ -19,6 +19,7 @@
  */
 #include "decompose.h"
 #include "../la/sparse_factor.h"
+#include "../la/symbolic_store.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -203,13 +204,16 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
      * with none, their start's residual then standing for the whole answer */
     if (s->threads > 1) {
         int ordering = lcp_sparse_factor_get_ordering(); /* the solve's, for the tasks' threads */
+        lcp_symbolic_store *store = lcp_symbolic_store_current();
 #pragma omp parallel
 #pragma omp single
         for (int c = k - 1; c >= 0; c--) {
 #pragma omp task firstprivate(c)
             {
                 lcp_sparse_factor_set_ordering(ordering);
+                lcp_symbolic_store_set_current(store);
                 solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
+                lcp_symbolic_store_set_current(NULL); /* the pool's thread keeps no pointer to it */
             }
         }
     } else { /* no OpenMP team: a team of one still spin-waits in the libraries' own regions (CHOLMOD) */

@@ -1,6 +1,7 @@
 /* src/la/sparse_factor.c: see sparse_factor.h. */
 #include "sparse_factor.h"
 #include "suitesparse.h"
+#include "symbolic_store.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +20,14 @@ static int failed(lcp_sparse_factor *F, const char *stage, int status, int nomem
     return nomem ? LCP_SF_NOMEM : LCP_SF_FAILED;
 }
 
+/* UMFPACK's Symbolic object: freed, or given back to the store that lent it */
+static void free_symbolic(lcp_sparse_factor *F)
+{
+    if (F->symref) lcp_symbolic_store_release(F->store, F->symref);
+    else if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
+    F->symbolic = F->symref = NULL;
+}
+
 /* UMFPACK's workspace and symbolic analysis of the pattern (once). */
 static int umf_setup(lcp_sparse_factor *F)
 {
@@ -32,11 +41,18 @@ static int umf_setup(lcp_sparse_factor *F)
     if (ordering == LCP_SF_ORDER_NATURAL) F->control[UMFPACK_ORDERING] = UMFPACK_ORDERING_NONE;
     if (ordering == LCP_SF_ORDER_AMD) F->control[UMFPACK_ORDERING] = UMFPACK_ORDERING_AMD;
     if (ordering == LCP_SF_ORDER_ND) F->control[UMFPACK_ORDERING] = UMFPACK_ORDERING_METIS;
+    F->store = lcp_symbolic_store_current(); /* the update path: this pattern's analysis kept */
+    if (F->store && (F->symbolic = lcp_symbolic_store_get_umfpack(F->store, ordering, n, F->p, F->j, &F->symref)))
+        return LCP_SF_OK;
     int st = umfpack_di_symbolic(n, n, F->p, F->j, NULL, &F->symbolic, F->control, F->info);
     if (st != UMFPACK_OK) {
         if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
         F->symbolic = NULL;
         return failed(F, "UMFPACK symbolic analysis", st, st == UMFPACK_ERROR_out_of_memory);
+    }
+    if (F->store) { /* kept, and lent back: the store owns it from here on */
+        void *kept = lcp_symbolic_store_put_umfpack(F->store, ordering, n, F->p, F->j, F->symbolic, &F->symref);
+        if (kept) F->symbolic = kept;
     }
     return LCP_SF_OK;
 }
@@ -63,9 +79,13 @@ int lcp_sparse_factor_init(lcp_sparse_factor *F, int n, const int *p, const int 
     }
     lcp_csr Mv = {n, n, (int *)p, (int *)j, (double *)x};
     F->cs = lcp_csr_as_cholmod(&Mv, -1); /* symmetric: CSR = CSC, lower triangle used */
-    F->L = cholmod_analyze(&F->cs, &F->cc);
-    if (!F->L)
-        return failed(F, "CHOLMOD analysis", F->cc.status, F->cc.status == CHOLMOD_OUT_OF_MEMORY);
+    lcp_symbolic_store *store = lcp_symbolic_store_current(); /* the update path: this pattern's analysis kept */
+    if (!store || !(F->L = lcp_symbolic_store_get_cholmod(store, ordering, n, p, j, &F->cc))) {
+        F->L = cholmod_analyze(&F->cs, &F->cc);
+        if (!F->L)
+            return failed(F, "CHOLMOD analysis", F->cc.status, F->cc.status == CHOLMOD_OUT_OF_MEMORY);
+        if (store) lcp_symbolic_store_put_cholmod(store, ordering, n, p, j, F->L);
+    }
     F->cb.nrow = F->cb.d = F->cb.nzmax = (size_t)n;
     F->cb.ncol = 1;
     F->cb.xtype = CHOLMOD_REAL;
@@ -148,8 +168,8 @@ int lcp_sparse_factor_lu_repattern_q(lcp_sparse_factor *F, const int *p, const i
 {
     if (F->sym || !F->wi) return failed(F, "UMFPACK symbolic analysis (of a factor not set up for LU)", 0, 0);
     if (F->numeric) umfpack_di_free_numeric(&F->numeric);
-    if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
-    F->numeric = F->symbolic = NULL;
+    free_symbolic(F);
+    F->numeric = NULL;
     F->cur = LCP_SF_NONE;
     F->p = p;
     F->j = j;
@@ -217,7 +237,7 @@ void lcp_sparse_factor_free(lcp_sparse_factor *F)
     free(F->ww);
     free(F->tmp);
     if (F->numeric) umfpack_di_free_numeric(&F->numeric);
-    if (F->symbolic) umfpack_di_free_symbolic(&F->symbolic);
+    free_symbolic(F);
     if (F->cc_on) {
         cholmod_free_factor(&F->L, &F->cc);
         cholmod_free_dense(&F->X, &F->cc);

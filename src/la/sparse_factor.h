@@ -74,6 +74,7 @@ typedef struct {
     cholmod_dense cb, *X, *Y, *E;/* right-hand side view; cholmod_solve2's reusable workspace */
     /* UMFPACK */
     void *symbolic, *numeric;
+    void *store, *symref;        /* symbolic lent by this store (symbolic_store.h): released, not freed */
     double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
     int refine;
     int *wi;                     /* umfpack_di_wsolve workspace: n ints, 5n doubles */

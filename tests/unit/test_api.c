@@ -504,6 +504,85 @@ static void test_update(void)
     lcp_problem_free(&c);
 }
 
+/* The factorisations' update path (src/la/symbolic_store.h): through a
+ * cache, each pattern is analysed once, later solves of that pattern take
+ * the kept analysis, and every answer has the bits of a solve without. */
+static void symbolic_same(const char *solver, const lcp_problem *const *probs, int np, int decompose, int threads,
+                          long *analyses, long *reuses)
+{
+    lcp_err e = {{0}};
+    lcp_solve_opts o;
+    lcp_solve_opts_default(&o);
+    o.solver = solver;
+    o.decompose = decompose;
+    o.s.threads = threads;
+    o.s.max_iter = 200;
+    o.s.linsolve = LCP_LINSOLVE_SPARSE; /* ipm, newton, lemke: sparse factorisations even on small n */
+    lcp_pipeline_cache *cache = lcp_pipeline_cache_new();
+    for (int t = 0; t < np; t++) {
+        lcp_solve_out u, w;
+        int ru = lcp_pipeline_solve_cached(probs[t], &o, NULL, 0, NULL, cache, &u, &e);
+        int rw = lcp_pipeline_solve(probs[t], &o, NULL, 0, NULL, &w, &e);
+        int n = probs[t]->n;
+        CHECK(ru == 0 && rw == 0 && u.x && w.x && u.status == w.status && u.iterations == w.iterations &&
+              !memcmp(u.x, w.x, (size_t)n * sizeof(double)));
+        if (!(u.x && w.x && u.iterations == w.iterations && !memcmp(u.x, w.x, (size_t)n * sizeof(double))))
+            fprintf(stderr, "  %s, problem %d: cached (%d, %d iterations) and plain (%d, %d) differ: %s\n", solver, t,
+                    ru, u.iterations, rw, w.iterations, e.msg);
+        lcp_solve_out_free(&u);
+        lcp_solve_out_free(&w);
+    }
+    lcp_symbolic_store_stats(lcp_pipeline_cache_store(cache), analyses, reuses);
+    lcp_pipeline_cache_free(cache);
+}
+
+static void test_symbolic(void)
+{
+    lcp_problem a, c, f, g, h, piles;
+    lcp_err e = {{0}};
+    lcp_problem *all[] = {&a, &c, &f, &g, &h, &piles};
+    for (int k = 0; k < 6; k++) lcp_problem_init(all[k]);
+    const char *ccp_opts[] = {"base", "4", "mu", "0.5", "kind", "ccp", NULL};
+    CHECK(lcp_generate_problem("pyramid", ccp_opts, &h, &e) == 0);
+    CHECK(lcp_read_problem("problems/pyramid-5", LCP_KIND_NONE, &a, &e) == 0 &&
+          lcp_read_problem("problems/pyramid-5", LCP_KIND_NONE, &c, &e) == 0 &&
+          lcp_read_problem("problems/pyramid-5-fc3d", LCP_KIND_NONE, &f, &e) == 0 &&
+          lcp_read_problem("problems/pyramid-5-fc3d", LCP_KIND_NONE, &g, &e) == 0);
+    for (long k = 0; c.A.p && k < lcp_csr_nnz(&c.A); k++) c.A.x[k] *= 1.5; /* same pattern, other values */
+    for (int i = 0; g.b && i < g.n; i++) g.b[i] = 0.5 * g.b[i] - 0.01;
+    const lcp_problem *lcps[] = {&a, &c, &a}, *fcs[] = {&f, &g, &f}, *ccps[] = {&h, &h, &h};
+    /* the factorising solvers: the first solve analyses, the later ones of
+     * the same pattern take every analysis from the store */
+    const char *lcp_solvers[] = {"ipm", "newton-fb", "newton-min", "lemke", "pivot"};
+    const char *fc_solvers[] = {"nsn", "prox", "admm", "socp-ipm"};
+    long an1, re1, an3, re3, total = 0;
+    for (int k = 0; k < 9; k++) {
+        const char *sv = k < 5 ? lcp_solvers[k] : fc_solvers[k - 5];
+        const lcp_problem *const *pr = k < 5 ? lcps : k < 8 ? fcs : ccps;
+        symbolic_same(sv, pr, 1, 0, 1, &an1, &re1);
+        symbolic_same(sv, pr, 3, 0, 1, &an3, &re3);
+        /* three solves of one pattern: no more analyses than one, and the
+         * two later solves take what the first kept */
+        CHECK(an3 == an1 && re3 >= re1 + 2 * an1);
+        if (!(an3 == an1 && re3 >= re1 + 2 * an1))
+            fprintf(stderr, "  %s: %ld/%ld analyses, %ld/%ld reuses\n", sv, an1, an3, re1, re3);
+        total += re3;
+        if (getenv("SYMBOLIC_STATS")) fprintf(stderr, "  %s: %ld/%ld analyses, %ld/%ld reuses\n", sv, an1, an3, re1, re3);
+    }
+    CHECK(total > 0);
+    /* four equal piles, decomposed: one analysis for the four components,
+     * in one thread and in two (OpenMP tasks sharing the store) */
+    const char *opts[] = {"base", "3", "piles", "4", NULL};
+    CHECK(lcp_generate_problem("pyramid", opts, &piles, &e) == 0);
+    const lcp_problem *pp[] = {&piles, &piles};
+    for (int threads = 1; threads <= 2; threads++) {
+        symbolic_same("ipm", pp, 2, 1, threads, &an1, &re1);
+        CHECK(an1 >= 1 && re1 >= 3 * an1 + 4 * an1);
+        if (!(an1 >= 1 && re1 >= 7 * an1) || getenv("SYMBOLIC_STATS")) fprintf(stderr, "  piles: %ld analyses, %ld reuses\n", an1, re1);
+    }
+    for (int k = 0; k < 6; k++) lcp_problem_free(all[k]);
+}
+
 /* A generated scene through the library: the problem `lcpsolve generate`
  * writes, to the bit (the same answer), and the command's checks. */
 static void test_generate(void)
@@ -570,6 +649,7 @@ int main(void)
     test_kinds();
     test_threads();
     test_update();
+    test_symbolic();
     test_generate();
     test_registry();
     CHECK_DONE();
