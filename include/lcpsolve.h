@@ -201,7 +201,7 @@ typedef struct {
     int status;                  /* an lcps_status */
     int iterations;              /* of the run that gave the answer (decomposed: the most of any component) */
     double time_s;               /* the solve, from the solver's choice to the verified answer */
-    double residual;             /* verified: the residual of DESIGN.md, recomputed from x */
+    double residual;             /* verified: the residual of docs/contract.md, recomputed from x */
     double complementarity, feasibility;
     const char *solver;          /* the solver that gave the answer (auto: after its fallbacks) */
     const char *precond;         /* "none" or its name */

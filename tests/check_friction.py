@@ -2,7 +2,7 @@
 """tests/check_friction.py: an independent check of a ccp / fc3d solution.
 
 Reads W, q (Matrix Market, via tests/check_residual.py's reader), mu (one a
-contact) and r, and prints the natural-map residual of DESIGN.md,
+contact) and r, and prints the natural-map residual of docs/contract.md,
 sqrt(sum_i |r_i - P_K(r_i - u~_i)|^2) / max(|q|, |r|, |u|) with u = W r + q
 and u~_i = u_i + mu_i |u_Ti| e_n for fc3d (u~ = u for ccp).  With --max X it
 exits 1 when the residual exceeds X.

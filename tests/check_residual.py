@@ -3,7 +3,7 @@
 
 Reads A, b (Matrix Market) and x (Matrix Market array) with nothing but the
 standard library -- none of lcpsolve's code -- and prints the residual of
-DESIGN.md, ||min(x, A x + b)||_inf / max(1, ||b||_inf).  With --max X it exits
+docs/contract.md, ||min(x, A x + b)||_inf / max(1, ||b||_inf).  With --max X it exits
 1 when the residual exceeds X.  With --mu mu.mtx, x is r of a friction problem
 (contact-major: normal, two tangents) and the residual is fc3d's natural map
 (De Saxce, as Siconos' fc3d_compute_error; --ccp: without the mu |u_T| term),

@@ -1,7 +1,7 @@
 # tests/lib.sh: what every end-to-end test script shares.  Sourced from the
 # repository root (`. tests/lib.sh`); each script then counts with ok/bad/check
-# and ends with `finish`, which prints "N passed, N failed" and sets the exit
-# status.  Helpers use _-prefixed variables (sh has no locals).
+# and ends with `finish`, which prints "N passed, N failed, N skipped" and
+# sets the exit status.  Helpers use _-prefixed variables (sh has no locals).
 LCP=${LCPSOLVE:-./lcpsolve}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 if [ -n "$LCPSOLVE_WRAP" ]; then # every "$LCP" call runs as: $LCPSOLVE_WRAP LCPSOLVE ARGS (scripts/valgrind-e2e)
@@ -12,13 +12,18 @@ fi
 # started(): after "$LCP" ... &, before a signal to it: a background job starts
 # with SIGINT ignored until lcpsolve sets its handler (under valgrind: seconds)
 started() { sleep 1; [ -z "$LCPSOLVE_WRAP" ] || sleep 20; }
-pass=0; fail=0
+# The public collections of the field (optional, never in the repository):
+# LCPSOLVE_DATA, by default ../shared/data beside the clone; the checks that
+# use them are skipped, each with one SKIP line, where it is absent.
+LCPSOLVE_DATA=${LCPSOLVE_DATA:-../shared/data}; export LCPSOLVE_DATA
+SICONOS_DATA=$LCPSOLVE_DATA/siconos
+pass=0; fail=0; skipped=0
 ok()    { pass=$((pass + 1)); echo "PASS $1"; }
 bad()   { fail=$((fail + 1)); echo "FAIL $1"; }
-skip()  { echo "SKIP $1"; }
+skip()  { skipped=$((skipped + 1)); echo "SKIP $1"; }
 check() { _c=$1; shift; if "$@"; then ok "$_c"; else bad "$_c"; fi; }
 json_field() { # json_field NAME: a top-level field of the --json output in $T/out ('' if absent)
     python3 -c "import json; v=json.load(open('$T/out')).get('$1'); print(v if v is not None else '')"
 }
 indep() { python3 tests/check_residual.py "$@" >/dev/null; } # indep A.mtx b.mtx x.mtx --max X
-finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+finish() { echo "$pass passed, $fail failed, $skipped skipped"; [ "$fail" -eq 0 ]; }

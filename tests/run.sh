@@ -1,19 +1,22 @@
 #!/bin/sh
 # tests/run.sh: runs each unit-test binary given as argument, then the
 # end-to-end tests (tests/e2e/*.sh), and prints one closing line
-# "N passed, N failed" with the totals.  Exit 1 if anything failed.
+# "N passed, N failed, N skipped" with the totals (skipped: checks that need
+# the optional public collections, LCPSOLVE_DATA, or a peer not installed).  Exit 1 if anything failed.
 # TEST_JOBS=N (default 1; make test TEST_JOBS=2) runs N of them at a time;
 # each one's output is kept and printed in the order above, as it finishes,
 # after "== NAME (SECONDS s)" (its wall time).
-passed=0; failed=0
+passed=0; failed=0; skipped=0
 jobs=${TEST_JOBS:-1}
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 log=$dir/log
-count() { # add the last "N passed, N failed" line of $log, or count a crash
+count() { # add the last "N passed, N failed[, N skipped]" line of $log, or count a crash
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     if [ -n "$line" ]; then
         passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
         failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+        s=$(echo "$line" | sed -n 's/.*, \([0-9][0-9]*\) skipped.*/\1/p')
+        skipped=$((skipped + ${s:-0}))
     else
         failed=$((failed + 1))
     fi
@@ -44,5 +47,5 @@ while read -r n kind t; do
     [ "$rc" -ne 0 ] && ! grep -qE '^[0-9]+ passed, [1-9]' "$log" && failed=$((failed + 1))
 done <"$dir/list"
 wait
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

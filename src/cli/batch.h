@@ -14,7 +14,7 @@
 #ifndef LCPSOLVE_BATCH_H
 #define LCPSOLVE_BATCH_H
 
-/* argv[0] is the word "batch".  Returns the exit code of DESIGN.md: 0 all
+/* argv[0] is the word "batch".  Returns the exit code of docs/contract.md: 0 all
  * solved, 1 some reached a limit, 2 a usage or input error (naming the
  * file), 3 some have no solution, 5 a breakdown. */
 int lcp_batch_main(int argc, char **argv);

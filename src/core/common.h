@@ -16,7 +16,7 @@
 
 #define LCP_VERSION "0.1.0"
 
-/* One table of run outcomes: name in --json, exit code (DESIGN.md), meaning. */
+/* One table of run outcomes: name in --json, exit code (docs/contract.md), meaning. */
 #define LCP_STATUS_TABLE(X)                                                        \
     X(LCP_SOLVED,        "solved",             0, "residual <= tol")                \
     X(LCP_MAX_ITER,      "max_iter",           1, "iteration limit reached")        \

@@ -45,7 +45,7 @@ typedef struct lcp_solve_opts {
     const char *trace;         /* --trace FILE.csv, NULL for none */
 } lcp_solve_opts;
 
-/* The defaults of DESIGN.md (solver auto, precond none, tol 1e-8, ...). */
+/* The defaults of docs/contract.md (solver auto, precond none, tol 1e-8, ...). */
 void lcp_solve_opts_default(lcp_solve_opts *o);
 
 /* What a solve gave.  x and w are of the problem given (its n), owned. */

@@ -1,4 +1,4 @@
-/* src/core/problem.h: the problem model of DESIGN.md.
+/* src/core/problem.h: the problem model of docs/contract.md.
  *
  *   lcp : w = A lambda + b, lambda >= 0, w >= 0, lambda'w = 0
  *   blcp: lambda = mid(lo, lambda - w, hi); findex[i] = j >= 0 replaces the

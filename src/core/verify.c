@@ -1,5 +1,5 @@
 /* src/core/verify.c: residual, complementarity and feasibility of a candidate
- * solution, for every kind (DESIGN.md).  The only place they are computed. */
+ * solution, for every kind (docs/contract.md).  The only place they are computed. */
 #include "verify.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) /* GCC and clang: a function for AVX2 beside the baseline's */

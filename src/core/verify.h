@@ -1,4 +1,4 @@
-/* src/core/verify.h: the one place residuals are computed (DESIGN.md).
+/* src/core/verify.h: the one place residuals are computed (docs/contract.md).
  *
  *   lcp : ||min(lambda, w)||_inf / max(1, ||b||_inf)
  *   blcp: ||lambda - mid(lo, lambda - w, hi)||_inf / max(1, ||b||_inf)

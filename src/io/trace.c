@@ -1,4 +1,4 @@
-/* src/io/trace.c: CSV convergence traces (DESIGN.md), written atomically. */
+/* src/io/trace.c: CSV convergence traces (docs/contract.md), written atomically. */
 #include "trace.h"
 
 #include <stdio.h>

@@ -26,7 +26,7 @@
  * is Douglas-Rachford splitting of W r + q_s + N_K(r) = 0 and converges for
  * any W with a positive semidefinite symmetric part, symmetric or not (for
  * a non-symmetric W it solves the variational inequality, which is the
- * ccp / fc3d as DESIGN.md states them).
+ * ccp / fc3d as docs/contract.md states them).
  *   fc3d: the De Saxce term enters as q_s = q + s e_n, s_i = mu_i |u_T,i|,
  * recomputed every iteration (as Siconos' fc3d_admm does) from the
  * velocity the dual carries: -rho y' = P_{K^*}-part of rh + y, which is

@@ -7,7 +7,7 @@
  *     min f(x) = 1/2 x'A x + b'x  over the set K
  * (lcp: x >= 0; blcp: lo <= x <= hi; ccp: r_i in the friction cone K_mu_i of
  * each contact, projected by lcp_cone_project -- its KKT conditions are the
- * cone complementarity problem of DESIGN.md).  Nesterov's accelerated
+ * cone complementarity problem of docs/contract.md).  Nesterov's accelerated
  * projected gradient in the metric M = diag(m):
  *     g       = A y + b
  *     x_new   = P_K(y - t M g),  t = 1/L, and while

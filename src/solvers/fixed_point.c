@@ -11,7 +11,7 @@
  *     r <- the solution of the ccp (W, q + s e_n, mu), by the inner solver
  *          (--inner NAME, default nsgs: any solver taking ccp), warm-started
  *          from r, to the inner tolerance;
- * until the fc3d residual of r (the outer monitor, DESIGN.md) meets --tol.
+ * until the fc3d residual of r (the outer monitor, docs/contract.md) meets --tol.
  * A fixed point is an fc3d solution; the map converges for small enough
  * mu (Acary et al. 2011), in practice for the usual 0.1-1.
  *

@@ -1,5 +1,5 @@
 /* src/solvers/monitor.c: the stopping test every solver shares.  After each
- * iteration it recomputes the residual of DESIGN.md through src/core/verify.c,
+ * iteration it recomputes the residual of docs/contract.md through src/core/verify.c,
  * writes the trace row, calls the settings' iteration callback, keeps the
  * best iterate, and stops the solve on convergence, a limit, the callback's
  * word, a NaN or a divergence. */
@@ -81,7 +81,7 @@ static double norm2v(const double *v, int n)
     return sqrt(s);
 }
 
-/* ccp/fc3d: the residual of DESIGN.md divides by max(|q|, |r|, |u|), so on a
+/* ccp/fc3d: the residual of docs/contract.md divides by max(|q|, |r|, |u|), so on a
  * problem without solution an iterate r running off to infinity drives it
  * to 0 while the error itself, |r - P_K(r - u)|, stays where it started.
  * Such an iterate is not a solution: true when the unnormalised error is

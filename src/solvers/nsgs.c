@@ -3,7 +3,7 @@
  * method"; Acary & Brogliato 2008, "Numerical methods for nonsmooth
  * dynamical systems", ch. 12-13; Siconos' fc3d_nsgs).
  *
- * The problem (DESIGN.md): u = W r + q, per contact i (rows 3i = normal,
+ * The problem (docs/contract.md): u = W r + q, per contact i (rows 3i = normal,
  * 3i+1, 3i+2 = tangents) r_i in K_i = {|r_T| <= mu_i r_n} and
  *   fc3d: v_i = u_i + mu_i |u_iT| e_n in K_i^*,  r_i'v_i = 0   (De Saxce)
  *   ccp : u_i in K_i^*,  r_i'u_i = 0                          (Anitescu-Tasora)

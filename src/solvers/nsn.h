@@ -33,7 +33,7 @@ void nsn_set_prox(nsn_work *w, double sigma, const double *rk);
 /* u and Phi at r; returns the merit psi = |Phi|^2 / 2. */
 double nsn_eval(nsn_work *w, const double *r);
 
-/* The current merit psi and the natural-map residual (DESIGN.md's measure)
+/* The current merit psi and the natural-map residual (docs/contract.md's measure)
  * of the current (regularised) problem at the r of the last nsn_eval or
  * nsn_step. */
 double nsn_merit(const nsn_work *w);

@@ -362,7 +362,7 @@ static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_r
 /* pgs and psor on an lcp in natural order (no --order, no --reg): each
  * fused_sweep k+1 gives the metrics' partials of iterate k, whose sum
  * (lcp_verify_add in chunk order, lcp_verify_finish: the residual of
- * DESIGN.md, the bits lcp_verify and so lcp_monitor_step would get) goes
+ * docs/contract.md, the bits lcp_verify and so lcp_monitor_step would get) goes
  * to the monitor as iteration k.  The same iterates, decisions and answer as
  * the plain loop (on a stop x is set back to the iterate judged), one sweep
  * more, and one pass over A an iteration instead of two; |b|_inf taken once

@@ -2,7 +2,7 @@
  * "Iterative dynamics with temporal coherence", GDC 2005, and Box2D; Bullet's
  * btSequentialImpulseConstraintSolver), for lcp, blcp, ccp and fc3d problems
  * given in factored form (M, J, v[, e]): A = J M^-1 J', b = J v + e
- * (DESIGN.md).
+ * (docs/contract.md).
  *
  * The solver works on the body velocities, never on A:
  *     u = v + M^-1 J' lambda                       (nb: the bodies' velocities)
@@ -27,7 +27,7 @@
  * u is recomputed from lambda every REFRESH sweeps, so that rounding in the
  * incremental updates does not pile up over long runs.
  *
- * Stopping: the monitor (the residual of DESIGN.md, from A x + b) decides
+ * Stopping: the monitor (the residual of docs/contract.md, from A x + b) decides
  * "solved".  The solver also stops on its own when a whole sweep changed
  * every impulse by less than the tolerance in the residual's units:
  * max_i A_ii |dlambda_i| <= tol max(1, ||b||_inf) / 100 (the change of the

@@ -81,11 +81,11 @@
  * times 1e3, up to 1e-4 max|W_ij|, then by UMFPACK.
  *
  * The monitor sees r = Dinv s, in the original variables, after every step;
- * it alone decides "solved" (DESIGN.md's ccp residual).
+ * it alone decides "solved" (docs/contract.md's ccp residual).
  *
  * Verdicts instead of looping:
  *  - no solution: once ||r|| exceeds 1e4 ||r_0|| (checked every step: the
- *    relative residual of DESIGN.md would call an iterate running off to
+ *    relative residual of docs/contract.md would call an iterate running off to
  *    infinity solved; here the radius must exceed 1e4 max(||r||, 1e4
  *    ||r_0||)), and when the iterates run off (||r|| beyond 1e10 times the
  *    data's scale, the monitor's divergence) or stop progressing, r / ||r||
@@ -734,7 +734,7 @@ static int socp_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
         mu = residuals(&K);
         extra[0] = mu, extra[1] = alpha, extra[2] = sigma;
         last = K.r;
-        /* r running off: DESIGN.md's residual, relative to ||r||, would call
+        /* r running off: docs/contract.md's residual, relative to ||r||, would call
          * such an iterate solved; a certificate says there is no solution */
         double rn2 = two_norm(n, K.r);
         if (rn2 > CERT_RADIUS * r0norm && certificate(&K, k, r0norm, CERT_RADIUS, info)) {

@@ -5,7 +5,7 @@
 # Siconos collection.  Run from the repository root: sh tests/e2e/cli.sh
 # Ends with "N passed, N failed".
 . tests/lib.sh
-SICONOS=../shared/data/siconos
+SICONOS=$SICONOS_DATA
 # run NAME EXPECTED_EXIT ARGS...: runs lcpsolve, keeps stdout/stderr in $T/out, $T/err
 run() {
     name=$1; want=$2; shift 2
@@ -170,7 +170,7 @@ if [ -d "$SICONOS" ]; then
     done
     for f in lcp_trivial lcp_trivial_block lcp_deudeu lcp_deudeu_block lcp_mmc lcp_enum_fails lcp_ortiz lcp_ortiz_block; do
         "$LCP" info --json "$SICONOS/lcp/$f.dat" >"$T/out" 2>/dev/null
-        [ "$(json_field definiteness)" = "positive definite" ] || { echo "SKIP $f: not positive definite"; continue; }
+        [ "$(json_field definiteness)" = "positive definite" ] || { skip "$f: not positive definite"; continue; }
         for s in pgs psor sgs; do
             run "$s on $f" 0 -s "$s" -t 1e-10 -n 1000000 "$SICONOS/lcp/$f.dat"
         done
@@ -178,7 +178,7 @@ if [ -d "$SICONOS" ]; then
     run "pgs on an fc3d file refused" 2 -s pgs "$SICONOS/fc3d/FC3D_Example1.dat"
     check "refusal names the kinds" grep -q "fc3d" "$T/err"
 else
-    echo "SKIP Siconos collection: $SICONOS absent"
+    skip "Siconos collection: $SICONOS absent"
 fi
 
 # --- install

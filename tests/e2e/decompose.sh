@@ -9,7 +9,7 @@
 # with --trace is refused, and a time limit the largest component uses up
 # still leaves the small ones solved.  Run from the repository root.
 . tests/lib.sh
-SIC=../shared/data/siconos/fc3d
+SIC=$SICONOS_DATA/fc3d
 "$LCP" generate pyramid --base 4 --piles 3 -o "$T/pyr" 2>/dev/null
 "$LCP" generate column --bodies 12 --piles 4 --mass-ratio 10 -o "$T/col" 2>/dev/null
 "$LCP" generate pyramid --base 4 --piles 3 --mu 0.5 -o "$T/pyrf" 2>/dev/null
@@ -60,7 +60,7 @@ done
 if [ -f "$SIC/Capsules-i122-1617.dat" ]; then
     "$LCP" --decompose on -s nsgs -t 1e-8 --json "$SIC/Capsules-i122-1617.dat" >"$T/out"; rc=$?
     check "Capsules (33 components): solved to 1e-8" sh -c "[ $rc -eq 0 ] && [ \"\$(python3 -c \"import json; d=json.load(open('$T/out')); print(d['components'], d['residual'] <= 1e-8)\")\" = '33 True' ]"
-else skip "Capsules: ../shared/data/siconos missing"; fi
+else skip "Capsules: $SICONOS_DATA missing"; fi
 
 # blcp with findex links: pivot and pgs on three separate contact groups
 python3 - "$T/pyrf" "$T/blcp" <<'PY'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/e2e/exact_ipm.sh: the interior-point solver (-s ipm) end to end.
-#  - the Siconos LCP collection (../shared/data/siconos/lcp, skipped where
+#  - the Siconos LCP collection ($LCPSOLVE_DATA/siconos/lcp, skipped where
 #    absent): monotone files (A + A' psd, by `lcpsolve info`) solved to
 #    1e-10; the others get a verdict (exit 3 or 5 with a note), quickly;
 #    where A is positive definite (a unique solution) the answer matches the
@@ -18,7 +18,7 @@
 # Run from the repository root: sh tests/e2e/exact_ipm.sh
 # Ends with "N passed, N failed"; exit 1 on any failure.
 . tests/lib.sh
-SICONOS=../shared/data/siconos/lcp
+SICONOS=$SICONOS_DATA/lcp
 PEER=build/peer/siconos_lcp
 command -v timeout >/dev/null 2>&1 || timeout() { shift; "$@"; } # no hang guard without coreutils
 # run NAME EXPECTED_EXITS ARGS...: lcpsolve -s ipm (60 s at most), stdout in

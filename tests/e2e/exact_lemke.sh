@@ -26,7 +26,7 @@
 # Run from the repository root: sh tests/e2e/exact_lemke.sh
 # Ends with "N passed, N failed"; exit 1 on a failure.
 . tests/lib.sh
-SICONOS=../shared/data/siconos/lcp
+SICONOS=$SICONOS_DATA/lcp
 # run NAME EXPECTED_EXIT ARGS...: runs lcpsolve -s lemke, keeps stdout/stderr in $T/out, $T/err
 run() {
     _r=$1; _want=$2; shift 2
@@ -40,7 +40,7 @@ last_trace() { # last_trace FILE COLUMN: the column's value in the last row of a
 mtx_x() { python3 -c "
 l=[s for s in open('$1') if s.strip() and not s.startswith('%')][1:]
 print('%.12g' % float(l[$2 - 1]))"; }
-# dat_residual FILE.dat X.mtx: the residual of DESIGN.md, from a dense
+# dat_residual FILE.dat X.mtx: the residual of docs/contract.md, from a dense
 # Siconos .dat file read as Siconos reads it (M column-major), by Python alone
 dat_residual() { python3 - "$1" "$2" <<'P'
 import sys
@@ -79,7 +79,7 @@ if [ -d "$SICONOS" ]; then
         check "$name: independent residual $r <= 1e-10" below "$r" 1e-10
     done
 else
-    echo "SKIP $SICONOS absent"
+    skip "$SICONOS absent"
 fi
 
 # --- agreement with Siconos' lcp_lexicolemke where the solution is unique:
@@ -91,18 +91,20 @@ fi
 # enum_fails (friction LCP, not known to be unique), CPS_3 (three solutions).
 PEER=build/peer/siconos_lcp
 if [ ! -d /usr/include/siconos ] || ! make -s build/peer/siconos_lcp >/dev/null 2>&1; then
-    echo "SKIP Siconos Numerics is not installed (scripts/install-deps --peer)"
+    skip "Siconos Numerics is not installed (scripts/install-deps --peer)"
     PEER=
 elif [ -d "$SICONOS" ]; then
     for name in lcp_CPS_2 lcp_CPS_4 lcp_CPS_4bis lcp_Pang_isolated_sol lcp_deudeu lcp_deudeu_block lcp_exp_murty \
                 lcp_mmc lcp_ortiz lcp_ortiz_block lcp_trivial lcp_trivial_block; do
         f=$SICONOS/$name.dat
-        [ -f "$f" ] || { echo "SKIP $name: absent"; continue; }
+        [ -f "$f" ] || { skip "$name: absent"; continue; }
         if ! "$PEER" lemke "$f" "$T/ref.mtx" >"$T/peer" 2>&1; then
             bad "siconos lemke fails on $name: $(head -c 200 "$T/peer")"; continue
         fi
         run "$name = siconos lexicolemke (1e-8)" 0 -t 1e-10 --reference "$T/ref.mtx" --ref-tol 1e-8 "$f"
     done
+else
+    skip "against the peer: $SICONOS absent (LCPSOLVE_DATA)"
 fi
 
 # --- Murty's examples: A(i,i) = 1, A(i,j) = 2 on one side of the diagonal,
@@ -270,6 +272,8 @@ if [ -d "$SICONOS" ]; then
         r=$(dat_residual "$f" "$T/xs.mtx")
         check "sparse: $name: independent residual $r <= 1e-10" below "$r" 1e-10
     done
+else
+    skip "sparse: the Siconos collection: $SICONOS absent (LCPSOLVE_DATA)"
 fi
 # generated contact problems, a few hundred to a few thousand unknowns:
 # sparse = dense, both checked independently (the pyramid's A is singular,
@@ -351,6 +355,8 @@ if [ -d "$SICONOS" ]; then
         r=$(dat_residual "$f" "$T/xs.mtx")
         check "crash: $name: independent residual $r <= 1e-10" below "$r" 1e-10
     done
+else
+    skip "crash: the Siconos collection: $SICONOS absent (LCPSOLVE_DATA)"
 fi
 
 finish

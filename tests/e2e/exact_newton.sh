@@ -22,14 +22,14 @@
 # Run from the repository root: sh tests/e2e/exact_newton.sh
 # Ends with "N passed, N failed"; exit 1 on a failure.
 . tests/lib.sh
-SICONOS=../shared/data/siconos/lcp
+SICONOS=$SICONOS_DATA/lcp
 # run NAME EXPECTED_EXIT ARGS...: runs lcpsolve (60 s at most), stdout/stderr in $T/out, $T/err
 run() {
     _r=$1; _want=$2; shift 2
     "$LCP" --time-limit 60 "$@" >"$T/out" 2>"$T/err"; _got=$?
     if [ "$_got" -eq "$_want" ]; then ok "$_r (exit $_got)"; else bad "$_r: exit $_got, expected $_want: $(head -c 300 "$T/out" "$T/err")"; fi
 }
-# dat_residual FILE.dat X.mtx: the residual of DESIGN.md, from a dense
+# dat_residual FILE.dat X.mtx: the residual of docs/contract.md, from a dense
 # Siconos .dat file read as Siconos reads it (M column-major), by Python alone
 dat_residual() { python3 - "$1" "$2" <<'P'
 import sys
@@ -62,7 +62,7 @@ sys.exit(0 if o['status'] == 'solved' and o['residual'] <= 1e-10 else 1)"
         done
     done
 else
-    echo "SKIP $SICONOS absent"
+    skip "$SICONOS absent"
 fi
 
 # --- agreement with Siconos (lcp_lexicolemke and lcp_newton_FB) where the
@@ -74,13 +74,13 @@ fi
 # equilibria; Siconos' lemke ray-terminates there).
 PEER=build/peer/siconos_lcp
 if [ ! -d /usr/include/siconos ] || ! make -s "$PEER" >/dev/null 2>&1; then
-    echo "SKIP Siconos Numerics is not installed (scripts/install-deps --peer)"
+    skip "Siconos Numerics is not installed (scripts/install-deps --peer)"
     PEER=
 elif [ -d "$SICONOS" ]; then
     for name in lcp_CPS_2 lcp_CPS_4 lcp_CPS_4bis lcp_Pang_isolated_sol lcp_deudeu lcp_deudeu_block lcp_exp_murty \
                 lcp_mmc lcp_ortiz lcp_ortiz_block lcp_trivial lcp_trivial_block; do
         f=$SICONOS/$name.dat
-        [ -f "$f" ] || { echo "SKIP $name: absent"; continue; }
+        [ -f "$f" ] || { skip "$name: absent"; continue; }
         for ps in lemke newton-fb; do
             if ! "$PEER" $ps "$f" "$T/ref.mtx" 1e-12 >"$T/peer" 2>&1; then
                 bad "siconos $ps fails on $name: $(head -c 200 "$T/peer")"; continue
@@ -90,6 +90,8 @@ elif [ -d "$SICONOS" ]; then
             done
         done
     done
+else
+    skip "against the peer: $SICONOS absent (LCPSOLVE_DATA)"
 fi
 
 # --- generated problems: dense and sparse, independent residual, psor agrees

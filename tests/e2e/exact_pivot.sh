@@ -17,7 +17,7 @@
 # starts; no verdict hidden by the crash.  Run from the repository root:
 # sh tests/e2e/exact_pivot.sh.  Ends with "N passed, N failed".
 . tests/lib.sh
-SICONOS=../shared/data/siconos/lcp
+SICONOS=$SICONOS_DATA/lcp
 # field NAME FILE: a top-level field of a --json output
 field() { python3 -c "import json,sys; v=json.load(open(sys.argv[2])).get(sys.argv[1]); print('' if v is None else v)" "$1" "$2"; }
 le() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$1" "$2"; }

@@ -22,10 +22,10 @@
 #   lemke (Stewart-Trinkle lcp): cone_error present, shrinking with K; info
 #   --cone; refusals (bad K, lcp input, solvers that do not fit);
 # - refusals: lcp problems, a negative diagonal of W.
-# Siconos parts skip cleanly when ../shared/data/siconos or the peer is
+# Siconos parts skip cleanly when $LCPSOLVE_DATA/siconos or the peer is
 # missing.  Ends with "N passed, N failed".
 . tests/lib.sh
-DATA=../shared/data/siconos/fc3d
+DATA=$SICONOS_DATA/fc3d
 PEER=build/peer/siconos_fc3d
 run() { # run NAME EXPECTED_EXIT ARGS...: lcpsolve with stdout/stderr in $T/out, $T/err
     name=$1; want=$2; shift 2
@@ -240,7 +240,7 @@ J
 for inner in nsgs admm; do
     for prob in "$T/pyramidbase6mu05-fc3d" "$T/columnbodies20mu03-fc3d" "$DATA/Rover1039.dat" "$DATA/FC3D_Example1.dat" \
                 "$DATA/Spheres-i099-356-679.hdf5"; do
-        [ -e "$prob" ] || continue
+        [ -e "$prob" ] || { skip "fixed-point --inner $inner: $prob absent (LCPSOLVE_DATA)"; continue; }
         same_u "fixed-point --inner $inner" "$prob" -s fixed-point --inner $inner
     done
 done

@@ -14,10 +14,10 @@
 #   slide), exact r checked with --reference; ccp against fc3d on the same
 #   data (ccp lets a sliding contact separate: u_n = mu |u_T| > 0);
 # - refusals: a singular W_ii names its contact, an lcp problem is refused.
-# The Siconos parts skip cleanly when ../shared/data/siconos or the peer
+# The Siconos parts skip cleanly when $LCPSOLVE_DATA/siconos or the peer
 # (libsiconos-numerics-dev) is missing.  Ends with "N passed, N failed".
 . tests/lib.sh
-DATA=../shared/data/siconos/fc3d
+DATA=$SICONOS_DATA/fc3d
 PEER=build/peer/siconos_fc3d
 # run NAME EXPECTED_EXIT ARGS...: lcpsolve with stdout/stderr in $T/out, $T/err
 run() {

@@ -20,10 +20,10 @@
 #   without solution (W = 0, q_n < 0: nsn's line search fails, exit 5),
 #   a singular W_ii (which nsgs refuses) solved, refusals (lcp kind, a
 #   preconditioner: exit 2).
-# The Siconos parts skip cleanly when ../shared/data/siconos or the peer
+# The Siconos parts skip cleanly when $LCPSOLVE_DATA/siconos or the peer
 # (libsiconos-numerics-dev) is missing.  Ends with "N passed, N failed".
 . tests/lib.sh
-DATA=../shared/data/siconos/fc3d
+DATA=$SICONOS_DATA/fc3d
 PEER=build/peer/siconos_fc3d
 TOL=1e-8
 # run NAME EXPECTED_EXIT ARGS...: lcpsolve with stdout/stderr in $T/out, $T/err
@@ -47,7 +47,7 @@ print("%.3e" % (n2([x - y for x, y in zip(a, b)]) / max(n2(q), n2(b), 1e-300)))
 PY
 }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; } # le A B: A <= B (numbers)
-# the friction residual of DESIGN.md from A.mtx b.mtx mu.mtx and r, with
+# the friction residual of docs/contract.md from A.mtx b.mtx mu.mtx and r, with
 # the standard library only: fric_indep DIR R.mtx KIND MAX
 fric_indep() {
     python3 - "$1/A.mtx" "$1/b.mtx" "$1/mu.mtx" "$2" "$3" "$4" <<'PY'

@@ -141,14 +141,14 @@ check "sequence --cover is read for each step (a wrong length: exit $rc, naming 
 check "sequence refuses --cone with a reason (exit $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'cone' '$T/out'"
 
 # --- batch: auto's pick with its fallbacks, as the single solve
-SICONOS=${LCPSOLVE_SICONOS_DATA:-../shared/data/siconos}
+SICONOS=$SICONOS_DATA
 if [ -f "$SICONOS/lcp/lcp_CPS_3.dat" ]; then
     mkdir -p "$T/cps" && cp "$SICONOS/lcp/lcp_CPS_3.dat" "$T/cps/"
     "$LCP" "$T/cps/lcp_CPS_3.dat" --json >"$T/out" 2>/dev/null; single="$(json_field status) $(json_field solver)"
     "$LCP" batch "$T/cps" --json >"$T/out" 2>/dev/null; rc=$?
     check "batch on lcp_CPS_3 falls back as the single solve ($single; batch exit $rc, $(json_field solver))" \
         [ $rc -eq 0 ] && [ "$single" = "solved $(json_field solver)" ]
-else skip "$SICONOS/lcp/lcp_CPS_3.dat absent (LCPSOLVE_SICONOS_DATA)"; fi
+else skip "$SICONOS/lcp/lcp_CPS_3.dat absent (LCPSOLVE_DATA)"; fi
 # a problem whose pick stalls: murty-8 by a budgeted sweep is refused by pgs,
 # so use a generated one where auto's first try needs its fallback
 mkdir -p "$T/bat"

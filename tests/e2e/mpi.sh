@@ -58,8 +58,9 @@ done
 
 # mpi-nsgs: the bits of nsgs --order colour (fc3d; a Siconos file too)
 "$LCP" -s nsgs --order colour -t 1e-8 -o "$T/n.mtx" --quiet problems/pyramid-5-fc3d
-F=$(ls ../shared/data/siconos/fc3d/*.dat 2>/dev/null | head -n 1)
+F=$(ls "$SICONOS_DATA"/fc3d/*.dat 2>/dev/null | head -n 1)
 [ -n "$F" ] && "$LCP" -s nsgs --order colour -t 1e-6 -n 2000 -o "$T/nf.mtx" --quiet "$F"
+[ -n "$F" ] || skip "mpi-nsgs on a Siconos fc3d file: none in $SICONOS_DATA/fc3d (LCPSOLVE_DATA)"
 for np in 1 2 4; do
     run $np -s mpi-nsgs -t 1e-8 -o "$T/mn.mtx" --quiet problems/pyramid-5-fc3d; rc=$?
     check "mpi-nsgs -np $np pyramid-5-fc3d: solved (exit $rc)" [ $rc -eq 0 ]

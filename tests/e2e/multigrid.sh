@@ -129,17 +129,17 @@ J
 agree "free rows and a box" pivot "$T/free.json"
 
 # --- Siconos' Lemke on the symmetric positive definite collection files
-if [ -d /usr/include/siconos ] && make -s peer >/dev/null 2>&1 && [ -d ../shared/data/siconos/lcp ]; then
+if [ -d /usr/include/siconos ] && make -s peer >/dev/null 2>&1 && [ -d "$SICONOS_DATA/lcp" ]; then
     for f in mmc deudeu trivial; do
-        if build/peer/siconos_lcp lemke "../shared/data/siconos/lcp/lcp_$f.dat" "$T/sref.mtx" 1e-14 >/dev/null 2>&1; then
-            "$LCP" -s pmg -t 1e-12 --quiet --reference "$T/sref.mtx" --ref-tol 1e-8 "../shared/data/siconos/lcp/lcp_$f.dat" 2>"$T/err"
+        if build/peer/siconos_lcp lemke "$SICONOS_DATA/lcp/lcp_$f.dat" "$T/sref.mtx" 1e-14 >/dev/null 2>&1; then
+            "$LCP" -s pmg -t 1e-12 --quiet --reference "$T/sref.mtx" --ref-tol 1e-8 "$SICONOS_DATA/lcp/lcp_$f.dat" 2>"$T/err"
             check "siconos lcp_$f: pmg = Siconos Lemke" [ $? -eq 0 ]
         else
             skip "siconos lemke does not solve lcp_$f"
         fi
     done
 else
-    skip "Siconos Numerics peer not available"
+    skip "Siconos Numerics peer or $SICONOS_DATA/lcp (LCPSOLVE_DATA) not available"
 fi
 
 # --- trace columns

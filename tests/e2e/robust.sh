@@ -26,7 +26,7 @@
 field() { python3 -c "import json,sys; v=json.load(open(sys.argv[2])).get(sys.argv[1]); print('' if v is None else v)" "$1" "$2"; }
 one_line() { [ "$(wc -l <"$1")" -eq 1 ]; }
 
-# chk.py PROBLEM.json X.mtx MAX: the residual of DESIGN.md from the JSON's
+# chk.py PROBLEM.json X.mtx MAX: the residual of docs/contract.md from the JSON's
 # inline data (A, or M J v), standard library only; exit 1 above MAX
 cat >"$T/chk.py" <<'PY'
 import json, math, sys

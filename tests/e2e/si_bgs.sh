@@ -205,7 +205,7 @@ agree "random-spd 300" bgs pivot "$T/rspd"
 # an independent natural-map residual; a scene with sliding contacts (the
 # pyramid's bodies given random horizontal and spin velocities, b = J v
 # rewritten)
-# fric_resid KIND A b mu r: the natural-map residual of DESIGN.md
+# fric_resid KIND A b mu r: the natural-map residual of docs/contract.md
 fric_resid() {
     python3 - "$@" <<'P'
 import math, sys

@@ -7,22 +7,22 @@
 # where libsiconos-numerics-dev (scripts/install-deps --peer) or the
 # collection is missing.  Ends with "N passed, N failed".
 . tests/lib.sh
-SICONOS=../shared/data/siconos/lcp
+SICONOS=$SICONOS_DATA/lcp
 if [ ! -d /usr/include/siconos ] || ! make -s peer >/dev/null 2>&1; then
-    echo "SKIP Siconos Numerics is not installed (scripts/install-deps --peer)"
-    echo "0 passed, 0 failed"; exit 0
+    skip "Siconos Numerics is not installed (scripts/install-deps --peer)"
+    finish; exit $?
 fi
-[ -d "$SICONOS" ] || { echo "SKIP $SICONOS absent"; echo "0 passed, 0 failed"; exit 0; }
+[ -d "$SICONOS" ] || { skip "$SICONOS absent (LCPSOLVE_DATA)"; finish; exit $?; }
 PEER=build/peer/siconos_lcp
 for f in "$SICONOS"/*.dat; do
     name=$(basename "$f" .dat)
     "$LCP" info --json "$f" >"$T/info" 2>/dev/null
-    grep -q '"definiteness":"positive definite"' "$T/info" || { echo "SKIP $name: A not positive definite"; continue; }
+    grep -q '"definiteness":"positive definite"' "$T/info" || { skip "$name: A not positive definite"; continue; }
     # sparse-block files: the peer's driver has no lemke there; its nsgs_SBM
     # to 1e-14 is the reference instead
     if ! "$PEER" lemke "$f" "$T/ref.mtx" 1e-14 >"$T/peer" 2>&1 &&
        ! "$PEER" nsgs "$f" "$T/ref.mtx" 1e-14 100000 >"$T/peer" 2>&1; then
-        echo "SKIP $name: the peer does not solve it ($(head -c 80 "$T/peer"))"; continue
+        skip "$name: the peer does not solve it ($(head -c 80 "$T/peer"))"; continue
     fi
     for s in pgs psor sgs; do
         if "$LCP" -s "$s" -t 1e-12 -n 1000000 --quiet --reference "$T/ref.mtx" --ref-tol 1e-8 "$f" 2>"$T/err"; then

@@ -6,7 +6,7 @@
 #   pyramid --base 16 (1,024 contacts), pyramid with mu = 0 and with mixed
 #   mu (some contacts 0): 1e-10 with exit 0, checked by the independent
 #   checker, u (--output-w) equal to nsgs's u at 1e-10 (r need not be
-#   unique when W is singular; u is), DESIGN.md's residual recomputed here
+#   unique when W is singular; u is), docs/contract.md's residual recomputed here
 #   in Python, iteration counts within 60;
 # - the Siconos fc3d files read as ccp (--kind ccp): 1e-10, exit 0 (the
 #   non-symmetric W of Rover and Capsules through UMFPACK);
@@ -15,7 +15,7 @@
 # - refusals: lcp and fc3d problems (exit 2); trace columns; limits.
 # Ends with "N passed, N failed".
 . tests/lib.sh
-DATA=../shared/data/siconos/fc3d
+DATA=$SICONOS_DATA/fc3d
 MAXIT=60
 have_python=0; command -v python3 >/dev/null 2>&1 && have_python=1
 run() { # run NAME EXPECTED_EXIT ARGS...
@@ -37,7 +37,7 @@ print("%.3e" % (n2([x - y for x, y in zip(a, b)]) / max(n2(q), n2(b), n2(a), 1e-
 PY
 }
 
-# ccp_residual A B MU R: DESIGN.md's ccp residual of r, computed here with
+# ccp_residual A B MU R: docs/contract.md's ccp residual of r, computed here with
 # the Matrix Market readers of tests/check_residual.py (none of lcpsolve's code)
 ccp_residual() {
     python3 - "$@" <<'PY'

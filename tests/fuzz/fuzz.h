@@ -2,7 +2,8 @@
  *
  * A harness defines LLVMFuzzerTestOneInput (one entry point: the bytes of one
  * input file) and fuzz_seeds[], the glob patterns (relative to the
- * repository root, NULL-terminated) of its seed corpus.  The same source is
+ * repository root, or "$DATA/..." in the optional public collections,
+ * LCPSOLVE_DATA, default ../shared/data; NULL-terminated) of its seed corpus.  The same source is
  * linked two ways:
  *   - `make fuzz`: with libFuzzer (clang -fsanitize=fuzzer,address,undefined)
  *     into build-fuzz/fuzz_NAME;

@@ -3,9 +3,9 @@
 #include "fuzz.h"
 #include "io/io.h"
 
-const char *const fuzz_seeds[] = {"tests/bad/*.dat", "../shared/data/siconos/lcp/*.dat",
-                                  "../shared/data/siconos/fc3d/FC3D_Example1.dat",
-                                  "../shared/data/siconos/fc3d/FrictionContact3D_1c.dat",
+const char *const fuzz_seeds[] = {"tests/bad/*.dat", "$DATA/siconos/lcp/*.dat",
+                                  "$DATA/siconos/fc3d/FC3D_Example1.dat",
+                                  "$DATA/siconos/fc3d/FrictionContact3D_1c.dat",
                                   "tests/fuzz/corpus/dat/*", NULL};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

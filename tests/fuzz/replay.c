@@ -104,7 +104,13 @@ static void each_seed(void (*fn)(const char *))
 {
     for (int s = 0; fuzz_seeds[s]; s++) {
         glob_t g;
-        if (glob(fuzz_seeds[s], 0, NULL, &g) == 0)
+        char pat[1024]; /* "$DATA/...": the public collections, LCPSOLVE_DATA (default ../shared/data) */
+        const char *d = getenv("LCPSOLVE_DATA");
+        if (!strncmp(fuzz_seeds[s], "$DATA/", 6))
+            snprintf(pat, sizeof pat, "%s/%s", d && *d ? d : "../shared/data", fuzz_seeds[s] + 6);
+        else
+            snprintf(pat, sizeof pat, "%s", fuzz_seeds[s]);
+        if (glob(pat, 0, NULL, &g) == 0)
             for (size_t i = 0; i < g.gl_pathc; i++) {
                 struct stat st;
                 if (stat(g.gl_pathv[i], &st) == 0 && S_ISREG(st.st_mode)) fn(g.gl_pathv[i]);

@@ -1,12 +1,34 @@
 /* tests/unit/check.h: a minimal test harness.  Each test binary ends with
- * "N passed, N failed" and exits non-zero when any check failed. */
+ * "N passed, N failed, N skipped" and exits non-zero when any check failed. */
 #ifndef LCP_CHECK_H
 #define LCP_CHECK_H
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-static int check_passed, check_failed;
+static int check_passed, check_failed, check_skipped;
+
+/* A part skipped (data absent): one line, counted. */
+#define CHECK_SKIP(...)                \
+    do {                               \
+        check_skipped++;               \
+        printf("SKIP " __VA_ARGS__);   \
+        printf("\n");                  \
+    } while (0)
+
+/* The public collections of the field (optional, never in the repository):
+ * $LCPSOLVE_DATA/siconos<rel>, LCPSOLVE_DATA by default ../shared/data.
+ * The result lives in one of 8 buffers used in turn. */
+static inline const char *check_data_path(const char *rel)
+{
+    static char buf[8][1024];
+    static int k;
+    const char *d = getenv("LCPSOLVE_DATA");
+    char *b = buf[k++ % 8];
+    snprintf(b, sizeof buf[0], "%s/siconos%s", d && *d ? d : "../shared/data", rel);
+    return b;
+}
 
 #define CHECK(cond)                                                                  \
     do {                                                                             \
@@ -30,7 +52,7 @@ static int check_passed, check_failed;
 
 #define CHECK_DONE()                                                   \
     do {                                                               \
-        printf("%d passed, %d failed\n", check_passed, check_failed); \
+        printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped); \
         return check_failed ? 1 : 0;                                   \
     } while (0)
 

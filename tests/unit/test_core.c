@@ -1,5 +1,5 @@
 /* tests/unit/test_core.c: unit tests of the core: CSR kernels, the residuals
- * of DESIGN.md on hand-solved problems, the load-time checks of
+ * of docs/contract.md on hand-solved problems, the load-time checks of
  * lcp_problem_finish (factored form included), the readers (Matrix Market,
  * JSON, folders, YAML configurations) and the atomic writers.
  *

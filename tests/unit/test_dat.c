@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DATA "../shared/data/siconos"
 /* filler so that the file could hold what its header claims */
 #define PAD "\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
 
@@ -106,7 +105,7 @@ static void test_siconos_all(void)
 {
     for (size_t k = 0; k < sizeof siconos / sizeof *siconos; k++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/%s", DATA, siconos[k].file);
+        snprintf(path, sizeof path, "%s/%s", check_data_path(""), siconos[k].file);
         lcp_problem p;
         lcp_err err;
         int rc = load(path, LCP_KIND_NONE, &p, &err);
@@ -132,8 +131,8 @@ static void test_dense_vs_block(void)
                               {"lcp_deudeu.dat", "lcp_deudeu_block.dat"}};
     for (int k = 0; k < 3; k++) {
         char a[512], b[512];
-        snprintf(a, sizeof a, "%s/lcp/%s", DATA, pairs[k][0]);
-        snprintf(b, sizeof b, "%s/lcp/%s", DATA, pairs[k][1]);
+        snprintf(a, sizeof a, "%s/lcp/%s", check_data_path(""), pairs[k][0]);
+        snprintf(b, sizeof b, "%s/lcp/%s", check_data_path(""), pairs[k][1]);
         lcp_problem P, Q;
         lcp_err err;
         CHECK(load(a, LCP_KIND_NONE, &P, &err) == 0);
@@ -150,7 +149,7 @@ static void test_siconos_entries(void)
 {
     lcp_problem p;
     lcp_err err;
-    CHECK(load(DATA "/lcp/lcp_exp_murty.dat", LCP_KIND_NONE, &p, &err) == 0);
+    CHECK(load(check_data_path("/lcp/lcp_exp_murty.dat"), LCP_KIND_NONE, &p, &err) == 0);
     if (p.A.p) {
         int ok = 1;
         for (int i = 0; i < 6; i++)
@@ -160,13 +159,13 @@ static void test_siconos_entries(void)
     }
     lcp_problem_free(&p);
 
-    CHECK(load(DATA "/lcp/lcp_ortiz.dat", LCP_KIND_NONE, &p, &err) == 0);
+    CHECK(load(check_data_path("/lcp/lcp_ortiz.dat"), LCP_KIND_NONE, &p, &err) == 0);
     if (p.A.p) { /* first printed line "3 -1 0 0" is column 0 */
         CHECK(at(&p.A, 0, 0) == 3.0 && at(&p.A, 1, 0) == -1.0 && at(&p.A, 0, 1) == 1.0);
     }
     lcp_problem_free(&p);
 
-    CHECK(load(DATA "/fc3d/FrictionContact3D_1c.dat", LCP_KIND_NONE, &p, &err) == 0);
+    CHECK(load(check_data_path("/fc3d/FrictionContact3D_1c.dat"), LCP_KIND_NONE, &p, &err) == 0);
     if (p.A.p && p.b && p.mu) {
         CHECK(at(&p.A, 0, 0) == 15.0 && at(&p.A, 1, 1) == 14.0 && at(&p.A, 2, 2) == 16.0);
         CHECK(at(&p.A, 0, 1) == -1.0 && at(&p.A, 0, 2) == -2.0 && at(&p.A, 1, 2) == 1.0);
@@ -181,15 +180,15 @@ static void test_hints(void)
 {
     lcp_problem p;
     lcp_err err;
-    CHECK(load(DATA "/fc3d/Rover4396.dat", LCP_KIND_CCP, &p, &err) == 0 && p.kind == LCP_KIND_CCP);
+    CHECK(load(check_data_path("/fc3d/Rover4396.dat"), LCP_KIND_CCP, &p, &err) == 0 && p.kind == LCP_KIND_CCP);
     lcp_problem_free(&p);
-    CHECK(load(DATA "/fc3d/Rover4396.dat", LCP_KIND_FC3D, &p, &err) == 0 && p.kind == LCP_KIND_FC3D);
+    CHECK(load(check_data_path("/fc3d/Rover4396.dat"), LCP_KIND_FC3D, &p, &err) == 0 && p.kind == LCP_KIND_FC3D);
     lcp_problem_free(&p);
-    CHECK(load(DATA "/lcp/lcp_CPS_1.dat", LCP_KIND_BLCP, &p, &err) == 0 && p.kind == LCP_KIND_BLCP);
+    CHECK(load(check_data_path("/lcp/lcp_CPS_1.dat"), LCP_KIND_BLCP, &p, &err) == 0 && p.kind == LCP_KIND_BLCP);
     lcp_problem_free(&p);
-    CHECK(load(DATA "/fc3d/Rover4396.dat", LCP_KIND_LCP, &p, &err) == LCP_INPUT_ERROR);
+    CHECK(load(check_data_path("/fc3d/Rover4396.dat"), LCP_KIND_LCP, &p, &err) == LCP_INPUT_ERROR);
     lcp_problem_free(&p);
-    CHECK(load(DATA "/lcp/lcp_mmc.dat", LCP_KIND_FC3D, &p, &err) == LCP_INPUT_ERROR);
+    CHECK(load(check_data_path("/lcp/lcp_mmc.dat"), LCP_KIND_FC3D, &p, &err) == LCP_INPUT_ERROR);
     CHECK(strstr(err.msg, "lcp_mmc.dat:1:") != NULL);
     lcp_problem_free(&p);
 }
@@ -408,13 +407,13 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    if (is_dir(DATA "/lcp") && is_dir(DATA "/fc3d")) {
+    if (is_dir(check_data_path("/lcp")) && is_dir(check_data_path("/fc3d"))) {
         test_siconos_all();
         test_dense_vs_block();
         test_siconos_entries();
         test_hints();
     } else {
-        printf("SKIP Siconos files: %s not found\n", DATA);
+        CHECK_SKIP("Siconos files: %s not found (LCPSOLVE_DATA)", check_data_path(""));
     }
     test_storages();
     test_malformed();

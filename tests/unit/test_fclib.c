@@ -24,7 +24,6 @@
 #include <hdf5.h>
 #endif
 
-#define DATA "../shared/data/siconos/fc3d"
 
 static char tmpdir[256];
 
@@ -164,7 +163,7 @@ static void test_public_files(void)
                  {"Spheres-i099-356-679.hdf5", 1068, 356, 12000}};
     for (int k = 0; k < 2; k++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/%s", DATA, files[k].file);
+        snprintf(path, sizeof path, "%s/%s", check_data_path("/fc3d"), files[k].file);
         lcp_problem p;
         lcp_err err;
         int rc = load(path, &p, &err);
@@ -372,8 +371,8 @@ int main(void)
     }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the helpers probe links quietly */
     struct stat st;
-    if (stat(DATA, &st) == 0 && S_ISDIR(st.st_mode)) test_public_files();
-    else printf("SKIP FCLIB files: %s not found\n", DATA);
+    if (stat(check_data_path("/fc3d"), &st) == 0 && S_ISDIR(st.st_mode)) test_public_files();
+    else CHECK_SKIP("FCLIB files: %s not found (LCPSOLVE_DATA)", check_data_path("/fc3d"));
     test_written();
     test_refused();
     char cmd[600];
