@@ -74,7 +74,7 @@ MPISRC  = $(wildcard src/mpi/*.c)
 LDLIBS += -lmetis
 endif
 
-SRC     = $(wildcard src/*.c src/scenes/*.c src/core/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
+SRC     = $(wildcard src/scenes/*.c src/core/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
 OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
 LIBOBJ  = $(filter-out $(BUILD)/src/cli/%,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)
@@ -117,9 +117,12 @@ $(BUILD)/%.o: %.cu src/parallel/pgs_cuda.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fPIC -c -o $@ $<
 
+# a unit test links the library, and the object of a command it drives
+# (src/cli/, named below as a prerequisite of that test)
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJ) $(filter $(BUILD)/src/cli/%.o,$^) $(LDLIBS)
+$(BUILD)/tests/test_generate $(BUILD)/tests/test_api: $(BUILD)/src/cli/generate.o
 
 test: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
 	@[ ! -d $(SICONOS_INC)/numerics ] || $(MAKE) -s peer >/dev/null 2>&1 || true # once, before scripts run side by side (TEST_JOBS)

@@ -31,10 +31,10 @@
 #include "../io/config.h"
 #include "../core/options.h"
 #include "../core/pipeline.h"
-#include "../generate.h"
+#include "generate.h"
 #include "info.h"
 #include "../io/io.h"
-#include "../sequence.h"
+#include "sequence.h"
 #include "cli.h"
 
 volatile sig_atomic_t lcp_interrupted; /* SIGINT/SIGTERM (on_signal) */

@@ -1,10 +1,11 @@
 /* src/cli/sequence.c: `lcpsolve sequence DIR`: the steps of a simulation
- * (lcpsolve generate sequence, src/sequence.c) solved in order, each
- * warm-started from the previous step's answer matched by contact id, each
- * through the one solve pipeline (src/core/pipeline.c) with one cache of
- * the pattern-only set-up for all steps; a line or a JSON object a step and
- * a total.  See src/sequence.h. */
-#include "../sequence.h"
+ * (lcpsolve generate sequence, src/cli/generate_sequence.c) solved in
+ * order, each warm-started from the previous step's answer matched by
+ * contact id, each through the one solve pipeline (src/core/pipeline.c)
+ * with one cache of the pattern-only set-up for all steps; a line or a JSON
+ * object a step and a total; the parser of its --schedule.  See
+ * src/cli/sequence.h. */
+#include "sequence.h"
 
 #include "../core/pipeline.h"
 #include "../io/io.h"
@@ -16,6 +17,73 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ------------------------------------------------------------ schedule */
+
+int lcp_schedule_parse(const char *spec, lcp_schedule *sch, lcp_err *err)
+{
+    memset(sch, 0, sizeof *sch);
+    const char *s = spec;
+    int kinds = 0; /* 1: caps seen, 2: tolerances seen */
+    if (!*s) return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--schedule: empty (expected P:V,P:V,... e.g. 0:5,0.5:20)");
+    while (*s) {
+        char *end;
+        if (sch->n == LCP_SCHEDULE_MAX)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--schedule: more than %d entries", LCP_SCHEDULE_MAX);
+        errno = 0;
+        double at = strtod(s, &end);
+        if (end == s || *end != ':' || errno || !(at >= 0 && at < 1))
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                            "--schedule: '%s': each entry is P:V with a progress fraction 0 <= P < 1", spec);
+        const char *v = end + 1;
+        errno = 0;
+        double val = strtod(v, &end);
+        if (end == v || (*end && *end != ',') || errno || !isfinite(val))
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--schedule: '%s': the value after '%.*s:' is not a number",
+                            spec, (int)(v - 1 - s), s);
+        int is_int = 1;
+        for (const char *q = v; q < end; q++)
+            if (*q < '0' || *q > '9') is_int = 0;
+        if (is_int) {
+            if (!(val >= 1 && val <= 2147483647.0))
+                return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--schedule: '%s': an iteration cap must be >= 1", spec);
+            kinds |= 1;
+        } else {
+            if (!(val > 0 && val < 1))
+                return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                                "--schedule: '%s': a tolerance must be in (0, 1) (caps are whole numbers)", spec);
+            kinds |= 2;
+        }
+        if (kinds == 3)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                            "--schedule: '%s' mixes iteration caps and tolerances (use one kind)", spec);
+        if (sch->n == 0 && at != 0)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--schedule: '%s': the first entry must be at progress 0",
+                            spec);
+        if (sch->n > 0 && !(at > sch->at[sch->n - 1]))
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--schedule: '%s': progress fractions must increase", spec);
+        sch->at[sch->n] = at;
+        sch->value[sch->n] = val;
+        sch->n++;
+        s = *end ? end + 1 : end;
+        if (*end == ',' && !*s)
+            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--schedule: '%s' ends with a comma", spec);
+    }
+    sch->is_tol = kinds == 2;
+    return 0;
+}
+
+void lcp_schedule_apply(const lcp_schedule *sch, double f, lcp_settings *s)
+{
+    if (!sch || sch->n == 0) return;
+    int k = 0;
+    for (int q = 0; q < sch->n; q++)
+        if (sch->at[q] <= f + 1e-12) k = q;
+    if (sch->is_tol) s->tol = sch->value[k];
+    else s->max_iter = (int)sch->value[k];
+}
+
+/* ------------------------------------------------------------ the steps */
 
 typedef struct {
     double id;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../generate.h"
+#include "../scenes/scenes.h"
 #include "../io/io.h"
 #include "options.h"
 #include "pipeline.h"

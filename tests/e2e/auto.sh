@@ -211,7 +211,7 @@ case "$(field solver "$T/out") $(field auto_reason "$T/out")" in
 "admm "*"; admm stopped (max_iter after 300 iterations): nsn from its best iterate; nsn stopped (max_iter after 10 iterations): admm again from its best iterate") ok "sphere pyramid step 14: the warm nsn's 10 steps, then admm's second round solves ($(field iterations "$T/out") iterations)" ;;
 *) bad "sphere pyramid step 14: $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
-# the same fallbacks in a sequence (src/sequence.c, warm-started by contact id): step 16 of that simulation
+# the same fallbacks in a sequence (src/cli/sequence.c, warm-started by contact id): step 16 of that simulation
 # takes the warm nsn (admm 300, then 1 Newton step), step 14 admm's second round, every step solves
 "$LCP" generate sequence --scene pyramid --base 7 --steps 17 --mu 0.8 --mass-ratio 10 -o "$T/sqr17" 2>/dev/null
 "$LCP" sequence --json "$T/sqr17" >"$T/seq" 2>/dev/null

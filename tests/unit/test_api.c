@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "core/pipeline.h"
-#include "generate.h"
+#include "cli/generate.h"
 #include "io/io.h"
 
 /* A tridiagonal lcp of n rows (2 on the diagonal, -1 beside, b = -1). */

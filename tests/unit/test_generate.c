@@ -7,7 +7,7 @@
  * eigenvalue iteration, and the usage errors return 2 with one line. */
 #include "check.h"
 
-#include "generate.h"
+#include "cli/generate.h"
 #include "io/io.h"
 
 #include <cjson/cJSON.h>

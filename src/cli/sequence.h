@@ -1,21 +1,14 @@
-/* src/sequence.h: sequences of contact problems, one a time step of one
- * simulation (src/sequence.c).
- *
- *   lcpsolve generate sequence --scene column|pyramid|granular --steps K ... -o DIR
- *       a short rigid-sphere simulation; DIR/step-0000 ... are problem
- *       folders (A b M J v e [mu] .mtx, problem.json) with ids.mtx: one
- *       persistent id a contact (the pair of bodies).
- *   lcpsolve sequence DIR [OPTIONS]
- *       solves the steps in order, each warm-started from the previous
- *       step's solution matched by contact id.
+/* src/cli/sequence.h: `lcpsolve sequence DIR [OPTIONS]` (src/cli/sequence.c):
+ * the steps of a simulation, one contact problem a time step (written by
+ * `lcpsolve generate sequence`, src/cli/generate_sequence.c: DIR/step-0000
+ * ... are problem folders with ids.mtx, one persistent id a contact),
+ * solved in order, each warm-started from the previous step's solution
+ * matched by contact id; its --schedule.
  */
-#ifndef LCPSOLVE_SEQUENCE_H
-#define LCPSOLVE_SEQUENCE_H
+#ifndef LCPSOLVE_CLI_SEQUENCE_H
+#define LCPSOLVE_CLI_SEQUENCE_H
 
-#include "core/pipeline.h"
-
-/* argv[0] is "generate", argv[1] "sequence"; exit code of DESIGN.md. */
-int lcp_sequence_generate_main(int argc, char **argv);
+#include "../core/pipeline.h"
 
 /* --schedule SPEC: "P:V,P:V,..." with progress fractions 0 = P_1 < P_2 <
  * ... < 1; every V an iteration cap (a whole number >= 1) or every V a
