@@ -14,12 +14,12 @@
 
 /* argv[0] is the word "generate", the scene and the options follow (in any
  * order; argv itself is not reordered).  Writes the problem folder, prints
- * one summary line to stderr and returns the exit code of DESIGN.md: 0 on
+ * one summary line to stderr and returns the exit code of docs/contract.md: 0 on
  * success (also for --help, printed to stdout), 2 for a usage or input error
  * (one line "lcpsolve generate: ..." on stderr), 5 when memory runs out. */
 int lcp_generate_main(int argc, char **argv);
 
-/* argv[0] is "generate", argv[1] "sequence"; exit code of DESIGN.md. */
+/* argv[0] is "generate", argv[1] "sequence"; exit code of docs/contract.md. */
 int lcp_sequence_generate_main(int argc, char **argv);
 
 #endif

@@ -22,7 +22,7 @@
  *  random-spd  a random sparse symmetric positive definite A, set condition.
  *  murty       Murty's exponential example for Lemke's method.
  *
- * The rigid-body scenes come in both forms of DESIGN.md: the factored
+ * The rigid-body scenes come in both forms of docs/contract.md: the factored
  * form M (block diagonal, 6x6 a body), J (contact Jacobian), v (free
  * velocity after one gravity step), and the assembled A = J M^-1 J', b = J v.
  * Without --mu the problem is an `lcp` with one row (the normal) a contact;
