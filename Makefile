@@ -1,6 +1,8 @@
 # lcpsolve: a solver workbench for contact problems.
 #   make            build ./lcpsolve and the library: $(BUILD)/liblcpsolve.a, $(BUILD)/liblcpsolve.so.*
 #                   (include/lcpsolve.h; the binary links the same objects statically)
+#   make check      the quick tier, after each edit (a few minutes): unit tests, fuzz replays, the
+#                   contract, options and bad inputs of the command line, every solver once
 #   make test       run every test (unit tests, then end-to-end tests; TEST_JOBS=N: N at a time)
 #   make valgrind   end-to-end tests with lcpsolve under valgrind memcheck (scripts/valgrind-e2e)
 #   make install    PREFIX=/usr/local: binary, library, header, lcpsolve.pc, man pages (DESTDIR too)
@@ -128,6 +130,13 @@ test: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
 	@[ ! -d $(SICONOS_INC)/numerics ] || $(MAKE) -s peer >/dev/null 2>&1 || true # once, before scripts run side by side (TEST_JOBS)
 	@sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
 
+# the quick tier: everything of the unit tests and replays, and the end-to-end
+# scripts that check the command's contract and run every solver once
+CHECK_E2E = tests/e2e/contract.sh tests/e2e/options_table.sh tests/e2e/bad_inputs.sh tests/e2e/solvers_once.sh \
+            tests/e2e/cli.sh
+check: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
+	@E2E="$(CHECK_E2E)" TEST_JOBS=$(or $(TEST_JOBS),2) sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
+
 # the end-to-end tests with every lcpsolve run under valgrind memcheck (RELIABILITY.md)
 valgrind: $(BIN)
 	@sh scripts/valgrind-e2e
@@ -216,5 +225,5 @@ $(BUILD)/examples/%: examples/%.c
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
+.PHONY: all check test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "core/pipeline.h"
+#include "scenes/scenes.h"
 #include "cli/generate.h"
 #include "io/io.h"
 
