@@ -448,6 +448,170 @@ static int make_dir(const char *dir, lcp_err *err)
     return 0;
 }
 
+/* The environments of c->dir, read in name order: *names and *env (n of
+ * them, every problem initialised), *times (n, for the summary), and
+ * c->outdir made; each set as soon as it exists, for the caller's cleanup.
+ * 0, or an error with err set. */
+static int read_all(const batch_cli *c, char ***names, int *n, batch_env **env, double **times, lcp_err *err)
+{
+    int rc;
+    if ((rc = list_dir(c->dir, names, n, err))) return rc;
+    if (!(*env = lcp_calloc((size_t)*n, sizeof **env)) || !(*times = lcp_alloc((size_t)*n, sizeof(double))))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    for (int k = 0; k < *n; k++) lcp_problem_init(&(*env)[k].p);
+    for (int k = 0; k < *n; k++)
+        if ((rc = read_env(c, c->dir, (*names)[k], &(*env)[k], err))) return rc;
+    if (c->outdir && (rc = make_dir(c->outdir, err))) return rc;
+    return 0;
+}
+
+/* Every environment solved (o1: one thread each; threads: environments at
+ * once, or the device); *solve_s the wall time of it all.  0, or an error
+ * with err set. */
+static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_opts *o1, int threads, double *solve_s,
+                     lcp_err *err)
+{
+    int rc = 0;
+    openblas_set_num_threads(1);
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+    double ts = lcp_now();
+    if (c->gpu) {
+#ifdef LCP_HAVE_CUDA
+        rc = solve_gpu(env, n, &o1->s, err);
+#else
+        (void)err;
+#endif
+    } else {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int k = 0; k < n; k++) solve_env(&env[k], o1);
+    }
+    *solve_s = lcp_now() - ts;
+    return rc;
+}
+
+/* What the summary reports. */
+typedef struct {
+    int solved, exit_code, threads;
+    double worst, median, tmax, parse_s, solve_s, rate;
+    const char *worst_name, *solver, *precond, *device;
+} batch_summary;
+
+/* The counts, the worst residual, the exit code (precedence: input error,
+ * breakdown, no solution, limit) and the times' median and maximum (times:
+ * n doubles, sorted here); an environment neither solved nor stopped at a
+ * limit is named on stderr. */
+static void summarise(const batch_env *env, int n, double *times, batch_summary *S)
+{
+    int solved = 0, worst_code = 0;
+    double worst = 0.0;
+    const char *worst_name = "";
+    for (int k = 0; k < n; k++) {
+        const batch_env *e = &env[k];
+        times[k] = e->time_s;
+        if (e->status == LCP_SOLVED) solved++;
+        if (!(e->residual <= worst)) {
+            worst = e->residual;
+            worst_name = e->name;
+        }
+        int code = lcp_status_exit_code(e->status);
+        /* precedence: input error, breakdown, no solution, limit */
+        static const int rank[6] = {0, 1, 4, 2, 0, 3};
+        if (code > 0 && code < 6 && rank[code] > rank[worst_code]) worst_code = code;
+        if (e->status != LCP_SOLVED && e->status != LCP_MAX_ITER && e->status != LCP_TIME_LIMIT)
+            fprintf(stderr, PROG ": %s: %s%s%s\n", e->path, lcp_status_name(e->status), *e->msg ? ": " : "", e->msg);
+    }
+    S->solved = solved;
+    S->worst = worst;
+    S->worst_name = worst_name;
+    S->exit_code = worst_code;
+    qsort(times, (size_t)n, sizeof *times, cmp_dbl);
+    S->median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+    S->tmax = times[n - 1];
+}
+
+/* -o OUTDIR: each answer as OUTDIR/NAME.mtx.  0, or an error with err set. */
+static int write_answers(const char *outdir, const batch_env *env, int n, lcp_err *err)
+{
+    size_t len = strlen(outdir) + 16;
+    for (int k = 0; k < n; k++) {
+        char *path = malloc(len + strlen(env[k].name));
+        if (!path) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        snprintf(path, len + strlen(env[k].name), "%s/%s.mtx", outdir, env[k].name);
+        int rc = lcp_write_mtx_vector(path, env[k].x, env[k].p.n, "lcpsolve solution", err);
+        free(path);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* The solver and preconditioner the answers name ("auto (mixed)" where
+ * they differ), the device, the rate. */
+static void describe(const batch_cli *c, const batch_env *env, int n, batch_summary *S)
+{
+    S->device = c->gpu ? "gpu" : "cpu";
+    S->solver = env[0].sv ? env[0].sv->name : c->o.solver; /* auto: the one chosen, when all agree */
+    S->precond = env[0].precond_name ? env[0].precond_name : c->o.precond;
+    for (int k = 1; k < n; k++) {
+        if (env[k].sv != env[0].sv) S->solver = "auto (mixed)";
+        if (env[k].precond_name && strcmp(env[k].precond_name, S->precond)) S->precond = "auto (mixed)";
+    }
+    S->rate = S->solve_s > 0 ? n / S->solve_s : 0.0;
+}
+
+/* --json: the summary as one JSON object on stdout, with the names of the
+ * first 100 environments not solved. */
+static void print_json(const batch_cli *c, const batch_env *env, int n, const batch_summary *S)
+{
+    cJSON *o = cJSON_CreateObject(), *ns = cJSON_CreateArray();
+    cJSON_AddStringToObject(o, "command", "batch");
+    cJSON_AddStringToObject(o, "dir", c->dir);
+    cJSON_AddStringToObject(o, "solver", S->solver);
+    cJSON_AddStringToObject(o, "precond", S->precond);
+    cJSON_AddStringToObject(o, "device", S->device);
+    cJSON_AddNumberToObject(o, "threads", S->threads);
+    cJSON_AddNumberToObject(o, "environments", n);
+    cJSON_AddNumberToObject(o, "solved", S->solved);
+    cJSON_AddNumberToObject(o, "not_solved", n - S->solved);
+    cJSON_AddNumberToObject(o, "worst_residual", S->worst);
+    cJSON_AddStringToObject(o, "worst_environment", S->worst_name);
+    cJSON_AddNumberToObject(o, "parse_s", S->parse_s);
+    cJSON_AddNumberToObject(o, "solve_s", S->solve_s);
+    cJSON_AddNumberToObject(o, "env_steps_per_s", S->rate);
+    cJSON_AddNumberToObject(o, "median_env_s", S->median);
+    cJSON_AddNumberToObject(o, "max_env_s", S->tmax);
+    cJSON_AddNumberToObject(o, "tol", c->o.s.tol);
+    for (int k = 0, m = 0; k < n && m < 100; k++)
+        if (env[k].status != LCP_SOLVED) {
+            cJSON_AddItemToArray(ns, cJSON_CreateString(env[k].name));
+            m++;
+        }
+    cJSON_AddItemToObject(o, "not_solved_names", ns);
+    cJSON_AddStringToObject(o, "status", S->exit_code == 0 ? "solved" : "not_solved");
+    cJSON_AddNumberToObject(o, "exit_code", S->exit_code);
+    char *text = cJSON_Print(o);
+    if (text) puts(text);
+    free(text);
+    cJSON_Delete(o);
+}
+
+/* The summary as text on stdout. */
+static void print_text(const batch_cli *c, int n, const batch_summary *S)
+{
+    int threads = S->threads;
+    printf("environments     %d from %s (read in %.3f s)\n", n, c->dir, S->parse_s);
+    printf("solver           %s%s%s on %s, %d thread%s\n", S->solver, strcmp(S->precond, "none") ? " -p " : "",
+           strcmp(S->precond, "none") ? S->precond : "", S->device, threads, threads == 1 ? "" : "s");
+    printf("solved           %d, not solved %d (tol %.1e)\n", S->solved, n - S->solved, c->o.s.tol);
+    printf("worst residual   %.3e (%s)\n", S->worst, S->worst_name);
+    printf("solve wall time  %.4f s\n", S->solve_s);
+    printf("env-steps/s      %.1f\n", S->rate);
+    printf("per environment  median %.3e s, max %.3e s\n", S->median, S->tmax);
+}
+
 int lcp_batch_main(int argc, char **argv)
 {
     batch_cli c;
@@ -468,124 +632,20 @@ int lcp_batch_main(int argc, char **argv)
     int n = 0, exit_code = 0;
     batch_env *env = NULL;
     double *times = NULL;
-    const int threads = c.o.s.threads;
+    batch_summary S = {.threads = c.o.s.threads};
     lcp_solve_opts o1 = c.o; /* each solve sequential inside */
     o1.s.threads = 1;
 
     double t0 = lcp_now();
-    if ((rc = list_dir(c.dir, &names, &n, &err))) goto fail;
-    if (!(env = lcp_calloc((size_t)n, sizeof *env)) || !(times = lcp_alloc((size_t)n, sizeof(double)))) {
-        rc = lcp_fail(&err, LCP_ERROR, NULL, 0, "out of memory");
-        goto fail;
-    }
-    for (int k = 0; k < n; k++) lcp_problem_init(&env[k].p);
-    for (int k = 0; k < n; k++)
-        if ((rc = read_env(&c, c.dir, names[k], &env[k], &err))) goto fail;
-    if (c.outdir && (rc = make_dir(c.outdir, &err))) goto fail;
-    double parse_s = lcp_now() - t0;
-
-    openblas_set_num_threads(1);
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
-    double ts = lcp_now();
-    if (c.gpu) {
-#ifdef LCP_HAVE_CUDA
-        if ((rc = solve_gpu(env, n, &o1.s, &err))) goto fail;
-#endif
-    } else {
-#pragma omp parallel for schedule(dynamic, 1)
-        for (int k = 0; k < n; k++) solve_env(&env[k], &o1);
-    }
-    double solve_s = lcp_now() - ts;
-
-    int solved = 0, worst_code = 0;
-    double worst = 0.0;
-    const char *worst_name = "";
-    for (int k = 0; k < n; k++) {
-        batch_env *e = &env[k];
-        times[k] = e->time_s;
-        if (e->status == LCP_SOLVED) solved++;
-        if (!(e->residual <= worst)) {
-            worst = e->residual;
-            worst_name = e->name;
-        }
-        int code = lcp_status_exit_code(e->status);
-        /* precedence: input error, breakdown, no solution, limit */
-        static const int rank[6] = {0, 1, 4, 2, 0, 3};
-        if (code > 0 && code < 6 && rank[code] > rank[worst_code]) worst_code = code;
-        if (e->status != LCP_SOLVED && e->status != LCP_MAX_ITER && e->status != LCP_TIME_LIMIT)
-            fprintf(stderr, PROG ": %s: %s%s%s\n", e->path, lcp_status_name(e->status), *e->msg ? ": " : "", e->msg);
-    }
-    exit_code = worst_code;
-    qsort(times, (size_t)n, sizeof *times, cmp_dbl);
-    double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-    double tmax = times[n - 1];
-
-    if (c.outdir) {
-        size_t len = strlen(c.outdir) + 16;
-        for (int k = 0; k < n; k++) {
-            char *path = malloc(len + strlen(env[k].name));
-            if (!path) {
-                rc = lcp_fail(&err, LCP_ERROR, NULL, 0, "out of memory");
-                goto fail;
-            }
-            snprintf(path, len + strlen(env[k].name), "%s/%s.mtx", c.outdir, env[k].name);
-            rc = lcp_write_mtx_vector(path, env[k].x, env[k].p.n, "lcpsolve solution", &err);
-            free(path);
-            if (rc) goto fail;
-        }
-    }
-
-    const char *device = c.gpu ? "gpu" : "cpu";
-    const char *solver = env[0].sv ? env[0].sv->name : c.o.solver; /* auto: the one chosen, when all agree */
-    const char *precond = env[0].precond_name ? env[0].precond_name : c.o.precond;
-    for (int k = 1; k < n; k++) {
-        if (env[k].sv != env[0].sv) solver = "auto (mixed)";
-        if (env[k].precond_name && strcmp(env[k].precond_name, precond)) precond = "auto (mixed)";
-    }
-    double rate = solve_s > 0 ? n / solve_s : 0.0;
-    if (c.json) {
-        cJSON *o = cJSON_CreateObject(), *ns = cJSON_CreateArray();
-        cJSON_AddStringToObject(o, "command", "batch");
-        cJSON_AddStringToObject(o, "dir", c.dir);
-        cJSON_AddStringToObject(o, "solver", solver);
-        cJSON_AddStringToObject(o, "precond", precond);
-        cJSON_AddStringToObject(o, "device", device);
-        cJSON_AddNumberToObject(o, "threads", threads);
-        cJSON_AddNumberToObject(o, "environments", n);
-        cJSON_AddNumberToObject(o, "solved", solved);
-        cJSON_AddNumberToObject(o, "not_solved", n - solved);
-        cJSON_AddNumberToObject(o, "worst_residual", worst);
-        cJSON_AddStringToObject(o, "worst_environment", worst_name);
-        cJSON_AddNumberToObject(o, "parse_s", parse_s);
-        cJSON_AddNumberToObject(o, "solve_s", solve_s);
-        cJSON_AddNumberToObject(o, "env_steps_per_s", rate);
-        cJSON_AddNumberToObject(o, "median_env_s", median);
-        cJSON_AddNumberToObject(o, "max_env_s", tmax);
-        cJSON_AddNumberToObject(o, "tol", c.o.s.tol);
-        for (int k = 0, m = 0; k < n && m < 100; k++)
-            if (env[k].status != LCP_SOLVED) {
-                cJSON_AddItemToArray(ns, cJSON_CreateString(env[k].name));
-                m++;
-            }
-        cJSON_AddItemToObject(o, "not_solved_names", ns);
-        cJSON_AddStringToObject(o, "status", exit_code == 0 ? "solved" : "not_solved");
-        cJSON_AddNumberToObject(o, "exit_code", exit_code);
-        char *text = cJSON_Print(o);
-        if (text) puts(text);
-        free(text);
-        cJSON_Delete(o);
-    } else if (!c.quiet) {
-        printf("environments     %d from %s (read in %.3f s)\n", n, c.dir, parse_s);
-        printf("solver           %s%s%s on %s, %d thread%s\n", solver, strcmp(precond, "none") ? " -p " : "",
-               strcmp(precond, "none") ? precond : "", device, threads, threads == 1 ? "" : "s");
-        printf("solved           %d, not solved %d (tol %.1e)\n", solved, n - solved, c.o.s.tol);
-        printf("worst residual   %.3e (%s)\n", worst, worst_name);
-        printf("solve wall time  %.4f s\n", solve_s);
-        printf("env-steps/s      %.1f\n", rate);
-        printf("per environment  median %.3e s, max %.3e s\n", median, tmax);
-    }
+    if ((rc = read_all(&c, &names, &n, &env, &times, &err))) goto fail;
+    S.parse_s = lcp_now() - t0;
+    if ((rc = solve_all(&c, env, n, &o1, S.threads, &S.solve_s, &err))) goto fail;
+    summarise(env, n, times, &S);
+    exit_code = S.exit_code;
+    if (c.outdir && (rc = write_answers(c.outdir, env, n, &err))) goto fail;
+    describe(&c, env, n, &S);
+    if (c.json) print_json(&c, env, n, &S);
+    else if (!c.quiet) print_text(&c, n, &S);
     goto cleanup;
 fail:
     fprintf(stderr, PROG ": %s\n", err.msg);

@@ -7,36 +7,35 @@
  * time-limit + grace, then SIGKILL.  Rows are kept in memory and written as
  * CSV at the end through src/io/outfile.c (temporary + rename), the output
  * opened first so that an unwritable path fails before any run.
+ *
+ * Files: this one holds the command (options, configurations, the plan's
+ * loop in one process or over MPI, the exit code); the children -- fork
+ * with pipes and a time limit, the probe of a problem, one run made into a
+ * row -- are src/cli/bench_run.c, the CSV, the table and the JSON summary
+ * src/cli/bench_report.c, their shared types src/cli/bench_internal.h.
  */
-#define _GNU_SOURCE /* strsignal */
 #ifdef LCP_HAVE_MPI
 #include <mpi.h>
 #endif
 #include "bench.h"
 
+#include "bench_internal.h"
 #include "../core/cone.h"
-#include "../io/io.h"
-#include "../solvers/solver.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define PROG "lcpsolve bench"
-#define DEFAULT_TIME_LIMIT 60.0
 
-static volatile sig_atomic_t bench_stop;
+volatile sig_atomic_t bench_stop;
 static void on_stop(int sig) { (void)sig; bench_stop = 1; }
 
 /* ---------------------------------------------------------------- options */
@@ -104,15 +103,6 @@ static void help(void)
 
 /* ------------------------------------------------------- configurations */
 
-typedef struct {
-    const char *solver, *precond; /* "auto", "none" when not given */
-    const lcp_solver *sv;         /* NULL for auto */
-    lcp_kind kind_hint;
-    int cone_k;
-    double time_limit;
-    const char *tol, *threads; /* as given, for rows without --json */
-} bench_cfg;
-
 static int resolve_configs(const lcp_plan *plan, bench_cfg *cfg, lcp_err *err)
 {
     for (int k = 0; k < plan->nconfigs; k++) {
@@ -161,215 +151,9 @@ static const char *skip_reason(const bench_cfg *c, lcp_kind kind, char *buf, siz
     return buf;
 }
 
-/* ---------------------------------------------------------------- children */
-
-typedef struct {
-    char *out, *errtxt;
-    size_t nout, nerr;
-    int wstatus, timed_out, interrupted; /* interrupted: bench passed on a SIGINT/SIGTERM */
-    double wall_s;
-    long pid;
-} child_res;
-
-static void child_res_free(child_res *r)
-{
-    free(r->out);
-    free(r->errtxt);
-    memset(r, 0, sizeof *r);
-}
-
-static int append(char **buf, size_t *n, const char *data, size_t len, size_t cap)
-{
-    if (*n >= cap) return 0; /* keep the first cap bytes */
-    if (len > cap - *n) len = cap - *n;
-    char *nb = realloc(*buf, *n + len + 1);
-    if (!nb) return -1;
-    memcpy(nb + *n, data, len);
-    *n += len;
-    nb[*n] = '\0';
-    *buf = nb;
-    return 0;
-}
-
-/* Forks; the child runs body(arg) with stdout and stderr on pipes and exits
- * with its value.  The parent collects both, kills the child (SIGKILL) when
- * it is still alive limit_s seconds after the fork (limit_s <= 0: no limit),
- * and forwards a SIGINT/SIGTERM it gets as SIGTERM.  0, or -1 when no child
- * could be started (err set). */
-static int run_child(int (*body)(void *), void *arg, double limit_s, child_res *r, lcp_err *err)
-{
-    memset(r, 0, sizeof *r);
-    int po[2], pe[2];
-    if (pipe(po) != 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "pipe: %s", strerror(errno)), -1;
-    if (pipe(pe) != 0) {
-        close(po[0]);
-        close(po[1]);
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "pipe: %s", strerror(errno)), -1;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    double t0 = lcp_now();
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "fork: %s", strerror(e)), -1;
-    }
-    if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        close(po[0]);
-        close(pe[0]);
-        if (dup2(po[1], STDOUT_FILENO) < 0 || dup2(pe[1], STDERR_FILENO) < 0) _exit(5);
-        close(po[1]);
-        close(pe[1]);
-        int rc = body(arg);
-        fflush(stdout);
-        fflush(stderr);
-        _exit(rc & 0xff);
-    }
-    r->pid = (long)pid;
-    close(po[1]);
-    close(pe[1]);
-    struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-    int open_fds = 2, forwarded = 0, killed = 0, oom = 0;
-    char buf[8192];
-    for (;;) {
-        if (bench_stop && !forwarded) {
-            kill(pid, SIGTERM); /* the child stops at its next iteration, "interrupted" */
-            forwarded = 1;
-        }
-        double left = limit_s > 0 ? limit_s - (lcp_now() - t0) : 1.0;
-        if (limit_s > 0 && left <= 0 && !killed) {
-            kill(pid, SIGKILL);
-            killed = r->timed_out = 1;
-        }
-        if (open_fds == 0) {
-            pid_t w = waitpid(pid, &r->wstatus, killed ? 0 : WNOHANG);
-            if (w == pid) break;
-            if (w < 0 && errno != EINTR) break;
-            struct timespec ts = {0, 5000000};
-            nanosleep(&ts, NULL);
-            continue;
-        }
-        int ms = killed || left > 0.25 ? 250 : (int)(left * 1000) + 1;
-        int pr = poll(fds, 2, ms);
-        if (pr < 0 && errno != EINTR) break;
-        for (int i = 0; i < 2 && pr > 0; i++) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            ssize_t got = read(fds[i].fd, buf, sizeof buf);
-            if (got > 0) {
-                if (i == 0) oom |= append(&r->out, &r->nout, buf, (size_t)got, 1 << 20);
-                else oom |= append(&r->errtxt, &r->nerr, buf, (size_t)got, 1 << 16);
-            } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                open_fds--;
-            }
-        }
-    }
-    for (int i = 0; i < 2; i++)
-        if (fds[i].fd >= 0) close(fds[i].fd);
-    r->wall_s = lcp_now() - t0;
-    r->interrupted = forwarded;
-    (void)oom; /* a truncated capture reads as a missing JSON object */
-    return 0;
-}
-
-/* the probe: read the problem, print "OK kind n nnz contacts" or "ERR message" */
-typedef struct {
-    const char *path;
-    lcp_kind hint;
-} probe_arg;
-
-static int probe_body(void *a)
-{
-    const probe_arg *pa = a;
-    lcp_problem p;
-    lcp_problem_init(&p);
-    lcp_err e = {{0}};
-    int rc = lcp_read_problem(pa->path, pa->hint, &p, &e);
-    if (rc) printf("ERR %s\n", e.msg);
-    else
-        printf("OK %d %d %ld %d\n", (int)p.kind, p.n, lcp_csr_nnz(&p.A), (p.kind & LCP_KIND_FRICTION) ? p.nc : p.n);
-    lcp_problem_free(&p);
-    return rc ? 2 : 0;
-}
-
-typedef struct {
-    int done, ok;
-    char status[16]; /* when not ok: input_error, crash or timeout */
-    lcp_kind kind;
-    int n, contacts;
-    long nnz;
-    char msg[600];
-} probe_res;
-
-static void probe(const char *path, lcp_kind hint, double limit_s, probe_res *pr)
-{
-    memset(pr, 0, sizeof *pr);
-    pr->done = 1;
-    probe_arg pa = {path, hint};
-    child_res r;
-    lcp_err e = {{0}};
-    if (run_child(probe_body, &pa, limit_s, &r, &e)) {
-        snprintf(pr->status, sizeof pr->status, "error");
-        snprintf(pr->msg, sizeof pr->msg, "%.500s", e.msg);
-        return;
-    }
-    int kind;
-    if (r.timed_out) {
-        snprintf(pr->status, sizeof pr->status, "timeout");
-        snprintf(pr->msg, sizeof pr->msg, "reading the problem took over %g s", limit_s);
-    } else if (WIFSIGNALED(r.wstatus)) {
-        snprintf(pr->status, sizeof pr->status, "crash");
-        snprintf(pr->msg, sizeof pr->msg, "reading the problem: killed by signal %d (%s)", WTERMSIG(r.wstatus),
-                 strsignal(WTERMSIG(r.wstatus)));
-    } else if (r.out && sscanf(r.out, "OK %d %d %ld %d", &kind, &pr->n, &pr->nnz, &pr->contacts) == 4) {
-        pr->ok = 1;
-        pr->kind = (lcp_kind)kind;
-    } else {
-        snprintf(pr->status, sizeof pr->status, "input_error");
-        const char *m = r.out && !strncmp(r.out, "ERR ", 4) ? r.out + 4 : "cannot read the problem";
-        snprintf(pr->msg, sizeof pr->msg, "%s", m);
-        pr->msg[strcspn(pr->msg, "\n")] = '\0';
-    }
-    child_res_free(&r);
-}
-
-/* a run: lcpsolve's main on a fresh argv */
-typedef struct {
-    int (*main_fn)(int, char **);
-    int argc;
-    char **argv;
-} run_arg;
-
-static int run_body(void *a)
-{
-    run_arg *ra = a;
-    lcp_procs = 1; /* this child is one process, even under mpirun */
-    optind = 0; /* glibc: a full re-initialisation of getopt */
-    return ra->main_fn(ra->argc, ra->argv);
-}
-
 /* ---------------------------------------------------------------- rows */
 
-typedef struct {
-    int problem, config, repeat;
-    int exit_code; /* -1: none (skipped) */
-    char status[24];
-    cJSON *json;   /* the run's --json object, or NULL */
-    char *message; /* bench's own note (crash, timeout, skip, stderr), or NULL */
-    double wall_s; /* < 0: not run */
-    const probe_res *pr;
-} bench_row;
-
-typedef struct {
-    bench_row *v;
-    int n, cap;
-} row_list;
-
-static bench_row *new_row(row_list *rows)
+bench_row *bench_new_row(row_list *rows)
 {
     if (rows->n == rows->cap) {
         int cap = rows->cap ? 2 * rows->cap : 64;
@@ -383,43 +167,6 @@ static bench_row *new_row(row_list *rows)
     r->exit_code = -1;
     r->wall_s = -1;
     return r;
-}
-
-/* the first line of the child's stderr, without the "lcpsolve: " prefix */
-static char *first_error_line(const char *s)
-{
-    if (!s) return NULL;
-    while (*s == '\n') s++;
-    if (!*s) return NULL;
-    if (!strncmp(s, "lcpsolve: ", 10)) s += 10;
-    size_t len = strcspn(s, "\n");
-    char *m = malloc(len + 1);
-    if (m) {
-        memcpy(m, s, len);
-        m[len] = '\0';
-    }
-    return m;
-}
-
-/* the last line of the child's stdout that parses as a JSON object */
-static cJSON *last_json(char *out)
-{
-    if (!out) return NULL;
-    cJSON *found = NULL;
-    for (char *line = out; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl) *nl = '\0';
-        if (*line == '{') {
-            cJSON *o = cJSON_Parse(line);
-            if (o && cJSON_IsObject(o)) {
-                cJSON_Delete(found);
-                found = o;
-            } else
-                cJSON_Delete(o);
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    return found;
 }
 
 /* ---------------------------------------------------------------- progress */
@@ -437,300 +184,6 @@ static void progress(int done, int total, const char *config, const char *proble
     else
         fprintf(stderr, "\r\033[K");
     fflush(stderr);
-}
-
-/* ---------------------------------------------------------------- CSV */
-
-static const char *const fixed_cols[] = {
-    "kind", "n", "nnz", "solver", "precond", "status", "iterations", "time_s", "residual", "complementarity",
-    "feasibility", "contacts", "components", "parse_time_s", "tol", "threads", "omega", "reference_diff",
-    "ref_tol", "cone", "cone_form", "original_kind", "original_n", "cone_error", "version", NULL};
-
-static int is_fixed(const char *k)
-{
-    for (int i = 0; fixed_cols[i]; i++)
-        if (!strcmp(fixed_cols[i], k)) return 1;
-    return !strcmp(k, "problem") || !strcmp(k, "message"); /* as path, and last */
-}
-
-static void fmt_number(double x, char *buf, size_t len)
-{
-    if (x == floor(x) && fabs(x) < 1e15) {
-        snprintf(buf, len, "%.0f", x);
-        return;
-    }
-    snprintf(buf, len, "%.15g", x);
-    if (strtod(buf, NULL) != x) snprintf(buf, len, "%.17g", x);
-}
-
-/* the text of a JSON value ("" when absent); buf holds it when needed */
-static const char *json_text(const cJSON *o, const char *key, char *buf, size_t len)
-{
-    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-    if (!v || cJSON_IsNull(v)) return "";
-    if (cJSON_IsString(v)) return v->valuestring;
-    if (cJSON_IsBool(v)) return cJSON_IsTrue(v) ? "true" : "false";
-    if (cJSON_IsNumber(v)) {
-        fmt_number(v->valuedouble, buf, len);
-        return buf;
-    }
-    char *s = cJSON_PrintUnformatted(v);
-    snprintf(buf, len, "%s", s ? s : "");
-    free(s);
-    return buf;
-}
-
-static void csv_field(FILE *f, const char *s, int last)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', f);
-        for (const char *c = s; *c; c++) {
-            if (*c == '"') fputc('"', f);
-            fputc(*c, f);
-        }
-        fputc('"', f);
-    } else
-        fputs(s, f);
-    fputc(last ? '\n' : ',', f);
-}
-
-/* a column's value for a row: the run's JSON, else what bench knows */
-static const char *row_value(const bench_row *r, const bench_cfg *c, const char *col, char *buf, size_t len)
-{
-    if (!strcmp(col, "status")) return r->status;
-    const char *s = json_text(r->json, col, buf, len);
-    if (*s) return s;
-    const probe_res *pr = r->pr;
-    if (pr && pr->ok) {
-        if (!strcmp(col, "kind")) return lcp_kind_name(pr->kind);
-        if (!strcmp(col, "n")) return snprintf(buf, len, "%d", pr->n), buf;
-        if (!strcmp(col, "nnz")) return snprintf(buf, len, "%ld", pr->nnz), buf;
-        if (!strcmp(col, "contacts")) return snprintf(buf, len, "%d", pr->contacts), buf;
-    }
-    if (!strcmp(col, "solver")) return c->solver;
-    if (!strcmp(col, "precond")) return c->precond;
-    if (!strcmp(col, "tol") && c->tol) return c->tol;
-    if (!strcmp(col, "threads") && c->threads) return c->threads;
-    return "";
-}
-
-static int write_csv(lcp_outfile *out, const lcp_plan *plan, const bench_cfg *cfg, const row_list *rows, lcp_err *err)
-{
-    FILE *f = out->fp;
-    /* the columns past the fixed ones: every other key any run reported, first seen first */
-    const char **extra = NULL;
-    int nextra = 0;
-    for (int i = 0; i < rows->n; i++)
-        for (const cJSON *it = rows->v[i].json ? rows->v[i].json->child : NULL; it; it = it->next) {
-            if (!it->string || is_fixed(it->string)) continue;
-            int seen = 0;
-            for (int k = 0; k < nextra && !seen; k++) seen = !strcmp(extra[k], it->string);
-            if (seen) continue;
-            const char **ne = realloc(extra, (size_t)(nextra + 1) * sizeof *ne);
-            if (!ne) {
-                free(extra);
-                return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            }
-            extra = ne;
-            extra[nextra++] = it->string;
-        }
-    fputs("config,problem,repeat,exit_code,", f);
-    for (int i = 0; fixed_cols[i]; i++) fprintf(f, "%s,", fixed_cols[i]);
-    for (int k = 0; k < nextra; k++) fprintf(f, "%s,", extra[k]);
-    fputs("wall_s,path,message\n", f);
-    char buf[512];
-    for (int i = 0; i < rows->n; i++) {
-        const bench_row *r = &rows->v[i];
-        const bench_cfg *c = &cfg[r->config];
-        csv_field(f, plan->configs[r->config].name, 0);
-        csv_field(f, plan->problems[r->problem].name, 0);
-        fprintf(f, "%d,", r->repeat);
-        if (r->exit_code >= 0) fprintf(f, "%d", r->exit_code);
-        fputc(',', f);
-        for (int k = 0; fixed_cols[k]; k++) csv_field(f, row_value(r, c, fixed_cols[k], buf, sizeof buf), 0);
-        for (int k = 0; k < nextra; k++) csv_field(f, json_text(r->json, extra[k], buf, sizeof buf), 0);
-        if (r->wall_s >= 0) fmt_number(round(r->wall_s * 1e6) / 1e6, buf, sizeof buf);
-        else buf[0] = '\0';
-        csv_field(f, buf, 0);
-        csv_field(f, plan->problems[r->problem].path, 0);
-        const char *msg = r->message ? r->message : json_text(r->json, "message", buf, sizeof buf);
-        csv_field(f, msg, 1);
-    }
-    free(extra);
-    return 0;
-}
-
-/* ---------------------------------------------------------------- summary */
-
-typedef struct {
-    double median;   /* of the solved runs' time_s; NAN when none */
-    int solved, runs;
-    const char *status; /* "solved", or the most frequent status of the runs */
-    int best;
-} cell;
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void make_cells(const lcp_plan *plan, const row_list *rows, cell *cells)
-{
-    int np = plan->nproblems, nc = plan->nconfigs;
-    double *t = lcp_alloc((size_t)(rows->n > 0 ? rows->n : 1), sizeof(double));
-    for (int i = 0; i < np * nc; i++) {
-        memset(&cells[i], 0, sizeof cells[i]);
-        cells[i].median = NAN;
-        cells[i].status = "not_run";
-    }
-    /* the rows of a pair are consecutive: problems outer, configurations inner, then repeats */
-    for (int i = 0; i < rows->n;) {
-        const bench_row *r0 = &rows->v[i];
-        cell *e = &cells[r0->problem * nc + r0->config];
-        int end = i, nt = 0, top = 0;
-        while (end < rows->n && rows->v[end].problem == r0->problem && rows->v[end].config == r0->config) end++;
-        for (int k = i; k < end; k++) {
-            const bench_row *r = &rows->v[k];
-            e->runs++;
-            if (!strcmp(r->status, "solved")) {
-                const cJSON *ts = cJSON_GetObjectItemCaseSensitive(r->json, "time_s");
-                if (t && cJSON_IsNumber(ts)) t[nt++] = ts->valuedouble;
-                e->solved++;
-            }
-            int count = 0; /* the most frequent status, the first on ties */
-            for (int j = i; j < end; j++) count += !strcmp(rows->v[j].status, r->status);
-            if (count > top) {
-                top = count;
-                e->status = r->status;
-            }
-        }
-        if (nt) {
-            qsort(t, (size_t)nt, sizeof *t, cmp_dbl);
-            e->median = nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]);
-            e->status = "solved";
-        } else
-            e->solved = 0; /* solved without a time: cannot be ranked */
-        i = end;
-    }
-    for (int p = 0; p < np; p++) {
-        double best = INFINITY;
-        for (int c = 0; c < nc; c++)
-            if (cells[p * nc + c].solved && cells[p * nc + c].median < best) best = cells[p * nc + c].median;
-        for (int c = 0; c < nc; c++)
-            if (cells[p * nc + c].solved && cells[p * nc + c].median == best) cells[p * nc + c].best = 1;
-    }
-    free(t);
-}
-
-static void print_table(const lcp_plan *plan, const cell *cells)
-{
-    int np = plan->nproblems, nc = plan->nconfigs;
-    int w0 = (int)strlen("wins/solved");
-    for (int p = 0; p < np; p++)
-        if ((int)strlen(plan->problems[p].name) > w0) w0 = (int)strlen(plan->problems[p].name);
-    int *w = lcp_alloc((size_t)nc, sizeof(int));
-    char (*txt)[48] = lcp_alloc((size_t)(np + 1) * (size_t)nc, sizeof *txt);
-    if (!w || !txt) {
-        free(w);
-        free(txt);
-        return;
-    }
-    for (int c = 0; c < nc; c++) {
-        int wins = 0, solved = 0;
-        for (int p = 0; p < np; p++) {
-            const cell *e = &cells[p * nc + c];
-            char *s = txt[p * nc + c];
-            if (e->solved) {
-                int n = snprintf(s, 48, "%.3g%s", e->median, e->best ? "*" : "");
-                if (e->solved < e->runs) snprintf(s + n, (size_t)(48 - n), " (%d/%d)", e->solved, e->runs);
-                solved++;
-                wins += e->best;
-            } else
-                snprintf(s, 48, "%s", e->status);
-        }
-        snprintf(txt[np * nc + c], 48, "%d/%d", wins, solved);
-        w[c] = (int)strlen(plan->configs[c].name);
-        for (int p = 0; p <= np; p++)
-            if ((int)strlen(txt[p * nc + c]) > w[c]) w[c] = (int)strlen(txt[p * nc + c]);
-    }
-    printf("median solve time (s) of the solved runs (* fastest; (k/r): k of r runs solved), else the status\n");
-    printf("%-*s", w0, "problem");
-    for (int c = 0; c < nc; c++) printf("  %*s", w[c], plan->configs[c].name);
-    printf("\n");
-    for (int p = 0; p <= np; p++) {
-        printf("%-*s", w0, p < np ? plan->problems[p].name : "wins/solved");
-        for (int c = 0; c < nc; c++) printf("  %*s", w[c], txt[p * nc + c]);
-        printf("\n");
-    }
-    free(w);
-    free(txt);
-}
-
-static void print_json(const lcp_plan *plan, const bench_cfg *cfg, const row_list *rows, const cell *cells,
-                       const char *output, int interrupted, int exit_code)
-{
-    int np = plan->nproblems, nc = plan->nconfigs;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "command", "bench");
-    cJSON_AddStringToObject(o, "plan", plan->file);
-    cJSON_AddStringToObject(o, "output", output);
-    if (plan->traces) cJSON_AddStringToObject(o, "traces", plan->traces);
-    else cJSON_AddNullToObject(o, "traces");
-    cJSON_AddNumberToObject(o, "problems", np);
-    cJSON_AddNumberToObject(o, "configs", nc);
-    cJSON_AddNumberToObject(o, "repeats", plan->repeats);
-    cJSON_AddNumberToObject(o, "rows", rows->n);
-    cJSON *counts = cJSON_AddObjectToObject(o, "statuses");
-    for (int i = 0; i < rows->n; i++) {
-        cJSON *v = cJSON_GetObjectItemCaseSensitive(counts, rows->v[i].status);
-        if (v) cJSON_SetNumberValue(v, v->valuedouble + 1);
-        else cJSON_AddNumberToObject(counts, rows->v[i].status, 1);
-    }
-    cJSON *ca = cJSON_AddArrayToObject(o, "config_summary");
-    for (int c = 0; c < nc; c++) {
-        int wins = 0, solved = 0;
-        for (int p = 0; p < np; p++) {
-            solved += cells[p * nc + c].solved > 0;
-            wins += cells[p * nc + c].best;
-        }
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", plan->configs[c].name);
-        cJSON_AddStringToObject(e, "solver", cfg[c].solver);
-        cJSON_AddStringToObject(e, "precond", cfg[c].precond);
-        cJSON_AddNumberToObject(e, "wins", wins);
-        cJSON_AddNumberToObject(e, "solved", solved);
-        cJSON_AddItemToArray(ca, e);
-    }
-    cJSON *pa = cJSON_AddArrayToObject(o, "table");
-    for (int p = 0; p < np; p++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "problem", plan->problems[p].name);
-        cJSON_AddStringToObject(e, "path", plan->problems[p].path);
-        const char *best = NULL;
-        cJSON *res = cJSON_AddObjectToObject(e, "results");
-        for (int c = 0; c < nc; c++) {
-            const cell *x = &cells[p * nc + c];
-            cJSON *r = cJSON_CreateObject();
-            cJSON_AddStringToObject(r, "status", x->status);
-            if (x->solved) cJSON_AddNumberToObject(r, "median_time_s", x->median);
-            else cJSON_AddNullToObject(r, "median_time_s");
-            cJSON_AddNumberToObject(r, "solved", x->solved);
-            cJSON_AddNumberToObject(r, "runs", x->runs);
-            cJSON_AddBoolToObject(r, "best", x->best);
-            cJSON_AddItemToObject(res, plan->configs[c].name, r);
-            if (x->best && !best) best = plan->configs[c].name;
-        }
-        if (best) cJSON_AddStringToObject(e, "best", best);
-        else cJSON_AddNullToObject(e, "best");
-        cJSON_AddItemToArray(pa, e);
-    }
-    cJSON_AddBoolToObject(o, "interrupted", interrupted);
-    cJSON_AddNumberToObject(o, "exit_code", exit_code);
-    char *s = cJSON_PrintUnformatted(o);
-    printf("%s\n", s ? s : "{}");
-    free(s);
-    cJSON_Delete(o);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -769,149 +222,6 @@ static int make_parent(const char *file, lcp_err *err)
     int rc = make_dirs(d, err);
     free(d);
     return rc;
-}
-
-/* argv of a run: lcpsolve --json [defaults not overridden] [the config's]
- * [--time-limit 60 when none] [--trace FILE] -- PROBLEM; every string owned */
-static void free_argv(char **v)
-{
-    if (!v) return;
-    for (int i = 0; v[i]; i++) free(v[i]);
-    free(v);
-}
-
-static char **run_argv(const lcp_plan *plan, int k, const char *trace, const char *problem, int *argc)
-{
-    const lcp_plan_config *c = &plan->configs[k];
-    size_t cap = (size_t)(2 * (plan->ndefaults + c->nopt) + 10);
-    char **v = lcp_calloc(cap, sizeof *v);
-    if (!v) return NULL;
-    int n = 0, ok = 1;
-#define PUSH(s) (ok &= (v[n++] = lcp_strdup(s)) != NULL)
-    PUSH("lcpsolve");
-    PUSH("--json");
-    int has_tl = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const lcp_plan_opt *o = pass ? c->opt : plan->defaults;
-        int no = pass ? c->nopt : plan->ndefaults;
-        for (int i = 0; i < no; i++) {
-            int over = 0; /* a default the configuration overrides */
-            for (int j = 0; !pass && j < c->nopt && !over; j++) over = !strcmp(c->opt[j].key, o[i].key);
-            if (over) continue;
-            if (!strcmp(o[i].key, "time-limit")) has_tl = 1;
-            if (o[i].flag && lcp_plan_bool(o[i].value) != 1) continue;
-            char opt[128];
-            snprintf(opt, sizeof opt, "--%s", o[i].key);
-            PUSH(opt);
-            if (!o[i].flag) PUSH(o[i].value);
-        }
-    }
-    if (!has_tl) {
-        char tl[32];
-        snprintf(tl, sizeof tl, "%g", DEFAULT_TIME_LIMIT);
-        PUSH("--time-limit");
-        PUSH(tl);
-    }
-    if (trace) {
-        PUSH("--trace");
-        PUSH(trace);
-    }
-    PUSH("--");
-    PUSH(problem);
-#undef PUSH
-    v[n] = NULL;
-    *argc = n;
-    if (!ok) {
-        for (int i = 0; i < n; i++) free(v[i]);
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
-static char *path_join3(const char *dir, const char *a, const char *b, const char *c)
-{
-    size_t len = strlen(dir) + strlen(a) + strlen(b) + strlen(c) + 2;
-    char *s = malloc(len);
-    if (s) snprintf(s, len, "%s/%s%s%s", dir, a, b, c);
-    return s;
-}
-
-/* One run: fork, wait, turn what came back into a row. */
-static int do_run(const lcp_plan *plan, const bench_cfg *cfg, int p, int k, int rep, int (*run_main)(int, char **),
-                  const probe_res *pr, row_list *rows, lcp_err *err)
-{
-    char *trace = NULL;
-    if (plan->traces && !(trace = path_join3(plan->traces, plan->configs[k].name, "__", plan->problems[p].name)))
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-    if (trace) { /* .csv */
-        char *t = realloc(trace, strlen(trace) + 5);
-        if (!t) {
-            free(trace);
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-        }
-        trace = strcat(t, ".csv");
-    }
-    int argc = 0;
-    char **argv = run_argv(plan, k, trace, plan->problems[p].path, &argc);
-    bench_row *r = new_row(rows);
-    if (!argv || !r) {
-        free(trace);
-        free_argv(argv);
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-    }
-    r->problem = p;
-    r->config = k;
-    r->repeat = rep;
-    r->pr = pr;
-    run_arg ra = {run_main, argc, argv};
-    child_res cr;
-    double limit = cfg[k].time_limit + plan->grace;
-    int rc = run_child(run_body, &ra, limit, &cr, err);
-    free_argv(argv);
-    if (rc) {
-        free(trace);
-        rows->n--;
-        return LCP_ERROR;
-    }
-    r->wall_s = cr.wall_s;
-    r->json = last_json(cr.out);
-    char msg[700] = "";
-    if (cr.timed_out) {
-        snprintf(r->status, sizeof r->status, "timeout");
-        r->exit_code = 128 + SIGKILL;
-        snprintf(msg, sizeof msg, "killed by bench after %.3g s (time-limit %g + grace %g)", cr.wall_s,
-                 cfg[k].time_limit, plan->grace);
-    } else if (WIFSIGNALED(cr.wstatus)) {
-        int sig = WTERMSIG(cr.wstatus);
-        snprintf(r->status, sizeof r->status, "crash");
-        r->exit_code = 128 + sig;
-        snprintf(msg, sizeof msg, "killed by signal %d (%s)%s", sig, strsignal(sig),
-                 cr.interrupted ? ", bench was interrupted" : "");
-    } else {
-        r->exit_code = WIFEXITED(cr.wstatus) ? WEXITSTATUS(cr.wstatus) : 5;
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(r->json, "status");
-        if (cJSON_IsString(st) && strlen(st->valuestring) < sizeof r->status)
-            snprintf(r->status, sizeof r->status, "%s", st->valuestring);
-        else
-            snprintf(r->status, sizeof r->status, "%s", r->exit_code == 2 ? "input_error" : "error");
-    }
-    if (*msg) {
-        char *e = first_error_line(cr.errtxt); /* what the child said before it died, if anything */
-        size_t len = strlen(msg);
-        if (e && *e) snprintf(msg + len, sizeof msg - len, "; stderr: %s", e);
-        free(e);
-        r->message = lcp_strdup(msg);
-    } else if (!r->json || !cJSON_GetObjectItemCaseSensitive(r->json, "message"))
-        r->message = first_error_line(cr.errtxt);
-    if (trace && (cr.timed_out || WIFSIGNALED(cr.wstatus))) { /* the trace's temporary, left by the dead child */
-        char tmp[2048];
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", trace, cr.pid);
-        remove(tmp);
-    }
-    child_res_free(&cr);
-    free(trace);
-    return 0;
 }
 
 static int parse_args(int argc, char **argv, const char **plan, const char **output, int *json, int *quiet)
@@ -961,6 +271,93 @@ static int parse_args(int argc, char **argv, const char **plan, const char **out
         return 2;
     }
     return 0;
+}
+
+/* The plan in one process: each problem probed once (per kind hint), each
+ * pair skipped with one row or run `repeats` times (a refusal, input_error,
+ * is not repeated); stops handing out runs on SIGINT/SIGTERM.  *done counts
+ * the runs done or skipped.  0, or an error with err set. */
+static int run_plan(const lcp_plan *plan, const bench_cfg *cfg, probe_res *probes, row_list *rows,
+                    int (*run_main)(int, char **), int tty, int *done, lcp_err *err)
+{
+    const int total = plan->nproblems * plan->nconfigs * plan->repeats;
+    int rc;
+    for (int p = 0; p < plan->nproblems && !bench_stop; p++) {
+        for (int k = 0; k < plan->nconfigs && !bench_stop; k++) {
+            probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];
+            if (!pr->done) {
+                if (tty) progress(*done, total, "", plan->problems[p].name, 0, 0);
+                bench_probe(plan->problems[p].path, cfg[k].kind_hint, 300 + plan->grace, pr);
+            }
+            char why[700];
+            const char *skip = NULL, *status = NULL;
+            if (!pr->ok) {
+                status = pr->status;
+                skip = pr->msg;
+            } else if ((skip = skip_reason(&cfg[k], pr->kind, why, sizeof why)))
+                status = "skipped";
+            if (status) { /* one row: the pair was not run */
+                bench_row *r = bench_new_row(rows);
+                if (!r) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+                r->problem = p;
+                r->config = k;
+                r->repeat = 1;
+                r->pr = pr;
+                snprintf(r->status, sizeof r->status, "%s", status);
+                r->message = lcp_strdup(skip);
+                *done += plan->repeats;
+                continue;
+            }
+            for (int rep = 1; rep <= plan->repeats && !bench_stop; rep++) {
+                if (tty) progress(*done, total, plan->configs[k].name, plan->problems[p].name, rep, plan->repeats);
+                if ((rc = bench_do_run(plan, cfg, p, k, rep, run_main, pr, rows, err))) return rc;
+                ++*done;
+                if (!strcmp(rows->v[rows->n - 1].status, "input_error")) { /* refused: it would be again */
+                    *done += plan->repeats - rep;
+                    break;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* SIGINT/SIGTERM set bench_stop from now on; the handlers they had go to
+ * *old_int, *old_term. */
+static void catch_stop(struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop; /* no SA_RESTART: poll() returns */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+}
+
+/* The results: the CSV written and committed (*out_open cleared once it
+ * is handed to the commit), then the table or the JSON summary on stdout.
+ * 0, or an error with err set. */
+static int report_results(const lcp_plan *plan, const bench_cfg *cfg, const row_list *rows, cell *cells,
+                          lcp_outfile *out, int *out_open, const char *output, int json, int quiet, int exit_code,
+                          lcp_err *err)
+{
+    int rc;
+    if ((rc = bench_write_csv(out, plan, cfg, rows, err))) return rc;
+    *out_open = 0;
+    if ((rc = lcp_outfile_commit(out, err))) return rc;
+    bench_make_cells(plan, rows, cells);
+    if (json) bench_print_json(plan, cfg, rows, cells, output, bench_stop != 0, exit_code);
+    else if (!quiet && strcmp(output, "-")) bench_print_table(plan, cells); /* -o -: the CSV is stdout */
+    return 0;
+}
+
+static void free_rows(row_list *rows)
+{
+    for (int i = 0; i < rows->n; i++) {
+        cJSON_Delete(rows->v[i].json);
+        free(rows->v[i].message);
+    }
+    free(rows->v);
 }
 
 #ifdef LCP_HAVE_MPI
@@ -1051,7 +448,7 @@ static int mpi_worker(const lcp_plan *plan, const bench_cfg *cfg, int (*run_main
         row_list one = {0};
         bench_row failed = {.problem = t[0], .config = t[1], .repeat = t[2], .exit_code = 5, .wall_s = -1};
         const bench_row *r = &failed;
-        if (do_run(plan, cfg, t[0], t[1], t[2], run_main, NULL, &one, err) == 0) r = &one.v[0];
+        if (bench_do_run(plan, cfg, t[0], t[1], t[2], run_main, NULL, &one, err) == 0) r = &one.v[0];
         else {
             snprintf(failed.status, sizeof failed.status, "error");
             failed.message = err->msg;
@@ -1087,7 +484,7 @@ static int mpi_master(const lcp_plan *plan, const bench_cfg *cfg, probe_res *pro
             probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];
             if (!pr->done) {
                 if (tty) progress(done, total, "", plan->problems[p].name, 0, 0);
-                probe(plan->problems[p].path, cfg[k].kind_hint, 300 + plan->grace, pr);
+                bench_probe(plan->problems[p].path, cfg[k].kind_hint, 300 + plan->grace, pr);
             }
             char why[700];
             const char *skip = NULL, *status = NULL;
@@ -1097,7 +494,7 @@ static int mpi_master(const lcp_plan *plan, const bench_cfg *cfg, probe_res *pro
             } else if ((skip = skip_reason(&cfg[k], pr->kind, why, sizeof why)))
                 status = "skipped";
             if (status) {
-                bench_row *r = new_row(rows);
+                bench_row *r = bench_new_row(rows);
                 if (!r) {
                     rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
                     goto out;
@@ -1138,7 +535,7 @@ static int mpi_master(const lcp_plan *plan, const bench_cfg *cfg, probe_res *pro
         }
         MPI_Recv(b, n, MPI_BYTE, st.MPI_SOURCE, TAG_ROW, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         busy--;
-        bench_row *r = new_row(rows);
+        bench_row *r = bench_new_row(rows);
         if (r && unpack_row(b, n, r) == 0) {
             r->pr = &probes[r->problem * 16 + (cfg[r->config].kind_hint & 15)];
             done++;
@@ -1198,7 +595,7 @@ int lcp_bench_main(int argc, char **argv, int (*run_main)(int, char **), lcp_pla
     lcp_outfile out = {0};
     cell *cells = NULL;
     int exit_code = 0, out_open = 0, handlers = 0;
-    struct sigaction sa, old_int, old_term;
+    struct sigaction old_int, old_term;
     if ((rc = lcp_plan_read(plan_path, check, NULL, &plan, &err))) {
         fprintf(stderr, PROG ": %s\n", err.msg);
         return lcp_status_exit_code((lcp_status)rc);
@@ -1221,11 +618,7 @@ int lcp_bench_main(int argc, char **argv, int (*run_main)(int, char **), lcp_pla
     out_open = rank == 0;
     if (plan.traces && (rc = make_dirs(plan.traces, &err))) goto fail;
 
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop; /* no SA_RESTART: poll() returns */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    catch_stop(&old_int, &old_term);
     handlers = 1;
     bench_stop = 0;
 
@@ -1241,57 +634,14 @@ int lcp_bench_main(int argc, char **argv, int (*run_main)(int, char **), lcp_pla
         if ((rc = mpi_master(&plan, cfg, probes, &rows, lcp_procs, tty, &done, &err))) goto fail;
     } else
 #endif
-    for (int p = 0; p < plan.nproblems && !bench_stop; p++) {
-        for (int k = 0; k < plan.nconfigs && !bench_stop; k++) {
-            probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];
-            if (!pr->done) {
-                if (tty) progress(done, total, "", plan.problems[p].name, 0, 0);
-                probe(plan.problems[p].path, cfg[k].kind_hint, 300 + plan.grace, pr);
-            }
-            char why[700];
-            const char *skip = NULL, *status = NULL;
-            if (!pr->ok) {
-                status = pr->status;
-                skip = pr->msg;
-            } else if ((skip = skip_reason(&cfg[k], pr->kind, why, sizeof why)))
-                status = "skipped";
-            if (status) { /* one row: the pair was not run */
-                bench_row *r = new_row(&rows);
-                if (!r) {
-                    rc = lcp_fail(&err, LCP_ERROR, NULL, 0, "out of memory");
-                    goto fail;
-                }
-                r->problem = p;
-                r->config = k;
-                r->repeat = 1;
-                r->pr = pr;
-                snprintf(r->status, sizeof r->status, "%s", status);
-                r->message = lcp_strdup(skip);
-                done += plan.repeats;
-                continue;
-            }
-            for (int rep = 1; rep <= plan.repeats && !bench_stop; rep++) {
-                if (tty) progress(done, total, plan.configs[k].name, plan.problems[p].name, rep, plan.repeats);
-                if ((rc = do_run(&plan, cfg, p, k, rep, run_main, pr, &rows, &err))) goto fail;
-                done++;
-                if (!strcmp(rows.v[rows.n - 1].status, "input_error")) { /* refused: it would be again */
-                    done += plan.repeats - rep;
-                    break;
-                }
-            }
-        }
-    }
+    if ((rc = run_plan(&plan, cfg, probes, &rows, run_main, tty, &done, &err))) goto fail;
     if (tty) progress(0, 0, NULL, NULL, 0, 0);
     if (bench_stop) {
         exit_code = 1;
         fprintf(stderr, PROG ": interrupted after %d of %d runs; %s holds the runs so far\n", done, total, output);
     }
-    if ((rc = write_csv(&out, &plan, cfg, &rows, &err))) goto fail;
-    out_open = 0;
-    if ((rc = lcp_outfile_commit(&out, &err))) goto fail;
-    make_cells(&plan, &rows, cells);
-    if (json) print_json(&plan, cfg, &rows, cells, output, bench_stop != 0, exit_code);
-    else if (!quiet && strcmp(output, "-")) print_table(&plan, cells); /* -o -: the CSV is stdout */
+    if ((rc = report_results(&plan, cfg, &rows, cells, &out, &out_open, output, json, quiet, exit_code, &err)))
+        goto fail;
     goto done;
 fail:
     fprintf(stderr, PROG ": %s\n", err.msg);
@@ -1302,11 +652,7 @@ done:
         sigaction(SIGTERM, &old_term, NULL);
     }
     if (out_open) lcp_outfile_abort(&out);
-    for (int i = 0; i < rows.n; i++) {
-        cJSON_Delete(rows.v[i].json);
-        free(rows.v[i].message);
-    }
-    free(rows.v);
+    free_rows(&rows);
     free(cells);
     free(probes);
     free(cfg);

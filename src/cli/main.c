@@ -3,8 +3,8 @@
  *   lcpsolve [OPTIONS] PROBLEM
  *   lcpsolve [OPTIONS] -A A.mtx -b b.mtx [--mu mu.mtx] ...
  *   lcpsolve info PROBLEM          lcpsolve generate SCENE ... -o DIR
- *   lcpsolve batch [OPTIONS] DIR   (src/batch.c)
- *   lcpsolve bench [OPTIONS] PLAN.yaml  (src/bench.c: each run calls main again in a child)
+ *   lcpsolve batch [OPTIONS] DIR   (src/cli/batch.c)
+ *   lcpsolve bench [OPTIONS] PLAN.yaml  (src/cli/bench.c: each run calls main again in a child)
  *
  * Everything else lives in the module its name says: reading in src/io/,
  * checks in src/core/problem.c, residuals in src/core/verify.c, solvers in
@@ -460,6 +460,104 @@ int main(int argc, char **argv)
 #endif
 }
 
+/* getopt_long's tables from the option table (src/core/options.c);
+ * shortopts (64 bytes) starts empty. */
+static void getopt_tables(struct option longopts[128], char *shortopts)
+{
+    int nl = 0;
+    for (const lcp_option *o = lcp_options; o->help && nl < 127; o++) {
+        if (o->name) longopts[nl++] = (struct option){o->name, o->has_arg ? required_argument : no_argument, NULL, o->id};
+        if (o->id < 256) {
+            size_t l = strlen(shortopts);
+            shortopts[l] = (char)o->id;
+            shortopts[l + 1] = '\0';
+            if (o->has_arg || !o->name) strcat(shortopts, ":");
+        }
+    }
+    longopts[nl] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* The command line into c: --config first (the command line overrides
+ * it), then every option, then PROBLEM.  0 to go on, -1 when the command
+ * is done (--help, --version, --list-solvers printed), 2 on a usage error
+ * (said on stderr). */
+static int parse_command_line(cli *c, int argc, char **argv)
+{
+    struct option longopts[128];
+    char shortopts[64] = "";
+    getopt_tables(longopts, shortopts);
+
+    /* pass 1: --config first, so the command line overrides it */
+    opterr = 0;
+    int opt;
+    const char *config = NULL;
+    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+        if (opt == OPT_CONFIG) config = optarg;
+    if (config) {
+        c->config = config;
+        if (lcp_config_read(config, config_set, c, c->err)) {
+            fprintf(stderr, "lcpsolve: %s\n", c->err->msg);
+            return 2;
+        }
+    }
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_HELP: help(); return -1;
+        case OPT_VERSION: printf("lcpsolve %s\n", LCP_VERSION); return -1;
+        case OPT_LIST: list_solvers(); return -1;
+        case OPT_CONFIG: break;
+        case '?':
+            if (optopt && optopt < 256)
+                fprintf(stderr, "lcpsolve: unknown option or missing value: '-%c' (see lcpsolve --help)\n", optopt);
+            else
+                fprintf(stderr, "lcpsolve: unknown option or missing value: '%s' (see lcpsolve --help)\n",
+                        argv[optind - 1]);
+            return 2;
+        default: {
+            const lcp_option *o = lcp_option_by_id(opt);
+            const char *name = o ? (o->name ? o->name : o->arg) : "?";
+            if (apply_option(c, opt, optarg ? optarg : "", name)) {
+                fprintf(stderr, "lcpsolve: %s\n", c->err->msg);
+                return 2;
+            }
+        }
+        }
+    }
+    if (optind < argc) c->problem = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "lcpsolve: unexpected argument '%s' (one PROBLEM at a time)\n", argv[optind]);
+        return 2;
+    }
+    return 0;
+}
+
+/* lcpsolve sequence DIR: the options of one problem's files refused, then
+ * the steps solved in order (src/cli/sequence.c).  The exit code. */
+static int run_sequence(cli *c, lcp_err *err)
+{
+    /* what is of one problem's files; every option of the solve holds for each step */
+    const char *no = c->o.trace ? "--trace" : c->output ? "--output" : c->output_w ? "--output-w" : c->reference ? "--reference"
+                   : c->warm ? "--warm-start" : c->graph ? "--graph" : c->info ? "--info"
+                   : c->o.cone_k ? "--cone (the steps are warm-started by contact id from r)" : NULL;
+    int rc = 0;
+    if (!c->problem) {
+        fprintf(stderr, "lcpsolve: sequence: no folder given (lcpsolve sequence DIR [OPTIONS])\n");
+        rc = 2;
+    } else if (no) {
+        fprintf(stderr, "lcpsolve: sequence: %s cannot be used with a sequence\n", no);
+        rc = 2;
+    } else {
+        c->o.s.on_iteration = lcp_cli_stop_on_signal;
+        lcp_sequence_opts so = {.dir = c->problem, .o = &c->o, .kind = c->kind, .schedule = &c->schedule,
+                                .json = c->json, .quiet = c->quiet};
+        rc = lcp_sequence_solve(&so, err);
+        if (err->msg[0]) fprintf(stderr, "lcpsolve: %s\n", err->msg);
+    }
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
     if (argc > 2 && !strcmp(argv[1], "generate") && !strcmp(argv[2], "sequence"))
@@ -483,65 +581,9 @@ static int run(int argc, char **argv)
     c.err = &err;
     c.info = info_cmd;
 
-    struct option longopts[128];
-    char shortopts[64] = "";
-    int nl = 0;
-    for (const lcp_option *o = lcp_options; o->help && nl < 127; o++) {
-        if (o->name) longopts[nl++] = (struct option){o->name, o->has_arg ? required_argument : no_argument, NULL, o->id};
-        if (o->id < 256) {
-            size_t l = strlen(shortopts);
-            shortopts[l] = (char)o->id;
-            shortopts[l + 1] = '\0';
-            if (o->has_arg || !o->name) strcat(shortopts, ":");
-        }
-    }
-    longopts[nl] = (struct option){NULL, 0, NULL, 0};
-
-    /* pass 1: --config first, so the command line overrides it */
-    opterr = 0;
-    int opt, rc = 0;
-    const char *config = NULL;
-    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
-        if (opt == OPT_CONFIG) config = optarg;
-    if (config) {
-        c.config = config;
-        if (lcp_config_read(config, config_set, &c, &err)) {
-            fprintf(stderr, "lcpsolve: %s\n", err.msg);
-            rc = 2;
-            goto out;
-        }
-    }
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-        switch (opt) {
-        case OPT_HELP: help(); goto out;
-        case OPT_VERSION: printf("lcpsolve %s\n", LCP_VERSION); goto out;
-        case OPT_LIST: list_solvers(); goto out;
-        case OPT_CONFIG: break;
-        case '?':
-            if (optopt && optopt < 256)
-                fprintf(stderr, "lcpsolve: unknown option or missing value: '-%c' (see lcpsolve --help)\n", optopt);
-            else
-                fprintf(stderr, "lcpsolve: unknown option or missing value: '%s' (see lcpsolve --help)\n",
-                        argv[optind - 1]);
-            rc = 2;
-            goto out;
-        default: {
-            const lcp_option *o = lcp_option_by_id(opt);
-            const char *name = o ? (o->name ? o->name : o->arg) : "?";
-            if (apply_option(&c, opt, optarg ? optarg : "", name)) {
-                fprintf(stderr, "lcpsolve: %s\n", err.msg);
-                rc = 2;
-                goto out;
-            }
-        }
-        }
-    }
-    if (optind < argc) c.problem = argv[optind++];
-    if (optind < argc) {
-        fprintf(stderr, "lcpsolve: unexpected argument '%s' (one PROBLEM at a time)\n", argv[optind]);
-        rc = 2;
+    int rc = parse_command_line(&c, argc, argv);
+    if (rc) {
+        if (rc < 0) rc = 0; /* --help, --version, --list-solvers */
         goto out;
     }
     signal(SIGINT, on_signal);
@@ -552,23 +594,7 @@ static int run(int argc, char **argv)
     if (rank > 0) c.output = c.output_w = c.o.trace = c.graph = NULL; /* process 0 writes */
 #endif
     if (seq_cmd) {
-        /* what is of one problem's files; every option of the solve holds for each step */
-        const char *no = c.o.trace ? "--trace" : c.output ? "--output" : c.output_w ? "--output-w" : c.reference ? "--reference"
-                       : c.warm ? "--warm-start" : c.graph ? "--graph" : c.info ? "--info"
-                       : c.o.cone_k ? "--cone (the steps are warm-started by contact id from r)" : NULL;
-        if (!c.problem) {
-            fprintf(stderr, "lcpsolve: sequence: no folder given (lcpsolve sequence DIR [OPTIONS])\n");
-            rc = 2;
-        } else if (no) {
-            fprintf(stderr, "lcpsolve: sequence: %s cannot be used with a sequence\n", no);
-            rc = 2;
-        } else {
-            c.o.s.on_iteration = lcp_cli_stop_on_signal;
-            lcp_sequence_opts so = {.dir = c.problem, .o = &c.o, .kind = c.kind, .schedule = &c.schedule,
-                                    .json = c.json, .quiet = c.quiet};
-            rc = lcp_sequence_solve(&so, &err);
-            if (err.msg[0]) fprintf(stderr, "lcpsolve: %s\n", err.msg);
-        }
+        rc = run_sequence(&c, &err);
         goto out;
     }
     if (c.schedule.n) {

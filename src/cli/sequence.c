@@ -97,12 +97,13 @@ static int cmp_idkey(const void *a, const void *b)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
+/* The step-* entries of dir, sorted by name: *names_out (*nn_out of them).
+ * 0, or the status of a failure with err set (no such folder, no steps,
+ * out of memory). */
+static int list_steps(const char *dir, char ***names_out, int *nn_out, lcp_err *err)
 {
-    DIR *d = opendir(o->dir);
-    if (!d)
-        return lcp_status_exit_code(
-            lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0, "cannot open the sequence folder: %s", strerror(errno)));
+    DIR *d = opendir(dir);
+    if (!d) return lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "cannot open the sequence folder: %s", strerror(errno));
     char **names = NULL;
     int nn = 0, cap = 0, rc = 0;
     struct dirent *de;
@@ -127,143 +128,190 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
     if (rc) {
         for (int k = 0; k < nn; k++) free(names[k]);
         free(names);
-        return lcp_status_exit_code(lcp_fail(err, LCP_ERROR, o->dir, 0, "out of memory"));
+        return lcp_fail(err, LCP_ERROR, dir, 0, "out of memory");
     }
     if (nn == 0) {
         free(names);
-        return lcp_status_exit_code(lcp_fail(err, LCP_INPUT_ERROR, o->dir, 0,
-                                             "no step-* folders (make one with lcpsolve generate sequence)"));
+        return lcp_fail(err, LCP_INPUT_ERROR, dir, 0, "no step-* folders (make one with lcpsolve generate sequence)");
     }
     qsort(names, (size_t)nn, sizeof *names, cmp_str);
+    *names_out = names;
+    *nn_out = nn;
+    return 0;
+}
 
-    double *prev_x = NULL;
-    idkey *prev = NULL;
-    int nprev = 0, rpc_prev = 1, worst_exit = 0, solved = 0;
-    double sum_res = 0, max_res = 0, sum_ms = 0, sum_it = 0;
+/* The answer of the last step solved, keyed by contact id, for the next
+ * step's warm start. */
+typedef struct {
+    double *x;   /* its answer (rpc rows a contact) */
+    idkey *ids;  /* its contacts' ids, sorted (k: the contact); NULL before the first step */
+    int n, rpc;  /* contacts, rows a contact */
+} step_answer;
+
+/* The totals over the steps. */
+typedef struct {
+    int solved, worst_exit;
+    double sum_res, max_res, sum_ms, sum_it;
+} seq_totals;
+
+/* The warm start: cur = this step's ids (ncon contacts, then sorted by id),
+ * x = the previous answer at each id found there (none when the rows a
+ * contact changed, or --warm-factor 0).  Returns the number matched. */
+static int match_ids(const lcp_sequence_opts *o, const step_answer *prev, const double *ids, int ncon, int rpc,
+                     idkey *cur, double *x)
+{
+    int matched = 0;
+    for (int i = 0; i < ncon; i++) {
+        cur[i] = (idkey){ids[i], i};
+        if (!prev->ids || rpc != prev->rpc || o->o->warm_factor == 0) continue;
+        idkey key = {ids[i], 0}, *hit = bsearch(&key, prev->ids, (size_t)prev->n, sizeof *prev->ids, cmp_idkey);
+        if (!hit) continue;
+        matched++;
+        for (int q = 0; q < rpc; q++) x[rpc * i + q] = prev->x[rpc * hit->k + q];
+    }
+    qsort(cur, (size_t)ncon, sizeof *cur, cmp_idkey);
+    return matched;
+}
+
+/* Step k's line, or its JSON object. */
+static void print_step(const lcp_sequence_opts *o, int k, const lcp_problem *p, const char *name, int ncon, int matched,
+                       const lcp_solve_out *out, const lcp_settings *s, double r)
+{
+    lcp_status st = out->status;
+    const lcp_solver *sv = out->solver;
+    const char *pname = out->precond;
+    double solve_s = out->time_s + out->auto_time_s;
+    lcp_info info = {.iterations = out->iterations};
+    if (o->json) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddNumberToObject(j, "step", k);
+        cJSON_AddStringToObject(j, "problem", p->source ? p->source : name);
+        cJSON_AddStringToObject(j, "kind", lcp_kind_name(p->kind));
+        cJSON_AddNumberToObject(j, "n", p->n);
+        cJSON_AddNumberToObject(j, "contacts", ncon);
+        cJSON_AddNumberToObject(j, "matched", matched);
+        cJSON_AddNumberToObject(j, "new", ncon - matched);
+        cJSON_AddStringToObject(j, "solver", sv->name);
+        cJSON_AddStringToObject(j, "precond", pname);
+        cJSON_AddStringToObject(j, "status", lcp_status_name(st));
+        cJSON_AddNumberToObject(j, "iterations", info.iterations);
+        cJSON_AddNumberToObject(j, "time_s", solve_s);
+        cJSON_AddNumberToObject(j, "residual", r);
+        cJSON_AddNumberToObject(j, "tol", s->tol);
+        cJSON_AddNumberToObject(j, "max_iter", s->max_iter);
+        char *t = cJSON_PrintUnformatted(j);
+        if (t) printf("%s\n", t);
+        free(t);
+        cJSON_Delete(j);
+    } else if (!o->quiet) {
+        printf("step %-5d n %-6d contacts %-5d matched %-5d %-10s %-10s %6d it  residual %.2e  %.3f ms\n", k, p->n,
+               ncon, matched, sv->name, lcp_status_name(st), info.iterations, r, 1e3 * solve_s);
+    }
+}
+
+/* Step k of nn (folder name; path: plen bytes of room): read with its
+ * ids, warm-started from *prev by contact id, solved through the pipeline
+ * (the schedule's settings for this step; cache: the pattern-only set-up),
+ * printed and counted in *tot; its answer becomes *prev.  0, or the status
+ * of a failure with err set. */
+static int solve_step(const lcp_sequence_opts *o, int k, int nn, const char *name, char *path, size_t plen,
+                      lcp_pipeline_cache *cache, step_answer *prev, seq_totals *tot, lcp_err *err)
+{
+    int rc;
+    lcp_problem p;
+    lcp_problem_init(&p);
+    double *ids = NULL, *x = NULL;
+    int nid = 0, matched_any = 0;
+    idkey *cur = NULL;
+    lcp_solve_out out;
+    memset(&out, 0, sizeof out);
+    snprintf(path, plen, "%s/%s", o->dir, name);
+    if ((rc = lcp_read_problem(path, o->kind, &p, err))) goto step_done;
+    snprintf(path, plen, "%s/%s/ids.mtx", o->dir, name);
+    if ((rc = lcp_read_mtx_vector(path, &ids, &nid, err))) goto step_done;
+    int rpc = p.kind & LCP_KIND_FRICTION ? 3 : 1, ncon = p.n / rpc;
+    if (nid != ncon) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "has %d ids, the problem has %d contacts", nid, ncon);
+        goto step_done;
+    }
+    x = lcp_calloc((size_t)(p.n > 0 ? p.n : 1), sizeof *x);
+    cur = lcp_alloc((size_t)(ncon > 0 ? ncon : 1), sizeof *cur);
+    if (!x || !cur) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto step_done;
+    }
+    /* warm start: the previous solution matched by id */
+    int matched = match_ids(o, prev, ids, ncon, rpc, cur, x);
+    matched_any = matched > 0; /* scaled by --warm-factor and --dt-ratio in the pipeline */
+    for (int i = 1; i < ncon; i++)
+        if (cur[i].id == cur[i - 1].id) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "id %.17g appears twice", cur[i].id);
+            goto step_done;
+        }
+    /* the step's solve: the pipeline with the settings of every step,
+     * the schedule's cap or tolerance for this one */
+    lcp_solve_opts so = *o->o;
+    lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so.s);
+    if ((rc = lcp_pipeline_solve_cached(&p, &so, matched_any ? x : NULL, p.n, path, cache, &out, err)))
+        goto step_done;
+    if (p.n > 0) memcpy(x, out.x, (size_t)p.n * sizeof *x);
+    if (out.status == LCP_SOLVED) tot->solved++;
+    int ec = lcp_status_exit_code(out.status);
+    if (ec > tot->worst_exit) tot->worst_exit = ec;
+    double r = isfinite(out.m.residual) ? out.m.residual : 1e308;
+    tot->sum_res += r;
+    tot->max_res = fmax(tot->max_res, r);
+    tot->sum_ms += 1e3 * (out.time_s + out.auto_time_s);
+    tot->sum_it += out.iterations;
+    print_step(o, k, &p, name, ncon, matched, &out, &so.s, r);
+    /* this step's answer, keyed by id, for the next */
+    free(prev->ids);
+    free(prev->x);
+    prev->ids = cur;
+    cur = NULL;
+    prev->x = x;
+    x = NULL;
+    prev->n = ncon;
+    prev->rpc = rpc;
+step_done:
+    lcp_solve_out_free(&out);
+    free(cur);
+    free(x);
+    free(ids);
+    lcp_problem_free(&p);
+    return rc;
+}
+
+int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
+{
+    char **names = NULL;
+    int nn = 0, rc = list_steps(o->dir, &names, &nn, err);
+    if (rc) return lcp_status_exit_code((lcp_status)rc);
+
+    step_answer prev = {NULL, NULL, 0, 1};
+    seq_totals tot = {0, 0, 0, 0, 0, 0};
     size_t plen = strlen(o->dir) + 300;
     char *path = malloc(plen);
     lcp_pipeline_cache *cache = lcp_pipeline_cache_new(); /* the update path: --order's set-up once a pattern */
     if (!path || !cache) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-    for (int k = 0; k < nn && !rc; k++) {
-        lcp_problem p;
-        lcp_problem_init(&p);
-        double *ids = NULL, *x = NULL;
-        int nid = 0, matched_any = 0;
-        idkey *cur = NULL;
-        lcp_solve_out out;
-        memset(&out, 0, sizeof out);
-        snprintf(path, plen, "%s/%s", o->dir, names[k]);
-        if ((rc = lcp_read_problem(path, o->kind, &p, err))) goto step_done;
-        snprintf(path, plen, "%s/%s/ids.mtx", o->dir, names[k]);
-        if ((rc = lcp_read_mtx_vector(path, &ids, &nid, err))) goto step_done;
-        int rpc = p.kind & LCP_KIND_FRICTION ? 3 : 1, ncon = p.n / rpc;
-        if (nid != ncon) {
-            rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "has %d ids, the problem has %d contacts", nid, ncon);
-            goto step_done;
-        }
-        x = lcp_calloc((size_t)(p.n > 0 ? p.n : 1), sizeof *x);
-        cur = lcp_alloc((size_t)(ncon > 0 ? ncon : 1), sizeof *cur);
-        if (!x || !cur) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto step_done;
-        }
-        /* warm start: the previous solution matched by id */
-        int matched = 0;
-        for (int i = 0; i < ncon; i++) {
-            cur[i] = (idkey){ids[i], i};
-            if (!prev || rpc != rpc_prev || o->o->warm_factor == 0) continue;
-            idkey key = {ids[i], 0}, *hit = bsearch(&key, prev, (size_t)nprev, sizeof *prev, cmp_idkey);
-            if (!hit) continue;
-            matched++;
-            matched_any = 1; /* scaled by --warm-factor and --dt-ratio in the pipeline */
-            for (int q = 0; q < rpc; q++) x[rpc * i + q] = prev_x[rpc * hit->k + q];
-        }
-        qsort(cur, (size_t)ncon, sizeof *cur, cmp_idkey);
-        for (int i = 1; i < ncon; i++)
-            if (cur[i].id == cur[i - 1].id) {
-                rc = lcp_fail(err, LCP_INPUT_ERROR, path, 0, "id %.17g appears twice", cur[i].id);
-                goto step_done;
-            }
-        /* the step's solve: the pipeline with the settings of every step,
-         * the schedule's cap or tolerance for this one */
-        lcp_solve_opts so = *o->o;
-        lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so.s);
-        if ((rc = lcp_pipeline_solve_cached(&p, &so, matched_any ? x : NULL, p.n, path, cache, &out, err)))
-            goto step_done;
-        lcp_status st = out.status;
-        const lcp_solver *sv = out.solver;
-        const char *pname = out.precond;
-        double solve_s = out.time_s + out.auto_time_s;
-        lcp_metrics m = out.m;
-        lcp_settings s = so.s;
-        lcp_info info = {.iterations = out.iterations};
-        if (p.n > 0) memcpy(x, out.x, (size_t)p.n * sizeof *x);
-        if (st == LCP_SOLVED) solved++;
-        int ec = lcp_status_exit_code(st);
-        if (ec > worst_exit) worst_exit = ec;
-        double r = isfinite(m.residual) ? m.residual : 1e308;
-        sum_res += r;
-        max_res = fmax(max_res, r);
-        sum_ms += 1e3 * solve_s;
-        sum_it += info.iterations;
-        if (o->json) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddNumberToObject(j, "step", k);
-            cJSON_AddStringToObject(j, "problem", p.source ? p.source : names[k]);
-            cJSON_AddStringToObject(j, "kind", lcp_kind_name(p.kind));
-            cJSON_AddNumberToObject(j, "n", p.n);
-            cJSON_AddNumberToObject(j, "contacts", ncon);
-            cJSON_AddNumberToObject(j, "matched", matched);
-            cJSON_AddNumberToObject(j, "new", ncon - matched);
-            cJSON_AddStringToObject(j, "solver", sv->name);
-            cJSON_AddStringToObject(j, "precond", pname);
-            cJSON_AddStringToObject(j, "status", lcp_status_name(st));
-            cJSON_AddNumberToObject(j, "iterations", info.iterations);
-            cJSON_AddNumberToObject(j, "time_s", solve_s);
-            cJSON_AddNumberToObject(j, "residual", r);
-            cJSON_AddNumberToObject(j, "tol", s.tol);
-            cJSON_AddNumberToObject(j, "max_iter", s.max_iter);
-            char *t = cJSON_PrintUnformatted(j);
-            if (t) printf("%s\n", t);
-            free(t);
-            cJSON_Delete(j);
-        } else if (!o->quiet) {
-            printf("step %-5d n %-6d contacts %-5d matched %-5d %-10s %-10s %6d it  residual %.2e  %.3f ms\n", k, p.n,
-                   ncon, matched, sv->name, lcp_status_name(st), info.iterations, r, 1e3 * solve_s);
-        }
-        /* this step's answer, keyed by id, for the next */
-        free(prev);
-        free(prev_x);
-        prev = cur;
-        cur = NULL;
-        prev_x = x;
-        x = NULL;
-        nprev = ncon;
-        rpc_prev = rpc;
-    step_done:
-        lcp_solve_out_free(&out);
-        free(cur);
-        free(x);
-        free(ids);
-        lcp_problem_free(&p);
-    }
+    for (int k = 0; k < nn && !rc; k++) rc = solve_step(o, k, nn, names[k], path, plen, cache, &prev, &tot, err);
     if (!rc) {
         if (o->json) {
             printf("{\"summary\":true,\"steps\":%d,\"solved\":%d,\"mean_residual\":%.6e,\"max_residual\":%.6e,"
                    "\"mean_ms\":%.6g,\"mean_iterations\":%.6g}\n",
-                   nn, solved, sum_res / nn, max_res, sum_ms / nn, sum_it / nn);
+                   nn, tot.solved, tot.sum_res / nn, tot.max_res, tot.sum_ms / nn, tot.sum_it / nn);
         } else if (!o->quiet) {
             printf("total: %d steps, %d solved, mean residual %.2e, max residual %.2e, mean %.3f ms a step, "
                    "mean %.1f iterations\n",
-                   nn, solved, sum_res / nn, max_res, sum_ms / nn, sum_it / nn);
+                   nn, tot.solved, tot.sum_res / nn, tot.max_res, tot.sum_ms / nn, tot.sum_it / nn);
         }
     }
-    free(prev);
-    free(prev_x);
+    free(prev.ids);
+    free(prev.x);
     free(path);
     lcp_pipeline_cache_free(cache);
     for (int k = 0; k < nn; k++) free(names[k]);
     free(names);
     if (rc) return lcp_status_exit_code((lcp_status)rc);
-    return worst_exit;
+    return tot.worst_exit;
 }

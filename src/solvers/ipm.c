@@ -128,26 +128,22 @@
  *    a non-finite step, out of memory) -> status error with the reason.
  * Trace columns: mu (z'w/n after the step), step (a; NaN at iteration 0 and
  * for a polish), sigma (the centring parameter; NaN likewise).  lcp only.
+ *
+ * Files: this one holds the method (the steps, the polish, the verdicts,
+ * the solve's loop); the Newton systems M = A + Z^-1 W (--linsolve: their
+ * factorizations and solves, the products with A) are
+ * src/solvers/ipm_linsys.c, the tests of monotonicity (the 2x2 minors,
+ * the curvature of a direction, the definitive test after a stall)
+ * src/solvers/ipm_psd.c, their shared declarations
+ * src/solvers/ipm_internal.h.
  */
-#include "solver.h"
-#include "../la/analyse.h"
-#include "../la/sparse_factor.h"
-#include "../la/suitesparse.h"
+#include "ipm_internal.h"
 
 #include <cblas.h>
-#include <cholmod.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* LAPACK */
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
-void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
-             const int *ldb, int *info);
-void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
-             double *b, const int *ldb, int *info);
 
 #define AUTO_DENSE_MAX 1000 /* --linsolve auto: dense up to this n */
 #define DENSE_MAX 16384     /* dense M: n^2 doubles (2 GiB) at most */
@@ -155,7 +151,6 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define TAU_MAX 0.9999      /* ... and near one */
 #define REG 1e-13           /* floor of Z^-1 W, relative to max|A_ij| */
 #define CURV_TOL 1e-9       /* dz'A dz < -CURV_TOL |dz|'|A||dz|: negative curvature */
-#define MINOR_TOL 1e-12     /* 2x2 minor test: S_ii S_jj - S_ij^2 < -MINOR_TOL S_ij^2 */
 #define BLOWUP 1e10         /* ||z|| beyond this times the data's scale: divergence */
 #define TINY_STEP 1e-12     /* a step shorter than this ... */
 #define TINY_STEPS 3        /* ... this many times in a row: the steps collapsed */
@@ -173,459 +168,10 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 #define PDAS_BUDGET 0.5     /* dense: early polish factorizations (in units of M's) at most 1 + this a step */
 #define PDAS_BACKOFF 1e-3   /* dense: after a polish no better than the best iterate, the next early one once mu
                              * fell by this */
-#define PSD_DENSE_MAX 2000  /* definiteness by eigenvalues up to this n */
 
 static const char *const columns[] = {"mu", "step", "sigma", NULL};
 /* with --linsolve pcg, for the conjugate gradients on the Newton matrix */
 static const char *const preconds[] = {"diag", "ichol", "spai", "mg", NULL};
-
-/* ------------------------------------------------------------ linear systems */
-
-enum { LS_DENSE_CHOL, LS_DENSE_LU, LS_CHOLMOD, LS_UMFPACK, LS_PCG };
-
-#define PCG_RTOL 1e-12 /* --linsolve pcg: |M x - b| <= PCG_RTOL |b| */
-
-/* M = A + diag(d) (or its polish variant), factored once a step and solved
- * twice (predictor, corrector). */
-typedef struct {
-    const lcp_csr *A;
-    int n, sym, sparse;
-    int cur;                     /* LS_*: the factorization in use this step */
-    int chol_fail;               /* steps where Cholesky failed (LU instead) */
-    int factored;                /* factorizations done */
-    /* dense */
-    double *ad;                  /* n x n copy of A, row by row (row-major: A' to LAPACK, A where symmetric) */
-    double *m;                   /* n x n: M' (column-major; M where symmetric), then its factor */
-    int *ipiv;
-    int nb;                      /* polish: the order of the factored M_BB (the rows of B, packed), else n */
-    int *bidx;                   /* polish: B's rows, in order (nb of them) */
-    double *tmp;                 /* n: a right-hand side gathered on B */
-    /* sparse: M in CSR on the pattern of A plus the diagonal */
-    int *mp, *mj, *dpos;         /* row pointers, columns, diagonal slots */
-    double *base, *mx;           /* A's values on that pattern (0 where A has none), M's values */
-    lcp_sparse_factor sf;        /* CHOLMOD (symmetric) / UMFPACK on that pattern */
-    /* --linsolve pcg: conjugate gradients on M with the -p preconditioner,
-     * rebuilt from M at every factor step */
-    int pcg;
-    const lcp_precond_type *ptype;
-    const lcp_settings *s;
-    lcp_precond P;
-    double *cg;                  /* 4n: residual, preconditioned residual, direction, M direction */
-    long cg_iters;               /* CG iterations in all */
-    int cg_fail;                 /* solves that missed PCG_RTOL */
-} linsys;
-
-static const char *ls_method(const linsys *L)
-{
-    if (L->pcg) return L->cg_fail ? "PCG (some solves short of 1e-12)" : "PCG";
-    if (!L->sparse) {
-        if (!L->sym) return "LAPACK dgetrf (dense LU)";
-        return L->chol_fail ? "LAPACK dpotrf (dense Cholesky), dgetrf (LU) where it failed"
-                            : "LAPACK dpotrf (dense Cholesky)";
-    }
-    if (!L->sym) return "UMFPACK (sparse LU)";
-    return L->chol_fail ? "CHOLMOD (sparse Cholesky), UMFPACK (sparse LU) where it failed"
-                        : "CHOLMOD (sparse Cholesky)";
-}
-
-static void ls_free(linsys *L)
-{
-    free(L->ad);
-    free(L->m);
-    free(L->ipiv);
-    free(L->bidx);
-    free(L->tmp);
-    free(L->mp);
-    free(L->mj);
-    free(L->dpos);
-    free(L->base);
-    free(L->mx);
-    lcp_sparse_factor_free(&L->sf);
-    lcp_precond_free(&L->P);
-    free(L->cg);
-    memset(L, 0, sizeof *L);
-}
-
-/* Chooses the method, allocates everything, runs the symbolic analyses. */
-static int ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg, const lcp_settings *s,
-                   double *ad, lcp_err *err)
-{
-    const lcp_csr *A = &p->A;
-    int n = p->n;
-    memset(L, 0, sizeof *L);
-    L->A = A;
-    L->n = n;
-    L->sym = sym;
-    L->sparse = sparse;
-    L->pcg = pcg;
-    L->ptype = s->precond;
-    L->s = s;
-    if (!sparse) {
-        L->ad = ad;                              /* ours from here on */
-        L->m = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
-        L->ipiv = lcp_alloc((size_t)n, sizeof(int));
-        L->bidx = lcp_alloc((size_t)n, sizeof(int));
-        L->tmp = lcp_alloc((size_t)n, sizeof(double));
-        if (!L->ad || !L->m || !L->ipiv || !L->bidx || !L->tmp) return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (dense M)");
-        return 0;
-    }
-    long nnz = lcp_csr_nnz(A) + n; /* at most one added diagonal a row */
-    L->mp = lcp_alloc((size_t)n + 1, sizeof(int));
-    L->mj = lcp_alloc((size_t)nnz, sizeof(int));
-    L->dpos = lcp_alloc((size_t)n, sizeof(int));
-    L->base = lcp_alloc((size_t)nnz, sizeof(double));
-    L->mx = lcp_alloc((size_t)nnz, sizeof(double));
-    if (!L->mp || !L->mj || !L->dpos || !L->base || !L->mx)
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (sparse M)");
-    long m = lcp_pattern_with_diagonal(A, L->mp, L->mj, L->dpos, NULL, L->base);
-    memcpy(L->mx, L->base, (size_t)m * sizeof(double));
-    if (L->pcg) {
-        if (!sym)
-            return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
-                            "ipm: --linsolve pcg needs a symmetric A (conjugate gradients); use sparse or dense");
-        if (!(L->cg = lcp_alloc(4 * (size_t)n, sizeof(double))))
-            return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory (PCG)");
-        return 0;
-    }
-    /* CHOLMOD's analysis when A is symmetric (UMFPACK's at the first step
-     * where Cholesky fails), UMFPACK's otherwise */
-    if (lcp_sparse_factor_init(&L->sf, n, L->mp, L->mj, L->mx, sym, LCP_SF_REFINE_DEFAULT))
-        return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
-    return 0;
-}
-
-/* Factors M = A + diag(d); with keep (polish), M = [A_BB + diag(d_B), 0;
- * 0, I] for B = {i: keep[i]}.  Returns 0, or LCP_ERROR with the reason in
- * err (singular to working precision, out of memory). */
-static int ls_factor(linsys *L, const double *d, const unsigned char *keep, lcp_err *err)
-{
-    int n = L->n, info = 0;
-    if (!L->sparse) {
-        /* M', or with keep (M_BB)' alone, packed (order nb, leading dimension
-         * nb: the polish factors |B|^3/3 flops, not n^3/3); column j of M' is
-         * row j of ad, read contiguously, and LU solves with M' transposed */
-        double *m = L->m;
-        const double *ad = L->ad;
-        int nb = n;
-        if (keep) {
-            nb = 0;
-            for (int i = 0; i < n; i++)
-                if (keep[i]) L->bidx[nb++] = i;
-        }
-        L->nb = nb;
-        if (nb == 0) {                               /* B empty: nothing to factor (z = 0) */
-            L->cur = L->sym ? LS_DENSE_CHOL : LS_DENSE_LU;
-            L->factored++;
-            return 0;
-        }
-        for (int pass = 0; pass < 2; pass++) {       /* 0: Cholesky (symmetric A), 1: LU */
-            if (pass == 0 && !L->sym) continue;
-            for (int jj = 0; jj < nb; jj++) {
-                int j = keep ? L->bidx[jj] : jj, i0 = pass == 0 ? jj : 0; /* dpotrf "L" reads the lower part */
-                const double *col = ad + (size_t)j * n;
-                double *mc = m + (size_t)jj * nb;
-                if (keep)
-                    for (int ii = i0; ii < nb; ii++) mc[ii] = col[L->bidx[ii]];
-                else
-                    memcpy(mc + i0, col + i0, (size_t)(nb - i0) * sizeof(double));
-                mc[jj] += d[j];                                                          /* + Z^-1 W */
-            }
-            if (pass == 0) {
-                dpotrf_("L", &nb, m, &nb, &info);
-                if (info == 0) {
-                    L->cur = LS_DENSE_CHOL;
-                    L->factored++;
-                    return 0;
-                }
-                L->chol_fail++;
-                continue;
-            }
-            dgetrf_(&nb, &nb, m, &nb, L->ipiv, &info);
-            if (info > 0)
-                return lcp_fail(err, LCP_ERROR, NULL, 0,
-                                "ipm: the Newton matrix A + Z^-1 W is singular to working precision "
-                                "(LAPACK dgetrf: U(%d,%d) = 0)", info, info);
-            L->cur = LS_DENSE_LU;
-            L->factored++;
-            return 0;
-        }
-        return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: internal error (no dense factorization)");
-    }
-    for (int i = 0; i < n; i++) {                    /* values of M on the fixed pattern */
-        for (int k = L->mp[i]; k < L->mp[i + 1]; k++)
-            L->mx[k] = keep && (!keep[i] || !keep[L->mj[k]]) ? 0.0 : L->base[k];
-        L->mx[L->dpos[i]] += keep && !keep[i] ? 1.0 : d[i];
-    }
-    if (L->pcg) { /* the preconditioner of this step's M */
-        lcp_csr M = {n, n, L->mp, L->mj, L->mx};
-        lcp_precond_free(&L->P);
-        int rc = lcp_precond_setup(&L->P, L->ptype, &M, L->s, err);
-        if (rc) return rc;
-        L->cur = LS_PCG;
-        L->factored++;
-        return 0;
-    }
-    int st;
-    if (L->sym) {
-        st = lcp_sparse_factor_refactor(&L->sf, L->mx, LCP_SF_CHOLESKY); /* on the analysis of ls_init */
-        if (st == LCP_SF_OK) {
-            L->cur = LS_CHOLMOD;
-            L->factored++;
-            return 0;
-        }
-        if (st != LCP_SF_NOT_POSDEF) return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
-        L->chol_fail++;                              /* not positive definite: LU this step */
-    }
-    st = lcp_sparse_factor_refactor(&L->sf, L->mx, LCP_SF_LU); /* UMFPACK set up at its first use */
-    if (st == LCP_SF_SINGULAR)
-        return lcp_fail(err, LCP_ERROR, NULL, 0,
-                        "ipm: the Newton matrix A + Z^-1 W is singular to working precision (UMFPACK)");
-    if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
-    L->cur = LS_UMFPACK;
-    L->factored++;
-    return 0;
-}
-
-/* x <- M^-1 x with the last factorization.  Returns 0 or LCP_ERROR. */
-static int ls_solve(linsys *L, double *x, lcp_err *err)
-{
-    int n = L->n, one = 1, info = 0;
-    switch (L->cur) {
-    case LS_DENSE_CHOL:
-    case LS_DENSE_LU: {
-        int nb = L->nb;
-        double *y = x;
-        if (nb < n) {                            /* M_BB packed: gather x_B, solve, scatter (x_N = 0) */
-            y = L->tmp;
-            for (int k = 0; k < nb; k++) y[k] = x[L->bidx[k]];
-            memset(x, 0, (size_t)n * sizeof(double));
-        }
-        if (nb > 0) {
-            if (L->cur == LS_DENSE_CHOL) dpotrs_("L", &nb, &one, L->m, &nb, y, &nb, &info);
-            else dgetrs_("T", &nb, &one, L->m, &nb, L->ipiv, y, &nb, &info); /* M = (M')' */
-        }
-        if (nb < n)
-            for (int k = 0; k < nb; k++) x[L->bidx[k]] = y[k];
-        return 0;
-    }
-    case LS_PCG: {                               /* conjugate gradients from 0, to PCG_RTOL */
-        double *r = L->cg, *z = r + n, *pd = z + n, *q = pd + n, bn = 0.0, rz = 0.0;
-        lcp_csr M = {n, n, L->mp, L->mj, L->mx};
-        for (int i = 0; i < n; i++) r[i] = x[i], bn += x[i] * x[i], x[i] = 0.0;
-        bn = sqrt(bn);
-        if (bn == 0.0) return 0;
-        lcp_precond_apply(&L->P, r, z);
-        for (int i = 0; i < n; i++) pd[i] = z[i], rz += r[i] * z[i];
-        int it = 0, maxit = 10 * n + 100;
-        double rn = bn;
-        for (; it < maxit && rn > PCG_RTOL * bn; it++) {
-            lcp_csr_matvec(&M, pd, q);
-            double pq = 0.0;
-            for (int i = 0; i < n; i++) pq += pd[i] * q[i];
-            if (!(pq > 0.0)) break; /* not positive definite along pd: stop with what there is */
-            double a = rz / pq, rz1 = 0.0;
-            rn = 0.0;
-            for (int i = 0; i < n; i++) x[i] += a * pd[i], r[i] -= a * q[i], rn += r[i] * r[i];
-            rn = sqrt(rn);
-            lcp_precond_apply(&L->P, r, z);
-            for (int i = 0; i < n; i++) rz1 += r[i] * z[i];
-            for (int i = 0; i < n; i++) pd[i] = z[i] + rz1 / rz * pd[i];
-            rz = rz1;
-        }
-        L->cg_iters += it;
-        if (rn > PCG_RTOL * bn) L->cg_fail++;
-        return 0;
-    }
-    default: {                                   /* CHOLMOD or UMFPACK (a zero pivot: inf/nan, caught later) */
-        int st = lcp_sparse_factor_solve(&L->sf, x, x);
-        if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) return lcp_sparse_factor_fail(&L->sf, err, "ipm: ");
-        return 0;
-    }
-    }
-}
-
-/* ------------------------------------------------------------ monotonicity */
-
-/* y = A x: BLAS dgemv on the dense copy of the dense path, else CSR. */
-static void ls_matvec(const linsys *L, const double *x, double *y)
-{
-    if (L->ad) cblas_dgemv(CblasRowMajor, CblasNoTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
-    else lcp_csr_matvec(L->A, x, y);
-}
-
-/* y = A'x: dgemv on the dense copy, else CSR on At (A' or A itself). */
-static void ls_matvec_t(const linsys *L, const lcp_csr *At, const double *x, double *y)
-{
-    if (L->ad) cblas_dgemv(CblasRowMajor, CblasTrans, L->n, L->n, 1.0, L->ad, L->n, x, 1, 0.0, y, 1);
-    else lcp_csr_matvec(At, x, y);
-}
-
-/* The dense path's copy of A, row by row (each row zeroed, then filled:
- * written first, its pages fault once, not once to read and once to write
- * as calloc's would). */
-static double *dense_rows(const lcp_csr *A)
-{
-    int n = A->m;
-    double *d = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
-    if (!d) return NULL;
-    for (int i = 0; i < n; i++) {
-        double *row = d + (size_t)i * n;
-        memset(row, 0, (size_t)n * sizeof(double));
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) row[A->j[k]] += A->x[k];
-    }
-    return d;
-}
-
-/* One pass over the pairs i < j of the dense copy (64 x 64 tiles: the
- * transposed reads stay in cache): *sym = 0 where |A_ij - A_ji| > lim
- * somewhere (lcp_csr_is_symmetric's test), and the return value 1 where a
- * 2x2 principal submatrix of (A + A')/2 is indefinite (not_psd_quick's
- * test; diag: A's diagonal). */
-static int dense_scan(const double *a, const double *diag, int n, double lim, int *sym)
-{
-    int s = 1, bad = 0;
-    for (int ib = 0; ib < n; ib += 64)
-        for (int jb = ib; jb < n; jb += 64)
-            for (int i = ib; i < n && i < ib + 64; i++) {
-                const double *ri = a + (size_t)i * n;
-                for (int j = jb > i ? jb : i + 1; j < n && j < jb + 64; j++) {
-                    double aij = ri[j], aji = a[(size_t)j * n + i], m = 0.5 * (aij + aji);
-                    s &= fabs(aij - aji) <= lim;
-                    bad |= diag[i] * diag[j] - m * m < -MINOR_TOL * m * m;
-                }
-            }
-    *sym = s;
-    return bad;
-}
-
-/* y = A x; returns x'A x, and in *absq |x|'|A||x| (the size of its
- * rounding error, up to the row length times the unit roundoff) where
- * x'A x < 0, x'A x itself where it is >= 0 (nothing to weigh: the pass
- * over |A| is saved; non-finite values stay non-finite). */
-static double curvature(const linsys *L, const double *x, double *y, double *absq)
-{
-    const lcp_csr *A = L->A;
-    ls_matvec(L, x, y);
-    double q = 0.0, qa = 0.0;
-    for (int i = 0; i < A->m; i++) q += x[i] * y[i];
-    if (q >= 0) {
-        *absq = q;
-        return q;
-    }
-    for (int i = 0; i < A->m; i++) {
-        double sa = 0.0;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) sa += fabs(A->x[k] * x[A->j[k]]);
-        qa += fabs(x[i]) * sa;
-    }
-    *absq = qa;
-    return q;
-}
-
-/* Cheap certificates that A is not psd, before the first step: A_ii < 0, or
- * an indefinite 2x2 principal submatrix [S_ii S_ij; S_ij S_jj] of S = (A +
- * A')/2.  diag: A's diagonal.  Returns 1 (with the evidence in why) or 0 (no
- * conclusion). */
-static int not_psd_quick(const lcp_csr *A, const lcp_csr *At, const double *diag, char *why, size_t len)
-{
-    int n = A->m;
-    for (int i = 0; i < n; i++)
-        if (diag[i] < 0) {
-            snprintf(why, len, "A(%d,%d) = %g < 0", i + 1, i + 1, diag[i]);
-            return 1;
-        }
-    for (int i = 0; i < n; i++) {     /* row i of A and of A', merged by column */
-        int a = A->p[i], ae = A->p[i + 1], t = At->p[i], te = At->p[i + 1];
-        while (a < ae || t < te) {
-            int j;
-            double s = 0.0;
-            if (t >= te || (a < ae && A->j[a] < At->j[t])) j = A->j[a], s = A->x[a++];
-            else if (a >= ae || At->j[t] < A->j[a]) j = At->j[t], s = At->x[t++];
-            else j = A->j[a], s = A->x[a++] + At->x[t++];
-            if (j <= i) continue;
-            s *= 0.5;                                          /* S_ij */
-            if (diag[i] * diag[j] - s * s < -MINOR_TOL * s * s) { /* det of the 2x2 minor */
-                snprintf(why, len,
-                         "(A + A')/2 has the indefinite 2x2 principal submatrix [%g %g; %g %g] at rows %d, %d",
-                         diag[i], s, s, diag[j], i + 1, j + 1);
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* not_psd_quick on the dense copy (row-major), the same tests in the same
- * order (the first violation, by rows, is the one named): a negative
- * diagonal entry, an indefinite 2x2 principal submatrix of (A + A')/2. */
-static int minor_bad(const double *a, int n, int i, int j)
-{
-    double s = 0.5 * (a[(size_t)i * n + j] + a[(size_t)j * n + i]);
-    return a[(size_t)i * n + i] * a[(size_t)j * n + j] - s * s < -MINOR_TOL * s * s;
-}
-
-static int not_psd_quick_dense(const double *a, int n, int bad, char *why, size_t len)
-{
-    for (int i = 0; i < n; i++)
-        if (a[(size_t)i * n + i] < 0) {
-            snprintf(why, len, "A(%d,%d) = %g < 0", i + 1, i + 1, a[(size_t)i * n + i]);
-            return 1;
-        }
-    if (!bad) return 0; /* dense_scan found no indefinite 2x2 minor */
-    for (int i = 0; i < n; i++) /* the first, by rows */
-        for (int j = i + 1; j < n; j++)
-            if (minor_bad(a, n, i, j)) {
-                double s = 0.5 * (a[(size_t)i * n + j] + a[(size_t)j * n + i]);
-                snprintf(why, len,
-                         "(A + A')/2 has the indefinite 2x2 principal submatrix [%g %g; %g %g] at rows %d, %d",
-                         a[(size_t)i * n + i], s, s, a[(size_t)j * n + j], i + 1, j + 1);
-                return 1;
-            }
-    return 0;
-}
-
-/* The definitive test, after a stall: 1 when (A + A')/2 is psd (to
- * rounding), 0 when it is not (evidence in why), -1 when it could not be
- * decided (out of memory). */
-static int is_psd(const lcp_problem *p, char *why, size_t len)
-{
-    if (p->n <= PSD_DENSE_MAX) {
-        lcp_matrix_facts f;
-        lcp_err e;
-        if (lcp_matrix_analyse(p, PSD_DENSE_MAX, &f, &e)) return -1;
-        if (strcmp(f.definite, "indefinite")) return 1;
-        snprintf(why, len, "the smallest eigenvalue of (A + A')/2 is %.3g", f.eig_min);
-        return 0;
-    }
-    const lcp_csr *A = &p->A;
-    lcp_csr T;
-    if (lcp_csr_transpose(A, &T)) return -1;
-    cholmod_common c;
-    lcp_cholmod_start(&c);
-    cholmod_sparse Av = lcp_csr_as_cholmod(A, 0), Tv = lcp_csr_as_cholmod(&T, 0);
-    double half[2] = {0.5, 0};
-    cholmod_sparse *S = cholmod_add(&Av, &Tv, half, half, 1, 1, &c); /* (A + A')/2 */
-    int res = -1;
-    if (S) {
-        S->stype = -1;
-        double smax = 0.0;
-        for (int i = 0; i < p->n; i++) smax = fmax(smax, lcp_csr_diag(A, i));
-        double beta[2] = {1e-10 * fmax(smax, 1e-300), 0};            /* S + beta I */
-        cholmod_factor *F = cholmod_analyze(S, &c);
-        if (F && lcp_cholmod_factorize(S, beta[0], F, &c)) {
-            res = c.status == CHOLMOD_OK ? 1 : c.status == CHOLMOD_NOT_POSDEF ? 0 : -1;
-            if (res == 0)
-                snprintf(why, len, "the Cholesky factorization of (A + A')/2 + %.1e I fails at column %d",
-                         beta[0], (int)F->minor + 1);
-        }
-        cholmod_free_factor(&F, &c);
-        cholmod_free_sparse(&S, &c);
-    }
-    cholmod_finish(&c);
-    lcp_csr_free(&T);
-    return res;
-}
-
-/* ------------------------------------------------------------ the method */
 
 static double inf_norm(int n, const double *v)
 {
@@ -701,12 +247,12 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
         }
         if (step >= min_steps && *work + cost > budget) break;
         *work += cost;
-        if (ls_factor(L, W->d, W->keep, err)) break;
+        if (ipm_ls_factor(L, W->d, W->keep, err)) break;
         W->pdas++;
         double prev = INFINITY;
         for (int it = 0;; it++) { /* Newton, then refinement while it halves the residual on B */
             if (!have_w) {
-                ls_matvec(L, W->zp, W->vw);
+                ipm_ls_matvec(L, W->zp, W->vw);
                 for (int i = 0; i < n; i++) W->vw[i] += p->b[i];      /* w = A z + b */
             }
             have_w = 0;
@@ -717,7 +263,7 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
             }
             if (it == POLISH_STEPS || (it >= 1 && rb <= rtol) || (it >= 3 && !(rb < 0.5 * prev))) break;
             prev = rb;
-            if (ls_solve(L, W->vr, err)) return best;
+            if (ipm_ls_solve(L, W->vr, err)) return best;
             for (int i = 0; i < n; i++)
                 if (W->keep[i]) W->zp[i] += W->vr[i];
         }
@@ -733,7 +279,7 @@ static double polish(const lcp_problem *p, ipm_work *W, linsys *L, double dmin, 
                 }
         } else if (neg) {
             for (int i = 0; i < n; i++) W->zp[i] = fmax(W->zp[i], 0.0);
-            ls_matvec(L, W->zp, W->vw);
+            ipm_ls_matvec(L, W->zp, W->vw);
             for (int i = 0; i < n; i++) W->vw[i] += p->b[i];
         }
         have_w = 1;                              /* vw = A zp + b, for the next step too */
@@ -765,7 +311,7 @@ static double farkas_radius(const lcp_problem *p, const linsys *L, const lcp_csr
     *by = *eps = 0.0;
     if (!(ymax > 0) || !isfinite(ymax)) return 0.0;
     for (int i = 0; i < n; i++) y[i] /= ymax;
-    ls_matvec_t(L, At, y, aty);                                 /* A'y */
+    ipm_ls_matvec_t(L, At, y, aty);                                 /* A'y */
     for (int i = 0; i < n; i++) {
         *by += p->b[i] * y[i];
         *eps = fmax(*eps, aty[i]);
@@ -806,7 +352,7 @@ static void diagnose(const lcp_problem *p, ipm_work *W, const linsys *L, int k, 
                      "z >= 0 with ||z||_1 < %.3g has A z + b >= 0 (Farkas)", k, zn, eps, by, radius);
         return;
     }
-    int psd = is_psd(p, why, sizeof why);
+    int psd = ipm_is_psd(p, why, sizeof why);
     info->status = LCP_ERROR;
     if (psd == 0)
         snprintf(info->message, sizeof info->message, "A is not positive semidefinite (%s): ipm needs a monotone LCP",
@@ -868,12 +414,12 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     for (int c = 0; c < 4; c++) amax = fmax(amax, am[c]);
     /* the dense path: A's dense copy, and the symmetry test on it (the same test as lcp_csr_is_symmetric's)
      * with the 2x2 minors of not_psd_quick in the same pass */
-    double *ad = sparse ? NULL : dense_rows(&p->A);
+    double *ad = sparse ? NULL : ipm_dense_rows(&p->A);
     int sym = 0, minors_bad = 0;
     if (sparse) sym = lcp_csr_is_symmetric(&p->A, 1e-12);
     else if (ad && W.vw) {
         for (int i = 0; i < n; i++) W.vw[i] = ad[(size_t)i * n + i];
-        minors_bad = dense_scan(ad, W.vw, n, 1e-12 * amax, &sym);
+        minors_bad = ipm_dense_scan(ad, W.vw, n, 1e-12 * amax, &sym);
     }
     W.At = sym ? &p->A : &W.At_own;                        /* A' (A itself when symmetric; sparse path only) */
     if (rc || !W.keep || (!sparse && !ad) || (sparse && !sym && lcp_csr_transpose(&p->A, &W.At_own))) {
@@ -882,7 +428,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
     }
     openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
-    if ((rc = ls_init(&L, p, sparse, sym, pcg, s, ad, err))) goto done;
+    if ((rc = ipm_ls_init(&L, p, sparse, sym, pcg, s, ad, err))) goto done;
 
     /* scales and the starting point */
     const double *b = p->b;
@@ -898,7 +444,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     double zlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tz);   /* divergence of z ... */
     double wlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tw);   /* ... and of w */
     for (int i = 0; i < n; i++) W.z[i] = tz, W.w[i] = tw;
-    ls_matvec(&L, W.z, W.az);
+    ipm_ls_matvec(&L, W.z, W.az);
     for (int i = 0; i < n; i++) W.r[i] = W.w[i] - W.az[i] - b[i]; /* r = w - A z - b */
     double mu = n ? tz * tw : 0.0, mu0 = mu;
     double rnorm0 = inf_norm(n, W.r), rscale = fmax(fmax(1.0, bnorm), rnorm0);
@@ -912,7 +458,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     int stop = lcp_monitor_step(mon, 0, last, extra);
     double best_ipm = mon->last.residual; /* the interior-point iterates' own best (the polish's aside) */
     char why[200] = "";
-    if (!stop && (L.ad ? not_psd_quick_dense(L.ad, n, minors_bad, why, sizeof why) : not_psd_quick(&p->A, W.At, W.vw, why, sizeof why))) {
+    if (!stop && (L.ad ? ipm_not_psd_quick_dense(L.ad, n, minors_bad, why, sizeof why) : ipm_not_psd_quick(&p->A, W.At, W.vw, why, sizeof why))) {
         info->status = LCP_ERROR;
         snprintf(info->message, sizeof info->message, "A is not positive semidefinite (%s): ipm needs a monotone LCP",
                  why);
@@ -939,10 +485,10 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         }
     }
     scaling(n, W.z, W.w, dmin, W.d);
-    if (!stop && (rc = ls_factor(&L, W.d, NULL, err))) goto broken; /* step 1's M: first-time allocations here */
+    if (!stop && (rc = ipm_ls_factor(&L, W.d, NULL, err))) goto broken; /* step 1's M: first-time allocations here */
     if (!stop) {                                         /* and cholmod_solve2's workspace, on a scratch rhs */
         for (int i = 0; i < n; i++) W.vr[i] = W.r[i] - W.w[i];
-        if ((rc = ls_solve(&L, W.vr, err))) goto broken;
+        if ((rc = ipm_ls_solve(&L, W.vr, err))) goto broken;
     }
 
     /* ks: the interior-point steps (k: the monitor's iterations, polish candidates included); progress: the
@@ -954,8 +500,8 @@ again:
         k++, ks++;
         /* predictor: (A + Z^-1 W) dz_a = r - w, dw_a = A dz_a - r */
         for (int i = 0; i < n; i++) W.dza[i] = W.r[i] - W.w[i];
-        if ((rc = ls_solve(&L, W.dza, err))) goto broken;
-        double qa, q = curvature(&L, W.dza, W.adz, &qa);
+        if ((rc = ipm_ls_solve(&L, W.dza, err))) goto broken;
+        double qa, q = ipm_curvature(&L, W.dza, W.adz, &qa);
         for (int i = 0; i < n; i++) W.dwa[i] = W.adz[i] - W.r[i];
         if (!isfinite(qa)) goto nonfinite;
         if (!(q >= -CURV_TOL * qa)) {
@@ -969,8 +515,8 @@ again:
         sigma = fmin(1.0, fmax(0.0, pow(mua / mu, 3)));      /* Mehrotra's centring */
         /* corrector: rhs r - w + (sigma mu - dz_a dw_a) / z */
         for (int i = 0; i < n; i++) W.dz[i] = W.r[i] - W.w[i] + (sigma * mu - W.dza[i] * W.dwa[i]) / W.z[i];
-        if ((rc = ls_solve(&L, W.dz, err))) goto broken;
-        q = curvature(&L, W.dz, W.adz, &qa);
+        if ((rc = ipm_ls_solve(&L, W.dz, err))) goto broken;
+        q = ipm_curvature(&L, W.dz, W.adz, &qa);
         for (int i = 0; i < n; i++) W.dw[i] = W.adz[i] - W.r[i];
         if (!isfinite(qa)) goto nonfinite;
         if (!(q >= -CURV_TOL * qa)) {
@@ -984,7 +530,7 @@ again:
             W.z[i] += alpha * W.dz[i];
             W.w[i] += alpha * W.dw[i];
         }
-        ls_matvec(&L, W.z, W.az);
+        ipm_ls_matvec(&L, W.z, W.az);
         mu = 0.0;
         for (int i = 0; i < n; i++) {
             W.r[i] = W.w[i] - W.az[i] - b[i];
@@ -1025,7 +571,7 @@ again:
         if (diverged || stalled) break;
 
         scaling(n, W.z, W.w, dmin, W.d);                      /* M for the next step */
-        if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
+        if ((rc = ipm_ls_factor(&L, W.d, NULL, err))) goto broken;
     }
     /* a stall on a start far below the solution's scale: once, a restart from z_0 = T e, T the largest
      * entry of the unconstrained solution z~ of (A + dmin I) z~ = -b (the answer where every row is
@@ -1037,13 +583,13 @@ again:
         restarted = 1;
         lcp_err rerr = {{0}};
         for (int i = 0; i < n; i++) W.d[i] = dmin, W.vr[i] = -b[i];
-        int solved = ls_factor(&L, W.d, NULL, &rerr) == 0 && ls_solve(&L, W.vr, &rerr) == 0;
+        int solved = ipm_ls_factor(&L, W.d, NULL, &rerr) == 0 && ipm_ls_solve(&L, W.vr, &rerr) == 0;
         double t = solved ? inf_norm(n, W.vr) : NAN;
         if (isfinite(t) && t > RESTART_GROWTH * tz && t <= RESTART_MAX * tz0) {
             tz = t;
             zlim = BLOWUP * (1.0 + bnorm) * fmax(1.0, tz);
             for (int i = 0; i < n; i++) W.z[i] = tz, W.w[i] = tw;
-            ls_matvec(&L, W.z, W.az);
+            ipm_ls_matvec(&L, W.z, W.az);
             for (int i = 0; i < n; i++) W.r[i] = W.w[i] - W.az[i] - b[i];
             mu = mu0 = tz * tw;
             rscale = fmax(rscale, inf_norm(n, W.r));
@@ -1051,7 +597,7 @@ again:
             snprintf(restart_note, sizeof restart_note, "restarted after step %d from z = %.3g e (the largest entry of the "
                      "unconstrained solution); ", ks, tz);
             scaling(n, W.z, W.w, dmin, W.d);
-            if ((rc = ls_factor(&L, W.d, NULL, err))) goto broken;
+            if ((rc = ipm_ls_factor(&L, W.d, NULL, err))) goto broken;
             goto again;
         }
     }
@@ -1078,10 +624,10 @@ finish:
     if (L.factored) {
         size_t used = strlen(info->message);
         snprintf(info->message + used, sizeof info->message - used, "%s%slinear systems: %s%s",
-                 used ? "; " : "", restart_note, ls_method(&L), how);
+                 used ? "; " : "", restart_note, ipm_ls_method(&L), how);
     }
 done:
-    ls_free(&L);
+    ipm_ls_free(&L);
     work_free(&W);
     return rc;
 }

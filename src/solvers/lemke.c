@@ -82,10 +82,14 @@
  * crash basis of an interior point leaves thousands of loads negative
  * (the 19,600-contact pyramid: ~2,800, then 8,000-12,000 pivots); from the
  * vertex a few pivots remain.
+ *
+ * Files: this one holds the method (the ratio test and its lexicographic
+ * tie-break, the crash start, the ray verdict, the solve's loop); the
+ * basis -- workspace, scaling, B^-1 and its update, the sparse path's LU
+ * and eta file, refinement -- is src/solvers/lemke_basis.c, declared in
+ * src/solvers/lemke_internal.h.
  */
-#include "solver.h"
-#include "../la/sparse_factor.h"
-#include "../la/suitesparse.h"
+#include "lemke_internal.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -94,16 +98,12 @@
 #include <string.h>
 
 /* LAPACK */
-void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dgetri_(const int *n, double *a, const int *lda, const int *ipiv, double *work, const int *lwork,
-             int *info);
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
 
 #define PIVOT_TOL 1e-9    /* abar_i <= PIVOT_TOL * max(1, |abar|_inf) does not block */
 #define SMALL_PIVOT 1e-6  /* a pivot below SMALL_PIVOT * |abar|_inf is checked with a fresh B^-1 */
 #define TIE_TOL 1e-12     /* ratio tie: row within TIE_TOL * max(1, |beta|_inf) of 0 after the step */
 #define LEX_TOL 1e-11     /* lexicographic tie: within LEX_TOL * the column's largest |entry| */
-#define LEX_ROWS 16       /* sparse: ties among this many rows are decided on their rows of B^-1 */
 #define CHECK_EVERY 32    /* pivots between checks of the basis residual */
 #define DRIFT_TOL 1e-11   /* basis residual above DRIFT_TOL * scale: rebuild B^-1 */
 #define CERT_TOL 1e-9     /* relative tolerance of the infeasibility certificate */
@@ -112,161 +112,10 @@ void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *inf
 #define AUTO_SPARSE_MIN 500       /* --linsolve auto: sparse from this n ... */
 #define AUTO_SPARSE_DENSITY 0.02  /* ... when nnz(A) <= AUTO_SPARSE_DENSITY n^2 */
 #define AUTO_CRASH_DENSITY 0.1    /* ... or <= AUTO_CRASH_DENSITY n^2 where the crash start runs */
-#define ETA_MAX 256               /* sparse: eta vectors between two LU factorisations at most */
-#define ETA_ROOM 64L              /* sparse: the eta file holds ETA_ROOM n entries ... */
-#define ETA_CAP (16L * 1024 * 1024) /* ... up to ETA_CAP */
 #define CRASH_WEAK_TOL 1e-10      /* crash: an LU pivot below this times the largest marks a dependent column */
 #define CRASH_ROUNDS 4            /* crash: rounds of replacing dependent columns */
-#define REFACTOR_COST 200.0       /* sparse: a factorisation costs as much as applying REFACTOR_COST
-                                   * (nnz(B) + nnz(L + U) + n) eta entries */
 
 static const char *const columns[] = {"pivots", "z0", NULL};
-
-typedef struct {
-    int n;
-    lcp_csr At;      /* (S A)': row j holds column j of the scaled A */
-    double *bs, *ds; /* S b and S d (n each) */
-    double *Binv;    /* n x n, column-major: the basis inverse */
-    double *beta;    /* n: the basic values B^-1 S b */
-    double *col;     /* n: the entering column B^-1 a_e */
-    double *rowr;    /* n: row r of B^-1 before an update */
-    double *tmp;     /* n: scattered columns, residuals */
-    double *wv;      /* n: A z + b for lcp_verify */
-    int *basis;      /* n: the variable basic at each row */
-    int *row_of;     /* 2n + 1: the row of each variable, -1 when nonbasic */
-    int *cand;       /* n: rows tied in the ratio test */
-    int *ipiv;       /* n: LU row interchanges */
-    double *lwork;   /* dgetri workspace */
-    int nlwork;
-    /* the sparse path: B = B0 E_1 ... E_k, B0 = L U (UMFPACK), E_t eta matrices */
-    int sparse;
-    lcp_sparse_factor F;
-    int *Bp, *Bi;    /* B0 in compressed columns (n + 1; nnz(A) + 2n) */
-    double *Bx;
-    int neta;        /* eta vectors since the last factorisation */
-    int *eta_r;      /* ETA_MAX: the row (slot) of each */
-    long *eta_p;     /* ETA_MAX + 1: their entries in eta_i / eta_x */
-    double *eta_piv; /* ETA_MAX: the pivot abar_r */
-    int *eta_i;      /* eta_cap: row indices, r excluded */
-    double *eta_x;
-    long eta_cap;
-    double lu_nnz;   /* nnz(L) + nnz(U) of the last factorisation */
-    double eta_work; /* eta entries applied by ftran since then */
-    double *rowb;    /* n: a column of B^-1 (lexicographic tie-break) */
-    double *lexrow;  /* LEX_ROWS x n: rows of B^-1 (lexicographic tie-break) */
-    int *mark;       /* n: the rows still tied (lexicographic tie-break), 0 between */
-} lemke_work;
-
-static void work_free(lemke_work *W)
-{
-    lcp_csr_free(&W->At);
-    free(W->bs);
-    free(W->ds);
-    free(W->Binv);
-    free(W->beta);
-    free(W->col);
-    free(W->rowr);
-    free(W->tmp);
-    free(W->wv);
-    free(W->basis);
-    free(W->row_of);
-    free(W->cand);
-    free(W->ipiv);
-    free(W->lwork);
-    lcp_sparse_factor_free(&W->F);
-    free(W->Bp);
-    free(W->Bi);
-    free(W->Bx);
-    free(W->eta_r);
-    free(W->eta_p);
-    free(W->eta_piv);
-    free(W->eta_i);
-    free(W->eta_x);
-    free(W->rowb);
-    free(W->lexrow);
-    free(W->mark);
-    memset(W, 0, sizeof *W);
-}
-
-/* All workspace; the scaled data S A (as columns), S b, S d; B = I. */
-static int work_init(lemke_work *W, const lcp_problem *p, const double *cover, int sparse)
-{
-    int n = p->n;
-    memset(W, 0, sizeof *W);
-    W->n = n;
-    W->sparse = sparse;
-    lcp_csr As;
-    if (lcp_csr_copy(&As, &p->A)) return LCP_ERROR;
-    W->bs = lcp_alloc((size_t)n, sizeof(double));
-    W->ds = lcp_alloc((size_t)n, sizeof(double));
-    W->Binv = sparse ? NULL : lcp_calloc((size_t)n * (size_t)n, sizeof(double));
-    W->beta = lcp_alloc((size_t)n, sizeof(double));
-    W->col = lcp_alloc((size_t)n, sizeof(double));
-    W->rowr = lcp_alloc((size_t)n, sizeof(double));
-    W->tmp = lcp_alloc((size_t)n, sizeof(double));
-    W->wv = lcp_alloc((size_t)n, sizeof(double));
-    W->basis = lcp_alloc((size_t)n, sizeof(int));
-    W->row_of = lcp_alloc(2 * (size_t)n + 1, sizeof(int));
-    W->cand = lcp_alloc((size_t)n, sizeof(int));
-    W->ipiv = sparse ? NULL : lcp_alloc((size_t)n, sizeof(int));
-    int ok = W->bs && W->ds && (sparse || (W->Binv && W->ipiv)) && W->beta && W->col && W->rowr && W->tmp && W->wv && W->basis &&
-             W->row_of && W->cand;
-    if (ok) {
-        for (int i = 0; i < n; i++) {
-            double amax = 0.0;
-            for (int k = As.p[i]; k < As.p[i + 1]; k++) amax = fmax(amax, fabs(As.x[k])); /* max_j |A_ij| */
-            double si = amax > 0 ? 1.0 / amax : 1.0;                                          /* S_ii */
-            for (int k = As.p[i]; k < As.p[i + 1]; k++) As.x[k] *= si;                        /* row i of S A */
-            W->bs[i] = si * p->b[i];                                                          /* S b */
-            W->ds[i] = si * (cover ? cover[i] : 1.0);                                         /* S d */
-            W->beta[i] = W->bs[i];                                                            /* B^-1 S b */
-            if (!sparse) W->Binv[i + (size_t)i * n] = 1.0;                                    /* B = I */
-            W->basis[i] = i;                                                                  /* w_i basic */
-        }
-        for (int v = 0; v <= 2 * n; v++) W->row_of[v] = v < n ? v : -1;
-        ok = !lcp_csr_transpose(&As, &W->At); /* columns of S A */
-    }
-    long nnz = lcp_csr_nnz(&As);
-    lcp_csr_free(&As);
-    if (ok && sparse) { /* B0 = I, its LU; the eta file */
-        W->eta_cap = ETA_ROOM * n < ETA_CAP ? ETA_ROOM * n : ETA_CAP;
-        if (W->eta_cap < 2L * n) W->eta_cap = 2L * n;
-        W->Bp = lcp_alloc((size_t)n + 1, sizeof(int));
-        W->Bi = lcp_alloc((size_t)nnz + 2 * (size_t)n, sizeof(int));
-        W->Bx = lcp_alloc((size_t)nnz + 2 * (size_t)n, sizeof(double));
-        W->eta_r = lcp_alloc(ETA_MAX, sizeof(int));
-        W->eta_p = lcp_alloc(ETA_MAX + 1, sizeof(long));
-        W->eta_piv = lcp_alloc(ETA_MAX, sizeof(double));
-        W->eta_i = lcp_alloc((size_t)W->eta_cap, sizeof(int));
-        W->eta_x = lcp_alloc((size_t)W->eta_cap, sizeof(double));
-        W->rowb = lcp_alloc((size_t)n, sizeof(double));
-        W->lexrow = lcp_alloc((size_t)LEX_ROWS * (size_t)n, sizeof(double));
-        W->mark = lcp_calloc((size_t)n, sizeof(int));
-        ok = W->mark && W->Bp && W->Bi && W->Bx && W->eta_r && W->eta_p && W->eta_piv && W->eta_i && W->eta_x && W->rowb && W->lexrow;
-        if (ok) {
-            for (int i = 0; i <= n; i++) W->Bp[i] = i;
-            for (int i = 0; i < n; i++) {
-                W->Bi[i] = i;
-                W->Bx[i] = 1.0;
-            }
-            W->eta_p[0] = 0;
-            ok = lcp_sparse_factor_init(&W->F, n, W->Bp, W->Bi, W->Bx, 0, 0) == LCP_SF_OK &&
-                 lcp_sparse_factor_refactor(&W->F, W->Bx, LCP_SF_LU) == LCP_SF_OK;
-            W->lu_nnz = n;
-        }
-    }
-    if (ok && !sparse) { /* dgetri's optimal workspace */
-        int lw = -1, info = 0;
-        double q = 0.0;
-        dgetri_(&n, W->Binv, &n, W->ipiv, &q, &lw, &info);
-        W->nlwork = info == 0 && q >= n ? (int)q : n;
-        W->lwork = lcp_alloc((size_t)W->nlwork, sizeof(double));
-        ok = W->lwork != NULL;
-    }
-    if (ok) return 0;
-    work_free(W);
-    return LCP_ERROR;
-}
 
 /* "w3", "z3" or "z0" for variable v (1-based indices). */
 static void var_name(int v, int n, char *buf, size_t len)
@@ -275,142 +124,6 @@ static void var_name(int v, int n, char *buf, size_t len)
         snprintf(buf, len, "z0");
     else
         snprintf(buf, len, "%c%d", v < n ? 'w' : 'z', (v < n ? v : v - n) + 1);
-}
-
-/* a = the column of variable v in [I, -S A, -S d] (dense, n). */
-static void basis_column(const lemke_work *W, int v, double *a)
-{
-    int n = W->n;
-    if (v == 2 * n) {
-        for (int i = 0; i < n; i++) a[i] = -W->ds[i]; /* -S d */
-        return;
-    }
-    memset(a, 0, (size_t)n * sizeof(double));
-    if (v < n) {
-        a[v] = 1.0; /* e_v */
-        return;
-    }
-    const lcp_csr *T = &W->At;
-    for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++) a[T->j[k]] = -T->x[k]; /* -(S A)(:, j) */
-}
-
-/* Sparse path. x = B^-1 a: x = B0^-1 a (UMFPACK), then the eta
- * matrices in order, E_t^-1 x: x_r /= abar_r, x_i -= abar_i x_r.  a == x
- * is allowed.  Returns LCP_SF_OK or the failure of the solve. */
-static int ftran(lemke_work *W, const double *a, double *x)
-{
-    W->eta_work += (double)W->eta_p[W->neta];
-    int rc = lcp_sparse_factor_solve_transposed(&W->F, a, x); /* F holds B0' as CSR: B0 x = a */
-    for (int t = 0; t < W->neta; t++) {
-        int r = W->eta_r[t];
-        double xr = x[r] / W->eta_piv[t];
-        x[r] = xr;
-        if (xr == 0.0) continue;
-        for (long k = W->eta_p[t]; k < W->eta_p[t + 1]; k++) x[W->eta_i[k]] -= W->eta_x[k] * xr;
-    }
-    return rc;
-}
-
-/* Sparse path. x = B^-T x (in place): row i of B^-1 is B^-T e_i.  B^-T =
- * B0^-T E_1^-T .. E_k^-T: the eta file backwards (E_t^-T changes x_r only:
- * x_r = (x_r - sum_{i != r} abar_i x_i) / abar_r), then UMFPACK's solve
- * with B0' (F's matrix). */
-static int btran(lemke_work *W, double *x)
-{
-    for (int t = W->neta - 1; t >= 0; t--) {
-        int r = W->eta_r[t];
-        double sum = x[r];
-        for (long k = W->eta_p[t]; k < W->eta_p[t + 1]; k++) sum -= W->eta_x[k] * x[W->eta_i[k]];
-        x[r] = sum / W->eta_piv[t];
-    }
-    return lcp_sparse_factor_solve(&W->F, x, x);
-}
-
-/* B0 = the current basis in compressed columns and its LU, an empty eta
- * file; the factorisation's status (LCP_SF_SINGULAR keeps the factor). */
-static int sparse_factor_basis(lemke_work *W, const int *qinit)
-{
-    int n = W->n, m = 0;
-    const lcp_csr *T = &W->At;
-    for (int r = 0; r < n; r++) {
-        int v = W->basis[r];
-        W->Bp[r] = m;
-        if (v < n) { /* e_v */
-            W->Bi[m] = v;
-            W->Bx[m++] = 1.0;
-        } else if (v < 2 * n) { /* -(S A)(:, j): row j of (S A)', columns sorted */
-            for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++) {
-                W->Bi[m] = T->j[k];
-                W->Bx[m++] = -T->x[k];
-            }
-        } else { /* -S d */
-            for (int i = 0; i < n; i++) {
-                W->Bi[m] = i;
-                W->Bx[m++] = -W->ds[i];
-            }
-        }
-    }
-    W->Bp[n] = m;
-    W->neta = 0;
-    W->eta_work = 0.0;
-    int st = lcp_sparse_factor_lu_repattern_q(&W->F, W->Bp, W->Bi, W->Bx, qinit);
-    W->lu_nnz = W->F.info[UMFPACK_LNZ] + W->F.info[UMFPACK_UNZ];
-    return st;
-}
-
-/* sparse_factor_basis, then beta = B^-1 S b; 0, or -1 when B is singular
- * or the factorisation failed. */
-static int sparse_refactor(lemke_work *W)
-{
-    int n = W->n;
-    if (sparse_factor_basis(W, NULL) != LCP_SF_OK) return -1;
-    if (ftran(W, W->bs, W->beta) != LCP_SF_OK) return -1;
-    for (int i = 0; i < n; i++)
-        if (!isfinite(W->beta[i])) return -1;
-    return 0;
-}
-
-/* The eta vector of a pivot at row r with column W->col (before beta's
- * update changes nothing in it); 1 when the file is full (refactor). */
-static int eta_append(lemke_work *W, int r)
-{
-    int n = W->n, t = W->neta;
-    long m = W->eta_p[t];
-    const double *a = W->col;
-    W->eta_r[t] = r;
-    W->eta_piv[t] = a[r];
-    for (int i = 0; i < n; i++)
-        if (a[i] != 0.0 && i != r) {
-            W->eta_i[m] = i;
-            W->eta_x[m++] = a[i];
-        }
-    W->eta_p[t + 1] = m;
-    W->neta = t + 1;
-    return W->neta == ETA_MAX || W->eta_work > REFACTOR_COST * (W->lu_nnz + W->Bp[n] + n) || m + n > W->eta_cap;
-}
-
-/* col = B^-1 a_v. */
-static void entering_column(lemke_work *W, int v)
-{
-    int n = W->n;
-    if (W->sparse) {
-        basis_column(W, v, W->col);
-        ftran(W, W->col, W->col);
-        return;
-    }
-    if (v < n) {
-        cblas_dcopy(n, W->Binv + (size_t)v * n, 1, W->col, 1); /* B^-1 e_v */
-        return;
-    }
-    const lcp_csr *T = &W->At;
-    if (v < 2 * n && 4L * (T->p[v - n + 1] - T->p[v - n]) < n) { /* sparse column: sum of columns of B^-1 */
-        memset(W->col, 0, (size_t)n * sizeof(double));
-        for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++)
-            cblas_daxpy(n, -T->x[k], W->Binv + (size_t)T->j[k] * n, 1, W->col, 1); /* col -= a_kj B^-1(:, k) */
-        return;
-    }
-    basis_column(W, v, W->tmp);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, W->Binv, n, W->tmp, 1, 0.0, W->col, 1); /* B^-1 a_v */
 }
 
 /* Sparse path: the lexicographic tie-break over the tied rows
@@ -428,7 +141,7 @@ static int lexico_rows(lemke_work *W, int nc, int k0)
         double *y = W->lexrow + (size_t)c * n;
         memset(y, 0, (size_t)n * sizeof(double));
         y[cand[c]] = 1.0;
-        btran(W, y); /* row cand[c] of B^-1 */
+        lemke_btran(W, y); /* row cand[c] of B^-1 */
         double zero = LEX_TOL * fabs(y[cblas_idamax(n, y, 1)]);
         for (int k = k0; k < n; k++)
             if (fabs(y[k]) <= zero) y[k] = 0.0;
@@ -495,7 +208,7 @@ static int lexico_columns(lemke_work *W, int nc)
         nc = keep;
         memset(ek, 0, (size_t)n * sizeof(double));
         ek[k] = 1.0;
-        ftran(W, ek, ek); /* column k of B^-1 */
+        lemke_ftran(W, ek, ek); /* column k of B^-1 */
         double zero = LEX_TOL * fabs(ek[cblas_idamax(n, ek, 1)]); /* round-off of the solve */
         double vmin = INFINITY, vabs = 0.0;
         for (int c = 0; c < nc; c++) {
@@ -560,87 +273,6 @@ static int ratio_test(lemke_work *W)
     return r;
 }
 
-/* Variable e enters at row r (column in W->col): beta and B^-1 updated;
- * returns 1 when the sparse path's eta file is full (refactor). */
-static int do_pivot(lemke_work *W, int r, int e)
-{
-    int n = W->n;
-    double piv = W->col[r];
-    double theta = W->beta[r] / piv; /* the entering variable's new value */
-    if (theta < 0.0) theta = 0.0;    /* beta_r = -0 by round-off */
-    cblas_daxpy(n, -theta, W->col, 1, W->beta, 1);                /* beta -= theta abar */
-    W->beta[r] = theta;                                           /* beta_r = theta */
-    int full = 0;
-    if (W->sparse) {
-        full = eta_append(W, r); /* B <- B E, E = I + (abar - e_r) e_r' */
-    } else {
-        cblas_dcopy(n, W->Binv + r, n, W->rowr, 1);                   /* e_r' B^-1 */
-        W->col[r] -= 1.0;                                             /* abar - e_r */
-        cblas_dger(CblasColMajor, n, n, -1.0 / piv, W->col, 1, W->rowr, 1, W->Binv, n); /* eta update */
-    }
-    W->row_of[W->basis[r]] = -1;
-    W->basis[r] = e;
-    W->row_of[e] = r;
-    return full;
-}
-
-/* tmp = S b - B beta, the residual of the basis system; returns its max norm. */
-static double basis_residual(lemke_work *W)
-{
-    int n = W->n;
-    const lcp_csr *T = &W->At;
-    memcpy(W->tmp, W->bs, (size_t)n * sizeof(double));
-    for (int i = 0; i < n; i++) {
-        int v = W->basis[i];
-        if (v < n) {
-            W->tmp[v] -= W->beta[i]; /* - e_v w_v */
-        } else if (v < 2 * n) {
-            for (int k = T->p[v - n]; k < T->p[v - n + 1]; k++)
-                W->tmp[T->j[k]] += T->x[k] * W->beta[i]; /* + (S A)(:, j) z_j */
-        } else {
-            cblas_daxpy(n, W->beta[i], W->ds, 1, W->tmp, 1); /* + S d z0 */
-        }
-    }
-    return fabs(W->tmp[cblas_idamax(n, W->tmp, 1)]);
-}
-
-/* beta += B^-1 (S b - B beta): one step of iterative refinement. */
-static void refine(lemke_work *W)
-{
-    basis_residual(W);
-    if (W->sparse) {
-        ftran(W, W->tmp, W->tmp);
-        cblas_daxpy(W->n, 1.0, W->tmp, 1, W->beta, 1);
-        return;
-    }
-    cblas_dgemv(CblasColMajor, CblasNoTrans, W->n, W->n, 1.0, W->Binv, W->n, W->tmp, 1, 1.0, W->beta, 1);
-}
-
-/* B^-1 rebuilt from the basis columns (LU), beta = B^-1 S b; 0, or -1
- * when B is singular. */
-static int refactor(lemke_work *W)
-{
-    if (W->sparse) return sparse_refactor(W);
-    int n = W->n, info = 0;
-    for (int i = 0; i < n; i++) basis_column(W, W->basis[i], W->Binv + (size_t)i * n); /* B */
-    dgetrf_(&n, &n, W->Binv, &n, W->ipiv, &info);                                      /* P B = L U */
-    if (info != 0) return -1;
-    dgetri_(&n, W->Binv, &n, W->ipiv, W->lwork, &W->nlwork, &info); /* B^-1 */
-    if (info != 0) return -1;
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, W->Binv, n, W->bs, 1, 0.0, W->beta, 1); /* beta */
-    return 0;
-}
-
-/* x = the basic z values (z0 excluded), 0 elsewhere; returns z0. */
-static double current_z(const lemke_work *W, double *x)
-{
-    int n = W->n;
-    memset(x, 0, (size_t)n * sizeof(double));
-    for (int i = 0; i < n; i++)
-        if (W->basis[i] >= n && W->basis[i] < 2 * n) x[W->basis[i] - n] = W->beta[i];
-    return W->row_of[2 * n] >= 0 ? W->beta[W->row_of[2 * n]] : 0.0;
-}
-
 /* Crash start (sparse path): Lemke's method from a guessed complementary
  * basis instead of B = I.  The guess z (the warm start, or a solver's
  * answer: lcp_crash_guess) makes z_j basic where z_j > 0 and A_jj z_j > w_j
@@ -701,7 +333,7 @@ static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int
     for (int j = 0; j < n; j++)
         if (W->basis[j] < n) order[m++] = j;
     for (int round = 0; round < CRASH_ROUNDS; round++) {
-        st = sparse_factor_basis(W, round == 0 && !sym ? order : NULL);
+        st = lemke_sparse_factor_basis(W, round == 0 && !sym ? order : NULL);
         if (st != LCP_SF_OK && st != LCP_SF_SINGULAR) goto out;
         int nw = lcp_sparse_factor_lu_weak(&W->F, CRASH_WEAK_TOL, weak);
         if (nw < 0) goto out;
@@ -734,15 +366,15 @@ static int crash_start(lemke_work *W, const lcp_problem *p, const double *z, int
             W->basis[j] = isz[j] ? n + j : j;
             W->row_of[W->basis[j]] = j;
         }
-        if (sparse_factor_basis(W, NULL) == LCP_SF_OK) {
+        if (lemke_sparse_factor_basis(W, NULL) == LCP_SF_OK) {
             *npur = npv;
         } else {
             for (int v = 0; v <= 2 * n; v++) W->row_of[v] = -1;
             for (int j = 0; j < n; j++) W->row_of[W->basis[j] = order[j]] = j;
-            if (sparse_factor_basis(W, NULL) != LCP_SF_OK) goto out;
+            if (lemke_sparse_factor_basis(W, NULL) != LCP_SF_OK) goto out;
         }
     }
-    if (ftran(W, W->bs, W->beta) != LCP_SF_OK) goto out;
+    if (lemke_ftran(W, W->bs, W->beta) != LCP_SF_OK) goto out;
     rc = 0;
 out:
     free(order);
@@ -915,14 +547,14 @@ static void finish(lemke_work *W, const lcp_problem *p, const lcp_settings *s, d
 {
     if (W->sparse && W->neta > 0) { /* the basic values from a fresh LU of the final basis, not through the etas */
         memcpy(W->rowb, W->beta, (size_t)W->n * sizeof(double));
-        if (sparse_refactor(W)) memcpy(W->beta, W->rowb, (size_t)W->n * sizeof(double));
+        if (lemke_sparse_refactor(W)) memcpy(W->beta, W->rowb, (size_t)W->n * sizeof(double));
     }
-    current_z(W, x);
+    lemke_current_z(W, x);
     lcp_metrics m;
     lcp_verify(p, x, W->wv, &m);
     for (int it = 0; it < 3 && !(m.residual <= s->tol); it++) { /* round-off: refine the final basis solution */
-        refine(W);
-        current_z(W, x);
+        lemke_refine(W);
+        lemke_current_z(W, x);
         lcp_verify(p, x, W->wv, &m);
     }
     extra[0] = k;
@@ -982,8 +614,8 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     }
     memset(x, 0, (size_t)n * sizeof(double));
     lemke_work W;
-    if (work_init(&W, p, s->lemke.cover, sparse)) {
-        work_free(&W);
+    if (lemke_work_init(&W, p, s->lemke.cover, sparse)) {
+        lemke_work_free(&W);
         free(guess);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
     }
@@ -1005,9 +637,9 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                          "crash start from %s: %d of %d z basic, %d dependent ones replaced by w; d = B e", how,
                          zb - dep, n, dep);
         } else { /* no usable basis: B = I as always */
-            work_free(&W);
-            if (work_init(&W, p, s->lemke.cover, sparse)) {
-                work_free(&W);
+            lemke_work_free(&W);
+            if (lemke_work_init(&W, p, s->lemke.cover, sparse)) {
+                lemke_work_free(&W);
                 free(guess);
                 return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
             }
@@ -1026,10 +658,10 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         stopped = 1;
     }
     while (!stopped) {
-        if (!(first && crashed)) entering_column(&W, e); /* (crash_start set z0's column, -delta) */
+        if (!(first && crashed)) lemke_entering_column(&W, e); /* (crash_start set z0's column, -delta) */
         int r = first ? r0 : ratio_test(&W);
         if (!fresh && (r < 0 || fabs(W.col[r]) < SMALL_PIVOT * fabs(W.col[cblas_idamax(n, W.col, 1)]))) {
-            if (refactor(&W)) { /* a ray or a small pivot: confirm it with a fresh B^-1 */
+            if (lemke_refactor(&W)) { /* a ray or a small pivot: confirm it with a fresh B^-1 */
                 info->status = LCP_ERROR;
                 snprintf(info->message, sizeof info->message, "the basis became singular at pivot %d (its LU failed)", k);
             } else {
@@ -1045,8 +677,8 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             info->status = status0;
             snprintf(info->message, sizeof info->message,
                      "the crash start ended on a ray that proves nothing; started again from B = I, d = 1 at pivot %d", k);
-            work_free(&W);
-            if (work_init(&W, p, s->lemke.cover, sparse)) {
+            lemke_work_free(&W);
+            if (lemke_work_init(&W, p, s->lemke.cover, sparse)) {
                 info->iterations = k;
                 return lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (n = %d)", n);
             }
@@ -1057,7 +689,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             continue;
         }
         int leaving = W.basis[r];
-        int full = do_pivot(&W, r, e);
+        int full = lemke_do_pivot(&W, r, e);
         first = fresh = 0;
         k++;
         if (leaving == 2 * n) { /* z0 left: z solves the LCP */
@@ -1066,7 +698,7 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             break;
         }
         if (full) { /* the sparse path's eta file is full: factor the basis afresh */
-            if (refactor(&W)) {
+            if (lemke_refactor(&W)) {
                 info->status = LCP_ERROR;
                 snprintf(info->message, sizeof info->message, "the basis became singular at pivot %d (its LU failed)", k);
                 break;
@@ -1075,8 +707,8 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         } else if (k % CHECK_EVERY == 0) { /* drift of B^-1: rebuild it */
             double scale = fmax(1.0, fmax(fabs(W.bs[cblas_idamax(n, W.bs, 1)]),
                                           fabs(W.beta[cblas_idamax(n, W.beta, 1)])));
-            if (basis_residual(&W) > DRIFT_TOL * scale) {
-                if (refactor(&W)) {
+            if (lemke_basis_residual(&W) > DRIFT_TOL * scale) {
+                if (lemke_refactor(&W)) {
                     info->status = LCP_ERROR;
                     snprintf(info->message, sizeof info->message, "the basis became singular at pivot %d (its LU failed)", k);
                     break;
@@ -1087,12 +719,12 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         e = leaving < n ? leaving + n : leaving - n; /* the complement enters next */
         extra[0] = k;
         extra[1] = W.beta[W.row_of[2 * n]]; /* z0 */
-        if (mon->trace) current_z(&W, x);   /* x is only read for the trace's row */
+        if (mon->trace) lemke_current_z(&W, x);   /* x is only read for the trace's row */
         stopped = lcp_monitor_tick(mon, k, x, extra); /* z0 > 0: not a solution yet */
     }
-    if (!done) current_z(&W, x); /* stopped early: the last basis's z */
+    if (!done) lemke_current_z(&W, x); /* stopped early: the last basis's z */
     info->iterations = k;
-    work_free(&W);
+    lemke_work_free(&W);
     return 0;
 }
 

@@ -1,0 +1,89 @@
+/* src/solvers/pivot_internal.h: what pivot's three files share: the
+ * workspace of a solve (index sets, the factors of A_CC, the crash's
+ * buffers), the row states, and the calls between src/solvers/pivot.c
+ * (the method: drives, passes, the solve), src/solvers/pivot_factor.c (the
+ * factors of A_CC and their updates) and src/solvers/pivot_crash.c (the
+ * crash start).  Not part of the library's interface.
+ */
+#ifndef LCPSOLVE_PIVOT_INTERNAL_H
+#define LCPSOLVE_PIVOT_INTERNAL_H
+
+#include "solver.h"
+
+#define PIV_NEG 1e-8      /* a pivot below -PIV_NEG A_kk: A is not PSD */
+#define REFINE 1e-12      /* refine x_C when max_C |w_k| > REFINE max(1, |b|) */
+#define LU_BLOCK 64       /* block size of the refactorisation */
+
+enum { S_U, S_C, S_LO, S_HI, S_FIX, S_ZERO }; /* untaken, clamped, at lo, at hi, lo = hi, w = 0 off C */
+
+typedef struct {
+    const lcp_problem *p;   /* borrowed */
+    lcp_csr At;             /* A' (row k = column k of A), owned */
+    int n;
+    int nc;                 /* |C| */
+    double *L, *Ut;         /* n x n column-major: A_CC = L U, L unit lower, Ut = U' */
+    int *cidx;              /* C in factor order */
+    int *pos;               /* pos[k] = position of k in cidx, -1 off C */
+    int *state;             /* S_* per row */
+    int *order;             /* the order rows are taken in */
+    double *lo, *hi;        /* bounds of the current pass */
+    double *diag;           /* A_kk */
+    double *rowmax;         /* max_j |A_kj| */
+    double *w;              /* A x + b: the monitor's after each pivot, updated along a step */
+    double *dxc;            /* dx_C in factor order; also a solve buffer */
+    double *dw, *dwabs;     /* A dx and |A| |dx| */
+    double *xv, *yv;        /* the rank-1 vectors of a removal */
+    double *tmp;            /* gathered rows and columns */
+    double diagmax;
+    double wscale;          /* max(1, |b|_inf), the residual's scale */
+    int updates;            /* factor changes since the last refactorisation */
+    long regs;              /* pivots raised by the regularisation */
+    int pivots, pass_start; /* pivots so far, at the start of this pass */
+    long guard;             /* pivots a pass may take */
+    int seen;               /* the monitor has seen the current x */
+    int crashed;            /* the first pass goes on from the crash start's sets */
+    double *guess;          /* the crash start's guess x* (n) */
+    char *dropq;            /* crash: dependent rows of a block; C rows to leave; purify's flags */
+    int *dep;               /* crash: the dropped rows (purification) */
+    int *cand;              /* crash: the rows to clamp, in order */
+    double *blk;            /* crash: (2 n + LU_BLOCK) LU_BLOCK, the blocks of crash_factor */
+    lcp_crash_key *key;     /* crash: the clamped rows by decreasing load (key -load) */
+    char note[200];         /* which start the pivots came from */
+    lcp_monitor *mon;
+    lcp_info *info;
+} pv;
+
+/* Pivot floor of row k: PIV_REG times A_kk (or the largest diagonal). */
+static inline double piv_scale(const pv *W, int k)
+{
+    return W->diag[k] > 0 ? W->diag[k] : W->diagmax;
+}
+
+/* pivot.c.  A verdict: info's status st and message; returns -1. */
+int pivot_verdict(pv *W, lcp_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* pivot.c.  One pivot done: the monitor's row, w afresh from it, x_C
+ * refined where w_C drifted; non-zero: stop the solve. */
+int pivot_done(pv *W, double *x);
+
+/* pivot_factor.c.  v <- A_CC^-1 v (|C| entries, factor order). */
+void pivot_cc_solve(const pv *W, double *v);
+
+/* pivot_factor.c.  The verdict on a negative Schur complement d of row k
+ * on the first m clamped rows (with its direction vc, vk when known);
+ * returns -1. */
+int pivot_negative_schur(pv *W, int k, int m, double d, const double *vc, double vk);
+
+/* pivot_factor.c.  A_CC = L U afresh from A; 0, or -1 (a verdict). */
+int pivot_refactor(pv *W);
+
+/* pivot_factor.c.  Row k joins C (the factors bordered); row at position
+ * p leaves it for state newstate (a rank-1 update).  0, or -1 (a verdict). */
+int pivot_c_add(pv *W, int k);
+int pivot_c_remove(pv *W, int p, int newstate);
+
+/* pivot_crash.c.  The crash start from W->guess: 0 (W->crashed), 1 when
+ * the monitor stops there, -1 when its factor fails. */
+int pivot_crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int *npur, int *nout);
+
+#endif
