@@ -242,8 +242,11 @@ typedef struct {
     const char *message;
 } run_report;
 
+/* The summary (or --json): on stdout, or on stderr when the solution goes
+ * to stdout (-o - or --output-w -), so that stdout holds it alone. */
 static void report(const cli *c, const run_report *r)
 {
+    FILE *f = (c->output && !strcmp(c->output, "-")) || (c->output_w && !strcmp(c->output_w, "-")) ? stderr : stdout;
     const lcp_problem *p = r->p;
     const lcp_solve_out *o = r->out;
     const lcp_settings *s = &c->o.s;
@@ -298,31 +301,31 @@ static void report(const cli *c, const run_report *r)
         }
         cJSON_AddStringToObject(j, "version", LCP_VERSION);
         char *str = cJSON_PrintUnformatted(j);
-        printf("%s\n", str ? str : "{}");
+        fprintf(f, "%s\n", str ? str : "{}");
         free(str);
         cJSON_Delete(j);
         return;
     }
     if (c->quiet) return;
-    printf("problem          %s (%s, n = %d, nnz = %ld)\n", p->source ? p->source : "-", lcp_kind_name(o->solved_kind),
+    fprintf(f, "problem          %s (%s, n = %d, nnz = %ld)\n", p->source ? p->source : "-", lcp_kind_name(o->solved_kind),
            o->solved_n, o->solved_nnz);
-    printf("solver           %s (precond %s, %d thread%s)", solver, o->precond, s->threads, s->threads > 1 ? "s" : "");
-    if (o->omega > 0 && o->omega != 1.0) printf(", omega = %.4g", o->omega);
-    if (o->components > 1) printf(", %d components solved apart", o->components);
-    printf("\nstatus           %s after %d iterations%s, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
+    fprintf(f, "solver           %s (precond %s, %d thread%s)", solver, o->precond, s->threads, s->threads > 1 ? "s" : "");
+    if (o->omega > 0 && o->omega != 1.0) fprintf(f, ", omega = %.4g", o->omega);
+    if (o->components > 1) fprintf(f, ", %d components solved apart", o->components);
+    fprintf(f, "\nstatus           %s after %d iterations%s, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
            o->iterations, o->components > 1 ? " (the most of any component)" : "", o->time_s, r->parse_s);
-    if (*o->auto_reason) printf("choice           %s (%.3g s)\n", o->auto_reason, o->auto_time_s);
-    printf("residual         %.3e (tol %.1e)\n", o->m.residual, s->tol);
-    printf("complementarity  %.3e\nfeasibility      %.3e\n", o->m.complementarity, o->m.feasibility);
+    if (*o->auto_reason) fprintf(f, "choice           %s (%.3g s)\n", o->auto_reason, o->auto_time_s);
+    fprintf(f, "residual         %.3e (tol %.1e)\n", o->m.residual, s->tol);
+    fprintf(f, "complementarity  %.3e\nfeasibility      %.3e\n", o->m.complementarity, o->m.feasibility);
     if (cone)
-        printf("cone             pyramid:%d as %s of the %s problem, %d contacts\n"
+        fprintf(f, "cone             pyramid:%d as %s of the %s problem, %d contacts\n"
                "cone error       %.3e (the %s residual of the mapped-back r on the original problem)\n",
                c->o.cone_k, cone_form, lcp_kind_name(p->kind), p->nc, o->cone_error, lcp_kind_name(p->kind));
     if (o->reg > 0)
-        printf("regularised      solved A + %g I in place of A (--reg); the residual above is of the original "
+        fprintf(f, "regularised      solved A + %g I in place of A (--reg); the residual above is of the original "
                "problem\n", o->reg);
-    if (c->reference) printf("reference        relative difference %.3e (ref-tol %.1e)\n", r->ref_diff, c->ref_tol);
-    if (r->message && *r->message) printf("note             %s\n", r->message);
+    if (c->reference) fprintf(f, "reference        relative difference %.3e (ref-tol %.1e)\n", r->ref_diff, c->ref_tol);
+    if (r->message && *r->message) fprintf(f, "note             %s\n", r->message);
 }
 
 static void on_signal(int sig)
@@ -381,14 +384,31 @@ int lcp_cli_stop_on_signal(void *ctx, int iter, double time_s, const lcp_metrics
 
 /* The solve command: load, the pipeline (src/core/pipeline.c), then the
  * reference, the output files and the summary. */
+/* The output files, checked before any work starts: each can be created
+ * where it is to go (a probe: its temporary made and removed), so that a
+ * long solve does not end in "cannot write". */
+static int check_outputs(const cli *c, lcp_err *err)
+{
+    const char *paths[] = {c->output, c->output_w, c->graph};
+    for (int k = 0; k < 3; k++) {
+        if (!paths[k] || !strcmp(paths[k], "-")) continue;
+        lcp_outfile o;
+        int rc = lcp_outfile_open(&o, paths[k], err);
+        if (rc) return rc;
+        lcp_outfile_abort(&o);
+    }
+    return 0;
+}
+
 static int solve(cli *c, lcp_err *err)
 {
     lcp_problem p; /* as read */
     lcp_problem_init(&p);
     lcp_solve_out out;
     memset(&out, 0, sizeof out);
+    int rc = check_outputs(c, err);
     double t0 = lcp_now();
-    int rc = load(c, &p, err);
+    if (!rc) rc = load(c, &p, err);
     double parse_s = lcp_now() - t0;
     double *ref = NULL, *w0 = NULL;
     int n0 = 0, exit_code = -1; /* set once a run completed */

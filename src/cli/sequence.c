@@ -152,6 +152,7 @@ typedef struct {
 typedef struct {
     int solved, worst_exit;
     double sum_res, max_res, sum_ms, sum_it;
+    char first_unsolved[320]; /* the first step not solved, and how it ended */
 } seq_totals;
 
 /* The warm start: cur = this step's ids (ncon contacts, then sorted by id),
@@ -256,6 +257,9 @@ static int solve_step(const lcp_sequence_opts *o, int k, int nn, const char *nam
         goto step_done;
     if (p.n > 0) memcpy(x, out.x, (size_t)p.n * sizeof *x);
     if (out.status == LCP_SOLVED) tot->solved++;
+    else if (!tot->first_unsolved[0])
+        snprintf(tot->first_unsolved, sizeof tot->first_unsolved, "%s: %s after %d iterations", name,
+                 lcp_status_name(out.status), out.iterations);
     int ec = lcp_status_exit_code(out.status);
     if (ec > tot->worst_exit) tot->worst_exit = ec;
     double r = isfinite(out.m.residual) ? out.m.residual : 1e308;
@@ -289,7 +293,7 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
     if (rc) return lcp_status_exit_code((lcp_status)rc);
 
     step_answer prev = {NULL, NULL, 0, 1};
-    seq_totals tot = {0, 0, 0, 0, 0, 0};
+    seq_totals tot = {0, 0, 0, 0, 0, 0, ""};
     size_t plen = strlen(o->dir) + 300;
     char *path = malloc(plen);
     lcp_pipeline_cache *cache = lcp_pipeline_cache_new(); /* the update path: --order's set-up once a pattern */
@@ -305,6 +309,9 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
                    "mean %.1f iterations\n",
                    nn, tot.solved, tot.sum_res / nn, tot.max_res, tot.sum_ms / nn, tot.sum_it / nn);
         }
+        if (tot.solved < nn) /* the exit code's reason */
+            fprintf(stderr, "lcpsolve sequence: exit %d: %d of %d steps not solved (the first, %s)\n", tot.worst_exit,
+                    nn - tot.solved, nn, tot.first_unsolved);
     }
     free(prev.ids);
     free(prev.x);

@@ -81,9 +81,10 @@ int lcp_inverse_diagonal(const lcp_problem *p, const char *solver, double **dinv
 #define OMEGA_MAX 1.9995
 
 /* The relaxation factor: --omega W; --omega auto (or no --omega when
- * estimate_by_default) estimates the optimal one; otherwise 1. */
+ * estimate_by_default) estimates the optimal one; otherwise 1.  An
+ * estimate says what it found in why (the summary's note). */
 static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimate_by_default, double *omega,
-                        lcp_err *err)
+                        char *why, size_t len, lcp_err *err)
 {
     *omega = 1.0;
     if (s->omega > 0 && !s->omega_auto) {
@@ -111,9 +112,16 @@ static int choose_omega(const lcp_problem *p, const lcp_settings *s, int estimat
      * and the formula would give omega = 2 - 0): the linear theory gives no
      * usable optimum, and over-relaxation only slows the modes that do
      * converge: use 1 */
-    if (rho >= 1.0 || lmin <= OMEGA_SINGULAR * lmax) return 0;
+    if (rho >= 1.0 || lmin <= OMEGA_SINGULAR * lmax) {
+        snprintf(why, len, "omega 1 (--omega auto: %s, no optimum to estimate; --omega W sets one)",
+                 rho >= 1.0 ? "the Jacobi iteration does not contract (lmax of D^-1 A >= 2)"
+                            : "A is singular to the estimate (lmin of D^-1 A ~ 0)");
+        return 0;
+    }
     *omega = 2.0 / (1.0 + sqrt(1.0 - rho * rho));
     if (*omega > OMEGA_MAX) *omega = OMEGA_MAX;
+    snprintf(why, len, "omega %.4g (--omega auto: the optimum for the Jacobi spectral radius %.4g, estimated)", *omega,
+             rho);
     return 0;
 }
 
@@ -410,7 +418,8 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     int rc = lcp_inverse_diagonal(p, name, &dinv, err);
     if (rc) return rc;
     lcp_gs gs;
-    if (!(relax && (rc = choose_omega(p, s, relax == 2, &omega, err))) && lcp_gs_init(&gs, p, dinv, omega))
+    if (!(relax && (rc = choose_omega(p, s, relax == 2, &omega, info->message, sizeof info->message, err))) &&
+        lcp_gs_init(&gs, p, dinv, omega))
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "%s: out of memory", name);
     if (rc) {
         free(dinv);
