@@ -45,8 +45,13 @@ int lcp_read_dat(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_err *
 int lcp_read_fclib(const char *path, lcp_problem *p, lcp_err *err);
 
 /* The whole of a text file ("-": standard input), NUL-terminated, at most
- * max_bytes (src/io/text.c).  The caller frees *text. */
+ * max_bytes (src/io/text.c); a NUL byte inside is refused with its line
+ * (lcp_check_text).  The caller frees *text. */
 int lcp_read_text(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err);
+/* The same without the NUL check (any bytes: HDF5 on standard input). */
+int lcp_read_bytes(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err);
+/* LCP_INPUT_ERROR "name:LINE: NUL byte ..." when text[0..len) holds a NUL. */
+int lcp_check_text(const char *name, const char *text, size_t len, lcp_err *err);
 
 /* Atomic output: opens "<path>.tmp.<pid>" for writing; commit renames it
  * over path, abort removes it.  path "-" means stdout (no temp file). */

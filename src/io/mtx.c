@@ -31,12 +31,20 @@ typedef struct {
     int long_lines;  /* some line is longer than CHOLMOD's line buffer */
 } mtx_header;
 
-/* The next line (any length) into *buf; returns its length or -1 at EOF. */
+/* The next line (any length) into *buf; returns its length, -1 at EOF, or
+ * -2 when the line holds a NUL byte (a text file has none; C string
+ * functions, CHOLMOD's too, would read the line as ending there). */
 static long next_line(FILE *f, char **buf, size_t *cap, long *lineno)
 {
     ssize_t len = getline(buf, cap, f);
-    if (len >= 0) ++*lineno;
-    return (long)len;
+    if (len < 0) return -1;
+    ++*lineno;
+    return memchr(*buf, '\0', (size_t)len) ? -2 : (long)len;
+}
+
+static int nul_fail(lcp_err *err, const char *path, long lineno, const char *line)
+{
+    return lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "NUL byte in a text file (column %zu)", strlen(line) + 1);
 }
 
 static int blank_or_comment(const char *s)
@@ -52,7 +60,9 @@ static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h,
     char obj[64], fmt[64], field[64], sym[64];
     memset(h, 0, sizeof *h);
     *lineno = 0;
-    if (next_line(f, line, cap, lineno) < 0) return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "empty file");
+    long got_line = next_line(f, line, cap, lineno);
+    if (got_line == -1) return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "empty file");
+    if (got_line == -2) return nul_fail(err, path, *lineno, *line);
     if (sscanf(*line, "%%%%MatrixMarket %63s %63s %63s %63s", obj, fmt, field, sym) != 4 ||
         strcasecmp(obj, "matrix") != 0)
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1,
@@ -71,8 +81,9 @@ static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h,
     if (h->pattern && !h->coordinate)
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "pattern is only valid with coordinate");
     for (;;) {
-        if (next_line(f, line, cap, lineno) < 0)
+        if ((got_line = next_line(f, line, cap, lineno)) == -1)
             return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "no size line");
+        if (got_line == -2) return nul_fail(err, path, *lineno, *line);
         if (strlen(*line) > 1000) h->long_lines = 1;
         if (!blank_or_comment(*line)) break;
     }
@@ -138,7 +149,12 @@ static int mtx_validate(FILE *f, const char *path, long fsize, int *long_lines, 
     int rc = mtx_read_header(f, path, fsize, &h, &lineno, &line, &cap, err);
     int want = h.coordinate ? (h.pattern ? 2 : 3) : 0;
     *long_lines = h.long_lines;
-    while (!rc && next_line(f, &line, &cap, &lineno) >= 0) {
+    long got_line;
+    while (!rc && (got_line = next_line(f, &line, &cap, &lineno)) != -1) {
+        if (got_line == -2) {
+            rc = nul_fail(err, path, lineno, line);
+            break;
+        }
         if (strlen(line) > 1000) *long_lines = 1; /* CHOLMOD reads at most ~1030 a line */
         if (blank_or_comment(line)) continue;
         char *s = line;
@@ -218,7 +234,7 @@ static FILE *without_comments(FILE *f)
     long lineno = 0;
     if (!t) return NULL;
     rewind(f);
-    while (next_line(f, &line, &cap, &lineno) >= 0)
+    while (next_line(f, &line, &cap, &lineno) >= 0) /* checked: no NUL bytes */
         if (lineno == 1 || !blank_or_comment(line)) fputs(line, t);
     free(line);
     fclose(f);
