@@ -1,7 +1,10 @@
 /* src/io/mtx.c: Matrix Market files.
  *
  * Parsing is CHOLMOD's (cholmod_read_matrix: coordinate and array, general,
- * symmetric and skew-symmetric, real/integer/pattern).  CHOLMOD is lenient,
+ * symmetric and skew-symmetric, real/integer).  Pattern files (positions
+ * without values) are refused: every field of a problem, and every vector
+ * read beside one (warm starts, references, ids), holds numbers, and
+ * CHOLMOD would read a pattern as ones.  CHOLMOD is lenient,
  * so before a file reaches it mtx_validate() checks every line against the
  * format and names the line at fault: the header against the file's size (a
  * header that claims 10^12 entries is refused before anything is
@@ -24,7 +27,6 @@
 
 typedef struct {
     int coordinate;  /* 1 coordinate, 0 array */
-    int pattern;     /* pattern: no values */
     int symmetric;   /* 1 symmetric, 2 skew-symmetric */
     long m, n, nnz;  /* declared sizes (for arrays: the number of stored values) */
     long size_line;  /* line of the size line */
@@ -70,16 +72,17 @@ static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h,
     if (!strcasecmp(fmt, "coordinate")) h->coordinate = 1;
     else if (strcasecmp(fmt, "array"))
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unknown format '%s' (coordinate or array)", fmt);
-    if (!strcasecmp(field, "pattern")) h->pattern = 1;
-    else if (strcasecmp(field, "real") && strcasecmp(field, "integer"))
-        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported field '%s' (real, integer or pattern)", field);
+    if (!strcasecmp(field, "pattern"))
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 1,
+                        "pattern matrix where numbers are needed (positions without values: write the "
+                        "field as real or integer)");
+    if (strcasecmp(field, "real") && strcasecmp(field, "integer"))
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported field '%s' (real or integer)", field);
     if (!strcasecmp(sym, "symmetric")) h->symmetric = 1;
     else if (!strcasecmp(sym, "skew-symmetric")) h->symmetric = 2;
     else if (strcasecmp(sym, "general"))
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported symmetry '%s' (general, symmetric, skew-symmetric)",
                         sym);
-    if (h->pattern && !h->coordinate)
-        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "pattern is only valid with coordinate");
     for (;;) {
         if ((got_line = next_line(f, line, cap, lineno)) == -1)
             return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "no size line");
@@ -147,7 +150,7 @@ static int mtx_validate(FILE *f, const char *path, long fsize, int *long_lines, 
     char *line = NULL;
     size_t cap = 0;
     int rc = mtx_read_header(f, path, fsize, &h, &lineno, &line, &cap, err);
-    int want = h.coordinate ? (h.pattern ? 2 : 3) : 0;
+    int want = h.coordinate ? 3 : 0;
     *long_lines = h.long_lines;
     long got_line;
     while (!rc && (got_line = next_line(f, &line, &cap, &lineno)) != -1) {
@@ -173,14 +176,14 @@ static int mtx_validate(FILE *f, const char *path, long fsize, int *long_lines, 
         if ((h.coordinate && k < want) || (!h.coordinate && k == 0) || *s) {
             line[strcspn(line, "\r\n")] = '\0';
             rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "expected %s, found '%.40s'",
-                          h.coordinate ? (h.pattern ? "'ROW COL'" : "'ROW COL VALUE'") : "a number", line);
+                          h.coordinate ? "'ROW COL VALUE'" : "a number", line);
             break;
         }
         if (count + 1 > h.nnz) {
             rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "more entries than the %ld declared", h.nnz);
             break;
         }
-        double v = h.coordinate ? (h.pattern ? 1.0 : tok[2]) : tok[0];
+        double v = h.coordinate ? tok[2] : tok[0];
         if (!isfinite(v) || fabs(v) >= 1e308) {
             rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "value is not finite (or beyond 1e308)");
             break;
