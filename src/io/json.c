@@ -7,6 +7,7 @@
  *     {"size": [m, n], "entries": [[i, j, value], ...]} with 0-based i, j;
  *   - a vector inline: [x1, x2, ...]; in lo and hi the strings "inf" and
  *     "-inf" stand for infinite bounds.
+ * "n", when present, must equal the number of unknowns (A's rows, or J's).
  * Other keys ("scene", "params", "comment", ...) are ignored.  Errors name
  * the line: cJSON's parse position, or the line where the key appears.
  */
@@ -199,6 +200,15 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
         }
         p->kind = lcp_kind_parse(kind->valuestring);
     }
+    /* "n", when given, is a claim about the data: checked against it once
+     * read (nothing is allocated from it) */
+    const cJSON *nkey = cJSON_GetObjectItemCaseSensitive(root, "n");
+    long nline = nkey ? line_of_key(text, "n") : 0;
+    if (nkey && (!cJSON_IsNumber(nkey) || !(nkey->valuedouble >= 0) || nkey->valuedouble != floor(nkey->valuedouble) ||
+                 nkey->valuedouble > 9e15)) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, path, nline, "\"n\" must be the number of unknowns (a whole number >= 0)");
+        goto done;
+    }
     int found = 0;
     for (int k = 0; k < 10 && !rc; k++) {
         const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, lcp_field_names[k]);
@@ -232,6 +242,15 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
     }
     if (!rc && !found)
         rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "no problem data (keys A, b or M, J, v)");
+    if (!rc && nkey) { /* the unknowns are A's rows, or J's in the factored form */
+        const lcp_csr *M = p->A.p ? &p->A : p->J.p ? &p->J : NULL;
+        const char *mname = p->A.p ? "A" : "J";
+        double n = nkey->valuedouble;
+        if (M && n != (double)M->m)
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, nline, "\"n\" is %.0f but %s is %d x %d", n, mname, M->m, M->n);
+        else if (!M && p->b && n != (double)p->blen)
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, nline, "\"n\" is %.0f but b has %d entries", n, p->blen);
+    }
     if (!rc) {
         free(p->format);
         p->format = lcp_strdup("json");
