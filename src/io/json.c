@@ -165,9 +165,19 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
 {
     size_t len = 0;
     char *text = NULL;
-    int rc = lcp_read_text(path, JSON_MAX_BYTES, &text, &len, err);
+    int rc = lcp_read_bytes(path, JSON_MAX_BYTES, &text, &len, err); /* lcp_read_json_text checks the text */
     if (rc) return rc;
-    if (!strcmp(path, "-")) path = "<stdin>"; /* lcp_read_text refused NUL bytes */
+    rc = lcp_read_json_text(strcmp(path, "-") ? path : "<stdin>", text, len, p, err);
+    free(text);
+    return rc;
+}
+
+int lcp_read_json_text(const char *path, const char *text, size_t len, lcp_problem *p, lcp_err *err)
+{
+    int rc = lcp_check_text(path, text, len, err);
+    if (rc) return rc;
+    if (len > JSON_MAX_BYTES)
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "larger than %zu bytes", (size_t)JSON_MAX_BYTES);
     /* --max-memory: cJSON takes a node (64 bytes) a value; count them */
     double nodes = 1;
     for (size_t k = 0; k < len; k++) nodes += text[k] == ',' || text[k] == '[' || text[k] == '{';
@@ -175,7 +185,6 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
         char b1[32], b2[32];
         rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "%.0f values need about %s, more than --max-memory %s", nodes,
                       lcp_bytes_str(nodes * 64.0 + (double)len, b1), lcp_bytes_str((double)lcp_memory_limit, b2));
-        free(text);
         return rc;
     }
     const char *end = NULL;
@@ -183,9 +192,7 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
     if (!root) {
         size_t off = end ? (size_t)(end - text) : 0;
         if (!end && cJSON_GetErrorPtr()) off = (size_t)(cJSON_GetErrorPtr() - text);
-        rc = lcp_fail(err, LCP_INPUT_ERROR, path, line_at(text, off), "invalid JSON near '%.20s'", text + off);
-        free(text);
-        return rc;
+        return lcp_fail(err, LCP_INPUT_ERROR, path, line_at(text, off), "invalid JSON near '%.20s'", text + off);
     }
     if (!cJSON_IsObject(root)) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "expected a JSON object");
@@ -257,6 +264,5 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
     }
 done:
     cJSON_Delete(root);
-    free(text);
     return rc;
 }
