@@ -725,6 +725,18 @@ static int looks_friction(const lexer *lx0)
 
 int lcp_read_dat(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_err *err)
 {
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = lcp_read_bytes(path, (size_t)INT_MAX, &buf, &len, err); /* lcp_read_dat_text checks the text */
+    if (rc) return rc;
+    rc = lcp_read_dat_text(strcmp(path, "-") ? path : "<stdin>", buf, len, kind_hint, p, err);
+    free(buf);
+    return rc;
+}
+
+int lcp_read_dat_text(const char *path, const char *text, size_t len, lcp_kind kind_hint, lcp_problem *p,
+                      lcp_err *err)
+{
     int friction;
     switch (kind_hint) {
     case LCP_KIND_NONE: friction = -1; break;
@@ -737,16 +749,13 @@ int lcp_read_dat(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_err *
                         "a Siconos .dat file holds an lcp or a friction problem (kind %d asked)",
                         (int)kind_hint);
     }
-    char *buf = NULL;
-    size_t len = 0;
-    int rc = lcp_read_text(path, (size_t)INT_MAX, &buf, &len, err);
+    int rc = lcp_check_text(path, text, len, err);
     if (rc) return rc;
-    lexer lx = {.path = path, .err = err, .buf = buf, .len = len, .line = 1, .tokline = 1};
+    lexer lx = {.path = path, .err = err, .buf = text, .len = len, .line = 1, .tokline = 1};
     if (friction < 0) friction = looks_friction(&lx);
     dat_data d;
     memset(&d, 0, sizeof d);
     rc = friction ? read_friction(&lx, &d) : read_lcp(&lx, &d);
-    free(buf);
     char *fmt = NULL, *src = NULL;
     if (!rc) {
         fmt = lcp_strdup("dat");

@@ -47,9 +47,12 @@
 #endif
 
 typedef struct {
-    const char *path;
+    const char *path; /* the file opened */
     lcp_err *err;
+    const char *name; /* the file named in messages (NULL: path) */
 } h5ctx;
+
+#define H5NAME(c) ((c)->name ? (c)->name : (c)->path)
 
 static int h5fail(const h5ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int h5fail(const h5ctx *c, const char *fmt, ...)
@@ -59,7 +62,7 @@ static int h5fail(const h5ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return lcp_fail(c->err, LCP_INPUT_ERROR, c->path, 0, "%s", msg);
+    return lcp_fail(c->err, LCP_INPUT_ERROR, H5NAME(c), 0, "%s", msg);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -403,7 +406,7 @@ static int fc_to_csr(const h5ctx *c, const char *name, const struct fclib_matrix
     int *ti = lcp_alloc((size_t)cnt, sizeof(int)), *tj = lcp_alloc((size_t)cnt, sizeof(int));
     int rc = 0;
     if (!ti || !tj) {
-        rc = lcp_fail(c->err, LCP_ERROR, c->path, 0, "out of memory");
+        rc = lcp_fail(c->err, LCP_ERROR, H5NAME(c), 0, "out of memory");
         goto done;
     }
     if (s->nz >= 0) { /* triplet, CSparse order: i = row, p = column */
@@ -432,7 +435,7 @@ static int fc_to_csr(const h5ctx *c, const char *name, const struct fclib_matrix
     }
     rc = transpose ? lcp_csr_from_triplets(out, s->n, s->m, cnt, tj, ti, A->x)
                    : lcp_csr_from_triplets(out, s->m, s->n, cnt, ti, tj, A->x);
-    if (rc) rc = lcp_fail(c->err, LCP_ERROR, c->path, 0, "out of memory");
+    if (rc) rc = lcp_fail(c->err, LCP_ERROR, H5NAME(c), 0, "out of memory");
 done:
     free(ti);
     free(tj);
@@ -445,7 +448,7 @@ static int fc_vector(const h5ctx *c, const char *name, const double *x, int n, d
     for (int k = 0; k < n; k++)
         if (!isfinite(x[k])) return h5fail(c, "%s[%d] is not finite", name, k);
     *out = lcp_alloc((size_t)n, sizeof(double));
-    if (!*out) return lcp_fail(c->err, LCP_ERROR, c->path, 0, "out of memory");
+    if (!*out) return lcp_fail(c->err, LCP_ERROR, H5NAME(c), 0, "out of memory");
     if (n) memcpy(*out, x, (size_t)n * sizeof(double));
     return 0;
 }
@@ -464,7 +467,7 @@ static int solve_mass(const h5ctx *c, const lcp_csr *M, const double *f, double 
     int rc = 0;
     cholmod_factor *L = cholmod_analyze(&S, &cm);
     if (!L || !lcp_cholmod_factorize(&S, 0.0, L, &cm) || cm.status < 0) {
-        rc = lcp_fail(c->err, LCP_ERROR, c->path, 0, "CHOLMOD failed to factorize M");
+        rc = lcp_fail(c->err, LCP_ERROR, H5NAME(c), 0, "CHOLMOD failed to factorize M");
         goto done;
     }
     if (cm.status == CHOLMOD_NOT_POSDEF || L->minor < L->n) {
@@ -474,13 +477,13 @@ static int solve_mass(const h5ctx *c, const lcp_csr *M, const double *f, double 
     }
     B = cholmod_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &cm);
     if (!B) {
-        rc = lcp_fail(c->err, LCP_ERROR, c->path, 0, "out of memory");
+        rc = lcp_fail(c->err, LCP_ERROR, H5NAME(c), 0, "out of memory");
         goto done;
     }
     memcpy(B->x, f, (size_t)n * sizeof(double));
     X = cholmod_solve(CHOLMOD_A, L, B, &cm);
     if (!X) {
-        rc = lcp_fail(c->err, LCP_ERROR, c->path, 0, "CHOLMOD failed to solve M v = f");
+        rc = lcp_fail(c->err, LCP_ERROR, H5NAME(c), 0, "CHOLMOD failed to solve M v = f");
         goto done;
     }
     memcpy(v, X->x, (size_t)n * sizeof(double));
@@ -617,7 +620,7 @@ static int vec_len(const h5ctx *c, const char *name, long long len, long long ex
 int lcp_fclib_local_checked(const char *path, const struct fclib_local *fl, const lcp_fclib_lengths *len,
                             lcp_problem *p, lcp_err *err)
 {
-    h5ctx c = {path, err};
+    h5ctx c = {path, err, NULL};
     mat_shape W;
     int rc;
     if ((rc = shape_of(&c, "fclib_local/W", fl->W, len->W, &W)) || (rc = check_local_shape(&c, &W)) ||
@@ -632,7 +635,7 @@ int lcp_fclib_local_checked(const char *path, const struct fclib_local *fl, cons
 int lcp_fclib_global_checked(const char *path, const struct fclib_global *fg, const lcp_fclib_lengths *len,
                              lcp_problem *p, lcp_err *err)
 {
-    h5ctx c = {path, err};
+    h5ctx c = {path, err, NULL};
     mat_shape M, H;
     int rc;
     if ((rc = shape_of(&c, "fclib_global/M", fg->M, len->M, &M)) ||
@@ -646,9 +649,11 @@ int lcp_fclib_global_checked(const char *path, const struct fclib_global *fg, co
     return 0;
 }
 
-int lcp_read_fclib(const char *path, lcp_problem *p, lcp_err *err)
+int lcp_read_fclib(const char *path, lcp_problem *p, lcp_err *err) { return lcp_read_fclib_as(path, path, p, err); }
+
+int lcp_read_fclib_as(const char *path, const char *name, lcp_problem *p, lcp_err *err)
 {
-    h5ctx c = {path, err};
+    h5ctx c = {path, err, name};
     /* HDF5 prints its error stack on every failed call; silence it while we
      * probe, and restore whatever was set before */
     H5E_auto2_t old_fn = NULL;
@@ -665,7 +670,7 @@ int lcp_read_fclib(const char *path, lcp_problem *p, lcp_err *err)
     if (rc) return rc;
     p->kind = LCP_KIND_FC3D;
     p->format = lcp_strdup("fclib");
-    p->source = lcp_strdup(path);
-    if (!p->format || !p->source) return lcp_fail(err, LCP_ERROR, path, 0, "out of memory");
+    p->source = lcp_strdup(name);
+    if (!p->format || !p->source) return lcp_fail(err, LCP_ERROR, name, 0, "out of memory");
     return 0;
 }

@@ -36,17 +36,31 @@ int lcp_read_folder(const char *dir, lcp_kind kind_hint, lcp_problem *p, lcp_err
 
 /* JSON, a whole problem or a manifest naming .mtx files (src/io/json.c). */
 int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err);
+/* The same from text in memory (NUL-terminated at len): name is for
+ * messages, and manifests' files are relative to its folder. */
+int lcp_read_json_text(const char *name, const char *text, size_t len, lcp_problem *p, lcp_err *err);
 
 /* Siconos .dat, LCP or FrictionContact (src/io/dat.c).  kind_hint may be
  * LCP_KIND_NONE (guess from the content), LCP_KIND_LCP or LCP_KIND_FC3D. */
 int lcp_read_dat(const char *path, lcp_kind kind_hint, lcp_problem *p, lcp_err *err);
+/* The same from text in memory; name is for messages. */
+int lcp_read_dat_text(const char *name, const char *text, size_t len, lcp_kind kind_hint, lcp_problem *p,
+                      lcp_err *err);
 
 /* FCLIB HDF5, local or global form, through libfclib (src/io/fclib.c). */
 int lcp_read_fclib(const char *path, lcp_problem *p, lcp_err *err);
+/* The same, naming the problem `name` in messages and as its source (a
+ * temporary copy of standard input is read as "<stdin>"). */
+int lcp_read_fclib_as(const char *path, const char *name, lcp_problem *p, lcp_err *err);
 
 /* The whole of a text file ("-": standard input), NUL-terminated, at most
- * max_bytes (src/io/text.c).  The caller frees *text. */
+ * max_bytes (src/io/text.c); a NUL byte inside is refused with its line
+ * (lcp_check_text).  The caller frees *text. */
 int lcp_read_text(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err);
+/* The same without the NUL check (any bytes: HDF5 on standard input). */
+int lcp_read_bytes(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err);
+/* LCP_INPUT_ERROR "name:LINE: NUL byte ..." when text[0..len) holds a NUL. */
+int lcp_check_text(const char *name, const char *text, size_t len, lcp_err *err);
 
 /* Atomic output: opens "<path>.tmp.<pid>" for writing; commit renames it
  * over path, abort removes it.  path "-" means stdout (no temp file). */

@@ -7,6 +7,7 @@
  *     {"size": [m, n], "entries": [[i, j, value], ...]} with 0-based i, j;
  *   - a vector inline: [x1, x2, ...]; in lo and hi the strings "inf" and
  *     "-inf" stand for infinite bounds.
+ * "n", when present, must equal the number of unknowns (A's rows, or J's).
  * Other keys ("scene", "params", "comment", ...) are ignored.  Errors name
  * the line: cJSON's parse position, or the line where the key appears.
  */
@@ -164,14 +165,19 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
 {
     size_t len = 0;
     char *text = NULL;
-    int rc = lcp_read_text(path, JSON_MAX_BYTES, &text, &len, err);
+    int rc = lcp_read_bytes(path, JSON_MAX_BYTES, &text, &len, err); /* lcp_read_json_text checks the text */
     if (rc) return rc;
-    if (!strcmp(path, "-")) path = "<stdin>";
-    if (strlen(text) != len) {
-        rc = lcp_fail(err, LCP_INPUT_ERROR, path, line_at(text, strlen(text)), "NUL byte in a JSON file");
-        free(text);
-        return rc;
-    }
+    rc = lcp_read_json_text(strcmp(path, "-") ? path : "<stdin>", text, len, p, err);
+    free(text);
+    return rc;
+}
+
+int lcp_read_json_text(const char *path, const char *text, size_t len, lcp_problem *p, lcp_err *err)
+{
+    int rc = lcp_check_text(path, text, len, err);
+    if (rc) return rc;
+    if (len > JSON_MAX_BYTES)
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "larger than %zu bytes", (size_t)JSON_MAX_BYTES);
     /* --max-memory: cJSON takes a node (64 bytes) a value; count them */
     double nodes = 1;
     for (size_t k = 0; k < len; k++) nodes += text[k] == ',' || text[k] == '[' || text[k] == '{';
@@ -179,7 +185,6 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
         char b1[32], b2[32];
         rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "%.0f values need about %s, more than --max-memory %s", nodes,
                       lcp_bytes_str(nodes * 64.0 + (double)len, b1), lcp_bytes_str((double)lcp_memory_limit, b2));
-        free(text);
         return rc;
     }
     const char *end = NULL;
@@ -187,9 +192,7 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
     if (!root) {
         size_t off = end ? (size_t)(end - text) : 0;
         if (!end && cJSON_GetErrorPtr()) off = (size_t)(cJSON_GetErrorPtr() - text);
-        rc = lcp_fail(err, LCP_INPUT_ERROR, path, line_at(text, off), "invalid JSON near '%.20s'", text + off);
-        free(text);
-        return rc;
+        return lcp_fail(err, LCP_INPUT_ERROR, path, line_at(text, off), "invalid JSON near '%.20s'", text + off);
     }
     if (!cJSON_IsObject(root)) {
         rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "expected a JSON object");
@@ -203,6 +206,15 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
             goto done;
         }
         p->kind = lcp_kind_parse(kind->valuestring);
+    }
+    /* "n", when given, is a claim about the data: checked against it once
+     * read (nothing is allocated from it) */
+    const cJSON *nkey = cJSON_GetObjectItemCaseSensitive(root, "n");
+    long nline = nkey ? line_of_key(text, "n") : 0;
+    if (nkey && (!cJSON_IsNumber(nkey) || !(nkey->valuedouble >= 0) || nkey->valuedouble != floor(nkey->valuedouble) ||
+                 nkey->valuedouble > 9e15)) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, path, nline, "\"n\" must be the number of unknowns (a whole number >= 0)");
+        goto done;
     }
     int found = 0;
     for (int k = 0; k < 10 && !rc; k++) {
@@ -237,12 +249,20 @@ int lcp_read_json(const char *path, lcp_problem *p, lcp_err *err)
     }
     if (!rc && !found)
         rc = lcp_fail(err, LCP_INPUT_ERROR, path, 1, "no problem data (keys A, b or M, J, v)");
+    if (!rc && nkey) { /* the unknowns are A's rows, or J's in the factored form */
+        const lcp_csr *M = p->A.p ? &p->A : p->J.p ? &p->J : NULL;
+        const char *mname = p->A.p ? "A" : "J";
+        double n = nkey->valuedouble;
+        if (M && n != (double)M->m)
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, nline, "\"n\" is %.0f but %s is %d x %d", n, mname, M->m, M->n);
+        else if (!M && p->b && n != (double)p->blen)
+            rc = lcp_fail(err, LCP_INPUT_ERROR, path, nline, "\"n\" is %.0f but b has %d entries", n, p->blen);
+    }
     if (!rc) {
         free(p->format);
         p->format = lcp_strdup("json");
     }
 done:
     cJSON_Delete(root);
-    free(text);
     return rc;
 }

@@ -1,7 +1,10 @@
 /* src/io/mtx.c: Matrix Market files.
  *
  * Parsing is CHOLMOD's (cholmod_read_matrix: coordinate and array, general,
- * symmetric and skew-symmetric, real/integer/pattern).  CHOLMOD is lenient,
+ * symmetric and skew-symmetric, real/integer).  Pattern files (positions
+ * without values) are refused: every field of a problem, and every vector
+ * read beside one (warm starts, references, ids), holds numbers, and
+ * CHOLMOD would read a pattern as ones.  CHOLMOD is lenient,
  * so before a file reaches it mtx_validate() checks every line against the
  * format and names the line at fault: the header against the file's size (a
  * header that claims 10^12 entries is refused before anything is
@@ -24,19 +27,26 @@
 
 typedef struct {
     int coordinate;  /* 1 coordinate, 0 array */
-    int pattern;     /* pattern: no values */
     int symmetric;   /* 1 symmetric, 2 skew-symmetric */
     long m, n, nnz;  /* declared sizes (for arrays: the number of stored values) */
     long size_line;  /* line of the size line */
     int long_lines;  /* some line is longer than CHOLMOD's line buffer */
 } mtx_header;
 
-/* The next line (any length) into *buf; returns its length or -1 at EOF. */
+/* The next line (any length) into *buf; returns its length, -1 at EOF, or
+ * -2 when the line holds a NUL byte (a text file has none; C string
+ * functions, CHOLMOD's too, would read the line as ending there). */
 static long next_line(FILE *f, char **buf, size_t *cap, long *lineno)
 {
     ssize_t len = getline(buf, cap, f);
-    if (len >= 0) ++*lineno;
-    return (long)len;
+    if (len < 0) return -1;
+    ++*lineno;
+    return memchr(*buf, '\0', (size_t)len) ? -2 : (long)len;
+}
+
+static int nul_fail(lcp_err *err, const char *path, long lineno, const char *line)
+{
+    return lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "NUL byte in a text file (column %zu)", strlen(line) + 1);
 }
 
 static int blank_or_comment(const char *s)
@@ -52,7 +62,9 @@ static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h,
     char obj[64], fmt[64], field[64], sym[64];
     memset(h, 0, sizeof *h);
     *lineno = 0;
-    if (next_line(f, line, cap, lineno) < 0) return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "empty file");
+    long got_line = next_line(f, line, cap, lineno);
+    if (got_line == -1) return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "empty file");
+    if (got_line == -2) return nul_fail(err, path, *lineno, *line);
     if (sscanf(*line, "%%%%MatrixMarket %63s %63s %63s %63s", obj, fmt, field, sym) != 4 ||
         strcasecmp(obj, "matrix") != 0)
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1,
@@ -60,19 +72,21 @@ static int mtx_read_header(FILE *f, const char *path, long fsize, mtx_header *h,
     if (!strcasecmp(fmt, "coordinate")) h->coordinate = 1;
     else if (strcasecmp(fmt, "array"))
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unknown format '%s' (coordinate or array)", fmt);
-    if (!strcasecmp(field, "pattern")) h->pattern = 1;
-    else if (strcasecmp(field, "real") && strcasecmp(field, "integer"))
-        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported field '%s' (real, integer or pattern)", field);
+    if (!strcasecmp(field, "pattern"))
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 1,
+                        "pattern matrix where numbers are needed (positions without values: write the "
+                        "field as real or integer)");
+    if (strcasecmp(field, "real") && strcasecmp(field, "integer"))
+        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported field '%s' (real or integer)", field);
     if (!strcasecmp(sym, "symmetric")) h->symmetric = 1;
     else if (!strcasecmp(sym, "skew-symmetric")) h->symmetric = 2;
     else if (strcasecmp(sym, "general"))
         return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "unsupported symmetry '%s' (general, symmetric, skew-symmetric)",
                         sym);
-    if (h->pattern && !h->coordinate)
-        return lcp_fail(err, LCP_INPUT_ERROR, path, 1, "pattern is only valid with coordinate");
     for (;;) {
-        if (next_line(f, line, cap, lineno) < 0)
+        if ((got_line = next_line(f, line, cap, lineno)) == -1)
             return lcp_fail(err, LCP_INPUT_ERROR, path, *lineno, "no size line");
+        if (got_line == -2) return nul_fail(err, path, *lineno, *line);
         if (strlen(*line) > 1000) h->long_lines = 1;
         if (!blank_or_comment(*line)) break;
     }
@@ -136,9 +150,14 @@ static int mtx_validate(FILE *f, const char *path, long fsize, int *long_lines, 
     char *line = NULL;
     size_t cap = 0;
     int rc = mtx_read_header(f, path, fsize, &h, &lineno, &line, &cap, err);
-    int want = h.coordinate ? (h.pattern ? 2 : 3) : 0;
+    int want = h.coordinate ? 3 : 0;
     *long_lines = h.long_lines;
-    while (!rc && next_line(f, &line, &cap, &lineno) >= 0) {
+    long got_line;
+    while (!rc && (got_line = next_line(f, &line, &cap, &lineno)) != -1) {
+        if (got_line == -2) {
+            rc = nul_fail(err, path, lineno, line);
+            break;
+        }
         if (strlen(line) > 1000) *long_lines = 1; /* CHOLMOD reads at most ~1030 a line */
         if (blank_or_comment(line)) continue;
         char *s = line;
@@ -157,14 +176,14 @@ static int mtx_validate(FILE *f, const char *path, long fsize, int *long_lines, 
         if ((h.coordinate && k < want) || (!h.coordinate && k == 0) || *s) {
             line[strcspn(line, "\r\n")] = '\0';
             rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "expected %s, found '%.40s'",
-                          h.coordinate ? (h.pattern ? "'ROW COL'" : "'ROW COL VALUE'") : "a number", line);
+                          h.coordinate ? "'ROW COL VALUE'" : "a number", line);
             break;
         }
         if (count + 1 > h.nnz) {
             rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "more entries than the %ld declared", h.nnz);
             break;
         }
-        double v = h.coordinate ? (h.pattern ? 1.0 : tok[2]) : tok[0];
+        double v = h.coordinate ? tok[2] : tok[0];
         if (!isfinite(v) || fabs(v) >= 1e308) {
             rc = lcp_fail(err, LCP_INPUT_ERROR, path, lineno, "value is not finite (or beyond 1e308)");
             break;
@@ -218,7 +237,7 @@ static FILE *without_comments(FILE *f)
     long lineno = 0;
     if (!t) return NULL;
     rewind(f);
-    while (next_line(f, &line, &cap, &lineno) >= 0)
+    while (next_line(f, &line, &cap, &lineno) >= 0) /* checked: no NUL bytes */
         if (lineno == 1 || !blank_or_comment(line)) fputs(line, t);
     free(line);
     fclose(f);

@@ -1,5 +1,6 @@
-/* src/io/text.c: a whole text file (or standard input) in memory, for the
- * readers that parse text themselves (JSON, Siconos .dat). */
+/* src/io/text.c: a whole file (or standard input) in memory, for the
+ * readers that parse text themselves (JSON, Siconos .dat) and for the
+ * format sniffing of standard input (src/io/read.c). */
 #include "io.h"
 
 #include <errno.h>
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lcp_read_text(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err)
+int lcp_read_bytes(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err)
 {
     int is_stdin = !strcmp(path, "-");
     const char *name = is_stdin ? "<stdin>" : path;
@@ -44,4 +45,30 @@ int lcp_read_text(const char *path, size_t max_bytes, char **text, size_t *len, 
     *text = buf;
     *len = n;
     return 0;
+}
+
+int lcp_check_text(const char *name, const char *text, size_t len, lcp_err *err)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul) return 0;
+    long line = 1;
+    const char *start = text; /* of the line */
+    for (const char *c = text; c < nul; c++)
+        if (*c == '\n') {
+            line++;
+            start = c + 1;
+        }
+    return lcp_fail(err, LCP_INPUT_ERROR, name, line, "NUL byte in a text file (column %zu)", (size_t)(nul - start) + 1);
+}
+
+int lcp_read_text(const char *path, size_t max_bytes, char **text, size_t *len, lcp_err *err)
+{
+    int rc = lcp_read_bytes(path, max_bytes, text, len, err);
+    if (rc) return rc;
+    if ((rc = lcp_check_text(strcmp(path, "-") ? path : "<stdin>", *text, *len, err))) {
+        free(*text);
+        *text = NULL;
+        *len = 0;
+    }
+    return rc;
 }

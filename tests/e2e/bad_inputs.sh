@@ -3,12 +3,14 @@
 # cleanly.  Run from the repository root: sh tests/e2e/bad_inputs.sh
 #
 # For each line FILE<TAB>ARGS<TAB>PATTERN of tests/bad/EXPECT, runs
-# "$LCPSOLVE ARGS" (default ./lcpsolve) with a 10 s timeout and checks:
+# "$LCPSOLVE -o OUT ARGS" (default ./lcpsolve) with a 10 s timeout, standard
+# input from tests/bad/FILE when FILE's '#suffix' starts with "stdin" (else
+# /dev/null) and TMPDIR an empty folder, and checks:
 #   - no crash (exit code >= 128) and no timeout;
 #   - exit code 2 (usage or input error, DESIGN.md);
 #   - stderr is exactly one line, matching the extended regex PATTERN (which
 #     names the file and, where the format has lines, ":LINE:");
-#   - nothing on stdout.
+#   - nothing on stdout, no solution file OUT, nothing left in TMPDIR.
 # Prints "PASS name" or "FAIL name: why" per case, then "N passed, N failed";
 # exits 1 if any case failed.
 LCPSOLVE=${LCPSOLVE:-./lcpsolve}
@@ -55,8 +57,11 @@ while IFS="$tab" read -r name args pattern rest; do
         fail "$file does not exist"
         continue
     fi
+    input=/dev/null
+    case $name in *'#stdin'*) input=$file ;; esac
+    rm -rf "$tmp/tmpdir" "$tmp/x.mtx" && mkdir "$tmp/tmpdir"
     # shellcheck disable=SC2086 # ARGS are meant to be split
-    run_limited "$LCPSOLVE" $args >"$tmp/out" 2>"$tmp/err" </dev/null
+    TMPDIR=$tmp/tmpdir run_limited "$LCPSOLVE" -o "$tmp/x.mtx" $args >"$tmp/out" 2>"$tmp/err" <"$input"
     rc=$?
     lines=$(wc -l <"$tmp/err" | tr -d ' ')
     # a last line without its newline counts too
@@ -76,6 +81,10 @@ while IFS="$tab" read -r name args pattern rest; do
         fail "stderr '$first' does not match /$pattern/"
     elif [ -s "$tmp/out" ]; then
         fail "wrote on stdout: $(head -c 200 "$tmp/out" | tr '\n' '|')"
+    elif [ -e "$tmp/x.mtx" ]; then
+        fail "wrote the solution file (-o)"
+    elif [ -n "$(ls -A "$tmp/tmpdir")" ]; then
+        fail "left files in TMPDIR: $(ls -A "$tmp/tmpdir" | head -n 3 | tr '\n' ' ')"
     else
         echo "PASS $name"
         passed=$((passed + 1))

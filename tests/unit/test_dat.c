@@ -322,13 +322,19 @@ static void test_malformed(void)
         CHECK(p.A.p == NULL && p.b == NULL && p.mu == NULL); /* nothing half-filled */
         lcp_problem_free(&p);
     }
-    /* a NUL byte inside a number */
+    /* a NUL byte inside a number, and one in the trailing text that is
+     * otherwise ignored: refused wherever it is (a text file has none) */
     static const char nul_text[] = "2\n0\n2\n2\n2 2\n1 0\n0 1\n-1 2\0009\n";
     const char *nul = write_tmp("nul.dat", nul_text, sizeof nul_text - 1);
     lcp_problem p;
     lcp_err err;
     CHECK(load(nul, LCP_KIND_NONE, &p, &err) == LCP_INPUT_ERROR && has_line(err.msg, nul, 8) &&
-          strstr(err.msg, "found '2?9'"));
+          strstr(err.msg, "NUL byte"));
+    lcp_problem_free(&p);
+    static const char nul_note[] = "2\n0\n2\n2\n2 2\n1 0\n0 1\n-1 2\nnote \0\n";
+    nul = write_tmp("nul_note.dat", nul_note, sizeof nul_note - 1);
+    CHECK(load(nul, LCP_KIND_NONE, &p, &err) == LCP_INPUT_ERROR && has_line(err.msg, nul, 9) &&
+          strstr(err.msg, "NUL byte"));
     lcp_problem_free(&p);
     /* hint FC3D on a file whose d is 4 */
     const char *path = write_text("fc_d4.dat", "4\n0\n4\n4\n4 4\n");
