@@ -192,4 +192,29 @@ for o in $("$LCP" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 done
 for s in $("$LCP" --list-solvers | awk '{print $1}'); do check "man page has solver $s" grep -qw "$s" man/lcpsolve.1; done
 
+# --- output files: checked before any work; -o - keeps stdout for the solution
+"$LCP" generate column --bodies 3000 -o "$T/col3k" 2>/dev/null
+for opt in -o --output-w --graph; do
+    s0=$(date +%s)
+    "$LCP" -s pgs -n 100000000 --time-limit 30 $opt "$T/nodir/x.mtx" "$T/col3k" >"$T/out" 2>"$T/err"; rc=$?
+    s1=$(date +%s)
+    check "$opt into a missing folder: exit 2 at once ($((s1 - s0)) s)" [ $rc -eq 2 ] && [ $((s1 - s0)) -lt 10 ]
+    check "$opt into a missing folder: the message names it" grep -q "nodir/x.mtx: cannot write" "$T/err"
+    check "$opt into a missing folder: no summary" [ ! -s "$T/out" ]
+done
+"$LCP" -s pgs -o - problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
+check "-o -: exit 0" [ $rc -eq 0 ]
+check "-o -: stdout is the solution alone" python3 -c "
+import sys; sys.path.insert(0, 'tests'); from check_residual import read_mtx
+m, n, e = read_mtx('$T/out'); sys.exit(not (m == 20 and n == 1 and len(e) == 20))"
+check "-o -: the summary on stderr" grep -q "^status  *solved" "$T/err"
+"$LCP" -s pgs -o - --json problems/column-20 >"$T/out" 2>"$T/err"
+check "-o - --json: the JSON on stderr" python3 -c "import json; json.load(open('$T/err'))"
+check "-o - --json: stdout the solution" grep -q "^%%MatrixMarket" "$T/out"
+# --- the summary says what a solver chose by itself
+"$LCP" -s psor --omega auto problems/pyramid-5 >"$T/out"
+check "psor --omega auto on a singular A: the note says omega 1 and why" grep -q "^note  *omega 1 (--omega auto: " "$T/out"
+"$LCP" -s psor problems/column-20 >"$T/out"
+check "psor on a chain: the note gives the estimated omega" grep -q "^note  *omega 1\.[0-9]* (--omega auto: the optimum" "$T/out"
+
 finish
