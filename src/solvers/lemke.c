@@ -725,6 +725,10 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     if (!done) lemke_current_z(&W, x); /* stopped early: the last basis's z */
     info->iterations = k;
     lemke_work_free(&W);
+    /* undecided (a ray that proves nothing, a singular basis): decided
+     * completely where the components are small (src/solvers/enumerate.c) */
+    if (info->status == LCP_ERROR && mon->status != LCP_TIME_LIMIT && !mon->interrupted)
+        return lcp_decide_by_components(p, s, x, mon, info, err);
     return 0;
 }
 

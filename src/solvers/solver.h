@@ -267,4 +267,15 @@ int lcp_solver_check_precond(const lcp_solver *sv, const char *name, lcp_err *er
 /* "none, diag, ..." (static storage). */
 const char *lcp_solver_precond_names(const lcp_solver *sv);
 
+/* The complete decision of an lcp a pivoting method could not decide
+ * (src/solvers/enumerate.c): by the connected components of A, each of at
+ * most LCP_ENUM_MAX rows by enumeration of its complementary bases, larger
+ * ones by Lemke alone.  Sets info->status LCP_NO_SOLUTION with the rows as
+ * evidence, or puts the whole answer in x for mon to verify (info->status
+ * back to LCP_MAX_ITER), or leaves the verdict with what was tried added to
+ * info->message.  Non-zero only when it could not run (memory). */
+#define LCP_ENUM_MAX 25
+int lcp_decide_by_components(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                             lcp_info *info, lcp_err *err);
+
 #endif

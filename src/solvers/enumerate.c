@@ -1,0 +1,398 @@
+/* src/solvers/enumerate.c: the complete decision of an lcp that a pivoting
+ * method could not decide (Lemke's ray termination on an A that is not
+ * copositive-plus, a basis it could not factor).
+ *
+ * The rows of an lcp fall apart into the connected components of A's
+ * pattern (i ~ j where A_ij or A_ji is not zero): each component is an lcp
+ * of its own, and the whole has a solution exactly when every component
+ * has one.  So a problem is decided a component at a time:
+ *  - a component of at most LCP_ENUM_MAX rows by enumeration of its
+ *    complementary bases (Murty, ch. 1; Cottle, Pang and Stone, 1.4): for
+ *    every set S of rows, z_S solves A_SS z_S = -b_S (LAPACK dgetrf/dgetrs;
+ *    a singular A_SS by its least-squares solution, dgelsd), z is zero off
+ *    S, and the basis gives a solution when z_S >= 0 and w = A z + b >= 0
+ *    off S.  The first such z is taken (the empty set first: z = 0 where
+ *    b >= 0); when none does, the component -- and with it the problem --
+ *    has no solution: every solution is one of these bases' points (a
+ *    solution lies on a face of its complementary cone, and an extreme
+ *    point of the set of solutions with its support is a basic solution of
+ *    some S), which the message states with the rows;
+ *  - a larger one by Lemke again, on the component alone (only where the
+ *    problem has more than one: a single component is the problem Lemke
+ *    could not decide).
+ * The tolerance of a basis's test is relative (ENUM_TOL of the scale of
+ * A and b); a candidate is verified by the common monitor in the end, so a
+ * loose acceptance cannot report a wrong "solved".  A basis whose A_SS is
+ * singular and whose least-squares point fails is counted: when no basis
+ * gives a solution and some such degenerate basis was met, nothing is
+ * claimed (the problem stays undecided, with that said).
+ *
+ * 2^k bases of at most k x k each: about a second for 20 rows, a minute
+ * for 25; the time limit and the callback (polls) are honoured. */
+#include "solver.h"
+
+extern const lcp_solver lcp_solver_lemke;
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
+             double *b, const int *ldb, int *info);
+void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
+             double *s, const double *rcond, int *rank, double *work, const int *lwork, int *iwork, int *info);
+
+#define ENUM_TOL 1e-10  /* a basis's sign tests, relative to the scale of A and b */
+#define SING_TOL 1e-13  /* A_SS singular when a pivot of its LU is below this times max |A| */
+
+enum { ENUM_SOLVED = 0, ENUM_NONE, ENUM_UNDECIDED, ENUM_STOPPED, ENUM_NOMEM };
+
+/* A basis whose A_SS is singular: the points of its cone are those of the
+ * polyhedron z_S >= 0, A_SS z_S + b_S = 0, A_{S'S} z_S + b_{S'} >= 0 (S' the
+ * other rows), non-empty exactly when the basis holds a solution.  Phase 1
+ * of the simplex method on a dense tableau (rows: the k equations, slacks
+ * for the rows off S, an artificial each; Bland's rule: no cycling).
+ * 1 with z (k, zero off S) a point of it, 0 when it is empty. */
+static int cone_point(int k, const double *A, const double *b, const int *inS, double tol, double *T, int *basis,
+                      double *z)
+{
+    int nz = 0, col[64];
+    for (int j = 0; j < k; j++)
+        if (inS[j]) col[nz++] = j;
+    int nv = nz + k + k, w = nv + 1; /* z_S, slacks (rows off S), artificials; then the right-hand side */
+    memset(T, 0, (size_t)(k + 1) * w * sizeof(double));
+    for (int i = 0; i < k; i++) {
+        double *r = T + (size_t)i * w, sg = -b[i] < 0 ? -1.0 : 1.0;
+        for (int c = 0; c < nz; c++) r[c] = sg * A[i + (size_t)col[c] * k];
+        if (!inS[i]) r[nz + i] = -sg;
+        r[nz + k + i] = 1.0;
+        r[nv] = sg * -b[i];
+        basis[i] = nz + k + i;
+    }
+    double *obj = T + (size_t)k * w; /* reduced costs of min sum(artificials): -(sum of the rows) */
+    for (int i = 0; i < k; i++)
+        for (int c = 0; c < nv + 1; c++)
+            if (c < nz + k || c == nv) obj[c] -= T[(size_t)i * w + c];
+    for (int it = 0; it < 50 * (nv + k); it++) {
+        int e = -1;
+        for (int c = 0; c < nv && e < 0; c++) /* Bland: the first improving column */
+            if (obj[c] < -tol) e = c;
+        if (e < 0) break;
+        int r = -1;
+        double best = 0.0;
+        for (int i = 0; i < k; i++) {
+            double a = T[(size_t)i * w + e];
+            if (a > tol) {
+                double ratio = T[(size_t)i * w + nv] / a;
+                if (r < 0 || ratio < best - tol || (ratio <= best + tol && basis[i] < basis[r])) r = i, best = ratio;
+            }
+        }
+        if (r < 0) break; /* unbounded cannot happen in phase 1 (sum >= 0) */
+        double *pr = T + (size_t)r * w, pv = pr[e];
+        for (int c = 0; c <= nv; c++) pr[c] /= pv;
+        for (int i = 0; i <= k; i++) {
+            if (i == r) continue;
+            double *ri = T + (size_t)i * w, f = ri[e];
+            if (f != 0.0)
+                for (int c = 0; c <= nv; c++) ri[c] -= f * pr[c];
+        }
+        basis[r] = e;
+    }
+    if (-obj[nv] > tol * k) return 0; /* the artificials' least sum is positive: empty */
+    memset(z, 0, (size_t)k * sizeof(double));
+    for (int i = 0; i < k; i++)
+        if (basis[i] < nz) z[col[basis[i]]] = T[(size_t)i * w + nv];
+    return 1;
+}
+
+/* One component: dense column-major A (k x k) and b; z gets the answer. */
+static int enumerate(int k, const double *A, const double *b, double scale, double deadline, double *z,
+                     long *degenerate)
+{
+    double *M = malloc((size_t)k * k * sizeof(double)), *r = malloc((size_t)k * sizeof(double)),
+           *sv = malloc((size_t)k * sizeof(double)), *work = NULL;
+    int *ipiv = malloc((size_t)k * sizeof(int)), *S = malloc((size_t)k * sizeof(int)), *iwork = NULL;
+    double *T = malloc((size_t)(k + 1) * (3 * k + 1) * sizeof(double));
+    int *basis = malloc((size_t)k * sizeof(int)), *inS = malloc((size_t)k * sizeof(int));
+    int lwork = 0, rc = ENUM_NONE;
+    if (!M || !r || !sv || !ipiv || !S || !T || !basis || !inS) {
+        rc = ENUM_NOMEM;
+        goto out;
+    }
+    /* dgelsd's workspace for the largest system */
+    {
+        double q;
+        int m = k, one = 1, rank, info, lw = -1, iw[1];
+        double rcond = -1.0;
+        dgelsd_(&m, &m, &one, M, &m, r, &m, sv, &rcond, &rank, &q, &lw, iw, &info);
+        lwork = (int)q + 1;
+        work = malloc((size_t)lwork * sizeof(double));
+        iwork = malloc((size_t)(k > 0 ? 30 * k : 1) * sizeof(int));
+        if (!work || !iwork) {
+            rc = ENUM_NOMEM;
+            goto out;
+        }
+    }
+    double amax = 0.0;
+    for (long t = 0; t < (long)k * k; t++) amax = fmax(amax, fabs(A[t]));
+    double tol = ENUM_TOL * scale;
+    long unresolved = 0; /* singular bases whose phase-1 point failed the tests (round-off) */
+    *degenerate = 0;
+    for (unsigned long mask = 0; mask < (1UL << k); mask++) {
+        if ((mask & 0xfff) == 0xfff && ((deadline > 0 && lcp_now() > deadline) || lcp_monitor_poll())) {
+            rc = ENUM_STOPPED;
+            goto out;
+        }
+        int m = 0;
+        for (int i = 0; i < k; i++)
+            if (mask >> i & 1) S[m++] = i;
+        for (int a = 0; a < m; a++) {
+            r[a] = -b[S[a]];
+            for (int c = 0; c < m; c++) M[a + (size_t)c * m] = A[S[a] + (size_t)S[c] * k];
+        }
+        int info = 0, one = 1, singular = 0;
+        if (m > 0) {
+            dgetrf_(&m, &m, M, &m, ipiv, &info);
+            for (int a = 0; a < m && !singular; a++) singular = !(fabs(M[a + (size_t)a * m]) > SING_TOL * amax);
+            if (info == 0 && !singular) {
+                dgetrs_("N", &m, &one, M, &m, ipiv, r, &m, &info);
+            } else { /* least squares on A_SS (degenerate basis) */
+                for (int a = 0; a < m; a++) {
+                    r[a] = -b[S[a]];
+                    for (int c = 0; c < m; c++) M[a + (size_t)c * m] = A[S[a] + (size_t)S[c] * k];
+                }
+                double rcond = SING_TOL;
+                int rank;
+                dgelsd_(&m, &m, &one, M, &m, r, &m, sv, &rcond, &rank, work, &lwork, iwork, &info);
+                singular = 1;
+            }
+        }
+        /* z from the basis, then its tests: z_S >= 0, (A z + b)_S = 0, w >= 0 off S */
+        memset(z, 0, (size_t)k * sizeof(double));
+        for (int a = 0; a < m; a++) z[S[a]] = r[a];
+        int ok = info == 0;
+        for (int i = 0; i < k && ok; i++) {
+            double w = b[i];
+            for (int c = 0; c < k; c++) w += A[i + (size_t)c * k] * z[c];
+            ok = (mask >> i & 1) ? z[i] >= -tol && fabs(w) <= tol : w >= -tol;
+        }
+        if (!ok && singular) { /* the least-squares point failed: the cone itself, by phase 1 */
+            for (int i = 0; i < k; i++) inS[i] = (int)(mask >> i & 1);
+            (*degenerate)++;
+            if (cone_point(k, A, b, inS, ENUM_TOL * fmax(1.0, scale), T, basis, z)) {
+                ok = 1;
+                for (int i = 0; i < k && ok; i++) { /* its tests, as a regular basis's */
+                    double w = b[i];
+                    for (int c = 0; c < k; c++) w += A[i + (size_t)c * k] * z[c];
+                    ok = (mask >> i & 1) ? z[i] >= -tol && fabs(w) <= tol : w >= -tol;
+                }
+                if (!ok) unresolved++;
+            }
+        }
+        if (ok) {
+            for (int i = 0; i < k; i++) z[i] = fmax(z[i], 0.0);
+            rc = ENUM_SOLVED;
+            goto out;
+        }
+    }
+    if (unresolved) rc = ENUM_UNDECIDED;
+out:
+    free(M), free(r), free(sv), free(work), free(ipiv), free(S), free(iwork), free(T), free(basis), free(inS);
+    return rc;
+}
+
+/* The connected components of A's symmetric pattern: comp[i] in 0..count-1. */
+static int components(const lcp_csr *A, int *comp)
+{
+    int n = A->m, count = 0;
+    int *stack = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    /* A' for the edges j -> i */
+    lcp_csr At;
+    if (!stack || lcp_csr_transpose(A, &At)) {
+        free(stack);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) comp[i] = -1;
+    for (int s = 0; s < n; s++) {
+        if (comp[s] >= 0) continue;
+        int top = 0;
+        stack[top++] = s;
+        comp[s] = count;
+        while (top) {
+            int i = stack[--top];
+            for (int pass = 0; pass < 2; pass++) {
+                const lcp_csr *X = pass ? &At : A;
+                for (int t = X->p[i]; t < X->p[i + 1]; t++) {
+                    int j = X->j[t];
+                    if (X->x[t] != 0.0 && comp[j] < 0) {
+                        comp[j] = count;
+                        stack[top++] = j;
+                    }
+                }
+            }
+        }
+        count++;
+    }
+    lcp_csr_free(&At);
+    free(stack);
+    return count;
+}
+
+/* The lcp of the rows rows[0..k-1] alone (their columns too: a component). */
+static int sub_problem(const lcp_problem *p, const int *rows, int k, const int *local, lcp_problem *q)
+{
+    lcp_problem_init(q);
+    long nnz = 0;
+    for (int a = 0; a < k; a++) nnz += p->A.p[rows[a] + 1] - p->A.p[rows[a]];
+    q->kind = LCP_KIND_LCP;
+    q->n = k;
+    q->blen = k;
+    if (lcp_csr_alloc(&q->A, k, k, nnz) || !(q->b = lcp_alloc((size_t)(k > 0 ? k : 1), sizeof(double))))
+        return -1;
+    long t = 0;
+    q->A.p[0] = 0;
+    for (int a = 0; a < k; a++) {
+        int i = rows[a];
+        for (int u = p->A.p[i]; u < p->A.p[i + 1]; u++) {
+            q->A.j[t] = local[p->A.j[u]];
+            q->A.x[t++] = p->A.x[u];
+        }
+        q->A.p[a + 1] = (int)t;
+        q->b[a] = p->b[i];
+    }
+    lcp_err e;
+    return lcp_problem_finish(q, &e) ? -1 : 0;
+}
+
+int lcp_decide_by_components(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                             lcp_info *info, lcp_err *err)
+{
+    int n = p->n;
+    if (p->kind != LCP_KIND_LCP || n == 0) return 0;
+    int *comp = lcp_alloc((size_t)n, sizeof(int)), *rows = lcp_alloc((size_t)n, sizeof(int)),
+        *local = lcp_alloc((size_t)n, sizeof(int));
+    double *z = lcp_alloc((size_t)n, sizeof(double)), *xs = lcp_alloc((size_t)n, sizeof(double));
+    double *A = NULL, *bb = NULL;
+    int count = comp && rows && local && z && xs ? components(&p->A, comp) : -1;
+    int rc = 0, undecided = 0, enumerated = 0, largest_enum = 0;
+    long degenerate = 0;
+    char why[200] = "";
+    double deadline = s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0;
+    if (count < 0) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (deciding by components)");
+        goto out;
+    }
+    memcpy(xs, x, (size_t)n * sizeof(double));
+    double scale = 1.0;
+    for (long t = 0; t < lcp_csr_nnz(&p->A); t++) scale = fmax(scale, fabs(p->A.x[t]));
+    for (int i = 0; i < n; i++) scale = fmax(scale, fabs(p->b[i]));
+    for (int c = 0; c < count && !rc; c++) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (comp[i] == c) local[i] = k, rows[k++] = i;
+        int verdict;
+        if (k <= LCP_ENUM_MAX) {
+            free(A), free(bb);
+            A = calloc((size_t)k * k, sizeof(double));
+            bb = malloc((size_t)k * sizeof(double));
+            if (!A || !bb) {
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (deciding by components)");
+                break;
+            }
+            for (int a = 0; a < k; a++) {
+                bb[a] = p->b[rows[a]];
+                for (int u = p->A.p[rows[a]]; u < p->A.p[rows[a] + 1]; u++)
+                    A[a + (size_t)local[p->A.j[u]] * k] += p->A.x[u];
+            }
+            long deg = 0;
+            verdict = enumerate(k, A, bb, scale, deadline, z, &deg);
+            degenerate += deg;
+            enumerated++;
+            largest_enum = k > largest_enum ? k : largest_enum;
+            if (verdict == ENUM_NOMEM) {
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (enumerating %d rows)", k);
+                break;
+            }
+            if (verdict == ENUM_SOLVED)
+                for (int a = 0; a < k; a++) xs[rows[a]] = z[a];
+            if (verdict == ENUM_NONE) {
+                int len = snprintf(info->message, sizeof info->message,
+                                   "no solution: the %d row%s ", k, k > 1 ? "s" : "");
+                for (int a = 0; a < k && a < 8 && len < 120; a++)
+                    len += snprintf(info->message + len, sizeof info->message - (size_t)len, "%s%d", a ? ", " : "",
+                                    rows[a] + 1);
+                snprintf(info->message + len, sizeof info->message - (size_t)len,
+                         "%s (a component of A, coupled to no other row) admit none of their %ld complementary "
+                         "bases: no z >= 0 with w = A z + b >= 0 and z'w = 0 there (complete enumeration)",
+                         k > 8 ? ", ..." : "", 1L << k);
+                info->status = LCP_NO_SOLUTION;
+                memcpy(x, xs, (size_t)n * sizeof(double));
+                goto out;
+            }
+            if (verdict == ENUM_STOPPED) {
+                snprintf(why, sizeof why, "the enumeration of a %d-row component was stopped (time limit or callback)", k);
+                undecided = 1;
+                break;
+            }
+            if (verdict == ENUM_UNDECIDED) {
+                snprintf(why, sizeof why, "a %d-row component has no regular complementary basis that solves it and "
+                         "%ld singular ones", k, deg);
+                undecided = 1;
+            }
+        } else if (count > 1) { /* Lemke again, on the component alone */
+            lcp_problem q;
+            lcp_monitor m2;
+            lcp_settings s2;
+            lcp_info i2 = {.status = LCP_MAX_ITER};
+            s2 = *s;
+            lcp_settings_inner(&s2, s);
+            s2.lemke.cover = NULL; /* the whole problem's (n entries) */
+            if (deadline > 0) s2.time_limit = fmax(deadline - lcp_now(), 1e-3);
+            if (sub_problem(p, rows, k, local, &q) || lcp_monitor_init(&m2, &q, &s2, NULL)) {
+                lcp_problem_free(&q);
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "lemke: out of memory (a component of %d rows)", k);
+                break;
+            }
+            for (int a = 0; a < k; a++) z[a] = 0.0;
+            rc = lcp_solver_lemke.solve(&q, &s2, z, &m2, &i2, err);
+            lcp_status st = i2.status != LCP_MAX_ITER ? i2.status : m2.status;
+            if (!rc && st == LCP_SOLVED) {
+                for (int a = 0; a < k; a++) xs[rows[a]] = m2.best_x ? m2.best_x[a] : z[a];
+            } else if (!rc && st == LCP_NO_SOLUTION) {
+                snprintf(info->message, sizeof info->message, "no solution: a component of %d rows (row %d ...): %.150s",
+                         k, rows[0] + 1, i2.message);
+                info->status = LCP_NO_SOLUTION;
+                lcp_monitor_free(&m2);
+                lcp_problem_free(&q);
+                goto out;
+            } else if (!rc) {
+                snprintf(why, sizeof why, "a component of %d rows stays undecided (%.120s)", k,
+                         *i2.message ? i2.message : lcp_status_name(st));
+                undecided = 1;
+            }
+            lcp_monitor_free(&m2);
+            lcp_problem_free(&q);
+        } else {
+            snprintf(why, sizeof why, "one component of %d rows, over the %d of complete enumeration", k, LCP_ENUM_MAX);
+            undecided = 1;
+        }
+    }
+    if (rc) goto out;
+    if (undecided) { /* the verdict stays Lemke's, with what was tried */
+        size_t len = strlen(info->message);
+        snprintf(info->message + len, sizeof info->message - len, "; by components: %.160s", why);
+        goto out;
+    }
+    /* every component solved: the answer, for the monitor to verify */
+    memcpy(x, xs, (size_t)n * sizeof(double));
+    info->status = LCP_MAX_ITER; /* the monitor decides */
+    snprintf(info->message, sizeof info->message,
+             "lemke could not decide the whole; decided by its %d component%s (%d by complete enumeration, the "
+             "largest %d rows)", count, count > 1 ? "s" : "", enumerated, largest_enum);
+    lcp_monitor_step(mon, info->iterations, x, NULL);
+out:
+    free(comp), free(rows), free(local), free(z), free(xs), free(A), free(bb);
+    return rc;
+}
