@@ -252,17 +252,34 @@ else
     skip "BoxesStack1: Siconos fc3d files missing ($SIC/fc3d, LCPSOLVE_DATA)"
 fi
 
-# the fallback: lemke cannot decide on CPS_3 (zero diagonal, indefinite): newton-fb solves it
+# lcp_CPS_3 (a 4-row bimatrix game, zero diagonal, indefinite): lemke's ray
+# decides nothing, its complete enumeration does (src/solvers/enumerate.c)
 if [ -f "$SIC/lcp/lcp_CPS_3.dat" ]; then
     "$LCP" --json "$SIC/lcp/lcp_CPS_3.dat" >"$T/out" 2>/dev/null; rc=$?
-    why=$(field auto_reason "$T/out")
-    case "$rc $(field solver "$T/out") $why" in
-    "0 newton-fb auto: lemke"*"lemke stopped (error"*"newton-fb from zero"*) ok "fallback: lemke -> newton-fb on lcp_CPS_3 ($(field residual "$T/out"))" ;;
-    *) bad "fallback on lcp_CPS_3: exit $rc, $(field solver "$T/out"), '$why'" ;;
+    case "$rc $(field solver "$T/out") $(field message "$T/out")" in
+    "0 lemke lemke could not decide the whole; decided by its 1 component (1 by complete enumeration"*) ok "lcp_CPS_3: lemke, then enumeration ($(field residual "$T/out"))" ;;
+    *) bad "lcp_CPS_3: exit $rc, $(field solver "$T/out"), '$(field message "$T/out")'" ;;
     esac
 else
-    skip "fallback on lcp_CPS_3: $SIC/lcp/lcp_CPS_3.dat missing (LCPSOLVE_DATA)"
+    skip "lcp_CPS_3: $SIC/lcp/lcp_CPS_3.dat missing (LCPSOLVE_DATA)"
 fi
+# the fallback: a 30-row bimatrix game (one component, over enumeration's 25
+# rows): lemke cannot decide, auto runs newton-fb from zero
+python3 -c "
+import json, random
+r = random.Random(7); m = 15; n = 2 * m
+A = [[0] * n for _ in range(n)]
+for i in range(m):
+    for j in range(m): A[i][m + j] = r.randint(1, 30); A[m + i][j] = r.randint(1, 30)
+json.dump({'kind': 'lcp', 'A': A, 'b': [-1] * n}, open('$T/game30.json', 'w'))"
+"$LCP" --json "$T/game30.json" >"$T/out" 2>/dev/null; rc=$?
+why=$(field auto_reason "$T/out")
+case "$(field solver "$T/out") $why" in
+"newton-fb auto: lemke"*"lemke stopped (error"*"newton-fb from zero"*) ok "fallback: lemke -> newton-fb on a 30-row game (exit $rc)" ;;
+*) bad "fallback on a 30-row game: exit $rc, $(field solver "$T/out"), '$why'" ;;
+esac
+"$LCP" -s lemke --json "$T/game30.json" >"$T/out" 2>/dev/null; rc=$?
+check "lemke alone on the 30-row game: exit 5, says why enumeration did not run" sh -c "[ $rc -eq 5 ] && grep -q 'one component of 30 rows, over the 25 of complete enumeration' '$T/out'"
 
 # the budget: admm stops after 10 sqrt(cond) iterations and hands over to nsn (--max-iter caps nothing else)
 "$LCP" --json -n 0 "$T/pyrccp" >"$T/out" 2>/dev/null

@@ -3,8 +3,10 @@
 #  - the Siconos LCP collection: every file solved to 1e-10 (residual
 #    recomputed here from the .dat file, independently of lcpsolve), except
 #    the bimatrix game lcp_CPS_3, where Lemke's method ray-terminates although
-#    the LCP has solutions (three Nash equilibria): exit 5, "cannot decide",
-#    never exit 3.  No file of the collection is infeasible.
+#    the LCP has solutions (three Nash equilibria): the ray decides nothing,
+#    the problem (4 rows) is then decided by complete enumeration of its
+#    complementary bases (src/solvers/enumerate.c): solved, never exit 3.
+#    No file of the collection is infeasible.
 #  - agreement with the peer, Siconos' lcp_lexicolemke, on the files whose
 #    solution is unique (skipped where libsiconos-numerics-dev is missing);
 #  - Murty's examples, `generate murty` and its transpose: upper triangular
@@ -67,10 +69,12 @@ if [ -d "$SICONOS" ]; then
         lcp_CPS_3) # bimatrix game (CPS ex. 4.4.23): A >= 0 with zero diagonal
             # blocks, not copositive-plus; z0 enters at row 4, z4 then meets
             # no blocking row for any covering vector, yet the LCP has three
-            # solutions (Nash equilibria): lemke cannot decide (exit 5)
-            run "$name: ray, cannot decide" 5 -t 1e-10 --json "$f"
-            check "$name: not copositive-plus, cannot decide" grep -q "not copositive-plus.*cannot decide" "$T/out"
-            check "$name: status error" [ "$(json_field status)" = error ]
+            # solutions (Nash equilibria): the ray decides nothing; the
+            # enumeration of the 16 complementary bases finds one
+            run "$name: ray, then decided by enumeration" 0 -t 1e-10 --json -o "$T/x.mtx" "$f"
+            check "$name: the note says how" grep -q "lemke could not decide the whole; decided by its 1 component (1 by complete enumeration, the largest 4 rows)" "$T/out"
+            r=$(dat_residual "$f" "$T/x.mtx")
+            check "$name: independent residual $r <= 1e-10" below "$r" 1e-10
             continue ;;
         esac
         run "$name solved to 1e-10" 0 -t 1e-10 -o "$T/x.mtx" "$f"
@@ -174,8 +178,16 @@ check "non-copositive infeasible: certificate message" grep -q "ray termination.
 cat >"$T/game.json" <<'J'
 {"kind": "lcp", "A": [[0, 0, 10, 20], [0, 0, 30, 15], [10, 20, 0, 0], [30, 15, 0, 0]], "b": [-1, -1, -1, -1]}
 J
-run "bimatrix game: cannot decide" 5 --json "$T/game.json"
-check "bimatrix game: message" grep -q "ray termination at pivot 2 entering z4; A is not copositive-plus.*so this does not prove infeasibility (cannot decide)" "$T/out"
+# game_ok X.mtx: x solves the game's LCP (w = A x + b, min(x, w) = 0), checked here
+game_ok() { python3 -c "
+import sys
+x = [float(v) for v in open('$1').read().split()[10:]]
+A = [[0, 0, 10, 20], [0, 0, 30, 15], [10, 20, 0, 0], [30, 15, 0, 0]]
+w = [sum(A[i][j] * x[j] for j in range(4)) - 1 for i in range(4)]
+sys.exit(max(abs(min(a, b)) for a, b in zip(x, w)) > 1e-10)"; }
+run "bimatrix game: the ray decides nothing, enumeration does" 0 --json -o "$T/xg.mtx" "$T/game.json"
+check "bimatrix game: message" grep -q "decided by its 1 component (1 by complete enumeration" "$T/out"
+check "bimatrix game: an equilibrium (checked here)" game_ok "$T/xg.mtx"
 
 # --- degeneracy: ties in the ratio test
 # a cyclic P-matrix with b = -1: three-way tie at the start, unique solution
@@ -250,15 +262,16 @@ for f in inf skew neg; do
     check "sparse: $f: ray message" grep -q "ray termination at pivot [0-9]*: entering [wz][0-9]* has no blocking variable" "$T/out"
 done
 check "sparse: skew: certificate b'y < 0" grep -q "b'y = -[0-9.e-]* < 0" "$T/out"
-runs "bimatrix game: cannot decide" 5 --json "$T/game.json"
-check "sparse: bimatrix game: message" grep -q "ray termination at pivot 2 entering z4; A is not copositive-plus.*cannot decide" "$T/out"
+runs "bimatrix game: decided by enumeration" 0 --json -o "$T/xg.mtx" "$T/game.json"
+check "sparse: bimatrix game: message" grep -q "decided by its 1 component (1 by complete enumeration" "$T/out"
+check "sparse: bimatrix game: an equilibrium (checked here)" game_ok "$T/xg.mtx"
 # the Siconos collection
 if [ -d "$SICONOS" ]; then
     for f in "$SICONOS"/*.dat; do
         name=$(basename "$f" .dat)
         if [ "$name" = lcp_CPS_3 ]; then
-            runs "$name: ray, cannot decide" 5 --json "$f"
-            check "sparse: $name: not copositive-plus, cannot decide" grep -q "not copositive-plus.*cannot decide" "$T/out"
+            runs "$name: ray, then decided by enumeration" 0 --json "$f"
+            check "sparse: $name: decided by enumeration" grep -q "decided by its 1 component (1 by complete enumeration" "$T/out"
             continue
         fi
         runs "$name solved to 1e-10" 0 -t 1e-10 -o "$T/xs.mtx" "$f"
@@ -344,7 +357,7 @@ run "--crash ipm on the dense path refused" 2 --linsolve dense --crash ipm "$T/g
 check "crash: dense path: reason" grep -q "needs the sparse path" "$T/err"
 # no guess for a problem that is not monotone (ipm refuses) and has a zero
 # diagonal (pgs refuses): the B = I start and its honest verdict
-runc "bimatrix game: no guess, cannot decide" 5 --json "$T/game.json"
+runc "bimatrix game: no guess, decided by enumeration" 0 --json "$T/game.json"
 check "crash: bimatrix game: no crash note" sh -c "! grep -q 'crash start' '$T/out'"
 if [ -d "$SICONOS" ]; then
     for f in "$SICONOS"/*.dat; do
