@@ -2,7 +2,7 @@
 #   make            build ./lcpsolve and the library: $(BUILD)/liblcpsolve.a, $(BUILD)/liblcpsolve.so.*
 #                   (include/lcpsolve.h; the binary links the same objects statically)
 #   make check      the quick tier, after each edit (a few minutes): unit tests, fuzz replays, the
-#                   contract, options and bad inputs of the command line, every solver once
+#                   contract, options, bad inputs and standard input of the command, every solver once
 #   make test       run every test (unit tests, then end-to-end tests; TEST_JOBS=N: N at a time)
 #   make valgrind   end-to-end tests with lcpsolve under valgrind memcheck (scripts/valgrind-e2e)
 #   make install    PREFIX=/usr/local: binary, library, header, lcpsolve.pc, man pages (DESTDIR too)
@@ -132,8 +132,8 @@ test: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
 
 # the quick tier: everything of the unit tests and replays, and the end-to-end
 # scripts that check the command's contract and run every solver once
-CHECK_E2E = tests/e2e/contract.sh tests/e2e/options_table.sh tests/e2e/bad_inputs.sh tests/e2e/solvers_once.sh \
-            tests/e2e/cli.sh
+CHECK_E2E = tests/e2e/contract.sh tests/e2e/options_table.sh tests/e2e/bad_inputs.sh tests/e2e/stdin.sh \
+            tests/e2e/solvers_once.sh
 check: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
 	@E2E="$(CHECK_E2E)" TEST_JOBS=$(or $(TEST_JOBS),2) sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
 
