@@ -32,18 +32,8 @@
 
 #include "io/io.h"
 #include "solvers/solver.h"
+#include "median.h"
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* The solver alone, as the pipeline runs it (from zero). */
 static double alone(const lcp_problem *p, const lcp_solver *sv, double *x)

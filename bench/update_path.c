@@ -22,6 +22,7 @@
 #include "core/options.h"
 #include "core/pipeline.h"
 #include "io/io.h"
+#include "median.h"
 
 static int set(lcp_solve_opts *o, const char *name, const char *val, lcp_err *err)
 {
@@ -30,17 +31,6 @@ static int set(lcp_solve_opts *o, const char *name, const char *val, lcp_err *er
     return lcp_option_apply(o, opt, val, err);
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int main(int argc, char **argv)
 {
