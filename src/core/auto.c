@@ -474,6 +474,194 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
     return 1;
 }
 
+#define WHY_LEN 700 /* the reason of a rule */
+
+/* The rules for lcp and blcp (the reason into why). */
+static void choose_linear(const lcp_problem *p, facts f, lcp_auto_choice *ch, char *why)
+{
+    int n = p->n;
+    int blcp = p->kind == LCP_KIND_BLCP;
+    if (!f.diag_ok) {
+        set(ch, blcp ? "pivot" : "lemke", NULL);
+        snprintf(why, WHY_LEN, "A(%d,%d) = %g: the sweep and gradient methods need a positive diagonal",
+                 f.bad_row + 1, f.bad_row + 1, lcp_csr_diag(&p->A, f.bad_row));
+        if (!blcp) fallback(ch, "newton-fb", 0);
+    } else if (!f.symmetric && !blcp && n <= 2000) {
+        set(ch, "lemke", NULL);
+        snprintf(why, WHY_LEN, "A not symmetric, n = %d <= 2000: dense complementary pivoting is exact", n);
+        fallback(ch, "newton-fb", 0);
+    } else if (!f.symmetric) {
+        set(ch, "psor", NULL);
+        snprintf(why, WHY_LEN, "A not symmetric, n = %d%s: projected SOR on the positive diagonal", n,
+                 blcp ? "" : " > 2000");
+    } else if (f.findex && n <= 4000) {
+        set(ch, "pivot", NULL);
+        snprintf(why, WHY_LEN, "%d findex (friction) rows, n = %d <= 4000: principal pivoting with the friction "
+                 "bound fixed point", f.findex, n);
+    } else if (f.findex) {
+        set(ch, "pgs", NULL);
+        snprintf(why, WHY_LEN, "%d findex (friction) rows, n = %d > 4000: projected Gauss-Seidel", f.findex, n);
+    } else if (n <= 40) {
+        set(ch, "pivot", NULL);
+        snprintf(why, WHY_LEN, "symmetric, n = %d <= 40: principal pivoting, exact in a few dense steps", n);
+    } else {
+        largest_component(p, &f);
+        char est[300];
+        snprintf(est, sizeof est, "group %d rows, diameter ~%d, growth ln size/ln diameter = %.2f",
+                 f.largest, f.diameter, f.growth);
+        if (f.diameter >= 0 && f.growth >= 3.5) {
+            set(ch, "pgs", NULL);
+            snprintf(why, WHY_LEN, "symmetric, n = %d, %s >= 3.5: well connected, few Gauss-Seidel sweeps "
+                     "(mprgp -p ichol after 300)", n, est);
+            fallback(ch, "mprgp", 300);
+            ch->fallback_precond = lcp_precond_find("ichol");
+        } else if (n <= 300 && f.growth < 2.3) {
+            set(ch, "mprgp", "ichol");
+            snprintf(why, WHY_LEN, "symmetric, n = %d <= 300, %s < 2.3 (chains, walls, 2D piles): MPRGP + "
+                     "incomplete Cholesky, nearly exact there, a few iterations; %s", n, est, chain_then(&f));
+            mprgp_fallback(ch, &f);
+        } else {
+            condition(p, &f); /* decides pgs; sets apgd's budget */
+            append_cond(est, sizeof est, &f);
+            if (f.cond < 100) {
+                set(ch, "pgs", NULL);
+                snprintf(why, WHY_LEN, "symmetric, n = %d, %s < 100: a few Gauss-Seidel sweeps "
+                         "(mprgp -p ichol after 300)", n, est);
+                fallback(ch, "mprgp", 300);
+                ch->fallback_precond = lcp_precond_find("ichol");
+            } else if (f.growth >= 2.3 && f.largest > 2000) {
+                set(ch, "ipm", NULL);
+                snprintf(why, WHY_LEN, "symmetric, n = %d, %s; growth >= 2.3, a 3D pile, group > 2000: interior "
+                         "point (15-20 factorisations at any size; apgd's iterations grow with the pile)", n, est);
+            } else if (f.growth >= 2.3) {
+                int budget = sqrt_budget(50, f.cond, 2000, 50000);
+                set(ch, "apgd", "diag");
+                snprintf(why, WHY_LEN, "symmetric, n = %d, %s; growth >= 2.3 (3D pile: ichol keeps little, many "
+                         "contacts end inactive): accelerated projected gradient, diagonal scaling; ipm after "
+                         "%d (50 sqrt(cond) in [2000, 50000])",
+                         n, est, budget);
+                fallback(ch, "ipm", budget);
+            } else {
+                set(ch, "mprgp", "ichol");
+                snprintf(why, WHY_LEN, "symmetric, n = %d, %s; growth < 2.3 (chains, walls, 2D piles): MPRGP + "
+                         "incomplete Cholesky, <= 10 iterations there; %s", n, est, chain_then(&f));
+                mprgp_fallback(ch, &f);
+            }
+        }
+        double row = (double)f.nnz / n;
+        if (row >= PROBE_ROW && ch->solver && strcmp(ch->solver->name, "pgs") && !ch->fallback2 &&
+            lcp_solver_find("newton-min"))
+            newton_probe(ch, why, WHY_LEN, row);
+    }
+}
+
+/* The rules for ccp and fc3d (the reason into why). */
+static void choose_friction(const lcp_problem *p, facts f, lcp_auto_choice *ch, char *why)
+{
+    int n = p->n;
+    const char *kind = lcp_kind_name(p->kind);
+    largest_component(p, &f);
+    int ccp = p->kind == LCP_KIND_CCP;
+    int nsn_budget = 100 + 2 * (f.diameter > 0 ? f.diameter : 0); /* Newton settles a chain step by step */
+    char est[300];
+    snprintf(est, sizeof est, "%d contacts, largest group %d (of %d), diameter ~%d, growth ln size/ln "
+             "diameter = %.2f", p->nc, f.largest, f.components, f.diameter, f.growth);
+    if (n <= 30) {
+        /* a few sweeps solve most small problems; a chain of heavy on light bodies (mass ratios) takes
+         * Gauss-Seidel 80,000 (a column of 10 spheres, top one 1000x heavier: 150 ms, admm 0.2 ms) */
+        const char *then = f.symmetric ? "admm" : ccp ? "socp-ipm" : "nsn";
+        set(ch, "nsgs", NULL);
+        snprintf(why, WHY_LEN, "%s, n = %d <= 30, %d contacts, largest coupled group %d (of %d): block "
+                 "Gauss-Seidel over contacts, %d sweeps at most (a mass ratio along a chain stalls it), then %s",
+                 kind, n, p->nc, f.largest, f.components, SMALL_SWEEPS, then);
+        fallback(ch, then, SMALL_SWEEPS);
+    } else if (n <= 30 || f.largest <= 16) {
+        set(ch, "nsgs", NULL);
+        snprintf(why, WHY_LEN, "%s, %d contacts, largest coupled group %d (of %d): block Gauss-Seidel over "
+                 "contacts", kind, p->nc, f.largest, f.components);
+    } else if (ccp && open_share(p) >= 0.5 && points_per_pair(p) < 2) {
+        set(ch, "socp-ipm", NULL);
+        snprintf(why, WHY_LEN, "ccp, %s, %.0f%% of the contacts opening (b_n > 0: a simulation step with "
+                 "speculative contacts), point contacts (%.2f a neighbourhood < 2: spheres): interior point over "
+                 "the cones, 10-20 steps where admm takes hundreds (nsgs on a breakdown)", est,
+                 100 * open_share(p), points_per_pair(p));
+        fallback(ch, "nsgs", 0);
+    } else if (!ccp && open_share(p) >= 0.5 && points_per_pair(p) < 2) {
+        set(ch, "nsgs", NULL);
+        snprintf(why, WHY_LEN, "fc3d, %s, %.0f%% of the contacts opening (b_n > 0: a simulation step with "
+                 "speculative contacts), point contacts (%.2f a neighbourhood < 2: spheres): block Gauss-Seidel "
+                 "settles them in a sweep, where admm iterates the whole system", est, 100 * open_share(p),
+                 points_per_pair(p));
+    } else if (f.symmetric) {
+        /* the condition estimate (30 products with W: as much as admm's whole solve on a tower) decides
+         * only granular 3D piles: growth >= 2.3 and point contacts (one contact a pair of bodies).
+         * Elsewhere it would only set admm's budget, which then assumes the worst condition admm is
+         * picked for, 2e4 */
+        double pts = f.growth >= 2.3 ? points_per_pair(p) : 1;
+        if (f.growth >= 2.3 && pts < 2) {
+            condition(p, &f);
+            append_cond(est, sizeof est, &f);
+        } else if (f.growth >= 2.3) {
+            size_t l = strlen(est);
+            snprintf(est + l, sizeof est - l, ", %.1f contacts a neighbourhood >= 2 (several points on each pair "
+                     "of bodies: a stack of planks or boxes, not a granular pile of point contacts; cond taken as "
+                     "2e4)", pts);
+        } else {
+            size_t l = strlen(est);
+            snprintf(est + l, sizeof est - l, " < 2.3 (no condition estimate: not a 3D pile; cond taken as 2e4)");
+        }
+        double cond = f.cond >= 0 ? f.cond : 2e4;
+        int pile = f.growth >= 2.3 && !(f.cond <= 2e4);
+        if (ccp && pile) {
+            set(ch, "admm", NULL);
+            snprintf(why, WHY_LEN, "ccp, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
+                     "granular), where ADMM crawls on all but small piles: admm first, %d iterations at most, "
+                     "then interior point over the cones (nsgs on a breakdown)", est, PILE_ADMM);
+            fallback(ch, "socp-ipm", PILE_ADMM);
+            ch->fallback2 = lcp_solver_find("nsgs");
+            ch->fallback_budget = 0;
+        } else if (ccp) {
+            int budget = sqrt_budget(10, cond, 200, 2000);
+            set(ch, "admm", NULL);
+            snprintf(why, WHY_LEN, "ccp, %s, W symmetric, not an ill-conditioned 3D pile: ADMM on the cone QP; "
+                     "socp-ipm after %d (10 sqrt(cond) in [200, 2000]), then nsgs", est, budget);
+            fallback(ch, "socp-ipm", budget);
+            ch->fallback2 = lcp_solver_find("nsgs");
+            ch->fallback_budget = 0;
+        } else if (pile) {
+            set(ch, "admm", NULL);
+            snprintf(why, WHY_LEN, "fc3d, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
+                     "granular), which stalls admm and Newton on all but small piles: admm first, %d iterations "
+                     "at most (it solves small piles in 30), then block Gauss-Seidel over contacts", est,
+                     PILE_ADMM);
+            fallback(ch, "nsgs", PILE_ADMM);
+        } else {
+            int budget = sqrt_budget(10, cond, ADMM_TAIL, 2000);
+            set(ch, "admm", NULL);
+            snprintf(why, WHY_LEN, "fc3d, %s, W symmetric, not an ill-conditioned 3D pile: ADMM on the cone "
+                     "QP (tens of iterations on stacks, towers, columns); after %d, nsn from admm's best iterate, "
+                     "%d steps at most (Newton finishes admm's slow tail in 1-2); failing that admm again from its "
+                     "best iterate up to %d (10 sqrt(cond) in [300, 2000]) and nsn from its iterate once more; "
+                     "then nsn from zero, nsgs after %d = 100 + 2 diameter steps", est, ADMM_TAIL, NEWTON_POLISH,
+                     budget, nsn_budget);
+            fallback(ch, "nsn", ADMM_TAIL);
+            ch->warm_budget = NEWTON_POLISH;
+            ch->resume = budget;
+            ch->fallback2 = lcp_solver_find("nsgs");
+            ch->fallback_budget = nsn_budget;
+        }
+    } else if (ccp) {
+        set(ch, "socp-ipm", NULL);
+        snprintf(why, WHY_LEN, "ccp, %s, W not symmetric: interior point over the cones", est);
+        fallback(ch, "nsgs", 0);
+    } else {
+        set(ch, "nsn", NULL);
+        snprintf(why, WHY_LEN, "fc3d, %s, W not symmetric: nonsmooth Newton (UMFPACK); nsgs after %d = "
+                 "100 + 2 diameter steps", est, nsn_budget);
+        fallback(ch, "nsgs", nsn_budget);
+    }
+}
+
 int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
 {
     double t0 = lcp_now();
@@ -497,185 +685,12 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
     if (p->findex)
         for (int i = 0; i < p->n; i++) f.findex += p->findex[i] >= 0;
     const char *kind = lcp_kind_name(p->kind);
-    char why[700];
-    int n = p->n;
+    char why[WHY_LEN];
 
-    if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP)) {
-        int blcp = p->kind == LCP_KIND_BLCP;
-        if (!f.diag_ok) {
-            set(ch, blcp ? "pivot" : "lemke", NULL);
-            snprintf(why, sizeof why, "A(%d,%d) = %g: the sweep and gradient methods need a positive diagonal",
-                     f.bad_row + 1, f.bad_row + 1, lcp_csr_diag(&p->A, f.bad_row));
-            if (!blcp) fallback(ch, "newton-fb", 0);
-        } else if (!f.symmetric && !blcp && n <= 2000) {
-            set(ch, "lemke", NULL);
-            snprintf(why, sizeof why, "A not symmetric, n = %d <= 2000: dense complementary pivoting is exact", n);
-            fallback(ch, "newton-fb", 0);
-        } else if (!f.symmetric) {
-            set(ch, "psor", NULL);
-            snprintf(why, sizeof why, "A not symmetric, n = %d%s: projected SOR on the positive diagonal", n,
-                     blcp ? "" : " > 2000");
-        } else if (f.findex && n <= 4000) {
-            set(ch, "pivot", NULL);
-            snprintf(why, sizeof why, "%d findex (friction) rows, n = %d <= 4000: principal pivoting with the friction "
-                     "bound fixed point", f.findex, n);
-        } else if (f.findex) {
-            set(ch, "pgs", NULL);
-            snprintf(why, sizeof why, "%d findex (friction) rows, n = %d > 4000: projected Gauss-Seidel", f.findex, n);
-        } else if (n <= 40) {
-            set(ch, "pivot", NULL);
-            snprintf(why, sizeof why, "symmetric, n = %d <= 40: principal pivoting, exact in a few dense steps", n);
-        } else {
-            largest_component(p, &f);
-            char est[300];
-            snprintf(est, sizeof est, "group %d rows, diameter ~%d, growth ln size/ln diameter = %.2f",
-                     f.largest, f.diameter, f.growth);
-            if (f.diameter >= 0 && f.growth >= 3.5) {
-                set(ch, "pgs", NULL);
-                snprintf(why, sizeof why, "symmetric, n = %d, %s >= 3.5: well connected, few Gauss-Seidel sweeps "
-                         "(mprgp -p ichol after 300)", n, est);
-                fallback(ch, "mprgp", 300);
-                ch->fallback_precond = lcp_precond_find("ichol");
-            } else if (n <= 300 && f.growth < 2.3) {
-                set(ch, "mprgp", "ichol");
-                snprintf(why, sizeof why, "symmetric, n = %d <= 300, %s < 2.3 (chains, walls, 2D piles): MPRGP + "
-                         "incomplete Cholesky, nearly exact there, a few iterations; %s", n, est, chain_then(&f));
-                mprgp_fallback(ch, &f);
-            } else {
-                condition(p, &f); /* decides pgs; sets apgd's budget */
-                append_cond(est, sizeof est, &f);
-                if (f.cond < 100) {
-                    set(ch, "pgs", NULL);
-                    snprintf(why, sizeof why, "symmetric, n = %d, %s < 100: a few Gauss-Seidel sweeps "
-                             "(mprgp -p ichol after 300)", n, est);
-                    fallback(ch, "mprgp", 300);
-                    ch->fallback_precond = lcp_precond_find("ichol");
-                } else if (f.growth >= 2.3 && f.largest > 2000) {
-                    set(ch, "ipm", NULL);
-                    snprintf(why, sizeof why, "symmetric, n = %d, %s; growth >= 2.3, a 3D pile, group > 2000: interior "
-                             "point (15-20 factorisations at any size; apgd's iterations grow with the pile)", n, est);
-                } else if (f.growth >= 2.3) {
-                    int budget = sqrt_budget(50, f.cond, 2000, 50000);
-                    set(ch, "apgd", "diag");
-                    snprintf(why, sizeof why, "symmetric, n = %d, %s; growth >= 2.3 (3D pile: ichol keeps little, many "
-                             "contacts end inactive): accelerated projected gradient, diagonal scaling; ipm after "
-                             "%d (50 sqrt(cond) in [2000, 50000])",
-                             n, est, budget);
-                    fallback(ch, "ipm", budget);
-                } else {
-                    set(ch, "mprgp", "ichol");
-                    snprintf(why, sizeof why, "symmetric, n = %d, %s; growth < 2.3 (chains, walls, 2D piles): MPRGP + "
-                             "incomplete Cholesky, <= 10 iterations there; %s", n, est, chain_then(&f));
-                    mprgp_fallback(ch, &f);
-                }
-            }
-            double row = (double)f.nnz / n;
-            if (row >= PROBE_ROW && ch->solver && strcmp(ch->solver->name, "pgs") && !ch->fallback2 &&
-                lcp_solver_find("newton-min"))
-                newton_probe(ch, why, sizeof why, row);
-        }
-    } else {
-        largest_component(p, &f);
-        int ccp = p->kind == LCP_KIND_CCP;
-        int nsn_budget = 100 + 2 * (f.diameter > 0 ? f.diameter : 0); /* Newton settles a chain step by step */
-        char est[300];
-        snprintf(est, sizeof est, "%d contacts, largest group %d (of %d), diameter ~%d, growth ln size/ln "
-                 "diameter = %.2f", p->nc, f.largest, f.components, f.diameter, f.growth);
-        if (n <= 30) {
-            /* a few sweeps solve most small problems; a chain of heavy on light bodies (mass ratios) takes
-             * Gauss-Seidel 80,000 (a column of 10 spheres, top one 1000x heavier: 150 ms, admm 0.2 ms) */
-            const char *then = f.symmetric ? "admm" : ccp ? "socp-ipm" : "nsn";
-            set(ch, "nsgs", NULL);
-            snprintf(why, sizeof why, "%s, n = %d <= 30, %d contacts, largest coupled group %d (of %d): block "
-                     "Gauss-Seidel over contacts, %d sweeps at most (a mass ratio along a chain stalls it), then %s",
-                     kind, n, p->nc, f.largest, f.components, SMALL_SWEEPS, then);
-            fallback(ch, then, SMALL_SWEEPS);
-        } else if (n <= 30 || f.largest <= 16) {
-            set(ch, "nsgs", NULL);
-            snprintf(why, sizeof why, "%s, %d contacts, largest coupled group %d (of %d): block Gauss-Seidel over "
-                     "contacts", kind, p->nc, f.largest, f.components);
-        } else if (ccp && open_share(p) >= 0.5 && points_per_pair(p) < 2) {
-            set(ch, "socp-ipm", NULL);
-            snprintf(why, sizeof why, "ccp, %s, %.0f%% of the contacts opening (b_n > 0: a simulation step with "
-                     "speculative contacts), point contacts (%.2f a neighbourhood < 2: spheres): interior point over "
-                     "the cones, 10-20 steps where admm takes hundreds (nsgs on a breakdown)", est,
-                     100 * open_share(p), points_per_pair(p));
-            fallback(ch, "nsgs", 0);
-        } else if (!ccp && open_share(p) >= 0.5 && points_per_pair(p) < 2) {
-            set(ch, "nsgs", NULL);
-            snprintf(why, sizeof why, "fc3d, %s, %.0f%% of the contacts opening (b_n > 0: a simulation step with "
-                     "speculative contacts), point contacts (%.2f a neighbourhood < 2: spheres): block Gauss-Seidel "
-                     "settles them in a sweep, where admm iterates the whole system", est, 100 * open_share(p),
-                     points_per_pair(p));
-        } else if (f.symmetric) {
-            /* the condition estimate (30 products with W: as much as admm's whole solve on a tower) decides
-             * only granular 3D piles: growth >= 2.3 and point contacts (one contact a pair of bodies).
-             * Elsewhere it would only set admm's budget, which then assumes the worst condition admm is
-             * picked for, 2e4 */
-            double pts = f.growth >= 2.3 ? points_per_pair(p) : 1;
-            if (f.growth >= 2.3 && pts < 2) {
-                condition(p, &f);
-                append_cond(est, sizeof est, &f);
-            } else if (f.growth >= 2.3) {
-                size_t l = strlen(est);
-                snprintf(est + l, sizeof est - l, ", %.1f contacts a neighbourhood >= 2 (several points on each pair "
-                         "of bodies: a stack of planks or boxes, not a granular pile of point contacts; cond taken as "
-                         "2e4)", pts);
-            } else {
-                size_t l = strlen(est);
-                snprintf(est + l, sizeof est - l, " < 2.3 (no condition estimate: not a 3D pile; cond taken as 2e4)");
-            }
-            double cond = f.cond >= 0 ? f.cond : 2e4;
-            int pile = f.growth >= 2.3 && !(f.cond <= 2e4);
-            if (ccp && pile) {
-                set(ch, "admm", NULL);
-                snprintf(why, sizeof why, "ccp, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
-                         "granular), where ADMM crawls on all but small piles: admm first, %d iterations at most, "
-                         "then interior point over the cones (nsgs on a breakdown)", est, PILE_ADMM);
-                fallback(ch, "socp-ipm", PILE_ADMM);
-                ch->fallback2 = lcp_solver_find("nsgs");
-                ch->fallback_budget = 0;
-            } else if (ccp) {
-                int budget = sqrt_budget(10, cond, 200, 2000);
-                set(ch, "admm", NULL);
-                snprintf(why, sizeof why, "ccp, %s, W symmetric, not an ill-conditioned 3D pile: ADMM on the cone QP; "
-                         "socp-ipm after %d (10 sqrt(cond) in [200, 2000]), then nsgs", est, budget);
-                fallback(ch, "socp-ipm", budget);
-                ch->fallback2 = lcp_solver_find("nsgs");
-                ch->fallback_budget = 0;
-            } else if (pile) {
-                set(ch, "admm", NULL);
-                snprintf(why, sizeof why, "fc3d, %s > 2e4, W symmetric: an ill-conditioned 3D pile (growth >= 2.3: "
-                         "granular), which stalls admm and Newton on all but small piles: admm first, %d iterations "
-                         "at most (it solves small piles in 30), then block Gauss-Seidel over contacts", est,
-                         PILE_ADMM);
-                fallback(ch, "nsgs", PILE_ADMM);
-            } else {
-                int budget = sqrt_budget(10, cond, ADMM_TAIL, 2000);
-                set(ch, "admm", NULL);
-                snprintf(why, sizeof why, "fc3d, %s, W symmetric, not an ill-conditioned 3D pile: ADMM on the cone "
-                         "QP (tens of iterations on stacks, towers, columns); after %d, nsn from admm's best iterate, "
-                         "%d steps at most (Newton finishes admm's slow tail in 1-2); failing that admm again from its "
-                         "best iterate up to %d (10 sqrt(cond) in [300, 2000]) and nsn from its iterate once more; "
-                         "then nsn from zero, nsgs after %d = 100 + 2 diameter steps", est, ADMM_TAIL, NEWTON_POLISH,
-                         budget, nsn_budget);
-                fallback(ch, "nsn", ADMM_TAIL);
-                ch->warm_budget = NEWTON_POLISH;
-                ch->resume = budget;
-                ch->fallback2 = lcp_solver_find("nsgs");
-                ch->fallback_budget = nsn_budget;
-            }
-        } else if (ccp) {
-            set(ch, "socp-ipm", NULL);
-            snprintf(why, sizeof why, "ccp, %s, W not symmetric: interior point over the cones", est);
-            fallback(ch, "nsgs", 0);
-        } else {
-            set(ch, "nsn", NULL);
-            snprintf(why, sizeof why, "fc3d, %s, W not symmetric: nonsmooth Newton (UMFPACK); nsgs after %d = "
-                     "100 + 2 diameter steps", est, nsn_budget);
-            fallback(ch, "nsgs", nsn_budget);
-        }
-    }
+    if (p->kind & (LCP_KIND_LCP | LCP_KIND_BLCP))
+        choose_linear(p, f, ch, why);
+    else
+        choose_friction(p, f, ch, why);
     if (!ch->solver)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "auto: no solver of this build takes this %s problem", kind);
     if (strcmp(ch->precond_name, "none") && lcp_solver_check_precond(ch->solver, ch->precond_name, err)) {
