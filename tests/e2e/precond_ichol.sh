@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/e2e/precond_ichol.sh: the ichol and spai preconditioners
 # (src/precond/ichol.c, spai.c).  No solver takes them yet, so the
-# command line is checked for the names (-p error list, manual, README), and
+# command line is checked for the names (-p error list, manual, docs/guide.md), and
 # the unit-test binary's PCG comparison (build/tests/test_precond FILE...:
 # ichol needs fewer CG iterations than none and diag, spai/diag run too) is
 # run on generated scenes: a long column with mass ratio 100, a singular
@@ -14,7 +14,7 @@ check "-p nosuch: exit 2" [ $rc -eq 2 ]
 check "-p nosuch: lists ichol and spai" grep -q "this build has: none, .*ichol.*spai" "$T/err"
 for p in ichol spai; do
     check "man page has preconditioner $p" grep -q "^\.B $p\$" man/lcpsolve.1
-    check "README lists preconditioner $p" grep -q "^| \`$p\` |" README.md
+    check "the guide lists preconditioner $p" grep -q "^| \`$p\` |" docs/guide.md
 done
 
 TP=build/tests/test_precond
