@@ -73,7 +73,10 @@ static void help(void)
 {
     usage_line(stdout);
     printf("\nPROBLEM is a folder (A.mtx b.mtx ..., or M.mtx J.mtx v.mtx), a .json problem or\n"
-           "manifest, a Siconos .dat file or an FCLIB .hdf5 file.  '-' means stdin/stdout.\n\nOptions:\n");
+           "manifest, a Siconos .dat file or an FCLIB .hdf5 file.  '-' means stdin/stdout:\n"
+           "a problem on stdin may be JSON, Siconos .dat or FCLIB HDF5 (told from its first\n"
+           "bytes; a Matrix Market file goes with -A - or -b -); with -o - stdout holds the\n"
+           "solution alone and the summary goes to stderr.\n\nOptions:\n");
     for (const lcp_option *o = lcp_options; o->help; o++) {
         char left[64];
         const char *sh = NULL;
