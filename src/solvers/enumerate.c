@@ -54,7 +54,8 @@ enum { ENUM_SOLVED = 0, ENUM_NONE, ENUM_UNDECIDED, ENUM_STOPPED, ENUM_NOMEM };
  * other rows), non-empty exactly when the basis holds a solution.  Phase 1
  * of the simplex method on a dense tableau (rows: the k equations, slacks
  * for the rows off S, an artificial each; Bland's rule: no cycling).
- * 1 with z (k, zero off S) a point of it, 0 when it is empty. */
+ * 1 with z (k, zero off S) a point of it, 0 when it is empty, -1 when the
+ * pivots ran out before the optimum (undecided: never taken as empty). */
 static int cone_point(int k, const double *A, const double *b, const int *inS, double tol, double *T, int *basis,
                       double *z)
 {
@@ -75,11 +76,15 @@ static int cone_point(int k, const double *A, const double *b, const int *inS, d
     for (int i = 0; i < k; i++)
         for (int c = 0; c < nv + 1; c++)
             if (c < nz + k || c == nv) obj[c] -= T[(size_t)i * w + c];
-    for (int it = 0; it < 50 * (nv + k); it++) {
+    int optimal = 0;
+    for (int it = 0; it < 50 * (nv + k) && !optimal; it++) {
         int e = -1;
         for (int c = 0; c < nv && e < 0; c++) /* Bland: the first improving column */
             if (obj[c] < -tol) e = c;
-        if (e < 0) break;
+        if (e < 0) {
+            optimal = 1;
+            break;
+        }
         int r = -1;
         double best = 0.0;
         for (int i = 0; i < k; i++) {
@@ -100,6 +105,7 @@ static int cone_point(int k, const double *A, const double *b, const int *inS, d
         }
         basis[r] = e;
     }
+    if (!optimal) return -1;
     if (-obj[nv] > tol * k) return 0; /* the artificials' least sum is positive: empty */
     memset(z, 0, (size_t)k * sizeof(double));
     for (int i = 0; i < k; i++)
@@ -181,7 +187,9 @@ static int enumerate(int k, const double *A, const double *b, double scale, doub
         if (!ok && singular) { /* the least-squares point failed: the cone itself, by phase 1 */
             for (int i = 0; i < k; i++) inS[i] = (int)(mask >> i & 1);
             (*degenerate)++;
-            if (cone_point(k, A, b, inS, ENUM_TOL * fmax(1.0, scale), T, basis, z)) {
+            int found = cone_point(k, A, b, inS, ENUM_TOL * fmax(1.0, scale), T, basis, z);
+            if (found < 0) unresolved++;
+            if (found > 0) {
                 ok = 1;
                 for (int i = 0; i < k && ok; i++) { /* its tests, as a regular basis's */
                     double w = b[i];
