@@ -273,6 +273,35 @@ static int parse_args(int argc, char **argv, const char **plan, const char **out
     return 0;
 }
 
+/* The pair (problem p, configuration k): its problem probed (once a kind
+ * hint, *prp its probe); a pair that is not to run (the probe failed, or
+ * skip_reason) gets its one row here.  0: run it; 1: its row is there;
+ * LCP_ERROR: out of memory (err set). */
+static int probe_pair(const lcp_plan *plan, const bench_cfg *cfg, probe_res *probes, row_list *rows, int p, int k,
+                      int tty, int done, probe_res **prp, lcp_err *err)
+{
+    const int total = plan->nproblems * plan->nconfigs * plan->repeats;
+    probe_res *pr = *prp = &probes[p * 16 + (cfg[k].kind_hint & 15)];
+    if (!pr->done) {
+        if (tty) progress(done, total, "", plan->problems[p].name, 0, 0);
+        bench_probe(plan->problems[p].path, cfg[k].kind_hint, 300 + plan->grace, pr);
+    }
+    char why[700];
+    const char *skip = NULL, *status = NULL;
+    if (!pr->ok) {
+        status = pr->status;
+        skip = pr->msg;
+    } else if ((skip = skip_reason(&cfg[k], pr->kind, why, sizeof why)))
+        status = "skipped";
+    if (!status) return 0;
+    bench_row *r = bench_new_row(rows);
+    if (!r) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    r->problem = p, r->config = k, r->repeat = 1, r->pr = pr;
+    snprintf(r->status, sizeof r->status, "%s", status);
+    r->message = lcp_strdup(skip);
+    return 1;
+}
+
 /* The plan in one process: each problem probed once (per kind hint), each
  * pair skipped with one row or run `repeats` times (a refusal, input_error,
  * is not repeated); stops handing out runs on SIGINT/SIGTERM.  *done counts
@@ -284,27 +313,9 @@ static int run_plan(const lcp_plan *plan, const bench_cfg *cfg, probe_res *probe
     int rc;
     for (int p = 0; p < plan->nproblems && !bench_stop; p++) {
         for (int k = 0; k < plan->nconfigs && !bench_stop; k++) {
-            probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];
-            if (!pr->done) {
-                if (tty) progress(*done, total, "", plan->problems[p].name, 0, 0);
-                bench_probe(plan->problems[p].path, cfg[k].kind_hint, 300 + plan->grace, pr);
-            }
-            char why[700];
-            const char *skip = NULL, *status = NULL;
-            if (!pr->ok) {
-                status = pr->status;
-                skip = pr->msg;
-            } else if ((skip = skip_reason(&cfg[k], pr->kind, why, sizeof why)))
-                status = "skipped";
-            if (status) { /* one row: the pair was not run */
-                bench_row *r = bench_new_row(rows);
-                if (!r) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-                r->problem = p;
-                r->config = k;
-                r->repeat = 1;
-                r->pr = pr;
-                snprintf(r->status, sizeof r->status, "%s", status);
-                r->message = lcp_strdup(skip);
+            probe_res *pr;
+            if ((rc = probe_pair(plan, cfg, probes, rows, p, k, tty, *done, &pr, err)) > 1) return rc;
+            if (rc == 1) { /* one row: the pair was not run */
                 *done += plan->repeats;
                 continue;
             }
@@ -481,27 +492,13 @@ static int mpi_master(const lcp_plan *plan, const bench_cfg *cfg, probe_res *pro
     }
     for (int p = 0; p < plan->nproblems && !bench_stop; p++)
         for (int k = 0; k < plan->nconfigs && !bench_stop; k++) {
-            probe_res *pr = &probes[p * 16 + (cfg[k].kind_hint & 15)];
-            if (!pr->done) {
-                if (tty) progress(done, total, "", plan->problems[p].name, 0, 0);
-                bench_probe(plan->problems[p].path, cfg[k].kind_hint, 300 + plan->grace, pr);
+            probe_res *pr;
+            int got = probe_pair(plan, cfg, probes, rows, p, k, tty, done, &pr, err);
+            if (got > 1) {
+                rc = got;
+                goto out;
             }
-            char why[700];
-            const char *skip = NULL, *status = NULL;
-            if (!pr->ok) {
-                status = pr->status;
-                skip = pr->msg;
-            } else if ((skip = skip_reason(&cfg[k], pr->kind, why, sizeof why)))
-                status = "skipped";
-            if (status) {
-                bench_row *r = bench_new_row(rows);
-                if (!r) {
-                    rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-                    goto out;
-                }
-                r->problem = p, r->config = k, r->repeat = 1, r->pr = pr;
-                snprintf(r->status, sizeof r->status, "%s", status);
-                r->message = lcp_strdup(skip);
+            if (got == 1) {
                 done += plan->repeats;
                 continue;
             }

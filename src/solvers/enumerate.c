@@ -3,7 +3,8 @@
  * copositive-plus, a basis it could not factor).
  *
  * The rows of an lcp fall apart into the connected components of A's
- * pattern (i ~ j where A_ij or A_ji is not zero): each component is an lcp
+ * pattern (i ~ j where A has an entry (i, j) or (j, i);
+ * lcp_problem_components, src/graph/graph.c): each component is an lcp
  * of its own, and the whole has a solution exactly when every component
  * has one.  So a problem is decided a component at a time:
  *  - a component of at most LCP_ENUM_MAX rows by enumeration of its
@@ -30,6 +31,7 @@
  * 2^k bases of at most k x k each: about a second for 20 rows, a minute
  * for 25; the time limit and the callback (polls) are honoured. */
 #include "solver.h"
+#include "../graph/graph.h"
 
 extern const lcp_solver lcp_solver_lemke;
 
@@ -59,7 +61,7 @@ enum { ENUM_SOLVED = 0, ENUM_NONE, ENUM_UNDECIDED, ENUM_STOPPED, ENUM_NOMEM };
 static int cone_point(int k, const double *A, const double *b, const int *inS, double tol, double *T, int *basis,
                       double *z)
 {
-    int nz = 0, col[64];
+    int nz = 0, col[LCP_ENUM_MAX];
     for (int j = 0; j < k; j++)
         if (inS[j]) col[nz++] = j;
     int nv = nz + k + k, w = nv + 1; /* z_S, slacks (rows off S), artificials; then the right-hand side */
@@ -211,43 +213,6 @@ out:
     return rc;
 }
 
-/* The connected components of A's symmetric pattern: comp[i] in 0..count-1. */
-static int components(const lcp_csr *A, int *comp)
-{
-    int n = A->m, count = 0;
-    int *stack = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-    /* A' for the edges j -> i */
-    lcp_csr At;
-    if (!stack || lcp_csr_transpose(A, &At)) {
-        free(stack);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) comp[i] = -1;
-    for (int s = 0; s < n; s++) {
-        if (comp[s] >= 0) continue;
-        int top = 0;
-        stack[top++] = s;
-        comp[s] = count;
-        while (top) {
-            int i = stack[--top];
-            for (int pass = 0; pass < 2; pass++) {
-                const lcp_csr *X = pass ? &At : A;
-                for (int t = X->p[i]; t < X->p[i + 1]; t++) {
-                    int j = X->j[t];
-                    if (X->x[t] != 0.0 && comp[j] < 0) {
-                        comp[j] = count;
-                        stack[top++] = j;
-                    }
-                }
-            }
-        }
-        count++;
-    }
-    lcp_csr_free(&At);
-    free(stack);
-    return count;
-}
-
 /* The lcp of the rows rows[0..k-1] alone (their columns too: a component). */
 static int sub_problem(const lcp_problem *p, const int *rows, int k, const int *local, lcp_problem *q)
 {
@@ -283,7 +248,7 @@ int lcp_decide_by_components(const lcp_problem *p, const lcp_settings *s, double
         *local = lcp_alloc((size_t)n, sizeof(int));
     double *z = lcp_alloc((size_t)n, sizeof(double)), *xs = lcp_alloc((size_t)n, sizeof(double));
     double *A = NULL, *bb = NULL;
-    int count = comp && rows && local && z && xs ? components(&p->A, comp) : -1;
+    int count = comp && rows && local && z && xs ? lcp_problem_components(p, comp, NULL) : -1;
     int rc = 0, undecided = 0, enumerated = 0, largest_enum = 0;
     long degenerate = 0;
     char why[200] = "";
