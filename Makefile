@@ -13,6 +13,8 @@
 #                   make bench-update: the update path's saving in a time-stepping loop
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
 #                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
+#   make check-san  the sanitizer tier of CI: make check and the scripts of SAN_E2E under ASan+UBSan,
+#                   in build-san/ (the plain build stays)
 #   make fuzz       the libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/;
 #                   tests/fuzz/run-all SECONDS runs each (tests/fuzz/fuzz.h)
 #   make CUDA=1     also the CUDA kernels (src/parallel/pgs_cuda.cu, nvcc): solver pgs-cuda,
@@ -137,6 +139,18 @@ CHECK_E2E = tests/e2e/contract.sh tests/e2e/options_table.sh tests/e2e/bad_input
 check: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
 	@E2E="$(CHECK_E2E)" TEST_JOBS=$(or $(TEST_JOBS),2) sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
 
+# the sanitizer tier (CI): the quick tier and the scripts that drive the most
+# code paths of the binary -- every solver on hostile, degenerate and
+# decomposed problems, sequences, batches, scenes, graphs, preconditioners --
+# built with ASan+UBSan in build-san/ (RELIABILITY.md, Sanitizers)
+SAN_E2E = tests/e2e/robust.sh tests/e2e/decide.sh tests/e2e/decompose.sh tests/e2e/batch.sh \
+          tests/e2e/sequence.sh tests/e2e/generate_scenes.sh tests/e2e/graph.sh tests/e2e/precond.sh \
+          tests/e2e/multigrid.sh tests/e2e/socp_ipm.sh tests/e2e/friction_nsgs.sh tests/e2e/si_bgs.sh \
+          tests/e2e/ipm_polish.sh tests/e2e/max_memory.sh
+check-san:
+	@LCPSOLVE=build-san/lcpsolve $(MAKE) --no-print-directory check SANITIZE=1 BUILD=build-san \
+	    BIN=build-san/lcpsolve CHECK_E2E="$(CHECK_E2E) $(SAN_E2E)"
+
 # the end-to-end tests with every lcpsolve run under valgrind memcheck (RELIABILITY.md)
 valgrind: $(BIN)
 	@sh scripts/valgrind-e2e
@@ -225,5 +239,5 @@ $(BUILD)/examples/%: examples/%.c
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all check test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
+.PHONY: all check check-san test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)

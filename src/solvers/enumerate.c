@@ -7,29 +7,32 @@
  * lcp_problem_components, src/graph/graph.c): each component is an lcp
  * of its own, and the whole has a solution exactly when every component
  * has one.  So a problem is decided a component at a time:
- *  - a component of at most LCP_ENUM_MAX rows by enumeration of its
- *    complementary bases (Murty, ch. 1; Cottle, Pang and Stone, 1.4): for
- *    every set S of rows, z_S solves A_SS z_S = -b_S (LAPACK dgetrf/dgetrs;
- *    a singular A_SS by its least-squares solution, dgelsd), z is zero off
- *    S, and the basis gives a solution when z_S >= 0 and w = A z + b >= 0
- *    off S.  The first such z is taken (the empty set first: z = 0 where
- *    b >= 0); when none does, the component -- and with it the problem --
- *    has no solution: every solution is one of these bases' points (a
- *    solution lies on a face of its complementary cone, and an extreme
- *    point of the set of solutions with its support is a basic solution of
- *    some S), which the message states with the rows;
+ *  - a component of at most LCP_ENUM_MAX rows by implicit enumeration of
+ *    its complementary bases (Murty, ch. 11: a complete branching method).
+ *    A node fixes some rows to z_i = 0 (set Z) and others to w_i = 0 (set
+ *    W); its relaxation is the polyhedron z >= 0, z_Z = 0, w = A z + b >= 0,
+ *    w_W = 0, whose emptiness phase 1 of the simplex method decides
+ *    (cone_point).  Empty: no solution has these fixings, the node is cut
+ *    off.  Otherwise its vertex z is a solution when every row is
+ *    complementary (z_i w_i = 0), else the node branches on the row with
+ *    the largest min(z_i, w_i) into z_i = 0 and w_i = 0 -- every solution
+ *    has one of the two.  A node with every row fixed is a complementary
+ *    basis, so the search visits each of the 2^k bases at most once and
+ *    usually cuts most of them off at a shallow node.  No solution when
+ *    every node is cut off (the message states it with the rows); the
+ *    first solution found is taken;
  *  - a larger one by Lemke again, on the component alone (only where the
  *    problem has more than one: a single component is the problem Lemke
  *    could not decide).
- * The tolerance of a basis's test is relative (ENUM_TOL of the scale of
- * A and b); a candidate is verified by the common monitor in the end, so a
- * loose acceptance cannot report a wrong "solved".  A basis whose A_SS is
- * singular and whose least-squares point fails is counted: when no basis
- * gives a solution and some such degenerate basis was met, nothing is
- * claimed (the problem stays undecided, with that said).
+ * The tolerance of the tests is relative (ENUM_TOL of the scale of A and
+ * b); a candidate is verified by the common monitor in the end, so a loose
+ * acceptance cannot report a wrong "solved".  A leaf whose phase 1 ran out
+ * of pivots (round-off) is counted: when no solution was found and some
+ * such node was met, nothing is claimed (the problem stays undecided, with
+ * that said).
  *
- * 2^k bases of at most k x k each: about a second for 20 rows, a minute
- * for 25; the time limit and the callback (polls) are honoured. */
+ * At most 2^(k+1) - 1 nodes of one phase 1 each on a (k+1) x (3k+1)
+ * tableau; the time limit and the callback (polls) are honoured. */
 #include "solver.h"
 #include "../graph/graph.h"
 
@@ -51,25 +54,24 @@ void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *
 
 enum { ENUM_SOLVED = 0, ENUM_NONE, ENUM_UNDECIDED, ENUM_STOPPED, ENUM_NOMEM };
 
-/* A basis whose A_SS is singular: the points of its cone are those of the
- * polyhedron z_S >= 0, A_SS z_S + b_S = 0, A_{S'S} z_S + b_{S'} >= 0 (S' the
- * other rows), non-empty exactly when the basis holds a solution.  Phase 1
- * of the simplex method on a dense tableau (rows: the k equations, slacks
- * for the rows off S, an artificial each; Bland's rule: no cycling).
- * 1 with z (k, zero off S) a point of it, 0 when it is empty, -1 when the
- * pivots ran out before the optimum (undecided: never taken as empty). */
-static int cone_point(int k, const double *A, const double *b, const int *inS, double tol, double *T, int *basis,
-                      double *z)
+/* A node's relaxation: the polyhedron z >= 0, z_j = 0 where !var[j],
+ * (A z + b)_i = 0 where eq[i], (A z + b)_i >= 0 elsewhere.  Phase 1 of the
+ * simplex method on a dense tableau (rows: the k equations, a slack for
+ * each row not in eq, an artificial each; Bland's rule: no cycling).
+ * 1 with z (k, zero where !var) a vertex of it, 0 when it is empty, -1 when
+ * the pivots ran out before the optimum (never taken as empty). */
+static int cone_point(int k, const double *A, const double *b, const int *var, const int *eq, double tol,
+                      double *T, int *basis, double *z)
 {
     int nz = 0, col[LCP_ENUM_MAX];
     for (int j = 0; j < k; j++)
-        if (inS[j]) col[nz++] = j;
+        if (var[j]) col[nz++] = j;
     int nv = nz + k + k, w = nv + 1; /* z_S, slacks (rows off S), artificials; then the right-hand side */
     memset(T, 0, (size_t)(k + 1) * w * sizeof(double));
     for (int i = 0; i < k; i++) {
         double *r = T + (size_t)i * w, sg = -b[i] < 0 ? -1.0 : 1.0;
         for (int c = 0; c < nz; c++) r[c] = sg * A[i + (size_t)col[c] * k];
-        if (!inS[i]) r[nz + i] = -sg;
+        if (!eq[i]) r[nz + i] = -sg;
         r[nz + k + i] = 1.0;
         r[nv] = sg * -b[i];
         basis[i] = nz + k + i;
@@ -115,101 +117,79 @@ static int cone_point(int k, const double *A, const double *b, const int *inS, d
     return 1;
 }
 
-/* One component: dense column-major A (k x k) and b; z gets the answer. */
+/* One component: dense column-major A (k x k) and b; z gets the answer.
+ * *nodes: the nodes visited. */
 static int enumerate(int k, const double *A, const double *b, double scale, double deadline, double *z,
-                     long *degenerate)
+                     long *nodes)
 {
-    double *M = malloc((size_t)k * k * sizeof(double)), *r = malloc((size_t)k * sizeof(double)),
-           *sv = malloc((size_t)k * sizeof(double)), *work = NULL;
-    int *ipiv = malloc((size_t)k * sizeof(int)), *S = malloc((size_t)k * sizeof(int)), *iwork = NULL;
-    double *T = malloc((size_t)(k + 1) * (3 * k + 1) * sizeof(double));
-    int *basis = malloc((size_t)k * sizeof(int)), *inS = malloc((size_t)k * sizeof(int));
-    int lwork = 0, rc = ENUM_NONE;
-    if (!M || !r || !sv || !ipiv || !S || !T || !basis || !inS) {
+    /* the stack of open nodes: a row's state 0 free, 1 z_i = 0, 2 w_i = 0;
+     * depth-first, at most k + 1 open at once (one sibling a level) */
+    unsigned char *state = malloc((size_t)(k + 2) * (k > 0 ? k : 1));
+    double *T = malloc((size_t)(k + 1) * (3 * k + 1) * sizeof(double)), *w = malloc((size_t)(k + 1) * sizeof(double));
+    int *basis = malloc((size_t)(k + 1) * sizeof(int)), *var = malloc((size_t)(k + 1) * sizeof(int)),
+        *eq = malloc((size_t)(k + 1) * sizeof(int));
+    int rc = ENUM_NONE, top = 0;
+    long unresolved = 0; /* leaves whose phase 1 ran out of pivots (round-off) */
+    *nodes = 0;
+    if (!state || !T || !w || !basis || !var || !eq) {
         rc = ENUM_NOMEM;
         goto out;
     }
-    /* dgelsd's workspace for the largest system */
-    {
-        double q;
-        int m = k, one = 1, rank, info, lw = -1, iw[1];
-        double rcond = -1.0;
-        dgelsd_(&m, &m, &one, M, &m, r, &m, sv, &rcond, &rank, &q, &lw, iw, &info);
-        lwork = (int)q + 1;
-        work = malloc((size_t)lwork * sizeof(double));
-        iwork = malloc((size_t)(k > 0 ? 30 * k : 1) * sizeof(int));
-        if (!work || !iwork) {
-            rc = ENUM_NOMEM;
-            goto out;
-        }
-    }
-    double amax = 0.0;
-    for (long t = 0; t < (long)k * k; t++) amax = fmax(amax, fabs(A[t]));
-    double tol = ENUM_TOL * scale;
-    long unresolved = 0; /* singular bases whose phase-1 point failed the tests (round-off) */
-    *degenerate = 0;
-    for (unsigned long mask = 0; mask < (1UL << k); mask++) {
-        if ((mask & 0xfff) == 0xfff && ((deadline > 0 && lcp_now() > deadline) || lcp_monitor_poll())) {
+    double tol = ENUM_TOL * scale, ptol = ENUM_TOL * fmax(1.0, scale);
+    memset(state, 0, (size_t)k); /* the root: every row free */
+    top = 1;
+    while (top > 0) {
+        unsigned char *st = state + (size_t)(--top) * k;
+        if ((++*nodes & 0x3f) == 0 && ((deadline > 0 && lcp_now() > deadline) || lcp_monitor_poll())) {
             rc = ENUM_STOPPED;
             goto out;
         }
-        int m = 0;
-        for (int i = 0; i < k; i++)
-            if (mask >> i & 1) S[m++] = i;
-        for (int a = 0; a < m; a++) {
-            r[a] = -b[S[a]];
-            for (int c = 0; c < m; c++) M[a + (size_t)c * m] = A[S[a] + (size_t)S[c] * k];
+        for (int i = 0; i < k; i++) {
+            var[i] = st[i] != 1;
+            eq[i] = st[i] == 2;
         }
-        int info = 0, one = 1, singular = 0;
-        if (m > 0) {
-            dgetrf_(&m, &m, M, &m, ipiv, &info);
-            for (int a = 0; a < m && !singular; a++) singular = !(fabs(M[a + (size_t)a * m]) > SING_TOL * amax);
-            if (info == 0 && !singular) {
-                dgetrs_("N", &m, &one, M, &m, ipiv, r, &m, &info);
-            } else { /* least squares on A_SS (degenerate basis) */
-                for (int a = 0; a < m; a++) {
-                    r[a] = -b[S[a]];
-                    for (int c = 0; c < m; c++) M[a + (size_t)c * m] = A[S[a] + (size_t)S[c] * k];
+        int found = cone_point(k, A, b, var, eq, ptol, T, basis, z);
+        if (found == 0) continue; /* empty: no solution below this node */
+        int branch = -1;
+        double worst = 0.0;
+        if (found > 0) { /* its vertex: a solution, or the row to branch on */
+            int ok = 1;
+            for (int i = 0; i < k; i++) {
+                w[i] = b[i];
+                for (int c = 0; c < k; c++) w[i] += A[i + (size_t)c * k] * z[c];
+                ok = ok && z[i] >= -tol && w[i] >= -tol && (!eq[i] || fabs(w[i]) <= tol);
+                double m = fmin(z[i], w[i]);
+                if (st[i] == 0 && m > tol && m > worst) worst = m, branch = i;
+            }
+            if (ok && branch < 0) {
+                int compl = 1;
+                for (int i = 0; i < k && compl; i++) compl = z[i] <= tol || fabs(w[i]) <= tol;
+                if (compl) {
+                    for (int i = 0; i < k; i++) z[i] = fmax(z[i], 0.0);
+                    rc = ENUM_SOLVED;
+                    goto out;
                 }
-                double rcond = SING_TOL;
-                int rank;
-                dgelsd_(&m, &m, &one, M, &m, r, &m, sv, &rcond, &rank, work, &lwork, iwork, &info);
-                singular = 1;
             }
         }
-        /* z from the basis, then its tests: z_S >= 0, (A z + b)_S = 0, w >= 0 off S */
-        memset(z, 0, (size_t)k * sizeof(double));
-        for (int a = 0; a < m; a++) z[S[a]] = r[a];
-        int ok = info == 0;
-        for (int i = 0; i < k && ok; i++) {
-            double w = b[i];
-            for (int c = 0; c < k; c++) w += A[i + (size_t)c * k] * z[c];
-            ok = (mask >> i & 1) ? z[i] >= -tol && fabs(w) <= tol : w >= -tol;
+        if (branch < 0) /* no vertex (pivots ran out), or one that failed its tests: the first free row */
+            for (int i = 0; i < k && branch < 0; i++)
+                if (st[i] == 0) branch = i;
+        if (branch < 0) { /* a leaf that phase 1 could not settle */
+            unresolved++;
+            continue;
         }
-        if (!ok && singular) { /* the least-squares point failed: the cone itself, by phase 1 */
-            for (int i = 0; i < k; i++) inS[i] = (int)(mask >> i & 1);
-            (*degenerate)++;
-            int found = cone_point(k, A, b, inS, ENUM_TOL * fmax(1.0, scale), T, basis, z);
-            if (found < 0) unresolved++;
-            if (found > 0) {
-                ok = 1;
-                for (int i = 0; i < k && ok; i++) { /* its tests, as a regular basis's */
-                    double w = b[i];
-                    for (int c = 0; c < k; c++) w += A[i + (size_t)c * k] * z[c];
-                    ok = (mask >> i & 1) ? z[i] >= -tol && fabs(w) <= tol : w >= -tol;
-                }
-                if (!ok) unresolved++;
-            }
-        }
-        if (ok) {
-            for (int i = 0; i < k; i++) z[i] = fmax(z[i], 0.0);
-            rc = ENUM_SOLVED;
-            goto out;
-        }
+        /* two children; the one that keeps the vertex's larger side is searched first (pushed last) */
+        int first = found > 0 && z[branch] > w[branch] ? 2 : 1;
+        unsigned char *c1 = state + (size_t)top * k, *c2 = state + (size_t)(top + 1) * k;
+        if (c1 != st) memcpy(c1, st, (size_t)k);
+        memcpy(c2, c1, (size_t)k);
+        c1[branch] = (unsigned char)(3 - first);
+        c2[branch] = (unsigned char)first;
+        top += 2;
     }
     if (unresolved) rc = ENUM_UNDECIDED;
 out:
-    free(M), free(r), free(sv), free(work), free(ipiv), free(S), free(iwork), free(T), free(basis), free(inS);
+    free(state), free(T), free(w), free(basis), free(var), free(eq);
     return rc;
 }
 
@@ -250,7 +230,6 @@ int lcp_decide_by_components(const lcp_problem *p, const lcp_settings *s, double
     double *A = NULL, *bb = NULL;
     int count = comp && rows && local && z && xs ? lcp_problem_components(p, comp, NULL) : -1;
     int rc = 0, undecided = 0, enumerated = 0, largest_enum = 0;
-    long degenerate = 0;
     char why[200] = "";
     double deadline = s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0;
     if (count < 0) {
@@ -279,9 +258,8 @@ int lcp_decide_by_components(const lcp_problem *p, const lcp_settings *s, double
                 for (int u = p->A.p[rows[a]]; u < p->A.p[rows[a] + 1]; u++)
                     A[a + (size_t)local[p->A.j[u]] * k] += p->A.x[u];
             }
-            long deg = 0;
-            verdict = enumerate(k, A, bb, scale, deadline, z, &deg);
-            degenerate += deg;
+            long nd = 0;
+            verdict = enumerate(k, A, bb, scale, deadline, z, &nd);
             enumerated++;
             largest_enum = k > largest_enum ? k : largest_enum;
             if (verdict == ENUM_NOMEM) {
@@ -298,8 +276,8 @@ int lcp_decide_by_components(const lcp_problem *p, const lcp_settings *s, double
                                     rows[a] + 1);
                 snprintf(info->message + len, sizeof info->message - (size_t)len,
                          "%s (a component of A, coupled to no other row) admit none of their %ld complementary "
-                         "bases: no z >= 0 with w = A z + b >= 0 and z'w = 0 there (complete enumeration)",
-                         k > 8 ? ", ..." : "", 1L << k);
+                         "bases: no z >= 0 with w = A z + b >= 0 and z'w = 0 there (complete enumeration, %ld nodes)",
+                         k > 8 ? ", ..." : "", 1L << k, nd);
                 info->status = LCP_NO_SOLUTION;
                 memcpy(x, xs, (size_t)n * sizeof(double));
                 goto out;
@@ -310,8 +288,8 @@ int lcp_decide_by_components(const lcp_problem *p, const lcp_settings *s, double
                 break;
             }
             if (verdict == ENUM_UNDECIDED) {
-                snprintf(why, sizeof why, "a %d-row component has no regular complementary basis that solves it and "
-                         "%ld singular ones", k, deg);
+                snprintf(why, sizeof why, "the enumeration of a %d-row component met bases that round-off left "
+                         "unsettled (%ld nodes)", k, nd);
                 undecided = 1;
             }
         } else if (count > 1) { /* Lemke again, on the component alone */

@@ -269,7 +269,8 @@ const char *lcp_solver_precond_names(const lcp_solver *sv);
 
 /* The complete decision of an lcp a pivoting method could not decide
  * (src/solvers/enumerate.c): by the connected components of A, each of at
- * most LCP_ENUM_MAX rows by enumeration of its complementary bases, larger
+ * most LCP_ENUM_MAX rows by implicit enumeration of its complementary bases
+ * (branching, cut off by phase 1 of the simplex method), larger
  * ones by Lemke alone.  Sets info->status LCP_NO_SOLUTION with the rows as
  * evidence, or puts the whole answer in x for mon to verify (info->status
  * back to LCP_MAX_ITER), or leaves the verdict with what was tried added to

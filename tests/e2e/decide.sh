@@ -135,4 +135,50 @@ PY
 "$LCP" -s lemke --json "$T/h.json" >"$T/out" 2>"$T/err"; rc=$?
 check "hidden 3x3 block in 50 rows: lemke exit 3 (was 5: cannot decide)" [ $rc -eq 3 ]
 check "hidden block: the evidence, 8 complementary bases of 3 rows" grep -q "the 3 rows .* none of their 8 complementary bases" "$T/out"
+# 25-row components, decided by the branching search in well under the time
+# limit (an exhaustive enumeration of 2^25 bases takes over a minute): a
+# 3-row block M (the first 3 rows) coupled one way into 22 more rows whose
+# own block D is a P-matrix, all one component.  The verdict is known
+# exactly: w_M depends on z_M alone, so the whole has a solution exactly
+# when M's LCP has one (D's rows are then solvable for any z_M).
+python3 - "$T" <<'PY'
+import json, random, sys
+rng = random.Random(25)
+T = sys.argv[1]
+blocks = [([[3, 2, 2], [-1, -1, 2], [-2, 1, 3]], [-3, 0, 1], "none"),   # feasible, no solution
+          ([[-1, 2, 0], [2, -1, 1], [0, 1, -1]], [1, -1, 2], "some")]   # z = (0, 1, 0): w = (3, 0, 3)
+for t in range(4):
+    M, q, verdict = blocks[t % 2]
+    n = 25
+    A = [[0] * n for _ in range(n)]; b = [0] * n
+    for a in range(3):
+        for c in range(3): A[a][c] = M[a][c]
+        b[a] = q[a]
+    for i in range(3, n):
+        for j in range(n):
+            if j != i and rng.random() < 0.3: A[i][j] = rng.randint(-3, 3)
+        A[i][i] = sum(abs(v) for j, v in enumerate(A[i]) if j >= 3 and j != i) + rng.randint(1, 3)  # D diagonally dominant
+        b[i] = rng.randint(-6, 3)
+        A[i][rng.randrange(3)] = rng.choice([-2, -1, 1, 2])  # coupled to the block
+    perm = list(range(n)); rng.shuffle(perm)
+    json.dump({"kind": "lcp", "A": [[A[perm[i]][perm[j]] for j in range(n)] for i in range(n)],
+               "b": [b[perm[i]] for i in range(n)]}, open(f"{T}/big{t}.json", "w"))
+    open(f"{T}/big{t}.verdict", "w").write(verdict)
+PY
+for t in 0 1 2 3; do
+    "$LCP" -s lemke --time-limit 20 -o "$T/x.mtx" --json "$T/big$t.json" >"$T/out" 2>"$T/err"; rc=$?
+    if [ "$(cat "$T/big$t.verdict")" = none ]; then
+        check "25 rows, one component, no solution: lemke exit 3 in the time limit (exit $rc)" [ $rc -eq 3 ]
+        check "25 rows: the evidence names the 25 rows and the nodes searched" \
+            grep -q "the 25 rows .* none of their 33554432 complementary bases.*nodes" "$T/out"
+    else
+        check "25 rows, one component, solvable: lemke exit 0 in the time limit (exit $rc)" [ $rc -eq 0 ]
+        check "25 rows: x solves it (independent residual)" python3 -c "
+import json, sys
+d = json.load(open('$T/big$t.json')); A, b = d['A'], d['b']; n = len(b)
+x = [float(l) for l in open('$T/x.mtx').read().split('\n')[3:] if l.strip()]
+w = [sum(A[i][j] * x[j] for j in range(n)) + b[i] for i in range(n)]
+sys.exit(0 if max(abs(min(x[i], w[i])) for i in range(n)) <= 1e-8 * max(1, max(map(abs, b))) else 1)"
+    fi
+done
 finish

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/e2e/exact_newton_pile.sh: newton-fb and newton-min on generated
-# granular piles (issue 3): A = J M^-1 J' singular positive semidefinite
+# granular piles: A = J M^-1 J' singular positive semidefinite
 # (more contacts than degrees of freedom), degenerate contacts (z_i = w_i =
 # 0) at the solution.  On such piles the monotone line search took damped
 # steps for hundreds of iterations (414 newton-fb steps on the first pile
@@ -19,7 +19,7 @@
 #    before made (superlinear: quadratic needs BD-regularity, which a
 #    degenerate pile lacks; in practice r_k+1 ~ r_k^1.4 there).
 # Siconos' lcp_newton_FB is not compared: it does not finish these piles
-# in a minute (nor the 8,087-contact pile of issue 3 at all).
+# in a minute (nor the 8,087-contact pile of the exact benchmark at all).
 # Run from the repository root: sh tests/e2e/exact_newton_pile.sh
 . tests/lib.sh
 # run NAME EXPECTED_EXIT ARGS...: lcpsolve (60 s at most), stdout/stderr in $T/out, $T/err

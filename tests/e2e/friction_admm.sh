@@ -9,7 +9,7 @@
 #   files: it reaches 1e-8 too and its u agrees with ours;
 # - generated pyramids (--mu 0.5) and columns (--mu 0.3), fc3d and ccp:
 #   admm to 1e-8, u as nsgs's; --omega (over-relaxation), --rho, warm start;
-# - iteration bounds (issue 8) on a generated pyramid and granular pile
+# - iteration bounds on a generated pyramid and granular pile
 #   (fc3d, mu 0.5: to 1e-6, the independent checker, u as nsgs's) and on
 #   BoxesStack1 and KaplasTower; the form (Woodbury K or W + rho I) chosen
 #   by predicted cost and named, the same u either way; rho moved before
@@ -125,17 +125,17 @@ run "admm warm-started from the solution" 0 -s admm -t 1e-8 --warm-start "$T/r.m
 [ $have_python -eq 1 ] && { le "$(json_field iterations)" 1 && ok "warm start: $(json_field iterations) iterations" || bad "warm start took $(json_field iterations) iterations"; }
 run "admm at the iteration limit" 1 -s admm -n 2 -t 1e-14 "$d"
 
-# ------------------------------------------- iteration counts (issue 8)
+# ------------------------------------------- iteration counts ----------
 # Generated fc3d scenes with mu 0.5: admm reaches the tolerance, the
 # independent checker agrees, u as nsgs's, and within an iteration bound
-# the admm before issue 8 missed (s from W z + q, rho from the mean
+# an admm without these missed (s from W z + q, rho from the mean
 # diagonal: pyramid base 10 to 1e-6 in 57 iterations, now about 21;
 # granular 5 x 2 to 1e-6 in 829, now about 231).  A granular pile's fc3d
 # solution is not unique (nsgs, nsn and admm at 1e-9 differ in u by 2e-3
 # to 8e-3), so there u agrees with nsgs's to 1e-2 only.
 for sc in "pyramid --base 10:40:1e-5" "granular --base 5 --layers 2:400:1e-2"; do
     gen=${sc%%:*}; rest=${sc#*:}; maxit=${rest%%:*}; utol=${rest#*:}
-    d="$T/$(echo "$gen" | tr -d ' -.')-issue8"
+    d="$T/$(echo "$gen" | tr -d ' -.')-bound"
     # shellcheck disable=SC2086
     "$LCP" generate $gen --mu 0.5 --kind fc3d -o "$d" >/dev/null 2>&1
     name="admm on ${gen%% *}"
@@ -155,7 +155,7 @@ done
 # same iteration count, to rounding)
 if [ $have_python -eq 1 ]; then
     for sc in "pyramid --base 10" "granular --base 5 --layers 2"; do
-        d="$T/$(echo "$sc" | tr -d ' -.')-issue8"
+        d="$T/$(echo "$sc" | tr -d ' -.')-bound"
         mkdir -p "$d-A"; cp "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$d-A/"
         run "admm on ${sc%% *} (factored form)" 0 -s admm -t 1e-6 --json "$d"
         itf=$(json_field iterations); msg=$(json_field message)
@@ -172,7 +172,7 @@ if [ $have_python -eq 1 ]; then
         dd=$(udiff "$T/uf.mtx" "$T/ua.mtx" "$T/q.mtx")
         le "$dd" 1e-6 && ok "${sc%% *}: the same u by either form ($dd)" || bad "${sc%% *}: u differs between the forms: $dd"
     done
-    # the choice between the forms by predicted cost (issue 8): a pyramid's K
+    # the choice between the forms by predicted cost: a pyramid's K
     # is cheaper than even a lower bound of W's factor (W not analysed, no
     # "predicted" in the message); a column's W + rho I is cheaper than K
     # (both analysed, the costs reported) and gives the same u as the same
@@ -197,12 +197,12 @@ if [ $have_python -eq 1 ]; then
         || bad "column: rho first changed at iteration '${first}', expected before 10"
     same_u "admm (W + rho I chosen)" "$d" -s admm # sets d
     # M that does not match A (doubled): the check on a test vector falls back to W
-    d="$T/pyramidbase10-issue8"; mkdir -p "$d-badM"; cp "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$d/J.mtx" "$d/v.mtx" "$d-badM/"
+    d="$T/pyramidbase10-bound"; mkdir -p "$d-badM"; cp "$d/A.mtx" "$d/b.mtx" "$d/mu.mtx" "$d/J.mtx" "$d/v.mtx" "$d-badM/"
     awk '/^%/ || !n++ { print; next } { print $1, $2, 2 * $3 }' "$d/M.mtx" >"$d-badM/M.mtx"
     run "admm with an M inconsistent with A" 0 -s admm -t 1e-6 --json "$d-badM"
     case $(json_field message) in *"W + rho I"*) ok "inconsistent M: W + rho I";; *) bad "inconsistent M: $(json_field message)";; esac
     # --reg: A holds W + reg I, the factored form does not: W is used
-    run "admm --reg on the factored pyramid" 0 -s admm --reg 1e-9 -t 1e-6 --json "$T/pyramidbase10-issue8"
+    run "admm --reg on the factored pyramid" 0 -s admm --reg 1e-9 -t 1e-6 --json "$T/pyramidbase10-bound"
     case $(json_field message) in *"W + rho I"*) ok "--reg: W + rho I";; *) bad "--reg: $(json_field message)";; esac
 fi
 # the stacks of the Siconos collection (old admm: 99,377 and 152 iterations)

@@ -14,7 +14,7 @@
 #    built) to 1e-10, and ipm --linsolve sparse (the interior-point path
 #    alone) to 1e-8; where A is symmetric psd, w (unique there) matches
 #    lemke's to 1e-9;
-#  - the dense problems of issue 3's benchmark (random-spd --density 1, n =
+#  - the dense problems of the exact benchmark (random-spd --density 1, n =
 #    100 and 300) end in at most 3 iterations (the polish from the start)
 #    with lemke's answer to 1e-10;
 #  - a warm start near the solution: the polish from its support solves at
@@ -118,7 +118,7 @@ for kind in spd nspd psd npsd; do
     done
 done
 
-# --- issue 3's dense benchmark problems: the polish from the start ends it
+# --- the exact benchmark's dense problems: the polish from the start ends it
 for spec in "100 1" "300 2"; do
     set -- $spec; d=$T/spd-dense-$1
     "$LCP" generate random-spd --size "$1" --density 1 --cond 1e4 --seed "$2" -o "$d" >/dev/null 2>&1

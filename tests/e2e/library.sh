@@ -30,7 +30,7 @@ check "the .so exports the lcps_ calls alone" sh -c \
 export PKG_CONFIG_PATH="$PFX/lib/pkgconfig"
 check "pkg-config --modversion lcpsolve" [ "$(pkg-config --modversion lcpsolve)" = 0.1.0 ]
 
-# --- the program, unchanged (examples/solve.c), dynamic and static
+# --- the example program, unchanged (examples/solve.c), dynamic and static
 cp examples/solve.c "$T/prog.c"
 (cd "$T" && cc prog.c $(pkg-config --cflags --libs lcpsolve) -o prog) 2>"$T/cc.err"; rc=$?
 check "cc prog.c \$(pkg-config --cflags --libs lcpsolve) (exit $rc)" [ $rc -eq 0 ]

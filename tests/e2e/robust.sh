@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/e2e/robust.sh: numerical robustness, determinism and interruption
-# (issue 9, points 4-6), end to end.
+# end to end.
 #   1. NaN/Inf in the input refused at load (exit 2, one line naming the
 #      file) in every format: Matrix Market (-A/-b and folders), JSON inline
 #      and entries, Siconos .dat (matrix, q, mu), the factored form (NaN in M,

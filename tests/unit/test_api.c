@@ -127,7 +127,7 @@ static void test_bad_arguments(void)
     CHECK(!strcmp(lcps_version(), LCPS_VERSION));
 }
 
-/* The program, and the chain solved by several lcp solvers. */
+/* The example program, and the chain solved by several lcp solvers. */
 static void test_lcp(void)
 {
     char err[256];

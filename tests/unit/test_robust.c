@@ -1,5 +1,5 @@
 /* tests/unit/test_robust.c: the numerical guards of the common monitor and
- * of the residual (issue 9, point 4):
+ * of the residual:
  *   - a NaN or an Inf anywhere in x (even where A x + b stays finite) gives
  *     an infinite residual, never "solved";
  *   - lcp_monitor_step stops with LCP_ERROR and a "diverged: NaN or Inf"
