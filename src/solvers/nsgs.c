@@ -674,8 +674,11 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
     uint64_t seed = 0x6e7367736e736773ULL;                         /* fixed: reproducible shuffles */
     double maxdr = 0.0;
     extra[0] = maxdr;
+    lcp_team team; /* colour classes: the sweeps' threads, chosen by their times */
+    lcp_team_init(&team, s->order && s->order->ncolours > 0 ? s->threads : 1);
     if (!lcp_monitor_step(mon, 0, x, extra)) {
         for (int k = 1;; k++) {
+            lcp_team_begin(&team);
             if (order)
                 for (int i = nc - 1; i > 0; i--) {                 /* Fisher-Yates */
                     int j = (int)(next_random(&seed) % (uint64_t)(i + 1));
@@ -698,9 +701,12 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
                 }
             }
             extra[0] = sqrt(maxdr);
-            if (lcp_monitor_step(mon, k, x, extra)) break;
+            int stop = lcp_monitor_step(mon, k, x, extra);
+            lcp_team_end(&team);
+            if (stop) break;
         }
     }
+    lcp_team_done(&team);
     info->iterations = mon->iter;
 done:
     lcp_nsgs_free(S);

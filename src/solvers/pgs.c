@@ -430,7 +430,10 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
     if (!symmetric && !s->order && p->kind == LCP_KIND_LCP && !(p->reg > 0) && !fused_solve(p, &gs, x, mon))
         ; /* done: the residual check fused into the sweeps */
     else if (!lcp_monitor_step(mon, 0, x, &dx)) {
+        lcp_team team; /* colour classes: the sweeps' threads, chosen by their times */
+        lcp_team_init(&team, s->order && s->order->ncolours > 0 ? s->threads : 1);
         for (int k = 1;; k++) {
+            lcp_team_begin(&team);
             if (s->order) {
                 dx = ordered_sweep(p, &gs, x, s->order, 1);
                 if (symmetric) dx = fmax(dx, ordered_sweep(p, &gs, x, s->order, -1));
@@ -438,8 +441,11 @@ static int gs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_
                 dx = lcp_pgs_sweep(p, &gs, x, 0, p->n - 1, 1);
                 if (symmetric) dx = fmax(dx, lcp_pgs_sweep(p, &gs, x, p->n - 1, 0, -1));
             }
-            if (lcp_monitor_step(mon, k, x, &dx)) break;
+            int stop = lcp_monitor_step(mon, k, x, &dx);
+            lcp_team_end(&team);
+            if (stop) break;
         }
+        lcp_team_done(&team);
     }
     info->iterations = mon->iter;
     lcp_gs_free(&gs);

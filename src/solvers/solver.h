@@ -204,6 +204,27 @@ typedef struct {
 int lcp_gs_init(lcp_gs *gs, const lcp_problem *p, const double *dinv, double omega);
 void lcp_gs_free(lcp_gs *gs);
 
+/* The team of a solver's parallel sweeps (src/solvers/team.c): the threads
+ * asked for (-j), or one where the sweeps time faster alone (a busy
+ * machine), re-measured as the solve goes on; the choice never changes the
+ * bits.  Around each step of parallel regions (a sweep and its check):
+ *   lcp_team_begin(&team) (sets the OpenMP thread count of the regions that
+ *   follow), the step, lcp_team_end(&team); lcp_team_done(&team) after the
+ *   last (the count asked for again). */
+typedef struct {
+    int max, cur;        /* the threads asked for; those of the current step */
+    int trial;           /* the step's index within a trial, -1 between trials */
+    int strikes, backoff; /* slow steps with the threads; the wait before the next trial, in intervals */
+    long calls, next;    /* steps run; the step at which the next trial may start */
+    double t0, next_time; /* the step's start; the next trial's earliest time */
+    double sum[2], alone; /* a trial's time alone and with the threads; its mean step alone */
+    int trials, serial;  /* trials run, and how many chose one thread */
+} lcp_team;
+void lcp_team_init(lcp_team *t, int threads);
+int lcp_team_begin(lcp_team *t);
+void lcp_team_end(lcp_team *t);
+void lcp_team_done(lcp_team *t);
+
 /* One projected Gauss-Seidel sweep over rows first..last (step +1 or -1);
  * returns the largest |change|.  (src/solvers/pgs.c) */
 double lcp_pgs_sweep(const lcp_problem *p, const lcp_gs *gs, double *x, int first, int last, int step);

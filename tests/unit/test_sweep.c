@@ -459,8 +459,39 @@ static void test_fused(void)
     lcp_problem_free(&p);
 }
 
+/* The team of the parallel sweeps (src/solvers/team.c): one thread asked
+ * for, one always; two asked for: a trial first (the threads and one,
+ * alternately, three steps each), then one count or the other, never
+ * anything else, and the count asked for again at the end. */
+static void test_team(void)
+{
+    lcp_team t;
+    lcp_team_init(&t, 1);
+    int ones = 0;
+    for (int k = 0; k < 100; k++) {
+        ones += lcp_team_begin(&t) == 1;
+        lcp_team_end(&t);
+    }
+    CHECK(ones == 100); /* team of 1: one thread on every step */
+    lcp_team_init(&t, 2);
+    int alternate = 1, others = 0;
+    for (int k = 0; k < 6; k++) {
+        alternate = alternate && lcp_team_begin(&t) == (k % 2 ? 1 : 2);
+        lcp_team_end(&t);
+    }
+    CHECK(alternate && t.trials == 1); /* team of 2: the first trial alternates 2, 1, 2, 1, 2, 1 */
+    for (int k = 0; k < 500; k++) {
+        int n = lcp_team_begin(&t);
+        others += n != 1 && n != 2;
+        lcp_team_end(&t);
+    }
+    CHECK(others == 0 && t.trials >= 1 && t.serial <= t.trials); /* team of 2: only 1 or 2 threads */
+    lcp_team_done(&t);
+}
+
 int main(void)
 {
+    test_team();
     test_sweep();
     test_verify();
     test_terms();
