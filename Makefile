@@ -227,3 +227,19 @@ clean:
 
 .PHONY: all check test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)
+
+# the engines' solvers as peers (peer/engines_lcp.cpp): Bullet 3's double build
+# (libbullet-dev) and, where libode-dev is installed, ODE's dLCP (dxSolveLCP);
+# make peer-engines builds build/peer/engines_lcp, or says what is missing
+CXX ?= c++
+BULLET_INC = /usr/include/bullet
+ODE_LIB = $(firstword $(wildcard /usr/lib/*/libode.so /usr/lib/libode.so))
+ENGINES_FLAGS = -DBT_USE_DOUBLE_PRECISION -Drestrict=__restrict -isystem $(BULLET_INC) $(if $(ODE_LIB),-DLCP_PEER_ODE)
+ENGINES_LIBS = -lBulletDynamics-float64 -lLinearMath-float64 $(if $(ODE_LIB),-lode)
+peer-engines: $(BUILD)/peer/engines_lcp
+$(BUILD)/peer/engines_lcp: peer/engines_lcp.cpp $(LIBOBJ)
+	@[ -d $(BULLET_INC)/BulletDynamics/MLCPSolvers ] || { echo "Bullet 3 is not installed (scripts/install-deps --peer)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++14 -O2 -g -Wall -Wextra -Iinclude -Isrc $(ENGINES_FLAGS) $(if $(filter 1,$(OPENMP)),-fopenmp) \
+	    $(LDFLAGS) -o $@ $< $(LIBOBJ) $(ENGINES_LIBS) $(LDLIBS)
+.PHONY: peer-engines
