@@ -249,4 +249,7 @@ $(BUILD)/peer/engines_lcp: peer/engines_lcp.cpp $(LIBOBJ)
 # over many solves (scripts/bench-engines; BENCH_QUICK=1: the smaller set)
 bench-engines: $(BIN) $(BUILD)/bench/solve_loop
 	@python3 scripts/bench-engines $(if $(filter-out 0,$(BENCH_QUICK)),--quick)
-.PHONY: peer-engines bench-engines
+# -j 2 against -j 1 with a CPU hog beside the run and without (scripts/bench-threads)
+bench-threads: $(BIN)
+	@sh scripts/bench-threads
+.PHONY: peer-engines bench-engines bench-threads

@@ -1,8 +1,11 @@
 /* src/core/common.c: status table, errors, checked allocation, clock. */
+/* sched_getaffinity and CPU_COUNT (lcp_threads_free) */
+#define _GNU_SOURCE
 #include "common.h"
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -172,4 +175,32 @@ int lcp_parse_number(const char *s, double *x)
     errno = 0;
     *x = strtod(s, &end);
     return end != s && *end == '\0' && errno == 0 && isfinite(*x);
+}
+
+/* CPUs this process may run on (its affinity mask), else the online count. */
+static int cpus_usable(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int lcp_threads_free(int want)
+{
+    if (want <= 1) return 1;
+    int cpus = cpus_usable(), running = 0, total = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        double l1, l5, l15;
+        if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5) running = 0;
+        fclose(f);
+    }
+    int others = running > 1 ? running - 1 : 0; /* the count includes the thread reading it */
+    int free_cpus = cpus - others;
+    if (free_cpus < 1) free_cpus = 1;
+    if (want > cpus) want = cpus;
+    return want < free_cpus ? want : free_cpus;
 }
