@@ -4,6 +4,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <math.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -188,6 +189,30 @@ static int cpus_usable(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* Tasks of this process running now: the reader, and OpenMP workers still
+ * spinning after a parallel region (/proc/self/task/TID/stat, state R). */
+static int own_running(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return 1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[64], buf[256];
+        snprintf(path, sizeof path, "/proc/self/task/%.20s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[k] = 0;
+        const char *rp = strrchr(buf, ')'); /* "TID (comm) STATE ..." */
+        if (rp && rp[1] == ' ' && rp[2] == 'R') n++;
+    }
+    closedir(d);
+    return n > 0 ? n : 1;
+}
+
 int lcp_threads_free(int want)
 {
     if (want <= 1) return 1;
@@ -198,7 +223,7 @@ int lcp_threads_free(int want)
         if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5) running = 0;
         fclose(f);
     }
-    int others = running > 1 ? running - 1 : 0; /* the count includes the thread reading it */
+    int others = running - own_running(); /* the count includes this process's (its OpenMP workers may spin) */
     int free_cpus = cpus - others;
     if (free_cpus < 1) free_cpus = 1;
     if (want > cpus) want = cpus;
