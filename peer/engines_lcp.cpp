@@ -2,6 +2,7 @@
  * (double build) and ODE, on any lcp or blcp file lcpsolve reads.
  *
  *   build/peer/engines_lcp SOLVER PROBLEM OUT.mtx [TOL [MAX_ITER [REPEAT]]]
+ *   build/peer/engines_lcp SOLVER --batch DIR [TOL [MAX_ITER]]
  *
  * SOLVER: bt-dantzig (btSolveDantzigLCP), bt-lemke (btLemkeSolver, which
  * runs btLemkeAlgorithm; lcp and blcp without findex), bt-pgs
@@ -32,6 +33,13 @@
  * contact) both Dantzig solvers end a column of spheres with a wrong
  * answer (ODE: "LCP internal error, s <= 0").
  *
+ * --batch DIR: the environments of DIR (every entry, in name order, as
+ * `lcpsolve batch` takes them; bt-dantzig and bt-pgs), all read and set up
+ * first, then each solved once in a loop on this one thread, as an engine
+ * steps its environments; prints the environments, how many the peer's
+ * answers solve to TOL (lcpsolve's residual), the worst residual, the loop's
+ * seconds and environment-steps per second.
+ *
  * ODE: libode-dev installs no header for its LCP solver, but libode.so
  * exports dxSolveLCP(dxWorldProcessMemArena *, unsigned n, double *A,
  * double *pairsbx, double *outer_w, unsigned nub, double *pairslh,
@@ -53,7 +61,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include <dirent.h>
 
 extern "C" {
 #include "core/common.h"
@@ -168,7 +179,93 @@ void to_matrix(const Data &d, btMatrixXu &M)
 }
 
 const char *usage =
-    "usage: engines_lcp bt-dantzig|bt-lemke|bt-pgs|ode-dantzig PROBLEM OUT.mtx [TOL [MAX_ITER [REPEAT]]]\n";
+    "usage: engines_lcp bt-dantzig|bt-lemke|bt-pgs|ode-dantzig PROBLEM OUT.mtx [TOL [MAX_ITER [REPEAT]]]\n"
+    "       engines_lcp bt-dantzig|bt-pgs --batch DIR [TOL [MAX_ITER]]\n";
+
+/* --batch: every environment of dir solved once in a loop (see the top). */
+int batch(bool dantzig, const char *dir, double tol, int max_iter)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "%s: not a folder of environments\n", dir);
+        return 2;
+    }
+    std::vector<std::string> names;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.') names.push_back(std::string(dir) + "/" + e->d_name);
+    closedir(d);
+    std::sort(names.begin(), names.end());
+    size_t ne = names.size();
+    std::vector<lcp_problem> probs(ne);
+    std::vector<Data> data(ne);
+    std::vector<btMatrixXu> mats(dantzig ? 0 : ne);
+    for (size_t k = 0; k < ne; k++) {
+        lcp_err err = {};
+        lcp_problem_init(&probs[k]);
+        if (lcp_read_problem(names[k].c_str(), LCP_KIND_NONE, &probs[k], &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 2;
+        }
+        if (probs[k].kind != LCP_KIND_LCP && probs[k].kind != LCP_KIND_BLCP) {
+            fprintf(stderr, "%s: kind %s: the engines' solvers take lcp and blcp\n", names[k].c_str(),
+                    lcp_kind_name(probs[k].kind));
+            return 2;
+        }
+        build(probs[k], data[k]);
+        if (!dantzig) to_matrix(data[k], mats[k]);
+    }
+    if (ne == 0) {
+        fprintf(stderr, "%s: no environments\n", dir);
+        return 2;
+    }
+    int nmax = 0;
+    for (const Data &dd : data) nmax = std::max(nmax, dd.n);
+    std::vector<std::vector<double>> xs(ne);
+    btDantzigScratchMemory scratch;
+    std::vector<double> A((size_t)nmax * nmax), b(nmax), lo(nmax), hi(nmax), w(nmax);
+    std::vector<int> fx(nmax);
+    btSolveProjectedGaussSeidel pg;
+    pg.m_leastSquaresResidualThreshold = tol * tol;
+    int claimed = 0;
+    double t0 = now();
+    for (size_t k = 0; k < ne; k++) {
+        const Data &dd = data[k];
+        int n = dd.n;
+        xs[k].assign(n, 0.0);
+        if (dantzig) {
+            claimed += bt_dantzig(dd, xs[k], scratch, A, b, lo, hi, fx, w);
+        } else {
+            btVectorXu bb(n), xx(n), l(n), h(n);
+            btAlignedObjectArray<int> dep;
+            dep.resize(n);
+            for (int i = 0; i < n; i++) {
+                bb[i] = dd.b[i];
+                xx[i] = 0.0;
+                l[i] = std::isinf(dd.lo[i]) ? -BT_INFINITY : dd.lo[i];
+                h[i] = std::isinf(dd.hi[i]) ? BT_INFINITY : dd.hi[i];
+                dep[i] = dd.findex[i];
+            }
+            claimed += pg.solveMLCP(mats[k], bb, xx, l, h, dep, max_iter, true);
+            for (int i = 0; i < n; i++) xs[k][i] = xx[i];
+        }
+    }
+    double t = now() - t0;
+    int solved = 0;
+    double worst = 0.0;
+    for (size_t k = 0; k < ne; k++) {
+        const Data &dd = data[k];
+        std::vector<double> x(dd.n), ww(dd.n);
+        for (int r = 0; r < dd.n; r++) x[dd.perm[r]] = xs[k][r];
+        lcp_metrics m;
+        lcp_verify(&probs[k], x.data(), ww.data(), &m);
+        solved += m.residual <= tol;
+        worst = std::max(worst, m.residual);
+        lcp_problem_free(&probs[k]);
+    }
+    printf("environments %zu claimed %d solved %d worst_residual %.3e time_s %.6e env_steps_per_s %.6e\n", ne, claimed,
+           solved, worst, t, (double)ne / t);
+    return solved == (int)ne ? 0 : 1;
+}
 
 } // namespace
 
@@ -179,6 +276,14 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *solver = argv[1];
+    if (!strcmp(argv[2], "--batch")) {
+        if (strcmp(solver, "bt-dantzig") && strcmp(solver, "bt-pgs")) {
+            fputs(usage, stderr);
+            return 2;
+        }
+        return batch(!strcmp(solver, "bt-dantzig"), argv[3], argc > 4 ? atof(argv[4]) : 1e-8,
+                     argc > 5 ? atoi(argv[5]) : 10000);
+    }
     bool dantzig = !strcmp(solver, "bt-dantzig"), lemke = !strcmp(solver, "bt-lemke"),
          pgs = !strcmp(solver, "bt-pgs"), ode = !strcmp(solver, "ode-dantzig");
     if (!dantzig && !lemke && !pgs && !ode) {
