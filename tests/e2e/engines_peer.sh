@@ -84,6 +84,15 @@ else
         sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -q absent.json '$T/err'"
     "$PEER" bt-nothing "$T/lcp.json" "$T/x.mtx" >/dev/null 2>"$T/err"; rc=$?
     check "an unknown peer solver: exit 2 ($rc)" test "$rc" -eq 2
+    # --batch: every environment of a folder solved once, each judged by lcpsolve's residual
+    "$LCP" generate column --bodies 4 --envs 8 -o "$T/envs" >/dev/null 2>&1
+    for s in bt-dantzig bt-pgs; do
+        "$PEER" "$s" --batch "$T/envs" 1e-8 >"$T/out" 2>&1
+        check "$s --batch: 8 environments, 8 solved to 1e-8 ($(cat "$T/out"))" \
+            grep -q "^environments 8 claimed 8 solved 8 " "$T/out"
+    done
+    "$PEER" bt-dantzig --batch "$T/absent" >/dev/null 2>"$T/err"; rc=$?
+    check "--batch on a missing folder: exit 2, one line ($rc)" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/err') -eq 1 ]"
     # the repeated solves time one solve: the median is below the total of a
     # single process run's solve count times it
     "$PEER" bt-dantzig "$T/lcp.json" "$T/x.mtx" 1e-12 10000 200 >"$T/out"
