@@ -8,7 +8,8 @@
 #   make install    PREFIX=/usr/local: binary, library, header, lcpsolve.pc, man pages (DESTDIR too)
 #   make examples   examples/*.c built against the installed library through pkg-config
 #                   (PREFIX, PKG_CONFIG_PATH), into $(BUILD)/examples/
-#   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s;
+#   make bench      lcpsolve against Siconos, then against the engines' solvers (Bullet, ODE) and CVXOPT
+#                   (make bench-engines alone; BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s;
 #                   make bench-api: the cost of lcps_solve beside the solver and the binary (10 contacts);
 #                   make bench-update: the update path's saving in a time-stepping loop
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
@@ -130,6 +131,7 @@ $(BUILD)/tests/test_generate $(BUILD)/tests/test_api: $(BUILD)/src/cli/generate.
 
 test: $(BIN) $(LIBA) $(LIBSO) $(TESTBIN) $(REPLAYBIN)
 	@[ ! -d $(SICONOS_INC)/numerics ] || $(MAKE) -s peer >/dev/null 2>&1 || true # once, before scripts run side by side (TEST_JOBS)
+	@[ ! -d $(BULLET_INC)/BulletDynamics ] || $(MAKE) -s peer-engines $(BUILD)/bench/solve_loop >/dev/null 2>&1 || true
 	@sh tests/run.sh $(TESTBIN) $(REPLAYBIN)
 
 # the quick tier: everything of the unit tests and replays, and the end-to-end
@@ -182,6 +184,7 @@ regress: $(BIN)
 # the peer, or skips); BENCH_QUICK=1 for the few-minute run, BENCH_ARGS for more
 bench: $(BIN)
 	@python3 scripts/bench-peers all $(if $(filter-out 0,$(BENCH_QUICK)),--quick) $(BENCH_ARGS)
+	@$(MAKE) -s bench-engines
 
 bench-sweeps: $(BIN) $(BUILD)/bench/sweeps
 	@sh scripts/bench-sweeps
@@ -241,3 +244,26 @@ clean:
 
 .PHONY: all check check-san test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)
+
+# the engines' solvers as peers (peer/engines_lcp.cpp): Bullet 3's double build
+# (libbullet-dev) and, where libode-dev is installed, ODE's dLCP (dxSolveLCP);
+# make peer-engines builds build/peer/engines_lcp, or says what is missing
+CXX ?= c++
+BULLET_INC = /usr/include/bullet
+ODE_LIB = $(firstword $(wildcard /usr/lib/*/libode.so /usr/lib/libode.so))
+ENGINES_FLAGS = -DBT_USE_DOUBLE_PRECISION -Drestrict=__restrict -isystem $(BULLET_INC) $(if $(ODE_LIB),-DLCP_PEER_ODE)
+ENGINES_LIBS = -lBulletDynamics-float64 -lLinearMath-float64 $(if $(ODE_LIB),-lode)
+peer-engines: $(BUILD)/peer/engines_lcp
+$(BUILD)/peer/engines_lcp: peer/engines_lcp.cpp $(LIBOBJ)
+	@[ -d $(BULLET_INC)/BulletDynamics/MLCPSolvers ] || { echo "Bullet 3 is not installed (scripts/install-deps --peer)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++14 -O2 -g -Wall -Wextra -Iinclude -Isrc $(ENGINES_FLAGS) $(if $(filter 1,$(OPENMP)),-fopenmp) \
+	    $(LDFLAGS) -o $@ $< $(LIBOBJ) $(ENGINES_LIBS) $(LDLIBS)
+# lcpsolve against the engines' solvers and CVXOPT, every solve in one process
+# over many solves (scripts/bench-engines; BENCH_QUICK=1: the smaller set)
+bench-engines: $(BIN) $(BUILD)/bench/solve_loop
+	@python3 scripts/bench-engines $(if $(filter-out 0,$(BENCH_QUICK)),--quick)
+# -j 2 against -j 1 with a CPU hog beside the run and without (scripts/bench-threads)
+bench-threads: $(BIN)
+	@sh scripts/bench-threads
+.PHONY: peer-engines bench-engines bench-threads

@@ -17,6 +17,9 @@ started() { sleep 1; [ -z "$LCPSOLVE_WRAP" ] || sleep 20; }
 # use them are skipped, each with one SKIP line, where it is absent.
 LCPSOLVE_DATA=${LCPSOLVE_DATA:-../shared/data}; export LCPSOLVE_DATA
 SICONOS_DATA=$LCPSOLVE_DATA/siconos
+# -j N runs exactly N threads in the tests, however loaded the machine
+# (src/core/common.c lcp_threads_free; tests/e2e/threads_free.sh unsets it)
+LCPSOLVE_THREADS=${LCPSOLVE_THREADS-exact}; export LCPSOLVE_THREADS
 pass=0; fail=0; skipped=0
 ok()    { pass=$((pass + 1)); echo "PASS $1"; }
 bad()   { fail=$((fail + 1)); echo "FAIL $1"; }

@@ -279,6 +279,7 @@ static void report(const cli *c, const run_report *r)
         cJSON_AddNumberToObject(j, "feasibility", isfinite(o->m.feasibility) ? o->m.feasibility : 1e308);
         cJSON_AddNumberToObject(j, "tol", s->tol);
         cJSON_AddNumberToObject(j, "threads", s->threads);
+        cJSON_AddNumberToObject(j, "threads_used", o->threads_used); /* -j capped by the free CPUs */
         if (o->omega > 0) cJSON_AddNumberToObject(j, "omega", o->omega);
         if (o->reg > 0) {
             cJSON_AddNumberToObject(j, "reg", o->reg);

@@ -1,8 +1,12 @@
 /* src/core/common.c: status table, errors, checked allocation, clock. */
+/* sched_getaffinity and CPU_COUNT (lcp_threads_free) */
+#define _GNU_SOURCE
 #include "common.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -172,4 +176,73 @@ int lcp_parse_number(const char *s, double *x)
     errno = 0;
     *x = strtod(s, &end);
     return end != s && *end == '\0' && errno == 0 && isfinite(*x);
+}
+
+/* CPUs this process may run on (its affinity mask), else the online count. */
+static int cpus_usable(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Tasks of this process running now: the reader, and OpenMP workers still
+ * spinning after a parallel region (/proc/self/task/TID/stat, state R). */
+static int own_running(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return 1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[64], buf[256];
+        snprintf(path, sizeof path, "/proc/self/task/%.20s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[k] = 0;
+        const char *rp = strrchr(buf, ')'); /* "TID (comm) STATE ..." */
+        if (rp && rp[1] == ' ' && rp[2] == 'R') n++;
+    }
+    closedir(d);
+    return n > 0 ? n : 1;
+}
+
+/* LCPSOLVE_THREADS=exact: -j N runs N threads whatever the load (the tests
+ * that compare the bits of thread counts set it, tests/lib.sh and
+ * tests/run.sh, so a loaded machine does not turn their -j 2 into one
+ * thread); read once. */
+static int threads_exact(void)
+{
+    static atomic_int exact = -1;
+    int e = atomic_load_explicit(&exact, memory_order_relaxed);
+    if (e < 0) {
+        const char *v = getenv("LCPSOLVE_THREADS");
+        e = v && !strcmp(v, "exact");
+        atomic_store_explicit(&exact, e, memory_order_relaxed);
+    }
+    return e;
+}
+
+int lcp_threads_free(int want)
+{
+    if (want <= 1) return 1;
+    if (threads_exact()) return want;
+    int cpus = cpus_usable(), running = 0, total = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        double l1, l5, l15;
+        if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5) running = 0;
+        fclose(f);
+    }
+    int others = running - own_running(); /* the count includes this process's (its OpenMP workers may spin) */
+    int free_cpus = cpus - others;
+    if (free_cpus < 1) free_cpus = 1;
+    if (want > cpus) want = cpus;
+    return want < free_cpus ? want : free_cpus;
 }

@@ -74,6 +74,14 @@ int lcp_parse_number(const char *s, double *x);
 
 /* Monotonic wall-clock seconds. */
 double lcp_now(void);
+/* The OpenMP threads to run for a request of `want` (-j): want, capped by the
+ * CPUs this process may use less those busy with other processes' runnable
+ * tasks at this moment (/proc/loadavg's running count less this process's
+ * running threads), and at least 1.  On a machine where other processes are busy a -j N run
+ * then takes the free cores only, instead of waiting at every barrier for
+ * a thread that shares its core (src/core/common.c).  LCPSOLVE_THREADS=exact
+ * in the environment: want, always (the tests of the thread counts). */
+int lcp_threads_free(int want);
 
 /* Duplicate a string (NULL-safe). */
 char *lcp_strdup(const char *s);

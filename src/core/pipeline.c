@@ -217,6 +217,7 @@ typedef struct {
     lcp_order order;       /* --order when there is no cache */
     void *held;            /* the cache entry of the order in use */
     double *x, *cover;
+    int threads_used;      /* -j capped by the free CPUs (stage_start) */
 } solve_state;
 
 /* validate -> cone conversion -> regularisation: S->wp. */
@@ -290,7 +291,12 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
         S->tr = &S->trace;
     }
 #ifdef _OPENMP
-    omp_set_num_threads(S->s.threads);
+    /* -j N on the CPUs free at this moment: a thread sharing its core with
+     * another busy process makes every barrier wait for its time slice */
+    S->threads_used = lcp_threads_free(S->s.threads);
+    omp_set_num_threads(S->threads_used);
+#else
+    S->threads_used = 1;
 #endif
     if (lcp_monitor_init(&S->mon, wp, &S->s, S->tr)) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     return 0;
@@ -374,6 +380,7 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
         rc = set_order(o, sv, S.wp, &S.s, &S.order, cache, &S.held, err); /* --order */
     }
     if (!rc) rc = stage_start(&S, o, sv, x0, n0, x0_source, err);
+    r->threads_used = S.threads_used ? S.threads_used : 1;
     lcp_symbolic_store_set_current(lcp_pipeline_cache_store(cache)); /* the factorisations' update path */
     if (!rc) { /* the solve (decomposed or whole) with auto's fallbacks */
         double ts = lcp_now();

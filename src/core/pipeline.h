@@ -53,6 +53,7 @@ typedef struct {
     lcp_status status;         /* solved, max_iter, time_limit, stalled, no_solution, error */
     int iterations;            /* the last run's (the most of any component when decomposed) */
     int components;            /* solved apart (1: whole) */
+    int threads_used;          /* the OpenMP threads the solve ran on: -j capped by the free CPUs (lcp_threads_free) */
     double rows_swept, nnz_swept; /* components > 1: the work (lcp_info) */
     double time_s;             /* the solve, from the choice to the verified answer */
     double omega;              /* the relaxation used (psor), 0 if none */

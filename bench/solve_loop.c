@@ -1,0 +1,90 @@
+/* bench/solve_loop.c: the per-solve cost of lcps_solve in one process over
+ * many solves, as an engine or an RL environment pays it: the problem read
+ * once, a settings handle kept, then lcps_solve and lcps_result_free again
+ * and again (the pipeline's checks, the choice, the solve, the verification
+ * and the answer copied out all inside the timing).
+ *
+ *   build/bench/solve_loop PROBLEM SOLVER TOL [MAX_REPEATS [BUDGET_S [NAME=VALUE...]]]
+ *
+ * Solves up to MAX_REPEATS times (default 1000), stopping once the solves
+ * have taken BUDGET_S seconds in all (default 0.5; at least one solve), and
+ * NAME=VALUE pairs are further settings (lcps_settings_set: crash=none ...).
+ * Prints one line: the status of the last solve, its iterations, the median
+ * seconds of one solve, the verified residual, the solver that answered
+ * (auto: its pick) and the number of solves timed.  Exit code: that of the
+ * last solve (0 solved). */
+#include <lcpsolve.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "median.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    char err[512];
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s PROBLEM SOLVER TOL [MAX_REPEATS [BUDGET_S]]\n", argv[0]);
+        return 2;
+    }
+    int maxr = argc > 4 ? atoi(argv[4]) : 1000;
+    double budget = argc > 5 ? atof(argv[5]) : 0.5;
+    if (maxr < 1 || !(budget > 0)) {
+        fprintf(stderr, "%s: MAX_REPEATS >= 1 and BUDGET_S > 0\n", argv[0]);
+        return 2;
+    }
+    lcps_problem *p = NULL;
+    lcps_settings *s = lcps_settings_new();
+    if (!s || lcps_problem_read(argv[1], &p, err, sizeof err) || lcps_settings_set(s, "solver", argv[2], err, sizeof err) ||
+        lcps_settings_set(s, "tol", argv[3], err, sizeof err) || lcps_settings_set(s, "max-iter", "1000000", err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    for (int a = 6; a < argc; a++) {
+        char name[64], *eq = strchr(argv[a], '=');
+        if (!eq || eq - argv[a] >= (long)sizeof name) {
+            fprintf(stderr, "%s: not NAME=VALUE\n", argv[a]);
+            return 2;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(eq - argv[a]), argv[a]);
+        if (lcps_settings_set(s, name, eq + 1, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+    }
+    double *t = malloc((size_t)maxr * sizeof *t), spent = 0;
+    int k = 0, rc = 0;
+    lcps_result r = {0};
+    char who[64] = "";
+    if (!t) return 5;
+    while (k < maxr && (k == 0 || spent < budget)) {
+        double t0 = now();
+        rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
+        double dt = now() - t0;
+        t[k++] = dt;
+        spent += dt;
+        if (rc == 2 || (rc == 5 && !r.x)) {
+            fprintf(stderr, "%s\n", err);
+            lcps_result_free(&r);
+            return rc;
+        }
+        if (k < maxr && spent < budget) lcps_result_free(&r);
+    }
+    snprintf(who, sizeof who, "%s", r.solver ? r.solver : "-");
+    printf("status %s iterations %d time_s %.6e residual %.3e solver %s repeats %d\n", lcps_status_name(r.status),
+           r.iterations, median(t, k), r.residual, who, k);
+    lcps_result_free(&r);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+    free(t);
+    return rc;
+}
