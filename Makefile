@@ -76,7 +76,7 @@ MPISRC  = $(wildcard src/mpi/*.c)
 LDLIBS += -lmetis
 endif
 
-SRC     = $(wildcard src/scenes/*.c src/core/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
+SRC     = $(wildcard src/scenes/*.c src/core/*.c src/diff/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
 OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
 LIBOBJ  = $(filter-out $(BUILD)/src/cli/%,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)
