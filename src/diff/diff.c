@@ -53,6 +53,8 @@ void lcp_diff_free(lcp_diff *d)
 {
     if (!d) return;
     free(d->x), free(d->w), free(d->B), free(d->C), free(d->flag), free(d->pz), free(d->t1), free(d->t2);
+    free(d->ridx), free(d->rmap), free(d->r1), free(d->r2);
+    lcp_csr_free(&d->KR);
     if (d->fac_on) lcp_sparse_factor_free(&d->F);
     if (d->fm_on) lcp_sparse_factor_free(&d->FM);
     lcp_csr_free(&d->K);
@@ -166,6 +168,68 @@ static void rows_friction(lcp_diff *d, trip *T, double tol)
     d->ndeg /= 3; /* counted in contacts */
 }
 
+/* The rows held (K's row is e_i and B's row 0) and the factorisation of
+ * the others' K_RR. */
+static int factor_reduced(lcp_diff *d, lcp_err *err)
+{
+    int n = d->n;
+    const lcp_csr *K = &d->K;
+    d->ridx = lcp_alloc((size_t)n + 1, sizeof(int));
+    d->rmap = lcp_alloc((size_t)n + 1, sizeof(int));
+    d->r1 = lcp_alloc((size_t)n + 1, sizeof(double));
+    d->r2 = lcp_alloc((size_t)n + 1, sizeof(double));
+    if (!d->ridx || !d->rmap || !d->r1 || !d->r2) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    d->nr = 0;
+    for (int i = 0; i < n; i++) {
+        int held = K->p[i + 1] - K->p[i] == 1 && K->j[K->p[i]] == i && K->x[K->p[i]] == 1.0;
+        if (held && d->nc) {
+            const double *B = d->B + 9 * (i / 3) + 3 * (i % 3);
+            held = B[0] == 0.0 && B[1] == 0.0 && B[2] == 0.0;
+        } else if (held) {
+            held = d->B[i] == 0.0;
+        }
+        d->rmap[i] = held ? -1 : d->nr;
+        if (!held) d->ridx[d->nr++] = i;
+    }
+    int nr = d->nr;
+    if (nr == 0) return 0;
+    long nnz = 0;
+    for (int k = 0; k < nr; k++)
+        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++) nnz += d->rmap[K->j[e]] >= 0;
+    if (lcp_csr_alloc(&d->KR, nr, nr, nnz)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    nnz = 0;
+    for (int k = 0; k < nr; k++) { /* columns stay ascending: rmap is increasing */
+        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++)
+            if (d->rmap[K->j[e]] >= 0) d->KR.j[nnz] = d->rmap[K->j[e]], d->KR.x[nnz++] = K->x[e];
+        d->KR.p[k + 1] = (int)nnz;
+    }
+    int sym = lcp_csr_is_symmetric(&d->KR, 0.0), sf;
+    d->fac_on = 1;
+    if ((sf = lcp_sparse_factor_init(&d->F, nr, d->KR.p, d->KR.j, d->KR.x, sym, LCP_SF_REFINE_DEFAULT)))
+        return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
+    double rcond = 0.0;
+    if (sym) {
+        sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_CHOLESKY);
+        if (!sf) {
+            rcond = cholmod_rcond(d->F.L, &d->F.cc);
+            if (rcond > 1e-14) {
+                d->chol = 1;
+                return 0;
+            }
+        } else if (sf != LCP_SF_NOT_POSDEF) {
+            return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
+        }
+    }
+    sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_LU);
+    rcond = d->F.info[UMFPACK_RCOND];
+    if (sf == LCP_SF_SINGULAR || (!sf && !(rcond > 1e-14)))
+        return lcp_fail(err, LCP_ERROR, NULL, 0,
+                        "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e): the "
+                        "solution is not unique there (redundant contacts?); differentiate a regularised problem (reg)",
+                        rcond);
+    return sf ? lcp_sparse_factor_fail(&d->F, err, "derivatives: ") : 0;
+}
+
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err)
 {
     memset(d, 0, sizeof *d);
@@ -211,21 +275,8 @@ int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double 
         rc = lcp_fail(err, rc, NULL, 0, "derivatives: cannot build the Jacobian (%s)", rc == LCP_ERROR ? "out of memory" : "bad entries");
         goto done;
     }
-    int sf = lcp_sparse_factor_init(&d->F, n, d->K.p, d->K.j, d->K.x, 0, LCP_SF_REFINE_DEFAULT);
-    d->fac_on = 1;
-    if (!sf) sf = lcp_sparse_factor_refactor(&d->F, d->K.x, LCP_SF_LU);
-    double rcond = d->F.info[UMFPACK_RCOND];
-    if (sf == LCP_SF_SINGULAR || (!sf && !(rcond > 1e-14))) {
-        rc = lcp_fail(err, LCP_ERROR, NULL, 0,
-                      "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e): the "
-                      "solution is not unique there (redundant contacts?); differentiate a regularised problem (reg)",
-                      rcond);
-        goto done;
-    }
-    if (sf) {
-        rc = lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
-        goto done;
-    }
+    if ((rc = factor_reduced(d, err))) goto done;
+    int sf;
     if (p->M.p && p->J.p && p->v) { /* the factored form: M's Cholesky and M^-1 J' x */
         int nb = p->M.m;
         d->pz = lcp_alloc((size_t)nb, sizeof(double));
@@ -274,13 +325,25 @@ static void apply_B(const lcp_diff *d, double *t, const double *dmu)
     }
 }
 
-/* dx = -K^-1 (B t + C dmu); t is used as workspace */
+/* dx = -K^-1 (B t + C dmu); t is used as workspace.  K = [K_RR K_RF; 0 I]:
+ * dx_F = -R_F, K_RR dx_R = -(R_R + K_RF dx_F). */
 static int finish_jvp(lcp_diff *d, double *t, const double *dmu, double *dx, lcp_err *err)
 {
     if (d->nmu == 0) dmu = NULL;
     apply_B(d, t, dmu);
-    if (lcp_sparse_factor_solve(&d->F, t, dx)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed");
-    for (int i = 0; i < d->n; i++) dx[i] = -dx[i];
+    const lcp_csr *K = &d->K;
+    for (int i = 0; i < d->n; i++)
+        if (d->rmap[i] < 0) dx[i] = -t[i];
+    for (int k = 0; k < d->nr; k++) {
+        int i = d->ridx[k];
+        double s = t[i];
+        for (int e = K->p[i]; e < K->p[i + 1]; e++)
+            if (d->rmap[K->j[e]] < 0) s += K->x[e] * dx[K->j[e]];
+        d->r1[k] = -s;
+    }
+    if (d->nr && lcp_sparse_factor_solve(&d->F, d->r1, d->r2))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed");
+    for (int k = 0; k < d->nr; k++) dx[d->ridx[k]] = d->r2[k];
     return 0;
 }
 
@@ -300,8 +363,18 @@ int lcp_diff_jvp(lcp_diff *d, const double *dA, const double *db, const double *
 static int adjoint(lcp_diff *d, const double *g, double *grad_mu, lcp_err *err)
 {
     double *l = d->t1;
-    if (lcp_sparse_factor_solve_transposed(&d->F, g, l))
+    /* K' = [K_RR' 0; K_RF' I]: l_R = K_RR^-T g_R, l_F = g_F - K_RF' l_R */
+    for (int k = 0; k < d->nr; k++) d->r1[k] = g[d->ridx[k]];
+    if (d->nr && (d->chol ? lcp_sparse_factor_solve(&d->F, d->r1, d->r2)
+                          : lcp_sparse_factor_solve_transposed(&d->F, d->r1, d->r2)))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
+    for (int i = 0; i < d->n; i++) l[i] = d->rmap[i] < 0 ? g[i] : d->r2[d->rmap[i]];
+    const lcp_csr *K = &d->K;
+    for (int k = 0; k < d->nr; k++) {
+        int i = d->ridx[k];
+        for (int e = K->p[i]; e < K->p[i + 1]; e++)
+            if (d->rmap[K->j[e]] < 0) l[K->j[e]] -= K->x[e] * l[i];
+    }
     if (grad_mu && d->nmu) {
         memset(grad_mu, 0, (size_t)d->nmu * sizeof(double));
         for (int i = 0; i < d->n; i++) grad_mu[d->nc ? i / 3 : i] -= d->C[i] * l[i];

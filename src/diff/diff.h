@@ -16,7 +16,10 @@
  *     JVP: dx = -K^-1 (B (dA x + db) + C dmu)
  *     VJP: l = K^-T g;  nu = -B' l;  grad_b = nu, grad_A(i,j) = nu_i x_j,
  *          grad_mu = -C' l
- * with one LU of K (UMFPACK) made once and reused by every JVP and VJP.
+ * with one factorisation made once and reused by every JVP and VJP: rows
+ * held at their bound (K's row e_i) are eliminated, and the rest, K_RR, is
+ * factorised by CHOLMOD where it is symmetric (lcp and blcp with A
+ * symmetric: K_RR = A_RR) and by UMFPACK's LU otherwise.
  *
  * Degenerate rows (both sides of a complementarity pair within the
  * tolerance, or z = x - w on the border of two pieces of the projection)
@@ -50,8 +53,14 @@ typedef struct {
     int ndeg;
     double residual;       /* of x, relative (LCP_DIFF_SOLVED_TOL) */
     lcp_csr K;
-    lcp_sparse_factor F;   /* LU of K */
-    int fac_on;
+    /* rows whose K row is e_i (x_i held at a bound that moves with no
+     * other unknown; a contact in the polar cone) are solved apart: K =
+     * [K_RR K_RF; 0 I], and only K_RR (nr x nr) is factorised */
+    int nr, *ridx, *rmap;  /* the other rows; rmap[i]: i's place among them, -1 if held */
+    lcp_csr KR;            /* K_RR */
+    lcp_sparse_factor F;   /* Cholesky of K_RR where it is symmetric (lcp, blcp: A symmetric), else its LU */
+    int fac_on, chol;
+    double *r1, *r2;       /* nr each */
     /* the factored form */
     lcp_sparse_factor FM;  /* Cholesky of M */
     int fm_on;
