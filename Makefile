@@ -11,6 +11,7 @@
 #   make bench      lcpsolve against Siconos (BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s;
 #                   make bench-api: the cost of lcps_solve beside the solver and the binary (10 contacts);
 #                   make bench-update: the update path's saving in a time-stepping loop
+#                   make bench-diff: the derivatives of a solution (JVP, VJP) beside the solve
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
 #                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
 #   make fuzz       the libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/;
@@ -190,6 +191,13 @@ bench-update: $(BIN) $(BUILD)/bench/update_path
 	    $$u $$d/pyramid-12-fc3d $$r nsn && $$u $$d/pyramid-12-fc3d $$r admm && \
 	    $$u $$d/pyramid-12-ccp $$r socp-ipm; rc=$$?; rm -rf $$d; exit $$rc
 
+# what the derivatives of a solution cost beside the solve itself, on a
+# 10,000-contact pyramid (A + 1e-3 I: the pyramid's A is singular), lcp by ipm
+# and fc3d by nsn (BENCHMARKS.md; DIFF_BASE, DIFF_REPEATS)
+bench-diff: $(BUILD)/bench/diff_cost
+	@$(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) ipm linsolve sparse && \
+	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) nsn
+
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos
 peer: $(BUILD)/peer/siconos_lcp $(BUILD)/peer/siconos_fc3d
@@ -225,5 +233,5 @@ $(BUILD)/examples/%: examples/%.c
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all check test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
+.PHONY: all check test valgrind bench bench-sweeps bench-api bench-update bench-diff peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)
