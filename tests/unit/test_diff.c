@@ -393,6 +393,31 @@ static void random_friction(spec *sp, const char *kind, int nc)
     }
 }
 
+/* q = u* - W r* for a chosen solution: contacts c % 3 == 0 separated (r =
+ * 0, u_n > 0), the others sticking (r inside the cone, u = 0), and contact
+ * k at the apex (r = u = 0: degenerate between the polar cone and the
+ * rest). */
+static void plant_friction(spec *sp, int k)
+{
+    int n = sp->n;
+    double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
+    for (int c = 0; c < n / 3; c++) {
+        if (c == k) continue;
+        if (c % 3 == 0) {
+            u[3 * c] = 0.5 + fabs(urand()), u[3 * c + 1] = 0.3 * urand(), u[3 * c + 2] = 0.3 * urand();
+        } else {
+            r[3 * c] = 0.5 + fabs(urand());
+            r[3 * c + 1] = 0.4 * sp->mu[c] * r[3 * c] * urand(), r[3 * c + 2] = 0.4 * sp->mu[c] * r[3 * c] * urand();
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double s = u[i];
+        for (int e = sp->rp[i]; e < sp->rp[i + 1]; e++) s -= sp->vx[e] * r[sp->cj[e]];
+        sp->b[i] = s;
+    }
+    free(r), free(u);
+}
+
 static void test_friction(void)
 {
     spec sp;
@@ -402,6 +427,21 @@ static void test_friction(void)
     spec_free(&sp);
     random_friction(&sp, "ccp", 12);
     check_problem("ccp random 12 contacts", &sp, &hw);
+    /* contact 4 at the apex: its 3 rows flagged; the one-sided derivative
+     * along a direction that separates it (q_n of contact 4 grows) */
+    const char *kinds[] = {"ccp", "fc3d"};
+    for (int t = 0; t < 2; t++) {
+        sp.kind = kinds[t];
+        plant_friction(&sp, -1);
+        how hp = hw;
+        check_problem(t ? "fc3d planted 12 (no degenerate)" : "ccp planted 12 (no degenerate)", &sp, &hp);
+        plant_friction(&sp, 4);
+        double db[36];
+        for (int i = 0; i < 36; i++) db[i] = 0.1 * urand();
+        db[12] = 50.0;
+        hp.one_sided = 1, hp.no_dA = 1, hp.expect_deg = 3, hp.db = db;
+        check_problem(t ? "fc3d apex contact (one-sided)" : "ccp apex contact (one-sided)", &sp, &hp);
+    }
     spec_free(&sp);
 }
 
