@@ -193,10 +193,11 @@ bench-update: $(BIN) $(BUILD)/bench/update_path
 
 # what the derivatives of a solution cost beside the solve itself, on a
 # 10,000-contact pyramid (A + 1e-3 I: the pyramid's A is singular), lcp by ipm
-# and fc3d by nsn (BENCHMARKS.md; DIFF_BASE, DIFF_REPEATS)
+# (DIFF_REPEATS rounds) and fc3d by admm to 1e-7 (one round: about 1.5 minutes)
+# (BENCHMARKS.md; DIFF_BASE: a smaller pyramid)
 bench-diff: $(BUILD)/bench/diff_cost
 	@$(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) ipm linsolve sparse && \
-	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) nsn
+	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7
 
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos

@@ -128,9 +128,9 @@ int main(int argc, char **argv)
            "%d degenerate; %d rounds (medians)\n",
            argv[2], kind, strcmp(kind, "lcp") ? n / 3 : n, n, nnz, shift, solver, iters, ndeg, repeats);
     printf("  solve                      %10.2f ms\n", S * ms);
-    printf("  lcps_diff_new (K, its LU)  %10.2f ms   %.3f x the solve\n", P * ms, P / S);
-    printf("  lcps_jvp (one LU solve)    %10.2f ms   %.4f x the solve\n", Jv * ms, Jv / S);
-    printf("  lcps_vjp (one LU' solve)   %10.2f ms   %.4f x the solve\n", V * ms, V / S);
+    printf("  lcps_diff_new (K, factor)  %10.2f ms   %.3f x the solve\n", P * ms, P / S);
+    printf("  lcps_jvp (one solve)       %10.2f ms   %.4f x the solve\n", Jv * ms, Jv / S);
+    printf("  lcps_vjp (one solve)       %10.2f ms   %.4f x the solve\n", V * ms, V / S);
     printf("  new + vjp                  %10.2f ms   %.3f x the solve\n", (P + V) * ms, (P + V) / S);
     printf("  yardstick: Cholesky of A   %10.2f ms, one solve with it %.2f ms (vjp / that solve: %.2f)\n", Fc * ms,
            L * ms, V / L);
