@@ -55,7 +55,7 @@ typedef struct {
     /* or a file / a generated scene */
     const char *path, *scene;
     const char *const *options;
-    double shift;  /* a scene: A + shift I (its diagonal is stored) */
+    double shift;  /* a scene or a file: A + shift I (its diagonal is stored) */
 } spec;
 
 static lcps_problem *make(const spec *sp)
@@ -63,10 +63,11 @@ static lcps_problem *make(const spec *sp)
     lcps_problem *p = NULL;
     char err[512];
     int rc;
-    if (sp->path) rc = lcps_problem_read(sp->path, &p, err, sizeof err);
-    else if (sp->scene) { /* as arrays (A, b, mu): values of A can be changed (lcps_problem_update) */
+    if (sp->path && !sp->shift) rc = lcps_problem_read(sp->path, &p, err, sizeof err);
+    else if (sp->scene || sp->path) { /* as arrays (A + shift I, b, mu): values of A can be changed (lcps_problem_update) */
         lcps_problem *g = NULL;
-        rc = lcps_problem_generate(sp->scene, sp->options, &g, err, sizeof err);
+        rc = sp->path ? lcps_problem_read(sp->path, &g, err, sizeof err)
+                      : lcps_problem_generate(sp->scene, sp->options, &g, err, sizeof err);
         const lcp_problem *lp = rc ? NULL : lcp_api_problem(g, NULL, NULL, &(lcp_err){{0}});
         double *ax = lp ? malloc((size_t)(lcp_csr_nnz(&lp->A) + 1) * sizeof *ax) : NULL;
         for (int i = 0; ax && i < lp->n; i++)
@@ -625,7 +626,7 @@ static void test_scenes(void)
     check_problem("scene column 30 (lcp)", &sp, &EXACT_LCP);
     const char *colf[] = {"bodies", "20", "mu", "0.4", NULL};
     sp.options = colf;
-    how hw = {"nsn", 1e-14, 0, 1e-6, 1e-6, 0, -1, NULL, 0};
+    how hw = {"nsn", 1e-14, 0, 1e-7, 1e-6, 0, -1, NULL, 0}; /* curved: the differences' error goes as h^2 */
     check_problem("scene column 20 (fc3d)", &sp, &hw);
     /* the pyramid's A is singular (4 contact points a face): refused,
      * differentiable once regularised */
@@ -656,23 +657,41 @@ static void test_scenes(void)
 
 static void test_siconos(void)
 {
-    const char *lcps[] = {"/lcp/lcp_mmc.dat", "/lcp/lcp_deudeu.dat", "/lcp/lcp_exp_murty.dat"};
-    const char *fc[] = {"/fc3d/FC3D_Example1.dat", "/fc3d/FrictionContact3D_1c.dat"};
+    const char *lcps[] = {"/lcp/lcp_mmc.dat", "/lcp/lcp_deudeu.dat", "/lcp/lcp_exp_murty.dat", "/lcp/lcp_ortiz.dat",
+                          "/lcp/lcp_enum_fails.dat"};
+    const char *fc[] = {"/fc3d/FC3D_Example1.dat", "/fc3d/FrictionContact3D_1c.dat", "/fc3d/Rover1039.dat",
+                        "/fc3d/Rover4396.dat"};
     if (access(check_data_path("/lcp"), R_OK)) {
         CHECK_SKIP("Siconos files: %s not found (LCPSOLVE_DATA)", check_data_path(""));
         return;
     }
     spec sp;
     memset(&sp, 0, sizeof sp);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 5; k++) {
         sp.path = check_data_path(lcps[k]);
         check_problem(lcps[k], &sp, &EXACT_LCP);
     }
     how hw = {"nsn", 1e-14, 0, 1e-6, 1e-6, 0, -1, NULL, 0};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) {
         sp.path = check_data_path(fc[k]);
         check_problem(fc[k], &sp, &hw);
     }
+    /* redundant contacts (a singular Jacobian): refused, differentiable once regularised */
+    sp.path = check_data_path("/fc3d/BoxesStack1-i100000-32.hdf5.dat");
+    lcps_problem *p = make(&sp);
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    lcps_diff *d = NULL;
+    char err[512];
+    int rc = p ? solve(p, &hw, NULL, &r) : 1;
+    CHECK(rc == 0);
+    CHECK(!rc && lcps_diff_new(p, NULL, &r, &d, err, sizeof err) == 5 && !d && strstr(err, "singular"));
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+    sp.shift = 1e-2;
+    how hb = hw;
+    hb.no_dA = 1; /* along b and mu: A + 1e-2 I is ill-conditioned (as the pyramid's) */
+    check_problem("BoxesStack1 + 1e-2 I (fc3d)", &sp, &hb);
 }
 
 static void test_bad_arguments(void)
