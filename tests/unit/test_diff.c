@@ -365,6 +365,34 @@ static void test_blcp(void)
     }
     how hw = {"pivot", 1e-12, 0, 1e-6, 1e-6, 0, -1, NULL, 0};
     check_problem("blcp box 36", &sp, &hw);
+    /* planted: even rows (i % 4 == 0, 2) free inside [0, inf) with w = 0;
+     * odd rows at a bound of [-0.3, 0.3]: i % 4 == 1 at lo (w > 0), 3 at hi
+     * (w < 0); then row 5 at hi with w = 0: degenerate */
+    for (int pass = 0; pass < 2; pass++) {
+        double *xs = calloc((size_t)n, sizeof *xs), *ws = calloc((size_t)n, sizeof *ws);
+        for (int i = 0; i < n; i++) {
+            int r = i % 4;
+            if (r == 0 || r == 2) xs[i] = i % 2 ? 0.2 * urand() : 0.3 + fabs(urand());
+            else if (r == 1) xs[i] = sp.lo[i], ws[i] = 0.5 + fabs(urand());
+            else xs[i] = sp.hi[i], ws[i] = -0.5 - fabs(urand());
+        }
+        if (pass) xs[5] = sp.hi[5], ws[5] = 0.0;
+        for (int i = 0; i < n; i++) {
+            double v = ws[i];
+            for (int k = sp.rp[i]; k < sp.rp[i + 1]; k++) v -= sp.vx[k] * xs[sp.cj[k]];
+            sp.b[i] = v;
+        }
+        how hp = hw;
+        hp.expect_deg = pass;
+        double db[36];
+        if (pass) {
+            for (int i = 0; i < n; i++) db[i] = 0.1 * urand();
+            db[5] = -50.0; /* w_5 < 0: x_5 stays at its upper bound */
+            hp.one_sided = 1, hp.no_dA = 1, hp.db = db;
+        }
+        check_problem(pass ? "blcp degenerate at hi (one-sided)" : "blcp planted 36", &sp, &hp);
+        free(xs), free(ws);
+    }
     sp.findex = malloc((size_t)n * sizeof(int));
     sp.mu = malloc((size_t)n * sizeof(double));
     sp.nmu = n;
