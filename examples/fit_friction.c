@@ -56,11 +56,14 @@ int main(void)
 {
     const double g = 9.81, dt = 0.01, mu_true = 0.35;
     double v[THROWS][3], obs[THROWS][3];
+    /* directions along the ground: unit vectors (3-4-5 and 5-12-13 triangles) */
+    const double dir[THROWS][2] = {{1, 0}, {0.6, 0.8}, {0, 1}, {-0.8, 0.6}, {-5.0 / 13, -12.0 / 13},
+                                   {0.8, -0.6}, {-1, 0}, {12.0 / 13, 5.0 / 13}};
     for (int t = 0; t < THROWS; t++) { /* normal velocity first: the contact frame (z, x, y) */
-        double speed = 0.01 + 0.02 * t, angle = 0.7 * t;
+        double speed = 0.01 + 0.02 * t;
         v[t][0] = -g * dt;
-        v[t][1] = speed * cos(angle);
-        v[t][2] = speed * sin(angle);
+        v[t][1] = speed * dir[t][0];
+        v[t][2] = speed * dir[t][1];
         if (step(mu_true, v[t], NULL, obs[t], NULL)) return 2;
     }
     double mu = 0.8, lr = 8.0, loss = 0.0;
