@@ -262,11 +262,14 @@ const char *const *lcps_solver_names(void);
  * by one thread at a time. */
 typedef struct lcps_diff lcps_diff;
 
-/* Prepares the derivatives of p at the solution r (status solved) of
- * lcps_solve(p, s, ...); p and s as they were for that solve and not
- * changed while d lives.  5 (error) when K is singular: the solution is
- * not unique there (redundant contacts, a singular A): differentiate a
- * regularised problem (setting "reg"). */
+/* Prepares the derivatives of p at the answer r of lcps_solve(p, s, ...);
+ * p and s as they were for that solve and not changed while d lives.  r.x
+ * must solve the problem (A + reg I with the setting "reg") to a
+ * natural-map residual of 1e-6 relative to the residual's scale, whatever
+ * r.status says (2 otherwise: with "reg" the status is of the original
+ * problem).  5 (error) when K is singular: the solution is not unique
+ * there (redundant contacts, a singular A): differentiate a regularised
+ * problem (setting "reg"). */
 int lcps_diff_new(const lcps_problem *p, const lcps_settings *s, const lcps_result *r, lcps_diff **out, char *err,
                   size_t errlen);
 /* The length of an array: "x", "b", "e" (n), "A" (values of A), "mu", "M",
