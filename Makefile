@@ -12,6 +12,7 @@
 #                   (make bench-engines alone; BENCH_QUICK=1: a few minutes); make bench-sweeps: PGS sweeps/s;
 #                   make bench-api: the cost of lcps_solve beside the solver and the binary (10 contacts);
 #                   make bench-update: the update path's saving in a time-stepping loop
+#                   make bench-diff: the derivatives of a solution (JVP, VJP) beside the solve
 #   make test SANITIZE=1   the same with AddressSanitizer and UBSan (rebuild: make clean first,
 #                   or keep both: make test SANITIZE=1 BUILD=build-san BIN=build-san/lcpsolve LCPSOLVE=build-san/lcpsolve)
 #   make check-san  the sanitizer tier of CI: make check and the scripts of SAN_E2E under ASan+UBSan,
@@ -79,7 +80,7 @@ MPISRC  = $(wildcard src/mpi/*.c)
 LDLIBS += -lmetis
 endif
 
-SRC     = $(wildcard src/scenes/*.c src/core/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
+SRC     = $(wildcard src/scenes/*.c src/core/*.c src/diff/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
 OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
 LIBOBJ  = $(filter-out $(BUILD)/src/cli/%,$(OBJ))
 TESTSRC = $(wildcard tests/unit/*.c)
@@ -207,6 +208,14 @@ bench-update: $(BIN) $(BUILD)/bench/update_path
 	    $$u $$d/pyramid-12-fc3d $$r nsn && $$u $$d/pyramid-12-fc3d $$r admm && \
 	    $$u $$d/pyramid-12-ccp $$r socp-ipm; rc=$$?; rm -rf $$d; exit $$rc
 
+# what the derivatives of a solution cost beside the solve itself, on a
+# 10,000-contact pyramid (A + 1e-3 I: the pyramid's A is singular), lcp by ipm
+# (DIFF_REPEATS rounds) and fc3d by admm to 1e-7 (one round: about 1.5 minutes)
+# (BENCHMARKS.md; DIFF_BASE: a smaller pyramid)
+bench-diff: $(BUILD)/bench/diff_cost
+	@$(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) ipm linsolve sparse && \
+	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7
+
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos
 peer: $(BUILD)/peer/siconos_lcp $(BUILD)/peer/siconos_fc3d
@@ -242,7 +251,7 @@ $(BUILD)/examples/%: examples/%.c
 clean:
 	rm -rf build build-cuda build-mpi build-fuzz build-san lcpsolve $(BUILD) $(BIN)
 
-.PHONY: all check check-san test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
+.PHONY: all check check-san test valgrind bench bench-sweeps bench-api bench-update bench-diff peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)
 
 # the engines' solvers as peers (peer/engines_lcp.cpp): Bullet 3's double build

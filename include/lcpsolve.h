@@ -234,6 +234,69 @@ void lcps_result_free(lcps_result *r);
 /* The solvers of this build, NULL-terminated names in --list-solvers order. */
 const char *const *lcps_solver_names(void);
 
+/* ---- derivatives of a solution (src/diff/) ----------------------------- */
+
+/* Exact derivatives of a solved problem's x with respect to its data, by
+ * implicit differentiation of the natural map at x (the residual's
+ * equation x = P(x - w), w = A x + b, with De Saxce's term for fc3d):
+ * one sparse LU of its generalised Jacobian K (UMFPACK), made by
+ * lcps_diff_new and reused by every JVP and VJP of the handle (a VJP is
+ * one transposed solve with it).  Rows where x is strictly complementary
+ * (and friction contacts strictly inside one piece of the cone projection:
+ * interior, surface, polar cone) are differentiable there and the
+ * derivative is exact.  Degenerate rows (x_i and w_i both within 1e-7
+ * times the residual's scale of 0 or of a bound; a friction contact on the
+ * border of two pieces) take the piece of lower rank: the row stays at its
+ * bound (lcp: dx_i = 0; blcp: dx_i = the bound's derivative; friction: r_i
+ * stays 0 at the apex, on the cone's surface at its border with the
+ * interior): one element of the B-subdifferential, a one-sided derivative.
+ * lcps_diff_degenerate names them.  With the setting "reg", the derivative
+ * is that of the regularised problem A + reg I (the one solved).
+ *
+ * Arrays (plain, the caller's): dA / grad_A hold one value per entry of A,
+ * in the order of the val given to lcps_problem_csr (duplicate entries
+ * each get the gradient of their sum; for a problem read or generated,
+ * A's rows in order, columns ascending); mu is one a contact (ccp, fc3d) or one a row
+ * (blcp with findex); M and J (factored form) in their rows' order,
+ * columns ascending.  lcps_diff_len gives every length.  A handle is used
+ * by one thread at a time. */
+typedef struct lcps_diff lcps_diff;
+
+/* Prepares the derivatives of p at the answer r of lcps_solve(p, s, ...);
+ * p and s as they were for that solve and not changed while d lives.  r.x
+ * must solve the problem (A + reg I with the setting "reg") to a
+ * natural-map residual of 1e-6 relative to the residual's scale, whatever
+ * r.status says (2 otherwise: with "reg" the status is of the original
+ * problem).  5 (error) when K is singular: the solution is not unique
+ * there (redundant contacts, a singular A): differentiate a regularised
+ * problem (setting "reg"). */
+int lcps_diff_new(const lcps_problem *p, const lcps_settings *s, const lcps_result *r, lcps_diff **out, char *err,
+                  size_t errlen);
+/* The length of an array: "x", "b", "e" (n), "A" (values of A), "mu", "M",
+ * "J" (values), "v" (columns of J); 0 when the problem has none, -1 for an
+ * unknown name. */
+int lcps_diff_len(const lcps_diff *d, const char *name);
+/* The number of degenerate rows; flags (n, or NULL) gets 1 on those, 0
+ * elsewhere. */
+int lcps_diff_degenerate(const lcps_diff *d, int *flags);
+/* JVP: dx (n) = the derivative of x along dA, db, dmu (NULL: zero). */
+int lcps_jvp(lcps_diff *d, const double *dA, const double *db, const double *dmu, double *dx, char *err,
+             size_t errlen);
+/* VJP: the gradients of <g, x> (g: n) with respect to A's values, b, mu
+ * (any output NULL: not computed). */
+int lcps_vjp(lcps_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu, char *err,
+             size_t errlen);
+/* The factored form (A = J M^-1 J', b = J v + e): the JVP along dM, dJ
+ * (values), dv, de, dmu and the VJP's gradients with respect to them, so a
+ * simulator chains them through its time step.  Each entry of M is its
+ * own variable (a symmetric change of M: add the gradients of (k, l) and
+ * (l, k)).  2 when the problem is not in factored form. */
+int lcps_jvp_factored(lcps_diff *d, const double *dM, const double *dJ, const double *dv, const double *de,
+                      const double *dmu, double *dx, char *err, size_t errlen);
+int lcps_vjp_factored(lcps_diff *d, const double *g, double *grad_M, double *grad_J, double *grad_v,
+                      double *grad_e, double *grad_mu, char *err, size_t errlen);
+void lcps_diff_free(lcps_diff *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,6 +35,7 @@
 #include "info.h"
 #include "../io/io.h"
 #include "sequence.h"
+#include "sensitivity.h"
 #include "cli.h"
 
 volatile sig_atomic_t lcp_interrupted; /* SIGINT/SIGTERM (on_signal) */
@@ -43,6 +44,7 @@ typedef struct {
     lcp_solve_opts o;  /* the settings of the solve (src/core/options.c) */
     const char *graph;
     const char *output, *output_w, *reference, *warm, *config, *problem;
+    lcp_cli_diff_opts d; /* --sensitivity, --adjoint: derivatives of the solution (src/cli/diff.c) */
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
     int json, info, quiet;
@@ -149,6 +151,10 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
         c->ref_tol = x;
         break;
     case OPT_WARM: c->warm = val; break;
+    case OPT_SENSITIVITY: c->d.sensitivity = val; break;
+    case OPT_SENSITIVITY_OUT: c->d.sensitivity_out = val; break;
+    case OPT_ADJOINT: c->d.adjoint = val; break;
+    case OPT_ADJOINT_OUT: c->d.adjoint_out = val; break;
     case OPT_SCHEDULE:
         if (lcp_schedule_parse(val, &c->schedule, c->err)) return bad(c, "%s%s", c->err->msg, "");
         break;
@@ -203,7 +209,8 @@ static int plan_check(void *ctx, const char *key, const char *value, int *flag, 
     (void)ctx;
     static const char *const refused[] = {"output", "output-w", "trace", "json", "quiet", "info", "config", "graph",
                                           "reference", "warm-start", "cover", "mu", "lo", "hi", "findex",
-                                          "list-solvers", "help", "version", NULL};
+                                          "list-solvers", "help", "version", "sensitivity", "sensitivity-out",
+                                          "adjoint", "adjoint-out", NULL};
     for (int i = 0; refused[i]; i++)
         if (!strcmp(key, refused[i])) {
             snprintf(msg, len, "'%s' cannot be set in a plan (%s)", key,
@@ -393,8 +400,8 @@ int lcp_cli_stop_on_signal(void *ctx, int iter, double time_s, const lcp_metrics
  * long solve does not end in "cannot write". */
 static int check_outputs(const cli *c, lcp_err *err)
 {
-    const char *paths[] = {c->output, c->output_w, c->graph};
-    for (int k = 0; k < 3; k++) {
+    const char *paths[] = {c->output, c->output_w, c->graph, c->d.sensitivity_out};
+    for (int k = 0; k < 4; k++) {
         if (!paths[k] || !strcmp(paths[k], "-")) continue;
         lcp_outfile o;
         int rc = lcp_outfile_open(&o, paths[k], err);
@@ -418,6 +425,7 @@ static int solve(cli *c, lcp_err *err)
     int n0 = 0, exit_code = -1; /* set once a run completed */
     if (rc) goto done;
     if (c->graph && (rc = write_graph(&p, c->graph, err))) goto done;
+    if ((rc = lcp_cli_diff_check(&c->d, &p, c->o.cone_k, err))) goto done;
     if (c->info && !c->o.cone_k) {
         rc = lcp_info_print(stdout, &p, NULL, c->json, err);
         goto done;
@@ -442,6 +450,7 @@ static int solve(cli *c, lcp_err *err)
     }
     if (c->output && (rc = lcp_write_mtx_vector(c->output, out.x, p.n, "lcpsolve solution", err))) goto done;
     if (c->output_w && (rc = lcp_write_mtx_vector(c->output_w, out.w, p.n, "lcpsolve w = A x + b", err))) goto done;
+    if ((c->d.sensitivity || c->d.adjoint) && (rc = lcp_cli_diff(&c->d, &p, out.x, c->o.reg, err))) goto done;
     if (c->info) { /* lcpsolve info --cone: the problem's facts and the approximation's error */
         char cone[32];
         snprintf(cone, sizeof cone, "pyramid:%d", c->o.cone_k);
@@ -455,6 +464,7 @@ static int solve(cli *c, lcp_err *err)
     exit_code = lcp_status_exit_code(r.status);
 done:
     lcp_solve_out_free(&out);
+    lcp_cli_diff_free(&c->d);
     free(ref);
     free(w0);
     lcp_problem_free(&p);
@@ -564,6 +574,7 @@ static int run_sequence(cli *c, lcp_err *err)
     /* what is of one problem's files; every option of the solve holds for each step */
     const char *no = c->o.trace ? "--trace" : c->output ? "--output" : c->output_w ? "--output-w" : c->reference ? "--reference"
                    : c->warm ? "--warm-start" : c->graph ? "--graph" : c->info ? "--info"
+                   : c->d.sensitivity ? "--sensitivity" : c->d.adjoint ? "--adjoint"
                    : c->o.cone_k ? "--cone (the steps are warm-started by contact id from r)" : NULL;
     int rc = 0;
     if (!c->problem) {

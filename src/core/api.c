@@ -538,3 +538,16 @@ const char *const *lcps_solver_names(void)
     pthread_once(&solver_names_once, fill_solver_names);
     return solver_names;
 }
+
+/* ---- for the other parts of the library (api_internal.h) --------------- */
+
+const lcp_problem *lcp_api_problem(const lcps_problem *hc, const int **perm, long *nval, lcp_err *e)
+{
+    lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
+    if (!h || check(h, e)) return NULL;
+    if (perm) *perm = h->perm;
+    if (nval) *nval = h->perm ? h->nval : lcp_csr_nnz(&h->p.A);
+    return &h->p;
+}
+
+double lcp_api_settings_reg(const lcps_settings *s) { return s ? s->o.reg : 0.0; }

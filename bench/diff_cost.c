@@ -1,0 +1,143 @@
+/* bench/diff_cost.c: what the derivatives of a solution cost beside the
+ * solve itself, on a generated pyramid (4 B^2 contacts; B = 50: 10,000).
+ *
+ *   build/bench/diff_cost KIND BASE SHIFT REPEATS SOLVER [OPTION VALUE]...
+ *
+ * KIND lcp or fc3d (mu 0.5).  The pyramid's A is singular (4 contact points
+ * a face: the solution is not unique, nor its derivative), so the problem
+ * solved is A + SHIFT I (its own problem: the solve reaches its tolerance).
+ * Rounds of: the solve (lcps_solve with SOLVER and the options), then
+ * lcps_diff_new (the Jacobian K at the solution and its LU), a JVP along a
+ * random db and a VJP of a random g (each one solve with that LU), and,
+ * as the yardstick of "one linear solve with a factorisation", a CHOLMOD
+ * factorisation of A + SHIFT I and one solve with it.  Prints the medians
+ * in milliseconds and the ratios to the solve, all from the same run. */
+#include <lcpsolve.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/api_internal.h"
+#include "core/common.h"
+#include "la/sparse_factor.h"
+#include "median.h"
+
+int main(int argc, char **argv)
+{
+    if (argc < 6 || (argc - 6) % 2) {
+        fprintf(stderr, "usage: %s lcp|fc3d BASE SHIFT REPEATS SOLVER [OPTION VALUE]...\n", argv[0]);
+        return 2;
+    }
+    const char *kind = argv[1];
+    double shift = atof(argv[3]);
+    int repeats = atoi(argv[4]);
+    if (repeats < 1 || shift < 0 || (strcmp(kind, "lcp") && strcmp(kind, "fc3d"))) {
+        fprintf(stderr, "diff_cost: bad arguments\n");
+        return 2;
+    }
+    char err[1024];
+    const char *gopt[] = {"base", argv[2], strcmp(kind, "lcp") ? "mu" : NULL, "0.5", NULL};
+    lcps_problem *g = NULL, *p = NULL;
+    if (lcps_problem_generate("pyramid", gopt, &g, err, sizeof err)) {
+        fprintf(stderr, "diff_cost: %s\n", err);
+        return 2;
+    }
+    lcp_err e = {{0}};
+    const lcp_problem *lp = lcp_api_problem(g, NULL, NULL, &e);
+    int n = lp->n;
+    long nnz = lcp_csr_nnz(&lp->A);
+    double *ax = malloc((size_t)nnz * sizeof *ax);
+    for (int i = 0; i < n; i++)
+        for (int k = lp->A.p[i]; k < lp->A.p[i + 1]; k++) ax[k] = lp->A.x[k] + (lp->A.j[k] == i ? shift : 0.0);
+    if (lcps_problem_csr(kind, n, lp->A.p, lp->A.j, ax, lp->b, &p, err, sizeof err) ||
+        (lp->mu && lcps_problem_set_vector(p, "mu", lp->mu, lp->nmu, err, sizeof err))) {
+        fprintf(stderr, "diff_cost: %s\n", err);
+        return 2;
+    }
+    lcps_settings *s = lcps_settings_new();
+    if (lcps_settings_set(s, "solver", argv[5], err, sizeof err)) {
+        fprintf(stderr, "diff_cost: %s\n", err);
+        return 2;
+    }
+    for (int a = 6; a < argc; a += 2)
+        if (lcps_settings_set(s, argv[a], argv[a + 1], err, sizeof err)) {
+            fprintf(stderr, "diff_cost: %s\n", err);
+            return 2;
+        }
+    double *ts = malloc((size_t)repeats * 6 * sizeof *ts), *tp = ts + repeats, *tj = tp + repeats, *tv = tj + repeats;
+    double *tf = tv + repeats, *tl = tf + repeats;
+    double *db = malloc((size_t)n * sizeof *db), *gv = malloc((size_t)n * sizeof *gv), *dx = malloc((size_t)n * sizeof *dx);
+    double *gb = malloc((size_t)n * sizeof *gb), *gA = malloc((size_t)nnz * sizeof *gA), *y = malloc((size_t)n * sizeof *y);
+    for (int i = 0; i < n; i++) db[i] = sin(i + 1.0), gv[i] = cos(3.0 * i);
+    int status = 0, ndeg = 0, iters = 0;
+    double dotdiff = 0;
+    const char *solver = "";
+    for (int r = 0; r < repeats; r++) {
+        lcps_result res;
+        double t0 = lcp_now();
+        int rc = lcps_solve(p, s, NULL, &res, err, sizeof err);
+        ts[r] = lcp_now() - t0;
+        if (rc) {
+            fprintf(stderr, "diff_cost: the solve ended %s (%s)\n", lcps_status_name(res.status), err);
+            return 1;
+        }
+        iters = res.iterations;
+        solver = res.solver;
+        lcps_diff *d = NULL;
+        t0 = lcp_now();
+        rc = lcps_diff_new(p, NULL, &res, &d, err, sizeof err);
+        tp[r] = lcp_now() - t0;
+        if (rc) {
+            fprintf(stderr, "diff_cost: %s\n", err);
+            return 1;
+        }
+        ndeg = lcps_diff_degenerate(d, NULL);
+        t0 = lcp_now();
+        rc = lcps_jvp(d, NULL, db, NULL, dx, err, sizeof err);
+        tj[r] = lcp_now() - t0;
+        t0 = lcp_now();
+        rc |= lcps_vjp(d, gv, gA, gb, NULL, err, sizeof err);
+        tv[r] = lcp_now() - t0;
+        if (rc) {
+            fprintf(stderr, "diff_cost: %s\n", err);
+            return 1;
+        }
+        double l = 0, rr = 0;
+        for (int i = 0; i < n; i++) l += gv[i] * dx[i], rr += gb[i] * db[i];
+        dotdiff = fmax(dotdiff, fabs(l - rr) / fmax(fabs(l), 1e-300));
+        lcps_diff_free(d);
+        lcps_result_free(&res);
+        /* the yardstick: a Cholesky of A + shift I and one solve */
+        const lcp_problem *ps = lcp_api_problem(p, NULL, NULL, &e);
+        lcp_sparse_factor F;
+        t0 = lcp_now();
+        int sf = lcp_sparse_factor_init(&F, n, ps->A.p, ps->A.j, ps->A.x, 1, LCP_SF_REFINE_DEFAULT);
+        if (!sf) sf = lcp_sparse_factor_refactor(&F, ps->A.x, LCP_SF_CHOLESKY);
+        tf[r] = lcp_now() - t0;
+        t0 = lcp_now();
+        if (!sf) sf = lcp_sparse_factor_solve(&F, db, y);
+        tl[r] = lcp_now() - t0;
+        lcp_sparse_factor_free(&F);
+        status |= sf;
+    }
+    double ms = 1e3, S = median(ts, repeats), P = median(tp, repeats), Jv = median(tj, repeats), V = median(tv, repeats);
+    double Fc = median(tf, repeats), L = median(tl, repeats);
+    printf("pyramid base %s, %s, %d contacts, n = %d, nnz(A) = %ld, A + %g I; solver %s (%d iterations); "
+           "%d degenerate; %d rounds (medians)\n",
+           argv[2], kind, strcmp(kind, "lcp") ? n / 3 : n, n, nnz, shift, solver, iters, ndeg, repeats);
+    printf("  solve                      %10.2f ms\n", S * ms);
+    printf("  lcps_diff_new (K, factor)  %10.2f ms   %.3f x the solve\n", P * ms, P / S);
+    printf("  lcps_jvp (one solve)       %10.2f ms   %.4f x the solve\n", Jv * ms, Jv / S);
+    printf("  lcps_vjp (one solve)       %10.2f ms   %.4f x the solve\n", V * ms, V / S);
+    printf("  new + vjp                  %10.2f ms   %.3f x the solve\n", (P + V) * ms, (P + V) / S);
+    printf("  yardstick: Cholesky of A   %10.2f ms, one solve with it %.2f ms (vjp / that solve: %.2f)\n", Fc * ms,
+           L * ms, V / L);
+    printf("  dot-product test |<g, Jv> - <J'g, v>| / |<g, Jv>| = %.1e\n", dotdiff);
+    free(ts), free(db), free(gv), free(dx), free(gb), free(gA), free(y), free(ax);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+    lcps_problem_free(g);
+    return status ? 5 : 0;
+}

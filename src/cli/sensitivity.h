@@ -1,0 +1,25 @@
+/* src/cli/sensitivity.h: --sensitivity and --adjoint of the solve command:
+ * the derivatives of the solution (src/diff/) read and written as Matrix
+ * Market files. */
+#ifndef LCPSOLVE_CLI_SENSITIVITY_H
+#define LCPSOLVE_CLI_SENSITIVITY_H
+
+#include "../core/problem.h"
+
+typedef struct {
+    const char *sensitivity, *sensitivity_out; /* DB.mtx -> DX.mtx */
+    const char *adjoint, *adjoint_out;         /* G.mtx -> DIR of gradients */
+    double *db, *g;                            /* read by lcp_cli_diff_check */
+} lcp_cli_diff_opts;
+
+/* Before the solve: the options in pairs, no --cone, the vectors read and
+ * their lengths checked against the problem (exit 2, naming the file). */
+int lcp_cli_diff_check(lcp_cli_diff_opts *d, const lcp_problem *p, int cone_k, lcp_err *err);
+
+/* After the solve: the derivatives at x (of the problem with reg on its
+ * diagonal), written. */
+int lcp_cli_diff(lcp_cli_diff_opts *d, const lcp_problem *p, const double *x, double reg, lcp_err *err);
+
+void lcp_cli_diff_free(lcp_cli_diff_opts *d);
+
+#endif

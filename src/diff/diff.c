@@ -1,0 +1,464 @@
+/* src/diff/diff.c: derivatives of a solution by implicit differentiation
+ * of the natural map; see diff.h. */
+#include "diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/verify.h"
+
+static double inf_norm(const double *v, int n)
+{
+    double m = 0.0;
+    for (int i = 0; v && i < n; i++) m = fmax(m, fabs(v[i]));
+    return m;
+}
+
+int lcp_diff_cone_jacobian(double mu, const double *z, double tol, double *Jp, double *Pmu, int *deg)
+{
+    double zn = z[0], t = sqrt(z[1] * z[1] + z[2] * z[2]), sq = sqrt(1.0 + mu * mu);
+    double polar = (mu * t + zn) / sq;   /* < 0: z in the polar cone (P = 0) */
+    double inner = (mu * zn - t) / sq;   /* > 0: z inside K_mu (P = z) */
+    memset(Jp, 0, 9 * sizeof(double));
+    memset(Pmu, 0, 3 * sizeof(double));
+    *deg = 0;
+    if (polar <= tol) { /* the polar piece (also its border: the lower rank) */
+        *deg = polar >= -tol;
+        return 0;
+    }
+    if (inner > tol) { /* the interior */
+        Jp[0] = Jp[4] = Jp[8] = 1.0;
+        return 2;
+    }
+    *deg = inner >= -tol; /* the surface (with its border to the interior) */
+    double c = 1.0 / (1.0 + mu * mu), a = c * (mu * t + zn), d[2] = {0.0, 0.0};
+    if (t > 0) d[0] = z[1] / t, d[1] = z[2] / t;
+    Jp[0] = c;
+    for (int k = 0; k < 2; k++) {
+        Jp[1 + k] = c * mu * d[k];
+        Jp[3 * (1 + k)] = mu * c * d[k];
+        for (int l = 0; l < 2; l++)
+            Jp[3 * (1 + k) + 1 + l] =
+                mu * mu * c * d[k] * d[l] + (t > 0 ? mu * a * ((k == l) - d[k] * d[l]) / t : 0.0);
+    }
+    double da = c * t - 2.0 * mu * c * a; /* d a / d mu */
+    Pmu[0] = da;
+    Pmu[1] = d[0] * (a + mu * da);
+    Pmu[2] = d[1] * (a + mu * da);
+    return 1;
+}
+
+void lcp_diff_free(lcp_diff *d)
+{
+    if (!d) return;
+    free(d->x), free(d->w), free(d->B), free(d->C), free(d->flag), free(d->pz), free(d->t1), free(d->t2);
+    free(d->ridx), free(d->rmap), free(d->r1), free(d->r2);
+    lcp_csr_free(&d->KR);
+    if (d->fac_on) lcp_sparse_factor_free(&d->F);
+    if (d->fm_on) lcp_sparse_factor_free(&d->FM);
+    lcp_csr_free(&d->K);
+    memset(d, 0, sizeof *d);
+}
+
+/* max over rows (contacts) of |x - P(x - w)| (friction: the 2-norm of a
+ * contact's), with w of the regularised problem */
+static double natural_residual(const lcp_diff *d)
+{
+    const lcp_problem *p = d->p;
+    double m = 0.0;
+    if (d->nc) {
+        for (int c = 0; c < d->nc; c++) {
+            const double *u = d->w + 3 * c;
+            double v[3] = {u[0], u[1], u[2]};
+            if (p->kind == LCP_KIND_FC3D) v[0] += p->mu[c] * sqrt(u[1] * u[1] + u[2] * u[2]);
+            m = fmax(m, sqrt(lcp_contact_residual2_v(p->mu[c], d->x + 3 * c, v)));
+        }
+        return m;
+    }
+    for (int i = 0; i < d->n; i++) {
+        double lo = 0.0, hi = INFINITY, z = d->x[i] - d->w[i];
+        if (p->kind == LCP_KIND_BLCP) lcp_problem_bounds(p, d->x, i, &lo, &hi);
+        m = fmax(m, fabs(d->x[i] - fmin(fmax(z, lo), hi)));
+    }
+    return m;
+}
+
+/* triplets of K */
+typedef struct {
+    int *i, *j;
+    double *x;
+    long n, cap;
+} trip;
+
+static void put(trip *T, int i, int j, double x)
+{
+    if (x == 0.0) return;
+    T->i[T->n] = i, T->j[T->n] = j, T->x[T->n] = x, T->n++;
+}
+
+/* The linearisation of lcp / blcp rows: B (diagonal), C, the flags, and
+ * the rows of K. */
+static void rows_box(lcp_diff *d, trip *T, double tol)
+{
+    const lcp_problem *p = d->p;
+    const lcp_csr *A = &p->A;
+    for (int i = 0; i < d->n; i++) {
+        double lo = 0.0, hi = INFINITY, z = d->x[i] - d->w[i];
+        if (p->kind == LCP_KIND_BLCP) lcp_problem_bounds(p, d->x, i, &lo, &hi);
+        /* which piece of mid(lo, z, hi): -1 at lo, 0 free, 1 at hi */
+        int piece = 0, deg = 0;
+        if (z - lo <= tol) piece = -1, deg = z - lo >= -tol;
+        else if (hi - z <= tol) piece = 1, deg = hi - z >= -tol;
+        if (piece == 0) { /* w_i = 0: the row of A (+ reg) */
+            d->B[i] = 1.0;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) put(T, i, A->j[k], A->x[k]);
+            if (d->reg > 0) put(T, i, i, d->reg);
+            continue;
+        }
+        d->flag[i] = deg;
+        d->ndeg += deg;
+        put(T, i, i, 1.0); /* x_i = the bound */
+        int j = p->findex ? p->findex[i] : -1;
+        if (j >= 0) { /* bound -+ mu_i |x_j| */
+            double s = d->x[j] >= 0 ? 1.0 : -1.0, sign = piece < 0 ? 1.0 : -1.0;
+            put(T, i, j, sign * p->mu[i] * s);
+            d->C[i] = sign * fabs(d->x[j]);
+        }
+    }
+}
+
+/* The linearisation of friction contacts: B (3 x 3 blocks), C, the flags,
+ * the rows of K. */
+static void rows_friction(lcp_diff *d, trip *T, double tol)
+{
+    const lcp_problem *p = d->p;
+    const lcp_csr *A = &p->A;
+    int desaxce = p->kind == LCP_KIND_FC3D;
+    for (int c = 0; c < d->nc; c++) {
+        const double *r = d->x + 3 * c, *u = d->w + 3 * c;
+        double mu = p->mu[c], ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+        double v[3] = {u[0] + (desaxce ? mu * ut : 0.0), u[1], u[2]};
+        double z[3] = {r[0] - v[0], r[1] - v[1], r[2] - v[2]}, Jp[9], Pmu[3], S[9] = {0};
+        int deg;
+        lcp_diff_cone_jacobian(mu, z, tol, Jp, Pmu, &deg);
+        if (desaxce && ut > tol) S[1] = mu * u[1] / ut, S[2] = mu * u[2] / ut;
+        double *B = d->B + 9 * c;
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                double s = 0.0;
+                for (int k = 0; k < 3; k++) s += Jp[3 * a + k] * ((k == b) + S[3 * k + b]);
+                B[3 * a + b] = s;
+            }
+        for (int a = 0; a < 3; a++) {
+            d->flag[3 * c + a] = deg;
+            /* C = P' e_n |u_T| (fc3d) - dP/dmu */
+            d->C[3 * c + a] = (desaxce ? Jp[3 * a] * ut : 0.0) - Pmu[a];
+            for (int b = 0; b < 3; b++) {
+                put(T, 3 * c + a, 3 * c + b, (a == b) - Jp[3 * a + b]);
+                double bab = B[3 * a + b];
+                if (bab == 0.0) continue;
+                int row = 3 * c + b;
+                for (int k = A->p[row]; k < A->p[row + 1]; k++) put(T, 3 * c + a, A->j[k], bab * A->x[k]);
+                if (d->reg > 0) put(T, 3 * c + a, row, bab * d->reg);
+            }
+        }
+        d->ndeg += 3 * deg;
+    }
+    d->ndeg /= 3; /* counted in contacts */
+}
+
+/* The rows held (K's row is e_i and B's row 0) and the factorisation of
+ * the others' K_RR. */
+static int factor_reduced(lcp_diff *d, lcp_err *err)
+{
+    int n = d->n;
+    const lcp_csr *K = &d->K;
+    d->ridx = lcp_alloc((size_t)n + 1, sizeof(int));
+    d->rmap = lcp_alloc((size_t)n + 1, sizeof(int));
+    d->r1 = lcp_alloc((size_t)n + 1, sizeof(double));
+    d->r2 = lcp_alloc((size_t)n + 1, sizeof(double));
+    if (!d->ridx || !d->rmap || !d->r1 || !d->r2) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    d->nr = 0;
+    for (int i = 0; i < n; i++) {
+        int held = K->p[i + 1] - K->p[i] == 1 && K->j[K->p[i]] == i && K->x[K->p[i]] == 1.0;
+        if (held && d->nc) {
+            const double *B = d->B + 9 * (i / 3) + 3 * (i % 3);
+            held = B[0] == 0.0 && B[1] == 0.0 && B[2] == 0.0;
+        } else if (held) {
+            held = d->B[i] == 0.0;
+        }
+        d->rmap[i] = held ? -1 : d->nr;
+        if (!held) d->ridx[d->nr++] = i;
+    }
+    int nr = d->nr;
+    if (nr == 0) return 0;
+    long nnz = 0;
+    for (int k = 0; k < nr; k++)
+        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++) nnz += d->rmap[K->j[e]] >= 0;
+    if (lcp_csr_alloc(&d->KR, nr, nr, nnz)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    nnz = 0;
+    for (int k = 0; k < nr; k++) { /* columns stay ascending: rmap is increasing */
+        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++)
+            if (d->rmap[K->j[e]] >= 0) d->KR.j[nnz] = d->rmap[K->j[e]], d->KR.x[nnz++] = K->x[e];
+        d->KR.p[k + 1] = (int)nnz;
+    }
+    int sym = lcp_csr_is_symmetric(&d->KR, 0.0), sf;
+    d->fac_on = 1;
+    if ((sf = lcp_sparse_factor_init(&d->F, nr, d->KR.p, d->KR.j, d->KR.x, sym, LCP_SF_REFINE_DEFAULT)))
+        return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
+    double rcond = 0.0;
+    if (sym) {
+        sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_CHOLESKY);
+        if (!sf) {
+            rcond = cholmod_rcond(d->F.L, &d->F.cc);
+            if (rcond > 1e-14) {
+                d->chol = 1;
+                return 0;
+            }
+        } else if (sf != LCP_SF_NOT_POSDEF) {
+            return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
+        }
+    }
+    sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_LU);
+    rcond = d->F.info[UMFPACK_RCOND];
+    if (sf == LCP_SF_SINGULAR || (!sf && !(rcond > 1e-14)))
+        return lcp_fail(err, LCP_ERROR, NULL, 0,
+                        "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e): the "
+                        "solution is not unique there (redundant contacts?); differentiate a regularised problem (reg)",
+                        rcond);
+    return sf ? lcp_sparse_factor_fail(&d->F, err, "derivatives: ") : 0;
+}
+
+int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err)
+{
+    memset(d, 0, sizeof *d);
+    d->p = p;
+    d->n = p->n;
+    d->reg = reg > 0 ? reg : 0.0;
+    int fric = (p->kind & LCP_KIND_FRICTION) != 0, n = p->n;
+    if (!p->A.p || !p->b) return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "derivatives: the problem has no A or b");
+    if (fric && (!p->mu || n % 3)) return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "derivatives: a friction problem needs mu and 3 rows a contact");
+    d->nc = fric ? n / 3 : 0;
+    d->nmu = p->mu ? p->nmu : 0;
+    long nnz = lcp_csr_nnz(&p->A);
+    d->x = lcp_alloc((size_t)n, sizeof(double));
+    d->w = lcp_alloc((size_t)n, sizeof(double));
+    d->B = lcp_calloc((size_t)(fric ? 9 * d->nc : n), sizeof(double));
+    d->C = lcp_calloc((size_t)n, sizeof(double));
+    d->flag = lcp_calloc((size_t)n, sizeof(int));
+    d->t1 = lcp_alloc((size_t)n, sizeof(double));
+    long cap = (fric ? 3 * nnz + 18L * d->nc : nnz + 2L * n) + n + 1;
+    trip T = {lcp_alloc((size_t)cap, sizeof(int)), lcp_alloc((size_t)cap, sizeof(int)),
+              lcp_alloc((size_t)cap, sizeof(double)), 0, cap};
+    int rc = 0;
+    if (!d->x || !d->w || !d->B || !d->C || !d->flag || !d->t1 || !T.i || !T.j || !T.x) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+        goto done;
+    }
+    memcpy(d->x, x, (size_t)n * sizeof(double));
+    lcp_csr_matvec(&p->A, x, d->w);
+    for (int i = 0; i < n; i++) d->w[i] += p->b[i] + d->reg * x[i];
+    double scale = fmax(1.0, inf_norm(p->b, n));
+    if (fric) scale = fmax(scale, fmax(inf_norm(x, n), inf_norm(d->w, n)));
+    double tol = LCP_DIFF_DEG_TOL * scale;
+    d->residual = natural_residual(d) / scale;
+    if (!(d->residual <= LCP_DIFF_SOLVED_TOL)) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
+                      "derivatives: x is not a solution of the problem%s (natural-map residual %.2g > %g)",
+                      d->reg > 0 ? " with reg" : "", d->residual, LCP_DIFF_SOLVED_TOL);
+        goto done;
+    }
+    if (fric) rows_friction(d, &T, tol);
+    else rows_box(d, &T, tol);
+    if ((rc = lcp_csr_from_triplets(&d->K, n, n, T.n, T.i, T.j, T.x))) {
+        rc = lcp_fail(err, rc, NULL, 0, "derivatives: cannot build the Jacobian (%s)", rc == LCP_ERROR ? "out of memory" : "bad entries");
+        goto done;
+    }
+    if ((rc = factor_reduced(d, err))) goto done;
+    int sf;
+    if (p->M.p && p->J.p && p->v) { /* the factored form: M's Cholesky and M^-1 J' x */
+        int nb = p->M.m;
+        d->pz = lcp_alloc((size_t)nb, sizeof(double));
+        d->t2 = lcp_alloc((size_t)nb, sizeof(double));
+        if (!d->pz || !d->t2) {
+            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+            goto done;
+        }
+        sf = lcp_sparse_factor_init(&d->FM, nb, p->M.p, p->M.j, p->M.x, 1, LCP_SF_REFINE_DEFAULT);
+        d->fm_on = 1;
+        if (!sf) sf = lcp_sparse_factor_refactor(&d->FM, p->M.x, LCP_SF_CHOLESKY);
+        if (sf == LCP_SF_NOT_POSDEF) {
+            rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "derivatives: the mass matrix M is not positive definite");
+            goto done;
+        }
+        if (sf) {
+            rc = lcp_sparse_factor_fail(&d->FM, err, "derivatives: M: ");
+            goto done;
+        }
+        memset(d->pz, 0, (size_t)nb * sizeof(double)); /* J' x */
+        for (int i = 0; i < n; i++)
+            for (int k = p->J.p[i]; k < p->J.p[i + 1]; k++) d->pz[p->J.j[k]] += p->J.x[k] * x[i];
+        if ((sf = lcp_sparse_factor_solve(&d->FM, d->pz, d->pz))) {
+            rc = lcp_sparse_factor_fail(&d->FM, err, "derivatives: M: ");
+            goto done;
+        }
+    }
+done:
+    free(T.i), free(T.j), free(T.x);
+    return rc;
+}
+
+/* R = B t + C dmu, in place on t */
+static void apply_B(const lcp_diff *d, double *t, const double *dmu)
+{
+    if (d->nc) {
+        for (int c = 0; c < d->nc; c++) {
+            const double *B = d->B + 9 * c;
+            double s[3] = {t[3 * c], t[3 * c + 1], t[3 * c + 2]};
+            for (int a = 0; a < 3; a++)
+                t[3 * c + a] = B[3 * a] * s[0] + B[3 * a + 1] * s[1] + B[3 * a + 2] * s[2] +
+                               (dmu ? d->C[3 * c + a] * dmu[c] : 0.0);
+        }
+    } else {
+        for (int i = 0; i < d->n; i++) t[i] = d->B[i] * t[i] + (dmu ? d->C[i] * dmu[i] : 0.0);
+    }
+}
+
+/* dx = -K^-1 (B t + C dmu); t is used as workspace.  K = [K_RR K_RF; 0 I]:
+ * dx_F = -R_F, K_RR dx_R = -(R_R + K_RF dx_F). */
+static int finish_jvp(lcp_diff *d, double *t, const double *dmu, double *dx, lcp_err *err)
+{
+    if (d->nmu == 0) dmu = NULL;
+    apply_B(d, t, dmu);
+    const lcp_csr *K = &d->K;
+    for (int i = 0; i < d->n; i++)
+        if (d->rmap[i] < 0) dx[i] = -t[i];
+    for (int k = 0; k < d->nr; k++) {
+        int i = d->ridx[k];
+        double s = t[i];
+        for (int e = K->p[i]; e < K->p[i + 1]; e++)
+            if (d->rmap[K->j[e]] < 0) s += K->x[e] * dx[K->j[e]];
+        d->r1[k] = -s;
+    }
+    if (d->nr && lcp_sparse_factor_solve(&d->F, d->r1, d->r2))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed");
+    for (int k = 0; k < d->nr; k++) dx[d->ridx[k]] = d->r2[k];
+    return 0;
+}
+
+int lcp_diff_jvp(lcp_diff *d, const double *dA, const double *db, const double *dmu, double *dx, lcp_err *err)
+{
+    const lcp_csr *A = &d->p->A;
+    double *t = d->t1;
+    for (int i = 0; i < d->n; i++) { /* t = dA x + db */
+        double s = db ? db[i] : 0.0;
+        for (int k = A->p[i]; dA && k < A->p[i + 1]; k++) s += dA[k] * d->x[A->j[k]];
+        t[i] = s;
+    }
+    return finish_jvp(d, t, dmu, dx, err);
+}
+
+/* l = K^-T g; nu = -B' l (into t1, the gradient of b); grad_mu = -C' l */
+static int adjoint(lcp_diff *d, const double *g, double *grad_mu, lcp_err *err)
+{
+    double *l = d->t1;
+    /* K' = [K_RR' 0; K_RF' I]: l_R = K_RR^-T g_R, l_F = g_F - K_RF' l_R */
+    for (int k = 0; k < d->nr; k++) d->r1[k] = g[d->ridx[k]];
+    if (d->nr && (d->chol ? lcp_sparse_factor_solve(&d->F, d->r1, d->r2)
+                          : lcp_sparse_factor_solve_transposed(&d->F, d->r1, d->r2)))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
+    for (int i = 0; i < d->n; i++) l[i] = d->rmap[i] < 0 ? g[i] : d->r2[d->rmap[i]];
+    const lcp_csr *K = &d->K;
+    for (int k = 0; k < d->nr; k++) {
+        int i = d->ridx[k];
+        for (int e = K->p[i]; e < K->p[i + 1]; e++)
+            if (d->rmap[K->j[e]] < 0) l[K->j[e]] -= K->x[e] * l[i];
+    }
+    if (grad_mu && d->nmu) {
+        memset(grad_mu, 0, (size_t)d->nmu * sizeof(double));
+        for (int i = 0; i < d->n; i++) grad_mu[d->nc ? i / 3 : i] -= d->C[i] * l[i];
+    }
+    if (d->nc) {
+        for (int c = 0; c < d->nc; c++) {
+            const double *B = d->B + 9 * c;
+            double s[3] = {l[3 * c], l[3 * c + 1], l[3 * c + 2]};
+            for (int b = 0; b < 3; b++) l[3 * c + b] = -(B[b] * s[0] + B[3 + b] * s[1] + B[6 + b] * s[2]);
+        }
+    } else {
+        for (int i = 0; i < d->n; i++) l[i] = -d->B[i] * l[i];
+    }
+    return 0;
+}
+
+int lcp_diff_vjp(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu, lcp_err *err)
+{
+    int rc = adjoint(d, g, grad_mu, err);
+    if (rc) return rc;
+    const double *nu = d->t1;
+    const lcp_csr *A = &d->p->A;
+    if (grad_b) memcpy(grad_b, nu, (size_t)d->n * sizeof(double));
+    for (int i = 0; grad_A && i < d->n; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) grad_A[k] = nu[i] * d->x[A->j[k]];
+    return 0;
+}
+
+static int need_factored(const lcp_diff *d, lcp_err *err)
+{
+    return d->fm_on ? 0 : lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "derivatives: the problem is not in factored form (M, J, v)");
+}
+
+int lcp_diff_jvp_factored(lcp_diff *d, const double *dM, const double *dJ, const double *dv, const double *de,
+                          const double *dmu, double *dx, lcp_err *err)
+{
+    int rc = need_factored(d, err);
+    if (rc) return rc;
+    const lcp_problem *p = d->p;
+    int n = d->n, nb = p->M.m;
+    double *t = d->t1, *f = d->t2;
+    /* t = dA x + db = dJ (p + v) + J (M^-1 (dJ' x - dM p) + dv) + de, p = M^-1 J' x */
+    memset(f, 0, (size_t)nb * sizeof(double));
+    for (int i = 0; dJ && i < n; i++)
+        for (int k = p->J.p[i]; k < p->J.p[i + 1]; k++) f[p->J.j[k]] += dJ[k] * d->x[i];
+    for (int r = 0; dM && r < nb; r++)
+        for (int k = p->M.p[r]; k < p->M.p[r + 1]; k++) f[r] -= dM[k] * d->pz[p->M.j[k]];
+    if (dJ || dM)
+        if (lcp_sparse_factor_solve(&d->FM, f, f)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with M failed");
+    for (int k = 0; dv && k < nb; k++) f[k] += dv[k];
+    for (int i = 0; i < n; i++) {
+        double s = de ? de[i] : 0.0;
+        for (int k = p->J.p[i]; k < p->J.p[i + 1]; k++) {
+            int col = p->J.j[k];
+            s += p->J.x[k] * f[col];
+            if (dJ) s += dJ[k] * (d->pz[col] + p->v[col]);
+        }
+        t[i] = s;
+    }
+    return finish_jvp(d, t, dmu, dx, err);
+}
+
+int lcp_diff_vjp_factored(lcp_diff *d, const double *g, double *grad_M, double *grad_J, double *grad_v,
+                          double *grad_e, double *grad_mu, lcp_err *err)
+{
+    int rc = need_factored(d, err);
+    if (rc || (rc = adjoint(d, g, grad_mu, err))) return rc;
+    const lcp_problem *p = d->p;
+    int n = d->n, nb = p->M.m;
+    const double *nu = d->t1;
+    double *y = d->t2; /* J' nu, then M^-1 J' nu */
+    memset(y, 0, (size_t)nb * sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int k = p->J.p[i]; k < p->J.p[i + 1]; k++) y[p->J.j[k]] += p->J.x[k] * nu[i];
+    if (grad_v) memcpy(grad_v, y, (size_t)nb * sizeof(double));
+    if (grad_e) memcpy(grad_e, nu, (size_t)n * sizeof(double));
+    if (!grad_J && !grad_M) return 0;
+    if (lcp_sparse_factor_solve(&d->FM, y, y)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with M failed");
+    for (int i = 0; grad_J && i < n; i++)
+        for (int k = p->J.p[i]; k < p->J.p[i + 1]; k++) {
+            int col = p->J.j[k];
+            grad_J[k] = nu[i] * (d->pz[col] + p->v[col]) + d->x[i] * y[col];
+        }
+    for (int r = 0; grad_M && r < nb; r++)
+        for (int k = p->M.p[r]; k < p->M.p[r + 1]; k++) grad_M[k] = -y[r] * d->pz[p->M.j[k]];
+    return 0;
+}

@@ -1,0 +1,101 @@
+/* src/diff/diff.h: exact derivatives of a verified solution x(A, b, mu) by
+ * implicit differentiation of the natural map at x.
+ *
+ * Every kind is written as one natural-map equation G(x) = 0:
+ *   lcp : G = x - max(0, x - w)
+ *   blcp: G = x - mid(lo(x), x - w, hi(x))   (findex: lo, hi = -+mu_i |x_j|)
+ *   ccp : G_i = r_i - P_K(mu_i)(r_i - u_i)            per contact
+ *   fc3d: G_i = r_i - P_K(mu_i)(r_i - u_i - mu_i |u_iT| e_n)
+ * with w = u = A x + b (+ reg x).  At the solution its (generalised)
+ * Jacobian is
+ *     dG = K dx + B (dA x + db) + C dmu,   K = (I - P') + B A,  B = P' (I + S)
+ * where P' is the derivative of the projection (a 0/1 diagonal for lcp and
+ * blcp, the 3 x 3 derivative of the cone projection for friction: interior
+ * I, polar cone 0, boundary the rank-2 surface projection), S the De Saxce
+ * term's derivative (fc3d) and C the derivative in mu.  So
+ *     JVP: dx = -K^-1 (B (dA x + db) + C dmu)
+ *     VJP: l = K^-T g;  nu = -B' l;  grad_b = nu, grad_A(i,j) = nu_i x_j,
+ *          grad_mu = -C' l
+ * with one factorisation made once and reused by every JVP and VJP: rows
+ * held at their bound (K's row e_i) are eliminated, and the rest, K_RR, is
+ * factorised by CHOLMOD where it is symmetric (lcp and blcp with A
+ * symmetric: K_RR = A_RR) and by UMFPACK's LU otherwise.
+ *
+ * Degenerate rows (both sides of a complementarity pair within the
+ * tolerance, or z = x - w on the border of two pieces of the projection)
+ * take the piece of lower rank: the row stays at its bound (lcp: dx_i = 0;
+ * blcp: dx_i = d bound_i; friction: the polar piece (dr_i = 0) before the
+ * surface, the surface before the interior).  They are flagged.
+ *
+ * The factored form (M, J, v, e; A = J M^-1 J', b = J v + e) chains
+ * through M^-1 (a CHOLMOD factor of M). */
+#ifndef LCPSOLVE_DIFF_H
+#define LCPSOLVE_DIFF_H
+
+#include "../core/problem.h"
+#include "../la/sparse_factor.h"
+
+/* The tolerance of degeneracy, relative to the residual's scale
+ * (max(1, |b|_inf) for lcp / blcp, max(1, |q|, |r|, |u|) for friction). */
+#define LCP_DIFF_DEG_TOL 1e-7
+/* x must solve the problem differentiated (with reg) to this natural-map
+ * residual, relative to the same scale (max over rows, or contacts). */
+#define LCP_DIFF_SOLVED_TOL 1e-6
+
+typedef struct {
+    const lcp_problem *p;  /* borrowed: the problem solved (kept unchanged while this lives) */
+    int n, nc, nmu;
+    double reg;            /* the solve's --reg: the derivative is of A + reg I */
+    double *x, *w;         /* the solution and w = (A + reg I) x + b */
+    double *B;             /* lcp/blcp: n (diagonal); friction: 9 nc (3 x 3 blocks, row-major) */
+    double *C;             /* d G / d mu: n entries (row i: column mu_i for blcp, mu_{i/3} for friction) */
+    int *flag;             /* per row: 1 degenerate */
+    int ndeg;
+    double residual;       /* of x, relative (LCP_DIFF_SOLVED_TOL) */
+    lcp_csr K;
+    /* rows whose K row is e_i (x_i held at a bound that moves with no
+     * other unknown; a contact in the polar cone) are solved apart: K =
+     * [K_RR K_RF; 0 I], and only K_RR (nr x nr) is factorised */
+    int nr, *ridx, *rmap;  /* the other rows; rmap[i]: i's place among them, -1 if held */
+    lcp_csr KR;            /* K_RR */
+    lcp_sparse_factor F;   /* Cholesky of K_RR where it is symmetric (lcp, blcp: A symmetric), else its LU */
+    int fac_on, chol;
+    double *r1, *r2;       /* nr each */
+    /* the factored form */
+    lcp_sparse_factor FM;  /* Cholesky of M */
+    int fm_on;
+    double *pz;            /* M^-1 J' x (nb) */
+    double *t1, *t2;       /* workspace: n, nb */
+} lcp_diff;
+
+/* Prepares the derivatives at the solution x (p->n values) of p (finished:
+ * lcp_problem_finish passed), the problem having been solved with
+ * regularisation reg (0: none).  LCP_ERROR when K is singular (the solution
+ * is not unique, e.g. redundant contacts: differentiate a regularised
+ * problem, --reg) or out of memory.  lcp_diff_free even on failure. */
+int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err);
+
+/* dx = the derivative of x along dA (values in p->A's order, NULL: 0), db
+ * (n, NULL: 0), dmu (nmu, NULL: 0). */
+int lcp_diff_jvp(lcp_diff *d, const double *dA, const double *db, const double *dmu, double *dx, lcp_err *err);
+
+/* The gradients of <g, x> (g: n): grad_A (nnz(A), p->A's order), grad_b (n),
+ * grad_mu (nmu); any may be NULL. */
+int lcp_diff_vjp(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu, lcp_err *err);
+
+/* The factored form (p->M, p->J present): dM, dJ in the order of p->M.x,
+ * p->J.x, dv (nb), de (n), dmu; any NULL: 0. */
+int lcp_diff_jvp_factored(lcp_diff *d, const double *dM, const double *dJ, const double *dv, const double *de,
+                          const double *dmu, double *dx, lcp_err *err);
+int lcp_diff_vjp_factored(lcp_diff *d, const double *g, double *grad_M, double *grad_J, double *grad_v,
+                          double *grad_e, double *grad_mu, lcp_err *err);
+
+void lcp_diff_free(lcp_diff *d);
+
+/* The derivative of the projection onto K_mu = {(n, t): |t| <= mu n} at z
+ * (3 values): Jp (3 x 3, row-major) and dP/dmu (3).  Returns the piece:
+ * 0 polar (P = 0), 1 surface, 2 interior (P = z); *deg = 1 when z lies
+ * within tol of a border between pieces (the lower piece is taken). */
+int lcp_diff_cone_jacobian(double mu, const double *z, double tol, double *Jp, double *Pmu, int *deg);
+
+#endif
