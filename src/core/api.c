@@ -538,3 +538,58 @@ const char *const *lcps_solver_names(void)
     pthread_once(&solver_names_once, fill_solver_names);
     return solver_names;
 }
+
+/* ---- data out ----------------------------------------------------------- */
+
+int lcps_problem_matrix(const lcps_problem *hc, const char *name, int *rows, int *cols, const int **rowptr,
+                        const int **col, const double **val, char *err, size_t errlen)
+{
+    if (!hc || !name) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_matrix: %s", !hc ? "no problem" : "no name");
+    lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
+    lcp_err e = {{0}};
+    int rc = check(h, &e);
+    if (rc) return from(&e, rc, err, errlen);
+    const lcp_csr *A = !strcmp(name, "A") ? &h->p.A : !strcmp(name, "M") ? &h->p.M : !strcmp(name, "J") ? &h->p.J : NULL;
+    if (!A) return fail(err, errlen, LCP_INPUT_ERROR, "unknown matrix '%s' (A, M, J)", name);
+    if (!A->p) return fail(err, errlen, LCP_INPUT_ERROR, "the problem has no %s (not a factored problem)", name);
+    if (rows) *rows = A->m;
+    if (cols) *cols = A->n;
+    if (rowptr) *rowptr = A->p;
+    if (col) *col = A->j;
+    if (val) *val = A->x;
+    return 0;
+}
+
+int lcps_problem_vector(const lcps_problem *hc, const char *name, const double **v, int *len, char *err,
+                        size_t errlen)
+{
+    if (!hc || !name || !v || !len)
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_vector: %s", !hc ? "no problem" : "no name or output");
+    lcps_problem *h = (lcps_problem *)hc;
+    lcp_err e = {{0}};
+    int rc = check(h, &e);
+    if (rc) return from(&e, rc, err, errlen);
+    const lcp_problem *p = &h->p;
+    int n = p->n, nb = p->M.p ? p->M.m : 0;
+    if (!strcmp(name, "b")) *v = p->b, *len = n;
+    else if (!strcmp(name, "mu")) *v = p->mu, *len = p->nmu;
+    else if (!strcmp(name, "lo")) *v = p->lo, *len = n;
+    else if (!strcmp(name, "hi")) *v = p->hi, *len = n;
+    else if (!strcmp(name, "e")) *v = p->e, *len = n;
+    else if (!strcmp(name, "v")) *v = p->v, *len = nb;
+    else return fail(err, errlen, LCP_INPUT_ERROR, "unknown vector '%s' (b, mu, lo, hi, e, v)", name);
+    if (!*v) *len = 0;
+    return 0;
+}
+
+int lcps_problem_findex(const lcps_problem *hc, const int **findex, int *len, char *err, size_t errlen)
+{
+    if (!hc || !findex || !len) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_findex: no problem or output");
+    lcps_problem *h = (lcps_problem *)hc;
+    lcp_err e = {{0}};
+    int rc = check(h, &e);
+    if (rc) return from(&e, rc, err, errlen);
+    *findex = h->p.findex;
+    *len = h->p.findex ? h->p.n : 0;
+    return 0;
+}
