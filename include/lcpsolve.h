@@ -271,11 +271,11 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
  * of a solve discards what came before.  It sets stopped to 1 when it
  * stops, and then stops every later solve it sees until the caller sets
  * stopped and started_ back to 0 (one lcps_solve_batch: all its problems).
- * slot_ and started_ are its own (0 at the start). */
+ * started_ and next_s_ are its own (0 at the start). */
 typedef struct {
     int fd, signum;
-    int stopped;
-    int slot_, started_;
+    int stopped, started_;
+    double next_s_;
 } lcps_stop_fd;
 int lcps_stop_on_fd(void *ctx, const lcps_iteration *row);
 

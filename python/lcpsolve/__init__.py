@@ -286,7 +286,7 @@ class _Settings:
             raise
         fd = _wakeup_fd() if main else -1
         if fd >= 0:
-            self.stop = _clib.StopFd(fd, int(signal.SIGINT), 0, 0, 0)
+            self.stop = _clib.StopFd(fd, int(signal.SIGINT), 0, 0, 0.0)
             _clib.settings_on_iteration(self.h, _clib.stop_on_fd, ctypes.addressof(self.stop))
 
     def __del__(self):

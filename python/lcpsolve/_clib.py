@@ -56,7 +56,7 @@ class Iteration(ctypes.Structure):
 
 
 class StopFd(ctypes.Structure):
-    _fields_ = [("fd", c_int), ("signum", c_int), ("stopped", c_int), ("slot_", c_int), ("started_", c_int)]
+    _fields_ = [("fd", c_int), ("signum", c_int), ("stopped", c_int), ("started_", c_int), ("next_s_", c_double)]
 
 
 ON_ITERATION = ctypes.CFUNCTYPE(c_int, c_void_p, P(Iteration))

@@ -85,11 +85,13 @@ int lcps_stop_on_fd(void *ctx, const lcps_iteration *row)
     lcps_stop_fd *c = ctx;
     if (!c || c->fd < 0) return 0;
     if (__atomic_load_n(&c->stopped, __ATOMIC_RELAXED)) return 1;
-    /* a plain load first: the threads of a batch share c, read-only but every 20 ms */
+    /* plain loads first: the threads of a batch share c, written every 20 ms at most */
     int first = !__atomic_load_n(&c->started_, __ATOMIC_RELAXED) && !__atomic_exchange_n(&c->started_, 1, __ATOMIC_RELAXED);
-    int slot = row && row->time_s > 0 ? (int)(row->time_s / 0.02) : 0;
-    if (!first && row && row->iteration >= 0 && slot == __atomic_load_n(&c->slot_, __ATOMIC_RELAXED)) return 0;
-    __atomic_store_n(&c->slot_, slot, __ATOMIC_RELAXED);
+    double next;
+    __atomic_load(&c->next_s_, &next, __ATOMIC_RELAXED);
+    if (!first && row && row->iteration >= 0 && row->time_s < next && row->time_s >= next - 0.04) return 0;
+    next = (row && row->time_s > 0 ? row->time_s : 0.0) + 0.02;
+    __atomic_store(&c->next_s_, &next, __ATOMIC_RELAXED);
     unsigned char buf[64];
     int hit = 0;
     for (;;) {
