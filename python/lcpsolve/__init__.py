@@ -603,23 +603,17 @@ def solve_batch(problems, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, 
     freer = _ResultsFree(res, count)
     if rc in (2, 5) and all(not r.x for r in res[:count]):
         _raise(rc, err)
-    ns = [r.n for r in res[:count]]
-    if count and all(k == ns[0] for k in ns) and all(r.x for r in res[:count]):
-        n = ns[0]
-        X = np.empty((count, n))
-        base, stride = X.ctypes.data, 8 * n
-        for k in range(count):
-            ctypes.memmove(base + k * stride, res[k].x, stride)
-    else:
-        X = [_copy(r.x, r.n) for r in res[:count]]
     # the numbers of every result at once, through a numpy view of the structs
-    dt = np.dtype({"names": ["status", "iterations", "time_s", "residual", "complementarity", "feasibility"],
-                   "formats": [np.int32, np.int32, np.float64, np.float64, np.float64, np.float64],
-                   "offsets": [getattr(_clib.Result, f).offset for f in
-                               ("status", "iterations", "time_s", "residual", "complementarity",
-                                "feasibility")],
-                   "itemsize": ctypes.sizeof(_clib.Result)})
-    view = np.frombuffer(res, dtype=dt, count=count) if count else np.zeros(0, dt)
+    view = np.frombuffer(res, dtype=_RESULT_DTYPE, count=count) if count else np.zeros(0, _RESULT_DTYPE)
+    ns, addrs = view["n"], view["x"]
+    if count and (ns == ns[0]).all() and (addrs != 0).all():
+        n = int(ns[0])
+        X = np.empty((count, n))
+        base, stride, move = X.ctypes.data, 8 * n, ctypes.memmove
+        for k, a in enumerate(addrs.tolist()):
+            move(base + k * stride, a, stride)
+    else:
+        X = [_copy(a, m) for a, m in zip(addrs.tolist(), ns.tolist())]
     st = view["status"].astype(np.int64)
     names = np.array(STATUSES + ("unknown",))
     fields = {"status": names[np.where((st >= 0) & (st < 8), st, 8)],
@@ -634,6 +628,13 @@ def solve_batch(problems, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, 
     out = BatchResult(fields, X, solve_s, rc, threads)
     out._free = freer  # the results (their strings) are released with the BatchResult
     return out
+
+
+_RESULT_FIELDS = ("status", "iterations", "time_s", "residual", "complementarity", "feasibility", "n", "x")
+_RESULT_DTYPE = np.dtype({"names": list(_RESULT_FIELDS),
+                          "formats": [np.int32, np.int32] + [np.float64] * 4 + [np.int32, np.uint64],
+                          "offsets": [getattr(_clib.Result, f).offset for f in _RESULT_FIELDS],
+                          "itemsize": ctypes.sizeof(_clib.Result)})
 
 
 class _ResultsFree:

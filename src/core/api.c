@@ -461,6 +461,24 @@ typedef struct {
     char message[1024], auto_reason[1024];
 } result_text;
 
+/* r's message and auto_reason in one block of their own size, r's
+ * internal_ (a batch keeps many results: 2 KB each would be fresh memory
+ * to fault in); r->internal_ is not freed here. */
+static void keep_texts(lcps_result *r, const char *message, const char *reason)
+{
+    size_t lm = strlen(message), la = strlen(reason);
+    char *b = malloc(lm + la + 2);
+    if (!b) {
+        r->message = r->auto_reason = "";
+        return;
+    }
+    memcpy(b, message, lm + 1);
+    memcpy(b + lm + 1, reason, la + 1);
+    r->internal_ = b;
+    r->message = b;
+    r->auto_reason = b + lm + 1;
+}
+
 void lcps_result_free(lcps_result *r)
 {
     if (!r) return;
@@ -477,7 +495,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     memset(r, 0, sizeof *r);
     r->status = LCPS_INPUT_ERROR;
     r->solver = r->precond = r->message = r->auto_reason = "";
-    result_text *t = calloc(1, sizeof *t);
+    result_text *t = calloc(1, sizeof *t); /* while the solve runs; kept at its size by keep_texts */
     if (!t) {
         r->status = LCPS_ERROR;
         return fail(err, errlen, LCP_ERROR, "out of memory");
@@ -499,6 +517,9 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
         r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;
         if (rc == LCP_INPUT_ERROR) r->status = LCPS_INPUT_ERROR;
         snprintf(t->message, sizeof t->message, "%s", e.msg);
+        r->internal_ = NULL;
+        keep_texts(r, t->message, t->auto_reason);
+        free(t);
         lcp_solve_out_free(&out);
         return from(&e, rc, err, errlen);
     }
@@ -517,6 +538,9 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     r->omega = out.omega;
     snprintf(t->message, sizeof t->message, "%s", out.message);
     snprintf(t->auto_reason, sizeof t->auto_reason, "%s", out.auto_reason);
+    r->internal_ = NULL;
+    keep_texts(r, t->message, t->auto_reason);
+    free(t);
     if (err && errlen) *err = '\0';
     return lcp_status_exit_code(out.status);
 }

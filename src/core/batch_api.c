@@ -36,7 +36,7 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
                      int threads, lcps_result *r, char *err, size_t errlen)
 {
     if (err && errlen) *err = '\0';
-    if (!p || !r || count < 0 || threads < 1) {
+    if ((!p && count > 0) || (!r && count > 0) || count < 0 || threads < 1) {
         if (err && errlen)
             snprintf(err, errlen, "lcps_solve_batch: %s", !p ? "no problems" : !r ? "r is NULL"
                                                           : count < 0 ? "negative count" : "threads must be >= 1");

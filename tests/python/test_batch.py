@@ -65,6 +65,11 @@ def test_stacked_arrays():
         assert (r.x[k] >= 0).all() and (w >= -1e-9).all() and abs(r.x[k] @ w) < 1e-9
 
 
+def test_an_empty_batch():
+    r = lcpsolve.solve_batch([], solver="pgs")
+    assert len(r) == 0 and r.exit_code == 0 and r.solved == 0
+
+
 def test_mixed_sizes_give_a_list(envs):
     _, problems, _ = envs
     other = lcpsolve.read(os.path.join(ROOT, "problems", "murty-8"))
