@@ -135,7 +135,7 @@ def _csr(A):
 
 
 def _ptr(a):
-    return a.ctypes.data if a is not None and a.size else None
+    return a.ctypes.data if a is not None else None
 
 
 # ---- problems -------------------------------------------------------------

@@ -463,7 +463,7 @@ typedef struct {
 
 /* r's message and auto_reason in one block of their own size, r's
  * internal_ (a batch keeps many results: 2 KB each would be fresh memory
- * to fault in); r->internal_ is not freed here. */
+ * to fault in). */
 static void keep_texts(lcps_result *r, const char *message, const char *reason)
 {
     size_t lm = strlen(message), la = strlen(reason);
@@ -495,15 +495,12 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     memset(r, 0, sizeof *r);
     r->status = LCPS_INPUT_ERROR;
     r->solver = r->precond = r->message = r->auto_reason = "";
-    result_text *t = calloc(1, sizeof *t); /* while the solve runs; kept at its size by keep_texts */
-    if (!t) {
-        r->status = LCPS_ERROR;
-        return fail(err, errlen, LCP_ERROR, "out of memory");
+    result_text text, *t = &text; /* while the solve runs; kept at its size by keep_texts */
+    t->message[0] = t->auto_reason[0] = '\0';
+    if (!hc) {
+        keep_texts(r, "lcps_solve: no problem (NULL)", "");
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: no problem (NULL)");
     }
-    r->internal_ = t;
-    r->message = t->message;
-    r->auto_reason = t->auto_reason;
-    if (!hc) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: no problem (NULL)");
     lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
     lcp_solve_opts defaults;
     const lcp_solve_opts *o = s ? &s->o : &defaults;
@@ -517,9 +514,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
         r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;
         if (rc == LCP_INPUT_ERROR) r->status = LCPS_INPUT_ERROR;
         snprintf(t->message, sizeof t->message, "%s", e.msg);
-        r->internal_ = NULL;
         keep_texts(r, t->message, t->auto_reason);
-        free(t);
         lcp_solve_out_free(&out);
         return from(&e, rc, err, errlen);
     }
@@ -538,9 +533,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     r->omega = out.omega;
     snprintf(t->message, sizeof t->message, "%s", out.message);
     snprintf(t->auto_reason, sizeof t->auto_reason, "%s", out.auto_reason);
-    r->internal_ = NULL;
     keep_texts(r, t->message, t->auto_reason);
-    free(t);
     if (err && errlen) *err = '\0';
     return lcp_status_exit_code(out.status);
 }
