@@ -263,6 +263,10 @@ int lcps_problem_findex(const lcps_problem *p, const int **findex, int *len, cha
 int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_settings *s, const double *const *x0,
                      int threads, lcps_result *r, char *err, size_t errlen);
 
+/* The answers x of r[0 .. count) one after the other into out (NULL: only
+ * counted): the number of doubles, or -1 when a result has no x. */
+long lcps_results_x(const lcps_result *r, int count, double *out);
+
 /* A callback for lcps_settings_on_iteration that stops the solve (status
  * time_limit, message "interrupted", best iterate kept) when the byte
  * signum (0: any byte) arrives on fd, a non-blocking pipe written by a

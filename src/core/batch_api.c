@@ -75,6 +75,17 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     return code;
 }
 
+long lcps_results_x(const lcps_result *r, int count, double *out)
+{
+    long at = 0;
+    for (int k = 0; r && k < count; k++) {
+        if (!r[k].x && r[k].n > 0) return -1;
+        if (out && r[k].n > 0) memcpy(out + at, r[k].x, (size_t)r[k].n * sizeof(double));
+        at += r[k].n > 0 ? r[k].n : 0;
+    }
+    return at;
+}
+
 /* ctx: lcps_stop_fd.  The first call of a solve (started_ 0) empties the
  * pipe of what came before the solve; then the pipe is read when a new 20 ms
  * of the solve's time has begun (and at every set-up poll), so a solve of

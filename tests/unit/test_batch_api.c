@@ -47,6 +47,12 @@ static void test_batch(void)
     lcps_result one[N], two[N], single;
     CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 1, one, err, sizeof err) == 0);
     CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 2, two, err, sizeof err) == 0);
+    long total = lcps_results_x(one, N, NULL);
+    double *all = malloc((size_t)total * sizeof *all);
+    CHECK(total == N * 10 + N * (N - 1) / 2 && lcps_results_x(one, N, all) == total);
+    CHECK(!memcmp(all, one[0].x, 10 * sizeof *all) && !memcmp(all + total - (10 + N - 1), one[N - 1].x,
+                                                                 (size_t)(10 + N - 1) * sizeof *all));
+    free(all);
     int same = 1;
     for (int k = 0; k < N; k++) {
         CHECK(lcps_solve(p[k], s, NULL, &single, err, sizeof err) == 0);
