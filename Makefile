@@ -276,3 +276,19 @@ bench-engines: $(BIN) $(BUILD)/bench/solve_loop
 bench-threads: $(BIN)
 	@sh scripts/bench-threads
 .PHONY: peer-engines bench-engines bench-threads
+
+# the Python package (python/lcpsolve, ctypes on liblcpsolve; docs/python.md): installed with the
+# library where Debian's python3 finds it for PREFIX (PYTHONDIR), told the LIBDIR it loads from
+PYVER    = $(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
+install: install-python
+install-python:
+	install -d $(DESTDIR)$(PYTHONDIR)/lcpsolve
+	install -m 644 python/lcpsolve/__init__.py python/lcpsolve/_clib.py $(DESTDIR)$(PYTHONDIR)/lcpsolve/
+	printf '"""Written by make install: where liblcpsolve was installed."""\nLIBDIR = %s\n' "'$(LIBDIR)'" \
+	    >$(DESTDIR)$(PYTHONDIR)/lcpsolve/_install.py
+
+# the Python package's batches against `lcpsolve batch`, and its per-call overhead (BENCHMARKS.md)
+bench-python: $(BIN) $(LIBSO)
+	@OPENBLAS_NUM_THREADS=1 /usr/bin/python3 scripts/bench-python $(BENCH_PYTHON_ARGS)
+.PHONY: install-python bench-python

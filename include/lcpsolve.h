@@ -297,6 +297,67 @@ int lcps_vjp_factored(lcps_diff *d, const double *g, double *grad_M, double *gra
                       double *grad_e, double *grad_mu, char *err, size_t errlen);
 void lcps_diff_free(lcps_diff *d);
 
+
+/* ---- data out, many solves, stopping: for front ends in other languages */
+
+/* Read-only views of a problem's data, owned by the problem: valid until it
+ * is changed or freed.  The problem is checked first, as a solve checks it
+ * (a factored problem gets its A = J M^-1 J' and b = J v + e).
+ * lcps_problem_matrix: "A" (n x n), or of a factored problem "M" and "J";
+ * *rows, *cols and the CSR arrays (rows ascending, columns ascending within
+ * a row).  lcps_problem_vector: "b", "mu", "lo", "hi", "e", "v" (*v NULL
+ * and *len 0 where the problem has none; lo and hi hold +-inf for infinite
+ * bounds).  lcps_problem_findex: *findex NULL and *len 0 where absent. */
+int lcps_problem_matrix(const lcps_problem *p, const char *name, int *rows, int *cols, const int **rowptr,
+                        const int **col, const double **val, char *err, size_t errlen);
+int lcps_problem_vector(const lcps_problem *p, const char *name, const double **v, int *len, char *err,
+                        size_t errlen);
+int lcps_problem_findex(const lcps_problem *p, const int **findex, int *len, char *err, size_t errlen);
+
+/* Solves p[0 .. count) with s (NULL: the defaults), problem k from x0[k]
+ * (x0 NULL, or x0[k] NULL: zeros), `threads` problems at once, each on one
+ * thread (s's "threads" is replaced by 1; OpenBLAS is set to one thread),
+ * as `lcpsolve batch -j threads` solves its environments: r[k] is what
+ * lcps_solve(p[k], ...) gives, the same bits for any threads; release each
+ * with lcps_result_free.  The problems may be one handle more than once.
+ * Returns the worst exit code by lcpsolve batch's precedence (2 input
+ * error, 5 breakdown, 3 no solution, 1 limit, 0 all solved); err names the
+ * first problem that gave a 2 or 5 ("problem K: ..."). */
+int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_settings *s, const double *const *x0,
+                     int threads, lcps_result *r, char *err, size_t errlen);
+
+/* The answers x of r[0 .. count) one after the other into out (NULL: only
+ * counted): the number of doubles, or -1 when a result has no x. */
+long lcps_results_x(const lcps_result *r, int count, double *out);
+
+/* A callback for lcps_settings_on_iteration that stops the solve (status
+ * time_limit, message "interrupted", best iterate kept) when the byte
+ * signum (0: any byte) arrives on fd, a non-blocking pipe written by a
+ * signal handler (Python's signal.set_wakeup_fd writes the signal's
+ * number).  It reads fd every 20 ms of the solve at most; its first call
+ * of a solve discards what came before.  It sets stopped to 1 when it
+ * stops, and then stops every later solve it sees until the caller sets
+ * stopped and started_ back to 0 (one lcps_solve_batch: all its problems).
+ * started_ and next_s_ are its own (0 at the start). */
+typedef struct {
+    int fd, signum;
+    int stopped, started_;
+    double next_s_;
+} lcps_stop_fd;
+int lcps_stop_on_fd(void *ctx, const lcps_iteration *row);
+
+/* The registry entry of a solver: the kinds it takes ("lcp,blcp" into
+ * kinds, kindslen bytes), the preconditioners it takes besides "none"
+ * (NULL-terminated, or NULL), its one-line summary.  0, or 2 for a name
+ * that is not a solver of this build. */
+int lcps_solver_info(const char *name, char *kinds, size_t kindslen, const char *const **preconds,
+                     const char **summary);
+
+/* The k-th option lcps_settings_set takes (k = 0, 1, ...): its long name,
+ * the name of its value (NULL for a flag) and its help line.  0, or -1
+ * past the last. */
+int lcps_option_info(int k, const char **name, const char **arg, const char **help);
+
 #ifdef __cplusplus
 }
 #endif

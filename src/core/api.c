@@ -461,6 +461,24 @@ typedef struct {
     char message[1024], auto_reason[1024];
 } result_text;
 
+/* r's message and auto_reason in one block of their own size, r's
+ * internal_ (a batch keeps many results: 2 KB each would be fresh memory
+ * to fault in). */
+static void keep_texts(lcps_result *r, const char *message, const char *reason)
+{
+    size_t lm = strlen(message), la = strlen(reason);
+    char *b = malloc(lm + la + 2);
+    if (!b) {
+        r->message = r->auto_reason = "";
+        return;
+    }
+    memcpy(b, message, lm + 1);
+    memcpy(b + lm + 1, reason, la + 1);
+    r->internal_ = b;
+    r->message = b;
+    r->auto_reason = b + lm + 1;
+}
+
 void lcps_result_free(lcps_result *r)
 {
     if (!r) return;
@@ -477,15 +495,12 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     memset(r, 0, sizeof *r);
     r->status = LCPS_INPUT_ERROR;
     r->solver = r->precond = r->message = r->auto_reason = "";
-    result_text *t = calloc(1, sizeof *t);
-    if (!t) {
-        r->status = LCPS_ERROR;
-        return fail(err, errlen, LCP_ERROR, "out of memory");
+    result_text text, *t = &text; /* while the solve runs; kept at its size by keep_texts */
+    t->message[0] = t->auto_reason[0] = '\0';
+    if (!hc) {
+        keep_texts(r, "lcps_solve: no problem (NULL)", "");
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: no problem (NULL)");
     }
-    r->internal_ = t;
-    r->message = t->message;
-    r->auto_reason = t->auto_reason;
-    if (!hc) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: no problem (NULL)");
     lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
     lcp_solve_opts defaults;
     const lcp_solve_opts *o = s ? &s->o : &defaults;
@@ -499,6 +514,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
         r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;
         if (rc == LCP_INPUT_ERROR) r->status = LCPS_INPUT_ERROR;
         snprintf(t->message, sizeof t->message, "%s", e.msg);
+        keep_texts(r, t->message, t->auto_reason);
         lcp_solve_out_free(&out);
         return from(&e, rc, err, errlen);
     }
@@ -517,6 +533,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     r->omega = out.omega;
     snprintf(t->message, sizeof t->message, "%s", out.message);
     snprintf(t->auto_reason, sizeof t->auto_reason, "%s", out.auto_reason);
+    keep_texts(r, t->message, t->auto_reason);
     if (err && errlen) *err = '\0';
     return lcp_status_exit_code(out.status);
 }
@@ -551,3 +568,58 @@ const lcp_problem *lcp_api_problem(const lcps_problem *hc, const int **perm, lon
 }
 
 double lcp_api_settings_reg(const lcps_settings *s) { return s ? s->o.reg : 0.0; }
+
+/* ---- data out ----------------------------------------------------------- */
+
+int lcps_problem_matrix(const lcps_problem *hc, const char *name, int *rows, int *cols, const int **rowptr,
+                        const int **col, const double **val, char *err, size_t errlen)
+{
+    if (!hc || !name) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_matrix: %s", !hc ? "no problem" : "no name");
+    lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
+    lcp_err e = {{0}};
+    int rc = check(h, &e);
+    if (rc) return from(&e, rc, err, errlen);
+    const lcp_csr *A = !strcmp(name, "A") ? &h->p.A : !strcmp(name, "M") ? &h->p.M : !strcmp(name, "J") ? &h->p.J : NULL;
+    if (!A) return fail(err, errlen, LCP_INPUT_ERROR, "unknown matrix '%s' (A, M, J)", name);
+    if (!A->p) return fail(err, errlen, LCP_INPUT_ERROR, "the problem has no %s (not a factored problem)", name);
+    if (rows) *rows = A->m;
+    if (cols) *cols = A->n;
+    if (rowptr) *rowptr = A->p;
+    if (col) *col = A->j;
+    if (val) *val = A->x;
+    return 0;
+}
+
+int lcps_problem_vector(const lcps_problem *hc, const char *name, const double **v, int *len, char *err,
+                        size_t errlen)
+{
+    if (!hc || !name || !v || !len)
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_vector: %s", !hc ? "no problem" : "no name or output");
+    lcps_problem *h = (lcps_problem *)hc;
+    lcp_err e = {{0}};
+    int rc = check(h, &e);
+    if (rc) return from(&e, rc, err, errlen);
+    const lcp_problem *p = &h->p;
+    int n = p->n, nb = p->M.p ? p->M.m : 0;
+    if (!strcmp(name, "b")) *v = p->b, *len = n;
+    else if (!strcmp(name, "mu")) *v = p->mu, *len = p->nmu;
+    else if (!strcmp(name, "lo")) *v = p->lo, *len = n;
+    else if (!strcmp(name, "hi")) *v = p->hi, *len = n;
+    else if (!strcmp(name, "e")) *v = p->e, *len = n;
+    else if (!strcmp(name, "v")) *v = p->v, *len = nb;
+    else return fail(err, errlen, LCP_INPUT_ERROR, "unknown vector '%s' (b, mu, lo, hi, e, v)", name);
+    if (!*v) *len = 0;
+    return 0;
+}
+
+int lcps_problem_findex(const lcps_problem *hc, const int **findex, int *len, char *err, size_t errlen)
+{
+    if (!hc || !findex || !len) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_problem_findex: no problem or output");
+    lcps_problem *h = (lcps_problem *)hc;
+    lcp_err e = {{0}};
+    int rc = check(h, &e);
+    if (rc) return from(&e, rc, err, errlen);
+    *findex = h->p.findex;
+    *len = h->p.findex ? h->p.n : 0;
+    return 0;
+}

@@ -1,0 +1,729 @@
+"""lcpsolve for Python: contact problems (lcp, blcp, ccp, fc3d) from numpy
+and scipy.sparse arrays or files, solved and verified by liblcpsolve (the C
+library of the lcpsolve command, through ctypes: the same pipeline, the same
+bits).  The reference is docs/python.md.
+
+    import numpy as np, lcpsolve
+    r = lcpsolve.solve(np.array([[2., -1], [-1, 2]]), [-1, -1], solver="pgs")
+    r.x, r.status, r.residual
+"""
+import ctypes
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+
+from . import _clib
+
+__all__ = ["solve", "solve_batch", "read", "generate", "solvers", "options", "Problem", "Result",
+           "BatchResult", "LcpsolveError", "InputError", "SolverInfo", "OptionInfo", "version", "library_path"]
+
+version = _clib.version().decode()
+library_path = _clib.path
+_ERRLEN = 1024
+STATUSES = tuple(_clib.status_name(k).decode() for k in range(8))
+_EXIT_CODES = np.array([_clib.status_exit_code(k) for k in range(9)], dtype=np.int32)
+
+
+class LcpsolveError(Exception):
+    """An error of the library: .code is the lcpsolve command's exit code
+    for it (2 input or usage error, 5 out of memory or internal error)."""
+
+    def __init__(self, message, code=5):
+        super().__init__(message)
+        self.code = code
+
+
+class InputError(LcpsolveError, ValueError):
+    """Bad input (exit code 2): a file, an array, an option."""
+
+    def __init__(self, message, code=2):
+        super().__init__(message, code)
+
+
+def _raise(rc, err):
+    msg = err.value.decode(errors="replace") if err is not None else ""
+    if rc == 2:
+        raise InputError(msg)
+    raise LcpsolveError(msg or "error", rc)
+
+
+def _call(fn, *args):
+    err = ctypes.create_string_buffer(_ERRLEN)
+    rc = fn(*args, err, _ERRLEN)
+    if rc:
+        _raise(rc, err)
+
+
+def _opt_value(name, v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (int, np.integer, np.floating)):
+        return repr(float(v)) if isinstance(v, np.floating) else str(int(v))
+    if isinstance(v, str):
+        return v
+    raise TypeError(f"option {name}: {v!r} is not a number, string or bool")
+
+
+def _opt_name(k):
+    return k.replace("_", "-")
+
+
+# ---- arrays in ------------------------------------------------------------
+
+def _vector(name, v, n=None, dtype=np.float64):
+    if isinstance(v, (str, bytes)):
+        raise TypeError(f"{name}: expected an array of numbers, got {type(v).__name__}")
+    a = np.asarray(v)
+    if a.dtype.kind not in "iuf" or a.dtype == np.float16:
+        raise TypeError(f"{name}: dtype {a.dtype} is not a real number type (float64, float32 or integer)")
+    if a.ndim != 1:
+        raise InputError(f"{name}: expected a vector (1-d), got shape {a.shape}")
+    if n is not None and a.shape[0] != n:
+        raise InputError(f"{name}: has {a.shape[0]} entries, expected {n}")
+    a = np.ascontiguousarray(a, dtype=dtype)
+    if dtype == np.float64 and not np.isfinite(a).all() and name not in ("lo", "hi"):
+        i = int(np.flatnonzero(~np.isfinite(a))[0])
+        raise InputError(f"{name}[{i}] = {a[i]} is not finite")
+    if dtype == np.float64 and name in ("lo", "hi") and np.isnan(a).any():
+        i = int(np.flatnonzero(np.isnan(a))[0])
+        raise InputError(f"{name}[{i}] is NaN")
+    return a
+
+
+def _csr(A):
+    """A as CSR arrays (rowptr, col, val: int32, int32, float64, C order),
+    n; scipy's own arrays where they are already of those types."""
+    try:
+        import scipy.sparse as sp
+    except ImportError:  # pragma: no cover
+        sp = None
+    if sp is not None and sp.issparse(A):
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise InputError(f"A: must be square, got shape {A.shape}")
+        if A.dtype.kind not in "iuf" or A.dtype == np.float16:
+            raise TypeError(f"A: dtype {A.dtype} is not a real number type (float64, float32 or integer)")
+        M = A if A.format == "csr" else A.tocsr()
+        rowptr = np.ascontiguousarray(M.indptr, dtype=np.int32)
+        col = np.ascontiguousarray(M.indices, dtype=np.int32)
+        val = np.ascontiguousarray(M.data, dtype=np.float64)
+        if not np.isfinite(val).all():
+            k = int(np.flatnonzero(~np.isfinite(val))[0])
+            i = int(np.searchsorted(rowptr, k, side="right") - 1)
+            raise InputError(f"A[{i}, {int(col[k])}] = {val[k]} is not finite")
+        return rowptr, col, val, A.shape[0]
+    if isinstance(A, (str, bytes)):
+        raise TypeError(f"A: expected a numpy array or scipy.sparse matrix, got {type(A).__name__}")
+    a = np.asarray(A)
+    if a.dtype.kind not in "iuf" or a.dtype == np.float16:
+        raise TypeError(f"A: dtype {a.dtype} is not a real number type (float64, float32 or integer)")
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise InputError(f"A: must be a square matrix, got shape {a.shape}")
+    if not np.isfinite(a).all():
+        i, j = (int(t) for t in np.argwhere(~np.isfinite(a))[0])
+        raise InputError(f"A[{i}, {j}] = {a[i, j]} is not finite")
+    mask = a != 0
+    rowptr = np.zeros(a.shape[0] + 1, dtype=np.int32)
+    np.cumsum(mask.sum(axis=1), out=rowptr[1:])
+    col = np.nonzero(mask)[1].astype(np.int32)
+    val = np.ascontiguousarray(a[mask], dtype=np.float64)
+    return rowptr, col, val, a.shape[0]
+
+
+def _ptr(a):
+    return a.ctypes.data if a is not None else None
+
+
+# ---- problems -------------------------------------------------------------
+
+class Problem:
+    """A problem held by the library: from arrays (Problem.from_arrays, or
+    solve()), a file (read) or a scene (generate).  A, b, mu, lo, hi,
+    findex, e, and of a factored problem M, J, v, are copies as numpy
+    arrays and scipy.sparse CSR matrices (None where absent)."""
+
+    __slots__ = ("_h", "__weakref__")
+
+    def __init__(self, handle):
+        self._h = handle
+
+    def __del__(self):
+        h, self._h = getattr(self, "_h", None), None
+        if h:
+            _clib.problem_free(h)
+
+    @classmethod
+    def from_arrays(cls, A, b, kind="lcp", mu=None, lo=None, hi=None, findex=None):
+        if not isinstance(kind, str):
+            raise TypeError(f"kind: expected a string (lcp, blcp, ccp, fc3d), got {type(kind).__name__}")
+        rowptr, col, val, n = _csr(A)
+        if b is None:
+            raise InputError("b: missing (n values)")
+        b = _vector("b", b, n)
+        h = ctypes.c_void_p()
+        _call(_clib.problem_csr, kind.encode(), n, rowptr.ctypes.data, col.ctypes.data, _ptr(val),
+              b.ctypes.data, ctypes.byref(h))
+        p = cls(h.value)
+        if mu is not None:
+            m = _vector("mu", np.atleast_1d(mu))
+            _call(_clib.problem_set_vector, p._h, b"mu", _ptr(m), m.shape[0])
+        for name, v in (("lo", lo), ("hi", hi)):
+            if v is not None:
+                a = _vector(name, v, n)
+                _call(_clib.problem_set_vector, p._h, name.encode(), _ptr(a), n)
+        if findex is not None:
+            f = np.asarray(findex)
+            if f.dtype.kind not in "iu":
+                raise TypeError(f"findex: dtype {f.dtype} is not an integer type")
+            f = _vector("findex", f, n, dtype=np.int32)
+            _call(_clib.problem_set_findex, p._h, _ptr(f), n)
+        return p
+
+    @property
+    def n(self):
+        return _clib.problem_n(self._h)
+
+    @property
+    def kind(self):
+        return _clib.problem_kind(self._h).decode()
+
+    def _matrix(self, name):
+        import scipy.sparse as sp
+        rows, cols = ctypes.c_int(), ctypes.c_int()
+        rp, cj = ctypes.POINTER(ctypes.c_int)(), ctypes.POINTER(ctypes.c_int)()
+        vx = ctypes.POINTER(ctypes.c_double)()
+        err = ctypes.create_string_buffer(_ERRLEN)
+        rc = _clib.problem_matrix(self._h, name.encode(), ctypes.byref(rows), ctypes.byref(cols), ctypes.byref(rp),
+                                  ctypes.byref(cj), ctypes.byref(vx), err, _ERRLEN)
+        if rc:
+            if name != "A" and b"no " in err.value:
+                return None
+            _raise(rc, err)
+        m = rows.value
+        indptr = np.ctypeslib.as_array(rp, (m + 1,)).copy()
+        nnz = int(indptr[-1])
+        indices = np.ctypeslib.as_array(cj, (nnz,)).copy() if nnz else np.zeros(0, np.int32)
+        data = np.ctypeslib.as_array(vx, (nnz,)).copy() if nnz else np.zeros(0)
+        return sp.csr_matrix((data, indices, indptr), shape=(m, cols.value))
+
+    def _vec(self, name):
+        v, n = ctypes.POINTER(ctypes.c_double)(), ctypes.c_int()
+        _call(_clib.problem_vector, self._h, name.encode(), ctypes.byref(v), ctypes.byref(n))
+        return np.ctypeslib.as_array(v, (n.value,)).copy() if n.value else None
+
+    A = property(lambda self: self._matrix("A"), doc="A (scipy.sparse CSR, a copy)")
+    M = property(lambda self: self._matrix("M"), doc="the mass matrix of a factored problem, else None")
+    J = property(lambda self: self._matrix("J"), doc="the contact Jacobian of a factored problem, else None")
+    b = property(lambda self: self._vec("b"))
+    mu = property(lambda self: self._vec("mu"))
+    lo = property(lambda self: self._vec("lo"))
+    hi = property(lambda self: self._vec("hi"))
+    e = property(lambda self: self._vec("e"))
+    v = property(lambda self: self._vec("v"))
+
+    @property
+    def findex(self):
+        f, n = ctypes.POINTER(ctypes.c_int)(), ctypes.c_int()
+        _call(_clib.problem_findex, self._h, ctypes.byref(f), ctypes.byref(n))
+        return np.ctypeslib.as_array(f, (n.value,)).copy() if n.value else None
+
+    def write(self, path):
+        """Writes the problem as a folder of Matrix Market files (A.mtx,
+        b.mtx, ..., problem.json), which read() and the command read back."""
+        _call(_clib.problem_write, self._h, os.fsencode(path))
+
+    def solve(self, solver="auto", tol=1e-8, x0=None, trace=False, **options):
+        """solve(self, ...): see lcpsolve.solve."""
+        return _solve(self, solver, tol, x0, trace, options)
+
+    def __repr__(self):
+        return f"<lcpsolve.Problem {self.kind} n={self.n}>"
+
+
+def read(path):
+    """A problem from any file or folder the lcpsolve command reads: a folder
+    of Matrix Market files, .json, Siconos .dat, FCLIB .hdf5.  Errors
+    (InputError) name the file and the line."""
+    h = ctypes.c_void_p()
+    _call(_clib.problem_read, os.fsencode(path), ctypes.byref(h))
+    return Problem(h.value)
+
+
+def generate(scene, **params):
+    """A scene as `lcpsolve generate SCENE --name value ...` makes it:
+    generate("pyramid", base=10, mu=0.5); underscores in names are hyphens."""
+    args = []
+    for k, v in params.items():
+        args += [_opt_name(k).encode(), _opt_value(k, v).encode()]
+    arr = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+    h = ctypes.c_void_p()
+    _call(_clib.problem_generate, scene.encode(), arr, ctypes.byref(h))
+    return Problem(h.value)
+
+
+# ---- settings -------------------------------------------------------------
+
+class _Settings:
+    """A settings handle; in the main thread it carries the Ctrl-C stop
+    (lcps_stop_on_fd on the wakeup pipe, see _wakeup_fd)."""
+    __slots__ = ("h", "stop")
+
+    def __init__(self, key, main):
+        self.stop = None
+        self.h = _clib.settings_new()
+        if not self.h:
+            raise MemoryError("lcps_settings_new")
+        try:
+            for name, value in key:
+                _call(_clib.settings_set, self.h, name.encode(), value.encode())
+        except BaseException:
+            _clib.settings_free(self.h)
+            self.h = None
+            raise
+        fd = _wakeup_fd() if main else -1
+        if fd >= 0:
+            self.stop = _clib.StopFd(fd, int(signal.SIGINT), 0, 0, 0.0)
+            _clib.settings_on_iteration(self.h, _clib.stop_on_fd, ctypes.addressof(self.stop))
+
+    def __del__(self):
+        if self.h:
+            _clib.settings_free(self.h)
+            self.h = None
+
+
+_local = threading.local()
+_MAIN = threading.main_thread().ident
+_wakeup = [None]  # the read end of our wakeup pipe, -1 where another one is in place
+
+
+def _wakeup_fd():
+    """Ctrl-C during a solve: Python's own signal handler writes the signal's
+    number to the wakeup fd (signal.set_wakeup_fd) even while the library
+    runs; lcps_stop_on_fd reads it there and stops the solve with its best
+    iterate.  Set once, in the main thread, where no other wakeup fd (an
+    event loop's) is set; the read end, or -1."""
+    if _wakeup[0] is None:
+        _wakeup[0] = -1
+        rfd, wfd = os.pipe()
+        os.set_blocking(rfd, False)
+        os.set_blocking(wfd, False)
+        try:
+            old = signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
+        except (ValueError, OSError):
+            old = None
+        if old == -1:
+            _wakeup[0] = rfd
+        else:
+            if old is not None:
+                signal.set_wakeup_fd(old)
+            os.close(rfd)
+            os.close(wfd)
+    return _wakeup[0]
+
+
+def _settings(solver, tol, options):
+    """The settings handle of these options, kept (per thread) for the next
+    solve with the same ones."""
+    cache = getattr(_local, "settings", None)
+    if cache is None:
+        cache = _local.settings = {}
+    try:
+        quick = (solver, tol, type(tol)) + tuple(options.items())
+        s = cache.get(quick)
+    except TypeError:  # an unhashable value: its message comes from _opt_value below
+        quick, s = None, None
+    if s is not None:
+        return s
+    key = [("solver", solver if isinstance(solver, str) else _opt_value("solver", solver)),
+           ("tol", _opt_value("tol", tol))]
+    for k, v in options.items():
+        if v is not None:
+            key.append((_opt_name(k), _opt_value(k, v)))
+    s = _Settings(tuple(key), threading.get_ident() == _MAIN)
+    if len(cache) >= 64:
+        cache.clear()
+    if quick is not None:
+        cache[quick] = s
+    return s
+
+
+# ---- results --------------------------------------------------------------
+
+class Result:
+    """What a solve gave.  x (the answer, or the best iterate), w = A x + b,
+    status ("solved", "max_iter", ...; STATUSES), exit_code (the command's),
+    iterations, residual, complementarity, feasibility (verified, recomputed
+    from x), solver, precond, time_s, message, auto_reason, components,
+    omega, interrupted (stopped by Ctrl-C), trace (None unless asked)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    @property
+    def converged(self):
+        return self.status == "solved"
+
+    def __repr__(self):
+        return (f"<lcpsolve.Result {self.status} solver={self.solver} iterations={self.iterations} "
+                f"residual={self.residual:.3e}>")
+
+
+_TRACE_BASE = [("iteration", np.int32), ("time_s", np.float64), ("residual", np.float64),
+               ("complementarity", np.float64), ("feasibility", np.float64)]
+
+
+def _copy(addr, n):
+    """n doubles at addr, copied into a new numpy array."""
+    return np.frombuffer((ctypes.c_double * n).from_address(addr)).copy() if addr and n else np.zeros(n)
+
+
+def _result(r, trace_rows=None, trace_mode=False, interrupted=False):
+    n = r.n
+    x, w = _copy(r.x, n), _copy(r.w, n)
+    status = STATUSES[r.status] if 0 <= r.status < len(STATUSES) else "unknown"
+    trace = None
+    if trace_mode:
+        if trace_mode == "rows":
+            trace = trace_rows
+        else:
+            names = trace_rows.names
+            dt = np.dtype(_TRACE_BASE + [(nm, np.float64) for nm in names])
+            trace = np.array([tuple(row) + (np.nan,) * (len(dt) - len(row)) for row in trace_rows], dtype=dt)
+    return Result(x=x, w=w, status=status, exit_code=_clib.status_exit_code(r.status), iterations=r.iterations,
+                  residual=r.residual, complementarity=r.complementarity, feasibility=r.feasibility,
+                  solver=(r.solver or b"").decode(), precond=(r.precond or b"").decode(), time_s=r.time_s,
+                  message=(r.message or b"").decode(errors="replace"),
+                  auto_reason=(r.auto_reason or b"").decode(errors="replace"), components=r.components,
+                  omega=r.omega, interrupted=interrupted, trace=trace)
+
+
+class _TraceRows(list):
+    names = ()
+
+
+# ---- solving --------------------------------------------------------------
+
+class _TraceInterrupt:
+    """trace=True in the main thread: the Python callback runs in the
+    interpreter, where Python's default SIGINT handler would raise inside
+    it (and ctypes would swallow the exception); while the solve runs,
+    SIGINT only notes itself, and the callback stops the solve."""
+
+    def __init__(self):
+        self.hit = False
+        self.old = None
+
+    def _note(self, signum, frame):
+        self.hit = True
+
+    def __enter__(self):
+        if threading.get_ident() == _MAIN and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.old = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        return False
+
+
+def _solve(problem, solver, tol, x0, trace, options):
+    s = _settings(solver, tol, options)
+    x0a = None if x0 is None else _vector("x0", x0, problem.n)
+    r = _clib.Result()
+    err = ctypes.create_string_buffer(_ERRLEN)
+    if trace:
+        return _solve_traced(problem, s, x0a, trace, r, err)
+    stop = s.stop
+    if stop is not None:
+        stop.stopped = stop.started_ = 0
+    res = None
+    try:
+        try:
+            rc = _clib.solve(problem._h, s.h, _ptr(x0a), ctypes.byref(r), err, _ERRLEN)
+            if rc in (2, 5) and not r.x:
+                _raise(rc, err)
+            res = _result(r)
+        except KeyboardInterrupt:  # Python's handler, after a Ctrl-C that stopped the solve
+            if stop is None or not stop.stopped:  # (rc may be unset: raised as the call returned)
+                raise
+        if res is None:
+            res = _result(r)
+        if stop is not None and stop.stopped:
+            res.interrupted = True
+    finally:
+        _clib.result_free(ctypes.byref(r))
+    return res
+
+
+def _solve_traced(problem, s, x0a, trace, r, err):
+    rows = _TraceRows()
+    with _TraceInterrupt() as intr:
+        def on_iteration(ctx, rp):
+            row = rp[0]
+            if row.iteration >= 0:
+                if row.nextra and not rows.names:
+                    rows.names = tuple(row.extra_names[k].decode() for k in range(row.nextra))
+                rows.append((row.iteration, row.time_s, row.residual, row.complementarity, row.feasibility)
+                            + tuple(row.extra[k] for k in range(row.nextra)))
+            return 1 if intr.hit else 0
+
+        cb = _clib.ON_ITERATION(on_iteration)
+        _clib.settings_on_iteration(s.h, ctypes.cast(cb, ctypes.c_void_p), None)
+        try:
+            rc = _clib.solve(problem._h, s.h, _ptr(x0a), ctypes.byref(r), err, _ERRLEN)
+        finally:  # back to the settings' own callback (the Ctrl-C stop) or none
+            if s.stop is not None:
+                _clib.settings_on_iteration(s.h, _clib.stop_on_fd, ctypes.addressof(s.stop))
+            else:
+                _clib.settings_on_iteration(s.h, None, None)
+    try:
+        if rc in (2, 5) and not r.x:
+            _raise(rc, err)
+        res = _result(r, rows, "rows" if trace == "rows" else True, interrupted=intr.hit)
+    finally:
+        _clib.result_free(ctypes.byref(r))
+    if intr.hit and res.status != "time_limit":  # Ctrl-C came, but the solve ended on its own
+        raise KeyboardInterrupt
+    return res
+
+
+def solve(A, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, mu=None, lo=None, hi=None, findex=None,
+          trace=False, **options):
+    """Solves w = A x + b, x >= 0, w >= 0, x'w = 0 (kind "lcp"; "blcp" with
+    lo, hi, findex, mu; "ccp" and "fc3d" with mu, one a contact) through the
+    pipeline of the lcpsolve command.  A: scipy.sparse or a dense numpy
+    array, or a Problem (read, generate; then b and the rest are its own).
+    options: any long option of the command (max_iter=100, precond="diag",
+    omega="auto", ...; underscores are hyphens).  trace=True: result.trace
+    as a numpy structured array (one row an iterate), trace="rows": a list of
+    tuples.  Returns a Result; a solve that stops short (max_iter, ...) is a
+    status, not an exception; bad input raises InputError."""
+    if isinstance(A, Problem):
+        if b is not None or mu is not None or lo is not None or hi is not None or findex is not None:
+            raise InputError("solve(problem, ...): b, mu, lo, hi and findex are the problem's own")
+        return _solve(A, solver, tol, x0, trace, options)
+    p = Problem.from_arrays(A, b, kind, mu, lo, hi, findex)
+    return _solve(p, solver, tol, x0, trace, options)
+
+
+class BatchResult:
+    """The answers of solve_batch: len(), [k] (a Result), x (a list of arrays,
+    or one 2-d array when every problem has the same n), status (array of
+    names), exit_codes, iterations, residual (arrays), solve_s (the wall time
+    of the library's batched call), env_steps_per_s, exit_code (the worst,
+    by lcpsolve batch's precedence)."""
+
+    def __init__(self, fields, x, solve_s, exit_code, threads):
+        self._f = fields
+        self.x = x
+        self.solve_s = solve_s
+        self.exit_code = exit_code
+        self.threads = threads
+        self.env_steps_per_s = len(fields["status"]) / solve_s if solve_s > 0 else float("inf")
+        for k, v in fields.items():
+            setattr(self, k, v)
+
+    def __len__(self):
+        return len(self._f["status"])
+
+    def __getitem__(self, k):
+        f = self._f
+        return Result(x=self.x[k], status=f["status"][k], exit_code=int(f["exit_codes"][k]),
+                      iterations=int(f["iterations"][k]), residual=float(f["residual"][k]),
+                      complementarity=float(f["complementarity"][k]), feasibility=float(f["feasibility"][k]),
+                      solver=f["solver"][k], precond=f["precond"][k], time_s=float(f["time_s"][k]),
+                      message=f["message"][k], auto_reason="", components=1, omega=0.0, interrupted=False,
+                      trace=None, w=None)
+
+    @property
+    def solved(self):
+        return int(np.count_nonzero(self.status == "solved"))
+
+
+def solve_batch(problems, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, threads=None, mu=None, **options):
+    """Solves many problems at once on the library's batched path
+    (lcps_solve_batch: `threads` problems at a time, each on one thread, the
+    GIL released), as `lcpsolve batch -j threads` does.  problems: a list of
+    Problem objects, or stacked equal-size environments (a 3-d array
+    (E, n, n) with b (E, n), mu (E, ...) for friction kinds).  x0: None, or
+    one start a problem.  threads: default os.cpu_count().  Returns a
+    BatchResult."""
+    if isinstance(problems, Problem):
+        raise TypeError("solve_batch: a list of problems (or stacked arrays), not one Problem")
+    if not isinstance(problems, (list, tuple)):
+        A = np.asarray(problems)
+        if A.ndim != 3:
+            raise InputError(f"solve_batch: stacked A must be 3-d (environments, n, n), got shape {A.shape}")
+        if b is None:
+            raise InputError("solve_batch: stacked A needs b (environments, n)")
+        B = np.asarray(b)
+        if B.shape != A.shape[:2]:
+            raise InputError(f"solve_batch: b has shape {B.shape}, expected {A.shape[:2]}")
+        problems = [Problem.from_arrays(A[k], B[k], kind, None if mu is None else np.asarray(mu)[k])
+                    for k in range(A.shape[0])]
+    elif b is not None or mu is not None:
+        raise InputError("solve_batch(list of problems): b and mu are the problems' own")
+    count = len(problems)
+    for k, p in enumerate(problems):
+        if not isinstance(p, Problem):
+            raise TypeError(f"solve_batch: problems[{k}] is a {type(p).__name__}, not a Problem")
+    threads = int(threads or os.cpu_count() or 1)
+    if threads < 1:
+        raise InputError("solve_batch: threads must be >= 1")
+    s = _settings(solver, tol, options)
+    handles = (ctypes.c_void_p * max(count, 1))(*[p._h for p in problems])
+    x0p = None
+    keep = []
+    if x0 is not None:
+        if len(x0) != count:
+            raise InputError(f"solve_batch: x0 has {len(x0)} starts for {count} problems")
+        x0p = (ctypes.c_void_p * max(count, 1))()
+        for k, (p, v) in enumerate(zip(problems, x0)):
+            if v is not None:
+                a = _vector(f"x0[{k}]", v, p.n)
+                keep.append(a)
+                x0p[k] = a.ctypes.data
+    res = (_clib.Result * max(count, 1))()
+    err = ctypes.create_string_buffer(_ERRLEN)
+    stop = s.stop
+    if stop is not None:
+        stop.stopped = stop.started_ = 0
+    t0 = time.perf_counter()
+    try:
+        rc = _clib.solve_batch(handles, count, s.h, x0p, threads, res, err, _ERRLEN)
+    except KeyboardInterrupt:  # a Ctrl-C that stopped the batch (every solve with its best iterate)
+        if stop is None or not stop.stopped:
+            raise
+        rc = 1
+    freer = _ResultsFree(res, count)
+    if rc in (2, 5) and all(not r.x for r in res[:count]):
+        _raise(rc, err)
+    # the numbers of every result at once, through a numpy view of the structs
+    view = np.frombuffer(res, dtype=_RESULT_DTYPE, count=count) if count else np.zeros(0, _RESULT_DTYPE)
+    ns, addrs = view["n"], view["x"]
+    if count and (ns == ns[0]).all() and (addrs != 0).all():
+        n = int(ns[0])
+        X = np.empty((count, n))
+        _clib.results_x(ctypes.addressof(res), count, X.ctypes.data)  # every answer in one call
+    else:
+        X = [_copy(a, m) for a, m in zip(addrs.tolist(), ns.tolist())]
+    st = view["status"].astype(np.int64)
+    names = np.array(STATUSES + ("unknown",))
+    fields = {"status": names[np.where((st >= 0) & (st < 8), st, 8)],
+              "exit_codes": _EXIT_CODES[np.where((st >= 0) & (st < 8), st, 8)],
+              "iterations": view["iterations"].copy(), "time_s": view["time_s"].copy(),
+              "residual": view["residual"].copy(), "complementarity": view["complementarity"].copy(),
+              "feasibility": view["feasibility"].copy()}
+    fields["solver"] = _LazyStrings(res, count, "solver")
+    fields["precond"] = _LazyStrings(res, count, "precond")
+    fields["message"] = _LazyStrings(res, count, "message")
+    solve_s = time.perf_counter() - t0
+    out = BatchResult(fields, X, solve_s, rc, threads)
+    out._free = freer  # the results (their strings) are released with the BatchResult
+    return out
+
+
+_RESULT_FIELDS = ("status", "iterations", "time_s", "residual", "complementarity", "feasibility", "n", "x")
+_RESULT_DTYPE = np.dtype({"names": list(_RESULT_FIELDS),
+                          "formats": [np.int32, np.int32] + [np.float64] * 4 + [np.int32, np.uint64],
+                          "offsets": [getattr(_clib.Result, f).offset for f in _RESULT_FIELDS],
+                          "itemsize": ctypes.sizeof(_clib.Result)})
+
+
+class _ResultsFree:
+    __slots__ = ("res", "count")
+
+    def __init__(self, res, count):
+        self.res, self.count = res, count
+
+    def __del__(self):
+        for k in range(self.count):
+            _clib.result_free(ctypes.byref(self.res[k]))
+
+
+class _LazyStrings:
+    """solver, precond, message of each batch result, decoded when read."""
+
+    def __init__(self, res, count, name):
+        self._res, self._count, self._name = res, count, name
+        self._cache = None
+
+    def _all(self):
+        if self._cache is None:
+            self._cache = [(getattr(self._res[k], self._name) or b"").decode(errors="replace")
+                           for k in range(self._count)]
+        return self._cache
+
+    def __getitem__(self, k):
+        return self._all()[k]
+
+    def __len__(self):
+        return self._count
+
+    def __iter__(self):
+        return iter(self._all())
+
+
+# ---- the registry ---------------------------------------------------------
+
+class SolverInfo(tuple):
+    """name, kinds (tuple), preconds (tuple, "none" first), summary."""
+    __slots__ = ()
+    name = property(lambda self: self[0])
+    kinds = property(lambda self: self[1])
+    preconds = property(lambda self: self[2])
+    summary = property(lambda self: self[3])
+
+    def __repr__(self):
+        return f"SolverInfo(name={self.name!r}, kinds={self.kinds!r}, preconds={self.preconds!r})"
+
+
+class OptionInfo(tuple):
+    """name, arg (the value's name, None for a flag), help."""
+    __slots__ = ()
+    name = property(lambda self: self[0])
+    arg = property(lambda self: self[1])
+    help = property(lambda self: self[2])
+
+
+def solvers():
+    """The solvers of this build, in --list-solvers order: a dict name ->
+    SolverInfo (kinds, preconditioners, summary).  Every solver takes the
+    options of lcpsolve.options() (those that concern it)."""
+    out = {}
+    names = _clib.solver_names()
+    k = 0
+    while names[k]:
+        name = names[k]
+        kinds = ctypes.create_string_buffer(64)
+        pre = ctypes.POINTER(ctypes.c_char_p)()
+        summ = ctypes.c_char_p()
+        if _clib.solver_info(name, kinds, 64, ctypes.byref(pre), ctypes.byref(summ)) == 0:
+            pl = ["none"]
+            j = 0
+            while pre and pre[j]:
+                pl.append(pre[j].decode())
+                j += 1
+            out[name.decode()] = SolverInfo((name.decode(), tuple(kinds.value.decode().split(",")), tuple(pl),
+                                             (summ.value or b"").decode()))
+        k += 1
+    return out
+
+
+def options():
+    """The options solve() takes (the long options of the command that set a
+    solve): a list of OptionInfo (name, arg, help)."""
+    out = []
+    k = 0
+    while True:
+        nm, arg, hl = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_char_p()
+        if _clib.option_info(k, ctypes.byref(nm), ctypes.byref(arg), ctypes.byref(hl)):
+            return out
+        out.append(OptionInfo((nm.value.decode(), arg.value.decode() if arg.value else None,
+                               (hl.value or b"").decode())))
+        k += 1

@@ -1,0 +1,150 @@
+/* src/core/batch_api.c: the calls of include/lcpsolve.h for front ends
+ * that drive the library from another language (the Python package,
+ * python/lcpsolve): many problems solved at once on threads
+ * (lcps_solve_batch, as `lcpsolve batch` solves its environments), a stop
+ * on a signal that leaves the best iterate (lcps_stop_on_fd), and the
+ * registry and option table as data (lcps_solver_info, lcps_option_info).
+ * Nothing here prints or exits. */
+#include "../../include/lcpsolve.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "common.h"
+#include "options.h"
+#include "../solvers/solver.h"
+
+void openblas_set_num_threads(int);
+
+/* lcpsolve batch's precedence of the exit codes: input error, breakdown,
+ * no solution, limit. */
+static int worse(int a, int b)
+{
+    static const int rank[6] = {0, 1, 4, 2, 0, 3};
+    int ra = a > 0 && a < 6 ? rank[a] : 5, rb = b > 0 && b < 6 ? rank[b] : 5;
+    if (a == 0) ra = 0;
+    if (b == 0) rb = 0;
+    return rb > ra ? b : a;
+}
+
+int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_settings *s, const double *const *x0,
+                     int threads, lcps_result *r, char *err, size_t errlen)
+{
+    if (err && errlen) *err = '\0';
+    if ((!p && count > 0) || (!r && count > 0) || count < 0 || threads < 1) {
+        if (err && errlen)
+            snprintf(err, errlen, "lcps_solve_batch: %s", !p ? "no problems" : !r ? "r is NULL"
+                                                          : count < 0 ? "negative count" : "threads must be >= 1");
+        return 2;
+    }
+    /* each solve on one thread (its own settings copy), threads: solves at once */
+    lcps_settings *one = s ? lcps_settings_copy(s) : lcps_settings_new();
+    if (!one || lcps_settings_set(one, "threads", "1", err, errlen)) {
+        lcps_settings_free(one);
+        if (err && errlen && !*err) snprintf(err, errlen, "out of memory");
+        return 5;
+    }
+    openblas_set_num_threads(1);
+    int code = 0, first_bad = -1;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
+    for (int k = 0; k < count; k++) {
+        char e[512];
+        int rc = lcps_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e);
+#ifdef _OPENMP
+#pragma omp critical(lcps_solve_batch)
+#endif
+        {
+            code = worse(code, rc);
+            if ((rc == 2 || rc == 5) && (first_bad < 0 || k < first_bad)) {
+                first_bad = k;
+                if (err && errlen) snprintf(err, errlen, "problem %d: %s", k, e);
+            }
+        }
+    }
+#ifndef _OPENMP
+    (void)threads;
+#endif
+    lcps_settings_free(one);
+    return code;
+}
+
+long lcps_results_x(const lcps_result *r, int count, double *out)
+{
+    long at = 0;
+    for (int k = 0; r && k < count; k++) {
+        if (!r[k].x && r[k].n > 0) return -1;
+        if (out && r[k].n > 0) memcpy(out + at, r[k].x, (size_t)r[k].n * sizeof(double));
+        at += r[k].n > 0 ? r[k].n : 0;
+    }
+    return at;
+}
+
+/* ctx: lcps_stop_fd.  The first call of a solve (started_ 0) empties the
+ * pipe of what came before the solve; then the pipe is read when a new 20 ms
+ * of the solve's time has begun (and at every set-up poll), so a solve of
+ * many short iterations pays a system call every 20 ms at most.  Calls may
+ * come from several threads at once (atomics). */
+int lcps_stop_on_fd(void *ctx, const lcps_iteration *row)
+{
+    lcps_stop_fd *c = ctx;
+    if (!c || c->fd < 0) return 0;
+    if (__atomic_load_n(&c->stopped, __ATOMIC_RELAXED)) return 1;
+    /* plain loads first: the threads of a batch share c, written every 20 ms at most */
+    int first = !__atomic_load_n(&c->started_, __ATOMIC_RELAXED) && !__atomic_exchange_n(&c->started_, 1, __ATOMIC_RELAXED);
+    double next;
+    __atomic_load(&c->next_s_, &next, __ATOMIC_RELAXED);
+    if (!first && row && row->iteration >= 0 && row->time_s < next && row->time_s >= next - 0.04) return 0;
+    next = (row && row->time_s > 0 ? row->time_s : 0.0) + 0.02;
+    __atomic_store(&c->next_s_, &next, __ATOMIC_RELAXED);
+    unsigned char buf[64];
+    int hit = 0;
+    for (;;) {
+        ssize_t got = read(c->fd, buf, sizeof buf);
+        if (got <= 0) break; /* empty (EAGAIN: the fd must be non-blocking), closed, or an error */
+        for (ssize_t k = 0; k < got && !first; k++)
+            if (c->signum == 0 || buf[k] == (unsigned char)c->signum) hit = 1;
+    }
+    if (hit) __atomic_store_n(&c->stopped, 1, __ATOMIC_RELAXED);
+    return hit;
+}
+
+int lcps_solver_info(const char *name, char *kinds, size_t kindslen, const char *const **preconds,
+                     const char **summary)
+{
+    const lcp_solver *sv = name ? lcp_solver_find(name) : NULL;
+    if (!sv) return 2;
+    if (kinds && kindslen) {
+        *kinds = '\0';
+        size_t used = 0;
+        for (unsigned k = 1; k <= LCP_KIND_FC3D; k <<= 1)
+            if (sv->kinds & k) {
+                int w = snprintf(kinds + used, kindslen - used, "%s%s", used ? "," : "", lcp_kind_name((lcp_kind)k));
+                if (w < 0 || (size_t)w >= kindslen - used) break;
+                used += (size_t)w;
+            }
+    }
+    if (preconds) *preconds = sv->preconds;
+    if (summary) *summary = sv->summary;
+    return 0;
+}
+
+int lcps_option_info(int k, const char **name, const char **arg, const char **help)
+{
+    int m = 0;
+    for (const lcp_option *o = lcp_options; o->help; o++) {
+        if (o->scope != LCP_OPT_SOLVE || !o->name) continue;
+        if (m++ != k) continue;
+        if (name) *name = o->name;
+        if (arg) *arg = o->arg;
+        if (help) *help = o->help;
+        return 0;
+    }
+    return -1;
+}

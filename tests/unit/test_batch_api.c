@@ -1,0 +1,218 @@
+/* tests/unit/test_batch_api.c: the calls of include/lcpsolve.h for front
+ * ends in other languages: lcps_solve_batch (each problem's answer that of
+ * lcps_solve, the same bits for any thread count, the worst exit code, the
+ * first bad problem named), lcps_stop_on_fd (a byte on a pipe stops a solve
+ * with its best iterate; bytes from before the solve are dropped), the
+ * problem's data out (lcps_problem_matrix, _vector, _findex), and the
+ * registry and option table as data. */
+#include <lcpsolve.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+/* A tridiagonal lcp of n rows (2 + s on the diagonal, -1 beside). */
+static lcps_problem *chain(int n, double s)
+{
+    int *rp = malloc((size_t)(n + 1) * sizeof *rp), *cj = malloc((size_t)(3 * n) * sizeof *cj), k = 0;
+    double *vx = malloc((size_t)(3 * n) * sizeof *vx), *b = malloc((size_t)n * sizeof *b);
+    rp[0] = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = i - 1; j <= i + 1; j++)
+            if (j >= 0 && j < n) cj[k] = j, vx[k++] = i == j ? 2.0 + s : -1.0;
+        rp[i + 1] = k;
+        b[i] = i % 3 == 1 ? 0.5 : -1.0;
+    }
+    lcps_problem *p = NULL;
+    char err[256];
+    if (lcps_problem_csr("lcp", n, rp, cj, vx, b, &p, err, sizeof err)) fprintf(stderr, "chain: %s\n", err);
+    free(rp), free(cj), free(vx), free(b);
+    return p;
+}
+
+static void test_batch(void)
+{
+    enum { N = 24 };
+    lcps_problem *p[N];
+    for (int k = 0; k < N; k++) p[k] = chain(10 + k, 0.01 * k);
+    lcps_settings *s = lcps_settings_new();
+    char err[256];
+    CHECK(lcps_settings_set(s, "solver", "pgs", err, sizeof err) == 0);
+    lcps_result one[N], two[N], single;
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 1, one, err, sizeof err) == 0);
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 2, two, err, sizeof err) == 0);
+    long total = lcps_results_x(one, N, NULL);
+    double *all = malloc((size_t)total * sizeof *all);
+    CHECK(total == N * 10 + N * (N - 1) / 2 && lcps_results_x(one, N, all) == total);
+    CHECK(!memcmp(all, one[0].x, 10 * sizeof *all) && !memcmp(all + total - (10 + N - 1), one[N - 1].x,
+                                                                 (size_t)(10 + N - 1) * sizeof *all));
+    free(all);
+    int same = 1;
+    for (int k = 0; k < N; k++) {
+        CHECK(lcps_solve(p[k], s, NULL, &single, err, sizeof err) == 0);
+        same &= one[k].status == LCPS_SOLVED && one[k].n == 10 + k && single.iterations == one[k].iterations &&
+                !memcmp(one[k].x, single.x, (size_t)single.n * sizeof(double)) &&
+                !memcmp(two[k].x, single.x, (size_t)single.n * sizeof(double)) && !strcmp(one[k].solver, "pgs");
+        lcps_result_free(&single);
+        lcps_result_free(&one[k]);
+        lcps_result_free(&two[k]);
+    }
+    CHECK(same);
+
+    /* limits: the worst code (1), the best iterates */
+    CHECK(lcps_settings_set(s, "max-iter", "2", err, sizeof err) == 0);
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 2, one, err, sizeof err) == 1);
+    int limited = 1;
+    for (int k = 0; k < N; k++) {
+        limited &= one[k].status == LCPS_MAX_ITER && one[k].x && one[k].iterations == 2;
+        lcps_result_free(&one[k]);
+    }
+    CHECK(limited);
+
+    /* a bad problem among good ones: 2, named by its index; the others solved */
+    lcps_problem *bad = NULL;
+    int rp[] = {0, 1, 2}, cj[] = {0, 1};
+    double vx[] = {1.0, 1.0}, b[] = {-1.0, -1.0};
+    CHECK(lcps_problem_csr("fc3d", 2, rp, cj, vx, b, &bad, err, sizeof err) == 0); /* fc3d needs 3 rows a contact */
+    const lcps_problem *mix[3] = {p[0], bad, p[1]};
+    lcps_settings *d = lcps_settings_new();
+    CHECK(lcps_solve_batch(mix, 3, d, NULL, 2, one, err, sizeof err) == 2);
+    CHECK(!strncmp(err, "problem 1: ", 11));
+    CHECK(one[0].status == LCPS_SOLVED && one[2].status == LCPS_SOLVED && one[1].status == LCPS_INPUT_ERROR);
+    for (int k = 0; k < 3; k++) lcps_result_free(&one[k]);
+
+    /* warm starts: x0 per problem */
+    double *x0[2] = {NULL, NULL};
+    CHECK(lcps_settings_set(d, "solver", "pgs", err, sizeof err) == 0);
+    CHECK(lcps_solve(p[0], d, NULL, &single, err, sizeof err) == 0);
+    x0[1] = single.x;
+    const lcps_problem *pair[2] = {p[1], p[0]};
+    CHECK(lcps_solve_batch(pair, 2, d, (const double *const *)x0, 1, one, err, sizeof err) == 0);
+    CHECK(one[1].iterations <= 1 && one[0].iterations > 1);
+    for (int k = 0; k < 2; k++) lcps_result_free(&one[k]);
+    lcps_result_free(&single);
+
+    /* bad arguments */
+    CHECK(lcps_solve_batch(NULL, 1, d, NULL, 1, one, err, sizeof err) == 2 && strstr(err, "no problems"));
+    CHECK(lcps_solve_batch(mix, 1, d, NULL, 0, one, err, sizeof err) == 2 && strstr(err, "threads"));
+    CHECK(lcps_solve_batch(mix, 0, d, NULL, 2, one, err, sizeof err) == 0);
+    lcps_settings_free(d);
+    lcps_settings_free(s);
+    lcps_problem_free(bad);
+    for (int k = 0; k < N; k++) lcps_problem_free(p[k]);
+}
+
+static void test_stop_on_fd(void)
+{
+    int fd[2];
+    CHECK(pipe(fd) == 0);
+    fcntl(fd[0], F_SETFL, O_NONBLOCK);
+    lcps_problem *p = chain(4000, 0.0);
+    lcps_settings *s = lcps_settings_new();
+    char err[256];
+    lcps_stop_fd stop = {.fd = fd[0], .signum = SIGINT};
+    CHECK(lcps_settings_set(s, "solver", "pgs", err, sizeof err) == 0);
+    CHECK(lcps_settings_set(s, "max-iter", "300", err, sizeof err) == 0);
+    CHECK(lcps_settings_on_iteration(s, lcps_stop_on_fd, &stop) == 0);
+    /* a byte written before the solve is dropped at its first call: the solve runs to its limit */
+    unsigned char sig = SIGINT;
+    CHECK(write(fd[1], &sig, 1) == 1);
+    lcps_result r;
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 1);
+    CHECK(r.status == LCPS_MAX_ITER && r.iterations == 300 && stop.stopped == 0);
+    lcps_result_free(&r);
+    /* a byte of another signal does not stop it; SIGINT's does (at a set-up poll or a 20 ms mark) */
+    stop.started_ = 1; /* as if the solve had begun: the bytes below count */
+    unsigned char other = SIGTERM;
+    CHECK(write(fd[1], &other, 1) == 1);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 1 && r.status == LCPS_MAX_ITER && !stop.stopped);
+    lcps_result_free(&r);
+    stop.started_ = 1;
+    CHECK(write(fd[1], &sig, 1) == 1);
+    CHECK(lcps_settings_set(s, "max-iter", "100000000", err, sizeof err) == 0);
+    CHECK(lcps_settings_set(s, "tol", "1e-300", err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 1);
+    CHECK(r.status == LCPS_TIME_LIMIT && !strcmp(r.message, "interrupted") && stop.stopped == 1 && r.x &&
+          isfinite(r.residual));
+    lcps_result_free(&r);
+    /* stopped stays: the next solve stops at once until the caller resets it */
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 1 && r.status == LCPS_TIME_LIMIT);
+    lcps_result_free(&r);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+    close(fd[0]);
+    close(fd[1]);
+}
+
+static void test_data_out(void)
+{
+    const char *opts[] = {"base", "3", "mu", "0.5", NULL};
+    lcps_problem *p = NULL;
+    char err[256];
+    CHECK(lcps_problem_generate("pyramid", opts, &p, err, sizeof err) == 0);
+    int rows = 0, cols = 0, len = 0;
+    const int *rp = NULL, *cj = NULL;
+    const double *vx = NULL, *v = NULL;
+    CHECK(lcps_problem_matrix(p, "A", &rows, &cols, &rp, &cj, &vx, err, sizeof err) == 0);
+    CHECK(rows == lcps_problem_n(p) && cols == rows && rp[0] == 0 && rp[rows] > rows);
+    int sorted = 1, symmetric = 1;
+    for (int i = 0; i < rows; i++)
+        for (int k = rp[i]; k < rp[i + 1]; k++) {
+            if (k > rp[i] && cj[k] <= cj[k - 1]) sorted = 0;
+            int j = cj[k], found = 0; /* A = J M^-1 J' is symmetric */
+            for (int t = rp[j]; t < rp[j + 1]; t++)
+                if (cj[t] == i) found = fabs(vx[t] - vx[k]) <= 1e-12 * (1 + fabs(vx[k]));
+            symmetric &= found;
+        }
+    CHECK(sorted && symmetric);
+    CHECK(lcps_problem_vector(p, "mu", &v, &len, err, sizeof err) == 0 && len == rows / 3 && v[0] == 0.5);
+    CHECK(lcps_problem_vector(p, "b", &v, &len, err, sizeof err) == 0 && len == rows);
+    CHECK(lcps_problem_vector(p, "lo", &v, &len, err, sizeof err) == 0 && len == 0 && !v);
+    CHECK(lcps_problem_matrix(p, "J", &rows, &cols, &rp, &cj, &vx, err, sizeof err) == 0 && rows == lcps_problem_n(p));
+    CHECK(lcps_problem_vector(p, "v", &v, &len, err, sizeof err) == 0 && len == cols);
+    CHECK(lcps_problem_matrix(p, "Q", &rows, &cols, &rp, &cj, &vx, err, sizeof err) == 2 && strstr(err, "'Q'"));
+    CHECK(lcps_problem_vector(p, "z", &v, &len, err, sizeof err) == 2 && strstr(err, "'z'"));
+    const int *f = NULL;
+    CHECK(lcps_problem_findex(p, &f, &len, err, sizeof err) == 0 && !f && len == 0);
+    lcps_problem_free(p);
+    p = chain(5, 0.0);
+    CHECK(lcps_problem_matrix(p, "M", &rows, &cols, &rp, &cj, &vx, err, sizeof err) == 2 && strstr(err, "no M"));
+    lcps_problem_free(p);
+    CHECK(lcps_problem_matrix(NULL, "A", &rows, &cols, &rp, &cj, &vx, err, sizeof err) == 2);
+}
+
+static void test_registry(void)
+{
+    char kinds[64];
+    const char *const *pre = NULL;
+    const char *summary = NULL;
+    CHECK(lcps_solver_info("pgs", kinds, sizeof kinds, &pre, &summary) == 0 && !strcmp(kinds, "lcp,blcp") &&
+          pre && !strcmp(pre[0], "diag") && summary && *summary);
+    CHECK(lcps_solver_info("nsn", kinds, sizeof kinds, &pre, &summary) == 0 && !strcmp(kinds, "ccp,fc3d"));
+    CHECK(lcps_solver_info("nosuch", kinds, sizeof kinds, &pre, &summary) == 2);
+    int named = 0, k = 0, tol = 0, output = 0;
+    for (const char *const *n = lcps_solver_names(); *n; n++)
+        named += lcps_solver_info(*n, kinds, sizeof kinds, NULL, NULL) == 0;
+    CHECK(named > 15);
+    const char *name, *arg, *help;
+    for (; lcps_option_info(k, &name, &arg, &help) == 0; k++) {
+        tol += !strcmp(name, "tol") && arg && help;
+        output += !strcmp(name, "output");
+    }
+    CHECK(k > 10 && tol == 1 && output == 0 && lcps_option_info(k, &name, &arg, &help) == -1);
+}
+
+int main(void)
+{
+    test_batch();
+    test_stop_on_fd();
+    test_data_out();
+    test_registry();
+    CHECK_DONE();
+}
