@@ -284,7 +284,7 @@ PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$
 install: install-python
 install-python:
 	install -d $(DESTDIR)$(PYTHONDIR)/lcpsolve
-	install -m 644 python/lcpsolve/__init__.py python/lcpsolve/_clib.py $(DESTDIR)$(PYTHONDIR)/lcpsolve/
+	install -m 644 python/lcpsolve/*.py $(DESTDIR)$(PYTHONDIR)/lcpsolve/
 	printf '"""Written by make install: where liblcpsolve was installed."""\nLIBDIR = %s\n' "'$(LIBDIR)'" \
 	    >$(DESTDIR)$(PYTHONDIR)/lcpsolve/_install.py
 

@@ -134,6 +134,14 @@ def _csr(A):
     return rowptr, col, val, a.shape[0]
 
 
+def _issparse(A):
+    try:
+        import scipy.sparse as sp
+    except ImportError:  # pragma: no cover
+        return False
+    return sp.issparse(A)
+
+
 def _ptr(a):
     return a.ctypes.data if a is not None else None
 
@@ -146,10 +154,11 @@ class Problem:
     findex, e, and of a factored problem M, J, v, are copies as numpy
     arrays and scipy.sparse CSR matrices (None where absent)."""
 
-    __slots__ = ("_h", "__weakref__")
+    __slots__ = ("_h", "_pattern", "__weakref__")
 
-    def __init__(self, handle):
+    def __init__(self, handle, pattern=None):
         self._h = handle
+        self._pattern = pattern  # (rowptr, col, n, dense) of A as given (from_arrays): the order of its values
 
     def __del__(self):
         h, self._h = getattr(self, "_h", None), None
@@ -167,7 +176,7 @@ class Problem:
         h = ctypes.c_void_p()
         _call(_clib.problem_csr, kind.encode(), n, rowptr.ctypes.data, col.ctypes.data, _ptr(val),
               b.ctypes.data, ctypes.byref(h))
-        p = cls(h.value)
+        p = cls(h.value, (rowptr.copy(), col.copy(), n, not _issparse(A)))
         if mu is not None:
             m = _vector("mu", np.atleast_1d(mu))
             _call(_clib.problem_set_vector, p._h, b"mu", _ptr(m), m.shape[0])
@@ -367,6 +376,29 @@ class Result:
     def converged(self):
         return self.status == "solved"
 
+    def jvp(self, dA=None, db=None, dmu=None, dM=None, dJ=None, dv=None, de=None):
+        """The derivative of x along (dA, db, dmu), or of a factored problem
+        along (dM, dJ, dv, de, dmu): exact where the solution is
+        differentiable, one-sided on the degenerate rows (docs/python.md).
+        dA: as A was given (dense, or scipy.sparse read at A's pattern), or
+        its values in the order of A's entries."""
+        from . import _diff
+        return _diff.jvp(self, dA, db, dmu, dM, dJ, dv, de)
+
+    def vjp(self, g):
+        """The gradients of <g, x> with respect to the data: a dict with "A"
+        (in the shape A was given), "b", "mu", and of a factored problem "M",
+        "J", "v", "e".  One transposed solve with the factorisation the first
+        jvp or vjp made."""
+        from . import _diff
+        return _diff.vjp(self, g)
+
+    @property
+    def degenerate(self):
+        """The rows whose derivative is one-sided (a boolean array)."""
+        from . import _diff
+        return _diff.degenerate(self)
+
     def __repr__(self):
         return (f"<lcpsolve.Result {self.status} solver={self.solver} iterations={self.iterations} "
                 f"residual={self.residual:.3e}>")
@@ -457,6 +489,7 @@ def _solve(problem, solver, tol, x0, trace, options):
             res.interrupted = True
     finally:
         _clib.result_free(ctypes.byref(r))
+    res._problem, res._settings = problem, s  # for its derivatives (Result.jvp, vjp)
     return res
 
 
@@ -489,6 +522,7 @@ def _solve_traced(problem, s, x0a, trace, r, err):
         _clib.result_free(ctypes.byref(r))
     if intr.hit and res.status != "time_limit":  # Ctrl-C came, but the solve ended on its own
         raise KeyboardInterrupt
+    res._problem, res._settings = problem, s
     return res
 
 

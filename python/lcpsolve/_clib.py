@@ -99,3 +99,14 @@ solver_names = _sig("lcps_solver_names", P(c_char_p))
 solver_info = _sig("lcps_solver_info", c_int, c_char_p, c_char_p, c_size_t, P(P(c_char_p)), P(c_char_p))
 option_info = _sig("lcps_option_info", c_int, c_int, P(c_char_p), P(c_char_p), P(c_char_p))
 stop_on_fd = ctypes.cast(lib.lcps_stop_on_fd, c_void_p).value
+# derivatives of a solution (src/diff/; lcpsolve._diff)
+diff_new = _sig("lcps_diff_new", c_int, c_void_p, c_void_p, P(Result), P(c_void_p), *ERR)
+diff_len = _sig("lcps_diff_len", c_int, c_void_p, c_char_p)
+diff_degenerate = _sig("lcps_diff_degenerate", c_int, c_void_p, c_void_p)
+jvp = _sig("lcps_jvp", c_int, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, *ERR)
+vjp = _sig("lcps_vjp", c_int, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, *ERR)
+jvp_factored = _sig("lcps_jvp_factored", c_int, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
+                    c_void_p, *ERR)
+vjp_factored = _sig("lcps_vjp_factored", c_int, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
+                    c_void_p, *ERR)
+diff_free = _sig("lcps_diff_free", None, c_void_p)
