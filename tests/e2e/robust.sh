@@ -365,7 +365,7 @@ threads() {
     t_name=$1; shift
     timeout 120 "$LCP" -j 1 -n 20000 --json -o "$T/j1.mtx" "$@" >"$T/j1.json" 2>/dev/null
     timeout 120 "$LCP" -j 2 -n 20000 --json -o "$T/j2.mtx" "$@" >"$T/j2.json" 2>/dev/null
-    a=$(strip "$T/j1.json" | sed 's/"threads": [0-9]*//'); b=$(strip "$T/j2.json" | sed 's/"threads": [0-9]*//')
+    a=$(strip "$T/j1.json" | sed 's/"threads\(_used\)\{0,1\}": [0-9]*//g'); b=$(strip "$T/j2.json" | sed 's/"threads\(_used\)\{0,1\}": [0-9]*//g')
     if [ -s "$T/j1.mtx" ] && cmp -s "$T/j1.mtx" "$T/j2.mtx" && [ "$a" = "$b" ]; then ok "threads: $t_name: -j 1 = -j 2, bit for bit"
     else bad "threads: $t_name: -j 1 and -j 2 differ"; fi
 }
