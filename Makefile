@@ -79,6 +79,7 @@ endif
 SRC     = $(wildcard src/scenes/*.c src/core/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
 OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
 LIBOBJ  = $(filter-out $(BUILD)/src/cli/%,$(OBJ))
+OBJ    += $(BUILD)/gen/auto_model.o # models/auto.model, built in: --solver auto's default model
 TESTSRC = $(wildcard tests/unit/*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 # one harness a reader: tests/fuzz/fuzz_NAME.c; `make test` replays its seeds
@@ -227,3 +228,10 @@ clean:
 
 .PHONY: all check test valgrind bench bench-sweeps bench-api bench-update peer install examples clean regress fuzz fuzz-harnesses
 -include $(SRC:%.c=$(BUILD)/%.d)
+
+# --solver auto's built-in model: models/auto.model as a C string
+$(BUILD)/gen/auto_model.c: models/auto.model
+	@mkdir -p $(dir $@)
+	awk 'BEGIN { print "const char lcp_auto_model_default[] =" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "\"" $$0 "\\n\"" } END { print "\"\";" }' $< >$@.tmp && mv $@.tmp $@
+$(BUILD)/gen/auto_model.o: $(BUILD)/gen/auto_model.c
+	$(CC) $(CFLAGS) -c -o $@ $<
