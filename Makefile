@@ -235,3 +235,19 @@ $(BUILD)/gen/auto_model.c: models/auto.model
 	awk 'BEGIN { print "const char lcp_auto_model_default[] =" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "\"" $$0 "\\n\"" } END { print "\"\";" }' $< >$@.tmp && mv $@.tmp $@
 $(BUILD)/gen/auto_model.o: $(BUILD)/gen/auto_model.c
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# --solver auto's default model: the corpus (scripts/auto-corpus, into
+# build/auto-corpus), every candidate configuration measured on it (one
+# thread, thread CPU clock), written to models/auto.model; then rebuild.
+# About 10 minutes on one core.  auto-lofo: leave-one-family-out validation
+# of that model on the same corpus (BENCHMARKS.md).
+AUTO_ENV = LCPSOLVE_CLOCK=thread OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+auto-corpus: $(BIN)
+	python3 scripts/auto-corpus $(BUILD)/auto-corpus
+auto-model: auto-corpus
+	$(AUTO_ENV) ./$(BIN) tune $(BUILD)/auto-corpus -o models/auto.model
+	$(MAKE) all
+auto-lofo: $(BIN)
+	@[ -d $(BUILD)/auto-corpus ] || python3 scripts/auto-corpus $(BUILD)/auto-corpus
+	$(AUTO_ENV) ./$(BIN) tune --lofo models/auto.model $(BUILD)/auto-corpus
+.PHONY: auto-corpus auto-model auto-lofo

@@ -20,10 +20,17 @@
  * distance)) geometric mean of its times on them, a failure counting as 10
  * times the time limit.  The configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
- * or passes its budget hands over to the next from zero; the budget of a
- * run is 5 times the most iterations it took on a neighbour that it solved
- * (plus 20), and max(4 x its predicted time, 2 x the next one's, 2 ms) of
- * time; the last candidate runs on the caller's limits.  What the kind
+ * or passes its budget hands over to the next from zero.  The budgets of a
+ * run: 3 times the most iterations it took on a neighbour that it solved
+ * (scaled by the square root of the ratio of the nonzeros where this
+ * problem is larger; plus 20), and of time, the same for every candidate of
+ * a round, 3 times the first candidate's weighted geometric mean time on
+ * the neighbours that it solved, each time scaled by the ratio of the
+ * nonzeros (at least 1 ms).  After the last candidate, the next round: the
+ * candidates again, from zero, on 4 times the budgets (at most 9 rounds; a
+ * candidate that broke down is not run again), so that a configuration
+ * that solves the problem in time T is reached after at most about
+ * (4/3) x 4 T x (candidates) however wrong the prediction.  What the kind
  * forces stays: a configuration whose solver does not take the problem
  * (kind, symmetry, ...: lcp_solver_check) is not a candidate.
  */
@@ -258,7 +265,7 @@ static const char *const fallback_cfgs[][2] = {
 typedef struct {
     const lcp_solver *sv;
     const lcp_precond_type *pc;
-    double t, logt;
+    double t, logt, tmax; /* tmax: the time on the neighbours that solved (scaled), -1 none */
     int budget;
     char name[80];
 } ranked;
@@ -324,19 +331,25 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     double fail = log(10 * m->time_limit);
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
         if (m->cfg[c].kind != p->kind || !candidate(p, m->cfg[c].solver, m->cfg[c].precond, &r[nr])) continue;
-        double sw = 0, sl = 0;
-        int most = -1;
+        double sw = 0, sl = 0, most = -1, sws = 0, sls = 0;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
             if (isnan(s->t[c])) continue;
             double w = 1 / (0.1 + nd[q]);
             sw += w;
             sl += w * (s->t[c] >= 0 ? log(fmax(s->t[c], 1e-6)) : fail);
-            if (s->t[c] >= 0 && s->it[c] > most) most = s->it[c];
+            if (s->t[c] < 0) continue;
+            /* the budgets, from the neighbours that solved: their times scaled by the ratio of the nonzeros
+             * (log_n + log_row), their iterations by its square root where this problem is larger */
+            double grow = pow(10, fmin(2, fmax(-2, f[0] + f[1] - s->f[0] - s->f[1])));
+            most = fmax(most, s->it[c] * sqrt(fmax(1, grow)));
+            sws += w;
+            sls += w * log(fmax(s->t[c], 1e-6) * grow);
         }
         r[nr].logt = sw > 0 ? sl / sw : fail + 1 + 1e-3 * c; /* no neighbour: after the measured, in model order */
         r[nr].t = exp(r[nr].logt);
-        r[nr].budget = most >= 0 ? 5 * most + 20 : 0;
+        r[nr].budget = most >= 0 ? (int)fmin(3 * most + 20, 1e8) : 0;
+        r[nr].tmax = sws > 0 ? exp(sls / sws) : -1;
         nr++;
     }
     if (nr == 0) /* a kind the model does not cover */
@@ -351,16 +364,17 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
                         lcp_kind_name(p->kind));
     qsort(r, (size_t)nr, sizeof *r, by_time);
     ch->ncand = nr < LCP_AUTO_MAXCAND ? nr : LCP_AUTO_MAXCAND;
+    double first_tb = 0;
     for (int c = 0; c < ch->ncand; c++) {
         lcp_auto_cand *a = &ch->cand[c];
         a->solver = r[c].sv;
         a->precond = r[c].pc;
         a->t_pred = r[c].t;
-        if (c + 1 < ch->ncand) {
-            a->budget = r[c].budget;
-            double next = isfinite(r[c + 1].t) ? r[c + 1].t : 0, own = isfinite(r[c].t) ? r[c].t : 0;
-            a->time_budget = fmax(fmax(4 * own, 2 * next), 0.002);
-        }
+        a->budget = r[c].budget;
+        /* the time budget of a round is the first candidate's for all: a prediction that is off costs
+         * rounds, not one long run of a poor candidate */
+        if (c == 0) first_tb = fmax(3 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), 0.001);
+        a->time_budget = first_tb;
     }
     ch->solver = r[0].sv;
     ch->precond = r[0].pc;
@@ -375,12 +389,13 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         tl += (size_t)snprintf(then + tl, sizeof then - tl, "%s%s", c > 1 ? ", " : "", r[c].name);
     if (k > 0)
         snprintf(ch->reason, sizeof ch->reason,
-                 "auto: %s (predicted %.3g s from the %d nearest measured %s problems of %s: %s %s, %s %s; then %s)",
+                 "auto: %s (predicted %.3g s from the %d nearest measured %s problems of %s, the nearest %s/%s; "
+                 "if it stops short: %s)",
                  r[0].name, r[0].t, k, lcp_kind_name(p->kind), m->source, m->s[nb[0]].family, m->s[nb[0]].name,
-                 nr > 1 ? r[1].name : "no runner-up", nr > 1 ? "next" : "", *then ? then : "nothing");
+                 *then ? then : "nothing else");
     else
         snprintf(ch->reason, sizeof ch->reason, "auto: %s (%s holds no measured %s problem: the configurations in "
-                 "order; then %s)", r[0].name, m->source, lcp_kind_name(p->kind), *then ? then : "nothing");
+                 "order; if it stops short: %s)", r[0].name, m->source, lcp_kind_name(p->kind), *then ? then : "nothing else");
     ch->time_s = lcp_now() - t0;
     return 0;
 }
@@ -421,14 +436,21 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
 
 void lcp_auto_drop_probe(lcp_auto_choice *ch) { (void)ch; }
 
+/* the budgets of candidate c in round r: GROW^r times the first round's */
+#define GROW 4.0
+#define MAX_ROUNDS 9
+static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, lcp_auto_run *r)
+{
+    double g = pow(GROW, round), it = ch->cand[c].budget * g;
+    r->max_iter = ch->cand[c].budget > 0 && it < user_max ? (int)it : 0;
+    r->time_limit = ch->cand[c].time_budget * g;
+}
+
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r)
 {
     *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO};
-    if (ch->ncand > 1 && sv == ch->cand[0].solver) {
-        if (ch->cand[0].budget > 0 && ch->cand[0].budget < user_max) r->max_iter = ch->cand[0].budget;
-        r->time_limit = ch->cand[0].time_budget;
-    }
+    if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, user_max, r);
 }
 
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int best_finite,
@@ -439,14 +461,23 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
     int budgeted = r->max_iter > 0 || r->time_limit > 0;
     int cut = status == LCP_ERROR ||
               (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED || status == LCP_TIME_LIMIT));
-    if (!cut || r->stage + 1 >= ch->ncand) return 0;
-    const lcp_auto_cand *c = &ch->cand[++r->stage];
+    if (!cut || ch->ncand < 2) return 0;
+    if (status == LCP_ERROR) r->dead |= 1u << r->stage; /* a breakdown: not again */
+    /* the next candidate that has not broken down; after the last, the next round on GROW times the budgets */
+    int stage = r->stage, round = r->round;
+    for (int tries = 0; tries < ch->ncand; tries++) {
+        if (++stage >= ch->ncand) stage = 0, round++;
+        if (!(r->dead & (1u << stage))) break;
+    }
+    if (round >= MAX_ROUNDS || (r->dead & (1u << stage))) return 0;
+    const lcp_auto_cand *c = &ch->cand[stage];
     if (lcp_solver_check(c->solver, p, NULL)) return 0;
+    r->stage = stage;
+    r->round = round;
     r->solver = c->solver;
     r->precond = c->precond;
-    r->max_iter = c->budget > 0 && c->budget < user_max ? c->budget : 0;
-    r->time_limit = c->time_budget;
+    budgets(ch, stage, round, user_max, r);
     r->start = LCP_AUTO_FROM_ZERO;
-    r->what = "from zero";
+    r->what = round ? "from zero (a longer round)" : "from zero";
     return 1;
 }

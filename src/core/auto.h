@@ -74,8 +74,8 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
 /* Kept for callers that run the pick alone: nothing to drop any more. */
 void lcp_auto_drop_probe(lcp_auto_choice *ch);
 
-/* The runs of one auto solve: the candidates in order, each (but the last)
- * on its budget; lcp_auto_begin gives the first run, lcp_auto_next after
+/* The runs of one auto solve: the candidates in order, each on its budget,
+ * then again on 4 times the budgets (rounds); lcp_auto_begin gives the first run, lcp_auto_next after
  * each run (how it ended) whether another follows and which. */
 typedef enum {
     LCP_AUTO_FROM_ZERO,  /* x = 0 */
@@ -89,7 +89,8 @@ typedef struct {
     double time_limit;               /* its time budget; 0: none (the caller's --time-limit) */
     lcp_auto_start start;            /* lcp_auto_next's runs: where x starts */
     const char *what;                /* the same in words ("from zero", ...) */
-    int stage;                       /* the candidate running */
+    int stage, round;                /* the candidate running; the round (budgets 8^round times the first) */
+    unsigned dead;                   /* candidates that broke down (bit c) */
 } lcp_auto_run;
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);
