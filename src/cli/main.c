@@ -46,7 +46,8 @@ typedef struct {
     const char *output, *output_w, *reference, *warm, *config, *problem;
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
-    int json, info, quiet, features;
+    int json, info, quiet, features, tune;
+    double alpha, beta; /* sequence --tune */
     lcp_schedule schedule; /* --schedule (sequence) */
     lcp_kind kind;
     const char *where; /* "FILE:LINE" prefix for config errors, NULL for the command line */
@@ -145,6 +146,13 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
     case OPT_JSON: c->json = 1; break;
     case OPT_INFO: c->info = 1; break;
     case OPT_FEATURES: c->features = 1; break;
+    case OPT_TUNE: c->tune = 1; break;
+    case OPT_ALPHA:
+    case OPT_BETA:
+        if (!lcp_parse_number(val, &x) || x < 0) return bad(c, "--%s: '%s' is not a non-negative number", name, val);
+        if (opt->id == OPT_ALPHA) c->alpha = x;
+        else c->beta = x;
+        break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_REFERENCE: c->reference = val; break;
     case OPT_REFTOL:
@@ -596,8 +604,11 @@ static int run_sequence(cli *c, lcp_err *err)
         rc = 2;
     } else {
         c->o.s.on_iteration = lcp_cli_stop_on_signal;
+        if (c->alpha < 0) c->alpha = 1;
+        if (c->beta < 0) c->beta = 1;
         lcp_sequence_opts so = {.dir = c->problem, .o = &c->o, .kind = c->kind, .schedule = &c->schedule,
-                                .json = c->json, .quiet = c->quiet};
+                                .json = c->json, .quiet = c->quiet, .tune = c->tune, .alpha = c->alpha,
+                                .beta = c->beta};
         rc = lcp_sequence_solve(&so, err);
         if (err->msg[0]) fprintf(stderr, "lcpsolve: %s\n", err->msg);
     }
@@ -625,6 +636,7 @@ static int run(int argc, char **argv)
     memset(&c, 0, sizeof c);
     lcp_solve_opts_default(&c.o);
     c.ref_tol = 1e-6;
+    c.alpha = c.beta = -1; /* not given */
     c.err = &err;
     c.info = info_cmd;
 
@@ -642,6 +654,11 @@ static int run(int argc, char **argv)
 #endif
     if (seq_cmd) {
         rc = run_sequence(&c, &err);
+        goto out;
+    }
+    if (c.tune || c.alpha >= 0 || c.beta >= 0) {
+        fprintf(stderr, "lcpsolve: --tune, --alpha and --beta apply to lcpsolve sequence DIR\n");
+        rc = 2;
         goto out;
     }
     if (c.schedule.n) {

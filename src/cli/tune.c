@@ -292,8 +292,8 @@ static int lofo(const corpus *c, const tune_opts *t)
         if (!m) return fprintf(stderr, PROG ": %s\n", err.msg), 2;
         lcp_auto_model_drop_family(m, fam);
         char path[256];
-        snprintf(path, sizeof path, "%s/lcpsolve-lofo-%ld.model", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-                 (long)getpid());
+        snprintf(path, sizeof path, "%s/lcpsolve-lofo-%ld-%d.model", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                 (long)getpid(), i); /* a name a family: auto keeps the models it read by name */
         FILE *fp = fopen(path, "w");
         if (!fp || lcp_auto_model_write(m, fp) || fclose(fp)) {
             lcp_auto_model_free(m);

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Makefile) */
 
@@ -400,14 +401,24 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     return 0;
 }
 
-/* the loaded models: the built-in one and the last file */
-static lcp_auto_model *builtin, *loaded;
-static char loaded_path[1024];
+/* the loaded models: the built-in one and model files, kept (never freed:
+ * a solve on another thread may be using one) and read again when the
+ * file's size or modification time changed */
+#define MODEL_SLOTS 16
+static lcp_auto_model *builtin;
+static struct {
+    char path[1024];
+    long long size, mtime_ns;
+    lcp_auto_model *m;
+} slots[MODEL_SLOTS];
 
 int lcp_choose_auto_model(const lcp_problem *p, const char *path, lcp_auto_choice *ch, lcp_err *err)
 {
     lcp_auto_model *m = NULL;
-    int rc = 0;
+    int owned = 0; /* a model read for this solve alone (no slot left): freed after it */
+    struct stat st;
+    long long size = -1, mt = -1;
+    if (path && stat(path, &st) == 0) size = (long long)st.st_size, mt = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 #ifdef _OPENMP
 #pragma omp critical(lcp_auto_model_cache)
 #endif
@@ -416,16 +427,32 @@ int lcp_choose_auto_model(const lcp_problem *p, const char *path, lcp_auto_choic
             if (!builtin) builtin = lcp_auto_model_load(NULL, err);
             m = builtin;
         } else {
-            if (!loaded || strcmp(loaded_path, path)) {
-                lcp_auto_model_free(loaded);
-                loaded = lcp_auto_model_load(path, err);
-                snprintf(loaded_path, sizeof loaded_path, "%s", path);
+            int k = 0, free_slot = -1;
+            for (; k < MODEL_SLOTS; k++) {
+                if (!slots[k].m) {
+                    if (free_slot < 0) free_slot = k;
+                    continue;
+                }
+                if (!strcmp(slots[k].path, path) && slots[k].size == size && slots[k].mtime_ns == mt) break;
             }
-            m = loaded;
+            if (k < MODEL_SLOTS) {
+                m = slots[k].m;
+            } else if ((m = lcp_auto_model_load(path, err))) {
+                /* a new slot; all taken: the model is not kept (read again next time) */
+                if (free_slot >= 0) {
+                    snprintf(slots[free_slot].path, sizeof slots[free_slot].path, "%s", path);
+                    slots[free_slot].size = size;
+                    slots[free_slot].mtime_ns = mt;
+                    slots[free_slot].m = m;
+                } else {
+                    owned = 1;
+                }
+            }
         }
-        if (!m) rc = LCP_INPUT_ERROR;
-        else rc = lcp_choose_auto_with(p, m, ch, err);
     }
+    if (!m) return LCP_INPUT_ERROR;
+    int rc = lcp_choose_auto_with(p, m, ch, err);
+    if (owned) lcp_auto_model_free(m);
     return rc;
 }
 

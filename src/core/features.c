@@ -2,7 +2,7 @@
  *
  *  log_n, log_row (entries a row), log_density, symmetric, diag_pos (every
  *  diagonal entry > 0), diag_dom (share of rows diagonally dominant),
- *  log_diag_range (max / min of the diagonal), log_cond (the 30-step
+ *  log_diag_range (max / min of the diagonal), log_cond (the 10-step
  *  Lanczos estimate of the condition of D^-1/2 A D^-1/2, 16 where the
  *  smallest Ritz value is ~0: semidefinite), log_components and
  *  largest_share (the contact graph: a contact is a row, or 3 rows for
@@ -16,6 +16,8 @@
 
 #include "common.h"
 #include "../la/spectral.h"
+
+#define LANCZOS_STEPS 10 /* the condition estimate: a feature, a rough one does */
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,7 +35,8 @@ static int find(int *parent, int v)
     return v;
 }
 
-/* BFS over the contacts on A's pattern (a contact: block rows); returns the
+/* BFS over the contacts on A's pattern (a contact: block rows, the first of
+ * which stands for them: the rows of a contact share their pattern); returns the
  * last node reached (the farthest), dist[] reset to -1. */
 static int bfs(const lcp_csr *A, int block, int from, int *dist, int *queue)
 {
@@ -43,7 +46,7 @@ static int bfs(const lcp_csr *A, int block, int from, int *dist, int *queue)
     while (head < tail) {
         int v = queue[head++];
         last = v;
-        for (int r = v * block; r < (v + 1) * block; r++)
+        for (int r = v * block; r < v * block + 1; r++)
             for (int k = A->p[r]; k < A->p[r + 1]; k++) {
                 int u = A->j[k] / block;
                 if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
@@ -68,7 +71,7 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
     int rc = LCP_ERROR;
     if (parent && size && dist && queue) {
         for (int v = 0; v < nn; v++) parent[v] = v, size[v] = 0, dist[v] = -1;
-        for (int r = 0; r < p->n; r++)
+        for (int r = 0; r < p->n; r += block) /* a contact's first row: its 3 rows share their pattern */
             for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
                 int a = find(parent, r / block), b = find(parent, p->A.j[k] / block);
                 if (a != b) parent[a < b ? b : a] = a < b ? a : b;
@@ -92,7 +95,7 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
         while (head < tail) {
             int v = queue[head++];
             if (dist[v] > far) far = dist[v];
-            for (int r = v * block; r < (v + 1) * block; r++)
+            for (int r = v * block; r < v * block + 1; r++)
                 for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
                     int u = p->A.j[k] / block;
                     if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
@@ -142,8 +145,8 @@ int lcp_features_compute(const lcp_problem *p, lcp_features *f)
     f->cond = INFINITY;
     double lmin = 0, lmax = 0;
     int ok = n > 0 && f->diag_pos &&
-             (f->symmetric ? lcp_spectrum_symmetric(A, 30, &lmin, &lmax, &f->lanczos_steps)
-                           : lcp_spectrum(A, NULL, 30, &lmin, &lmax, &f->lanczos_steps)) == 0;
+             (f->symmetric ? lcp_spectrum_symmetric(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)
+                           : lcp_spectrum(A, NULL, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)) == 0;
     if (ok && lmin > 1e-12 * lmax) f->cond = lmax / lmin;
     double nz = n > 0 ? (double)f->nnz / n : 0;
     double *v = f->v;

@@ -1,6 +1,6 @@
 /* src/core/features.h: the features of a problem that --solver auto's
  * learned model (src/core/auto.c) predicts each configuration's time from:
- * cheap next to a solve (O(nnz) each, plus a 30-step Lanczos estimate),
+ * cheap next to a solve (O(nnz) each, plus a 10-step Lanczos estimate),
  * computed once, printed by `lcpsolve info --features`. */
 #ifndef LCPSOLVE_FEATURES_H
 #define LCPSOLVE_FEATURES_H
