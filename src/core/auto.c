@@ -277,11 +277,18 @@ static int by_time(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int candidate(const lcp_problem *p, const char *solver, const char *precond, ranked *r)
+/* the solvers that take box bounds only (no findex rows) and need a symmetric A: they refuse the rest
+ * at their start */
+static const char *const box_only[] = {"mprgp", "apgd", "pmg", "bb"};
+
+static int candidate(const lcp_problem *p, const lcp_features *f, const char *solver, const char *precond, ranked *r)
 {
     memset(r, 0, sizeof *r);
     r->sv = lcp_solver_find(solver);
     if (!r->sv || lcp_solver_check(r->sv, p, NULL)) return 0;
+    if (!(p->kind & LCP_KIND_FRICTION) && (f->v[13] > 0 || !f->symmetric))
+        for (size_t k = 0; k < sizeof box_only / sizeof *box_only; k++)
+            if (!strcmp(solver, box_only[k])) return 0;
     if (strcmp(precond, "none")) {
         lcp_err e;
         r->pc = lcp_precond_find(precond);
@@ -331,7 +338,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     ch->neighbours = k;
     double fail = log(10 * m->time_limit);
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
-        if (m->cfg[c].kind != p->kind || !candidate(p, m->cfg[c].solver, m->cfg[c].precond, &r[nr])) continue;
+        if (m->cfg[c].kind != p->kind || !candidate(p, &ch->f, m->cfg[c].solver, m->cfg[c].precond, &r[nr])) continue;
         double sw = 0, sl = 0, most = -1, sws = 0, sls = 0;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
@@ -355,7 +362,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     }
     if (nr == 0) /* a kind the model does not cover */
         for (size_t c = 0; c < sizeof fallback_cfgs / sizeof *fallback_cfgs; c++)
-            if (candidate(p, fallback_cfgs[c][0], fallback_cfgs[c][1], &r[nr])) {
+            if (candidate(p, &ch->f, fallback_cfgs[c][0], fallback_cfgs[c][1], &r[nr])) {
                 r[nr].logt = (double)c;
                 r[nr].t = NAN;
                 nr++;

@@ -174,6 +174,10 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         }
         s->max_iter = user_max;
         s->time_limit = user_tl;
+        if (rc == LCP_INPUT_ERROR && ch->ncand > 1) { /* auto: a candidate that refuses the problem: the next */
+            rc = 0;
+            info->status = LCP_ERROR;
+        }
         if (rc) break;
         *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
         if (*status == LCP_TIME_LIMIT && (!auto_tl || mon->interrupted)) break; /* the caller's limit */
