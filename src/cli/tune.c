@@ -325,6 +325,10 @@ static int lofo(const corpus *c, const tune_opts *t)
                     snprintf(bprecond, sizeof bprecond, "%s", candidates[k][2]);
                 }
             }
+            if (!isfinite(bt)) { /* no configuration solved it in the limit: no ratio to measure */
+                printf("%-14s %-34s %-18s %10s %-22s %10s %8s\n", fam, c->e[j].name, "(none solved)", "-", "-", "-", "-");
+                continue;
+            }
             lcp_problem p = {0};
             if (lcp_read_problem(c->e[j].path, 0, &p, &err)) {
                 fprintf(stderr, PROG ": skipped %s: %s\n", c->e[j].path, err.msg);
