@@ -16,7 +16,7 @@
  * --lofo MODEL: for each family of the corpus, the model without it (the
  * measurements of that family dropped), and --solver auto on each of the
  * family's problems against the model's best configuration for it, both
- * timed here, --repeat rounds interleaved (the medians count; times below
+ * timed here (the model read once before), --repeat rounds interleaved (the medians count; times below
  * --floor count as --floor).  A line a problem, then a line a family: the
  * ratios auto / best, median and worst, how many within 2x and 5x, and
  * auto's failures where a configuration solved.  Exit 0 when auto solved
@@ -302,6 +302,12 @@ static int lofo(const corpus *c, const tune_opts *t)
         lcp_auto_model_free(m);
         double ratios[4096];
         int nrat = 0, ffail = 0;
+        { /* read the model once before the timed runs (a process keeps it: lcp_choose_auto_model) */
+            lcp_problem p0 = {0};
+            lcp_auto_choice ch0;
+            if (!lcp_read_problem(c->e[i].path, 0, &p0, &err)) lcp_choose_auto_model(&p0, path, &ch0, &err);
+            lcp_problem_free(&p0);
+        }
         for (int j = i; j < c->n && !strcmp(c->e[j].family, fam); j++) {
             /* the measured best configuration of this problem */
             int idx = -1;

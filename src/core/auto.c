@@ -21,10 +21,10 @@
  * times the time limit.  The configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
  * or passes its budget hands over to the next from zero.  The budgets of a
- * run: 3 times the most iterations it took on a neighbour that it solved
+ * run: 10 times the most iterations it took on a neighbour that it solved
  * (scaled by the square root of the ratio of the nonzeros where this
- * problem is larger; plus 20), and of time, the same for every candidate of
- * a round, 3 times the first candidate's weighted geometric mean time on
+ * problem is larger; plus 50), and of time, the same for every candidate of
+ * a round, 10 times the first candidate's weighted geometric mean time on
  * the neighbours that it solved, each time scaled by the ratio of the
  * nonzeros (at least 1 ms).  After the last candidate, the next round: the
  * candidates again, from zero, on 4 times the budgets (at most 9 rounds; a
@@ -356,7 +356,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         }
         r[nr].logt = sw > 0 ? sl / sw : fail + 1 + 1e-3 * c; /* no neighbour: after the measured, in model order */
         r[nr].t = exp(r[nr].logt);
-        r[nr].budget = most >= 0 ? (int)fmin(3 * most + 20, 1e8) : 0;
+        r[nr].budget = most >= 0 ? (int)fmin(10 * most + 50, 1e8) : 0;
         r[nr].tmax = sws > 0 ? exp(sls / sws) : -1;
         nr++;
     }
@@ -381,7 +381,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         a->budget = r[c].budget;
         /* the time budget of a round is the first candidate's for all: a prediction that is off costs
          * rounds, not one long run of a poor candidate */
-        if (c == 0) first_tb = fmax(3 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), 0.001);
+        if (c == 0) first_tb = fmax(10 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), 0.001);
         a->time_budget = first_tb;
     }
     ch->solver = r[0].sv;

@@ -114,7 +114,7 @@ check "--auto-model (ipm fastest, pgs failed): auto -> ipm, exit $rc ($(field au
 check "--auto-model: the reason names the model file" grep -q "m-ipm.model" "$T/out"
 
 # a pick that stops short hands over: pgs measured at 1 sweep gets a budget
-# of 3 x 1 + 20 = 23 sweeps; on a mass ratio of 1e6 it needs far more, and the next
+# of 10 x 1 + 50 = 60 sweeps; on a mass ratio of 1e6 it needs far more, and the next
 # candidate solves
 "$LCP" info --features --json "$T/mr6" >"$T/feat"
 python3 - "$T/feat" "$T/m-pgs.model" <<'PY'
@@ -128,8 +128,8 @@ PY
 # (the CPU clock of the thread: the time budgets do not depend on the machine's load)
 LCPSOLVE_CLOCK=thread "$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs.model" "$T/mr6" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
-"0 auto: pgs ("*"; pgs stopped (max_iter after 23 iterations): lemke from zero"*)
-    check "a pick past its budget: pgs stops at 23 sweeps (3 x 1 + 20), then lemke; solved (independent residual)" \
+"0 auto: pgs ("*"; pgs stopped (max_iter after 60 iterations): lemke from zero"*)
+    check "a pick past its budget: pgs stops at 60 sweeps (10 x 1 + 50), then lemke; solved (independent residual)" \
         indep "$T/mr6/A.mtx" "$T/mr6/b.mtx" "$T/x.mtx" --max 1e-9 ;;
 *) bad "a pick past its budget: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
