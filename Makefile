@@ -83,6 +83,7 @@ endif
 SRC     = $(wildcard src/scenes/*.c src/core/*.c src/diff/*.c src/cli/*.c src/la/*.c src/io/*.c src/solvers/*.c src/precond/*.c src/graph/*.c) $(MPISRC)
 OBJ     = $(SRC:%.c=$(BUILD)/%.o) $(CUOBJ)
 LIBOBJ  = $(filter-out $(BUILD)/src/cli/%,$(OBJ))
+OBJ    += $(BUILD)/gen/auto_model.o # models/auto.model, built in: --solver auto's default model
 TESTSRC = $(wildcard tests/unit/*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 # one harness a reader: tests/fuzz/fuzz_NAME.c; `make test` replays its seeds
@@ -292,3 +293,26 @@ install-python:
 bench-python: $(BIN) $(LIBSO)
 	@OPENBLAS_NUM_THREADS=1 /usr/bin/python3 scripts/bench-python $(BENCH_PYTHON_ARGS)
 .PHONY: install-python bench-python
+
+# --solver auto's built-in model: models/auto.model as a C string
+$(BUILD)/gen/auto_model.c: models/auto.model
+	@mkdir -p $(dir $@)
+	awk 'BEGIN { print "const char lcp_auto_model_default[] =" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "\"" $$0 "\\n\"" } END { print "\"\";" }' $< >$@.tmp && mv $@.tmp $@
+$(BUILD)/gen/auto_model.o: $(BUILD)/gen/auto_model.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# --solver auto's default model: the corpus (scripts/auto-corpus, into
+# build/auto-corpus), every candidate configuration measured on it (one
+# thread, thread CPU clock), written to models/auto.model; then rebuild.
+# About 10 minutes on one core.  auto-lofo: leave-one-family-out validation
+# of that model on the same corpus (BENCHMARKS.md).
+AUTO_ENV = LCPSOLVE_CLOCK=thread OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+auto-corpus: $(BIN)
+	python3 scripts/auto-corpus $(BUILD)/auto-corpus
+auto-model: auto-corpus
+	$(AUTO_ENV) ./$(BIN) tune $(BUILD)/auto-corpus -o models/auto.model
+	$(MAKE) all
+auto-lofo: $(BIN)
+	@[ -d $(BUILD)/auto-corpus ] || python3 scripts/auto-corpus $(BUILD)/auto-corpus
+	$(AUTO_ENV) ./$(BIN) tune --lofo models/auto.model $(BUILD)/auto-corpus
+.PHONY: auto-corpus auto-model auto-lofo

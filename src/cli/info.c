@@ -3,6 +3,7 @@
  * condition, the contact graph; the facts of A from src/la/analyse.c. */
 #include "info.h"
 #include "../graph/graph.h"
+#include "../core/features.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -108,5 +109,41 @@ int lcp_info_print(FILE *out, const lcp_problem *p, const lcp_cone_facts *cone, 
         fprintf(out, "cone error  %.3e (the %s residual of the pyramid solution on this problem)\n", cone->cone_error,
                 lcp_kind_name(p->kind));
     }
+    return 0;
+}
+
+int lcp_info_features(FILE *out, const lcp_problem *p, int json, lcp_err *err)
+{
+    lcp_features f;
+    if (lcp_features_compute(p, &f)) return lcp_fail(err, LCP_ERROR, p->source, 0, "out of memory (features)");
+    if (json) {
+        cJSON *o = cJSON_CreateObject(), *fo;
+        cJSON_AddStringToObject(o, "problem", p->source ? p->source : "");
+        cJSON_AddStringToObject(o, "kind", lcp_kind_name(p->kind));
+        cJSON_AddNumberToObject(o, "n", p->n);
+        cJSON_AddNumberToObject(o, "nnz", (double)f.nnz);
+        cJSON_AddNumberToObject(o, "contacts", f.contacts);
+        cJSON_AddNumberToObject(o, "components", f.components);
+        cJSON_AddNumberToObject(o, "largest_component", f.largest);
+        cJSON_AddNumberToObject(o, "diameter", f.diameter);
+        cJSON_AddNumberToObject(o, "condition_estimate", isfinite(f.cond) ? f.cond : 1e308);
+        cJSON_AddNumberToObject(o, "lanczos_steps", f.lanczos_steps);
+        cJSON_AddNumberToObject(o, "features_time_s", f.time_s);
+        fo = cJSON_AddObjectToObject(o, "features");
+        for (int k = 0; k < LCP_NFEATURES; k++) cJSON_AddNumberToObject(fo, lcp_feature_names[k], f.v[k]);
+        char *s = cJSON_PrintUnformatted(o);
+        fprintf(out, "%s\n", s ? s : "{}");
+        free(s);
+        cJSON_Delete(o);
+        return 0;
+    }
+    fprintf(out, "problem            %s\n", p->source ? p->source : "-");
+    fprintf(out, "kind               %s\n", lcp_kind_name(p->kind));
+    fprintf(out, "n                  %d (nnz %ld, %d contacts, %d components, largest %d, diameter ~%d)\n", p->n,
+            f.nnz, f.contacts, f.components, f.largest, f.diameter);
+    if (isfinite(f.cond)) fprintf(out, "condition estimate %.3g (scaled, Lanczos, %d steps)\n", f.cond, f.lanczos_steps);
+    else fprintf(out, "condition estimate semidefinite or nearly, or not estimated (Lanczos, %d steps)\n", f.lanczos_steps);
+    for (int k = 0; k < LCP_NFEATURES; k++) fprintf(out, "%-18s %.6g\n", lcp_feature_names[k], f.v[k]);
+    fprintf(out, "time               %.3g s\n", f.time_s);
     return 0;
 }

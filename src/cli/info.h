@@ -21,4 +21,8 @@ typedef struct {
 /* Prints the report (human or --json); cone: NULL, or the --cone result. */
 int lcp_info_print(FILE *out, const lcp_problem *p, const lcp_cone_facts *cone, int json, lcp_err *err);
 
+/* `lcpsolve info --features`: the features --solver auto predicts from
+ * (src/core/features.h), a line each, or one JSON object. */
+int lcp_info_features(FILE *out, const lcp_problem *p, int json, lcp_err *err);
+
 #endif

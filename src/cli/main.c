@@ -33,6 +33,7 @@
 #include "../core/pipeline.h"
 #include "generate.h"
 #include "info.h"
+#include "tune.h"
 #include "../io/io.h"
 #include "sequence.h"
 #include "sensitivity.h"
@@ -47,7 +48,8 @@ typedef struct {
     lcp_cli_diff_opts d; /* --sensitivity, --adjoint: derivatives of the solution (src/cli/diff.c) */
     const char *file[10]; /* A b mu lo hi findex M J v e, from the command line */
     double ref_tol;
-    int json, info, quiet;
+    int json, info, quiet, features, tune;
+    double alpha, beta; /* sequence --tune */
     lcp_schedule schedule; /* --schedule (sequence) */
     lcp_kind kind;
     const char *where; /* "FILE:LINE" prefix for config errors, NULL for the command line */
@@ -64,6 +66,7 @@ static void usage_line(FILE *f)
                "       lcpsolve [OPTIONS] -A A.mtx -b b.mtx [--mu mu.mtx]\n"
                "       lcpsolve [OPTIONS] -M M.mtx -J J.mtx -v v.mtx [-e e.mtx]\n"
                "       lcpsolve info PROBLEM\n"
+               "       lcpsolve tune CORPUS... -o MODEL   (lcpsolve tune --help: --solver auto's model)\n"
                "       lcpsolve batch [OPTIONS] DIR           (lcpsolve batch --help)\n"
                "       lcpsolve bench [OPTIONS] PLAN.yaml     (lcpsolve bench --help)\n"
                "       lcpsolve sequence [OPTIONS] DIR        (steps of a simulation, warm-started by contact id)\n"
@@ -144,6 +147,14 @@ static int apply_option(cli *c, int id, const char *val, const char *name)
     case OPT_OUTPUT_W: c->output_w = val; break;
     case OPT_JSON: c->json = 1; break;
     case OPT_INFO: c->info = 1; break;
+    case OPT_FEATURES: c->features = 1; break;
+    case OPT_TUNE: c->tune = 1; break;
+    case OPT_ALPHA:
+    case OPT_BETA:
+        if (!lcp_parse_number(val, &x) || x < 0) return bad(c, "--%s: '%s' is not a non-negative number", name, val);
+        if (opt->id == OPT_ALPHA) c->alpha = x;
+        else c->beta = x;
+        break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_REFERENCE: c->reference = val; break;
     case OPT_REFTOL:
@@ -300,6 +311,18 @@ static void report(const cli *c, const run_report *r)
         if (*o->auto_reason) {
             cJSON_AddStringToObject(j, "auto_reason", o->auto_reason);
             cJSON_AddNumberToObject(j, "auto_time_s", o->auto_time_s);
+            if (*o->auto_predicted) { /* the ranked configurations and their predicted seconds */
+                char buf[sizeof o->auto_predicted], *save = NULL;
+                snprintf(buf, sizeof buf, "%s", o->auto_predicted);
+                cJSON *pr = cJSON_AddObjectToObject(j, "auto_predicted");
+                for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                    char *eq = strrchr(t, '=');
+                    if (!eq) continue;
+                    *eq = '\0';
+                    if (!cJSON_GetObjectItem(j, "auto_config")) cJSON_AddStringToObject(j, "auto_config", t);
+                    cJSON_AddNumberToObject(pr, t, atof(eq + 1));
+                }
+            }
         }
         if (cone) {
             char cs[32];
@@ -425,6 +448,14 @@ static int solve(cli *c, lcp_err *err)
     int n0 = 0, exit_code = -1; /* set once a run completed */
     if (rc) goto done;
     if (c->graph && (rc = write_graph(&p, c->graph, err))) goto done;
+    if (c->features && !c->info) {
+        rc = lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "--features goes with info: lcpsolve info --features PROBLEM");
+        goto done;
+    }
+    if (c->info && c->features) {
+        rc = lcp_info_features(stdout, &p, c->json, err);
+        goto done;
+    }
     if ((rc = lcp_cli_diff_check(&c->d, &p, c->o.cone_k, err))) goto done;
     if (c->info && !c->o.cone_k) {
         rc = lcp_info_print(stdout, &p, NULL, c->json, err);
@@ -585,8 +616,11 @@ static int run_sequence(cli *c, lcp_err *err)
         rc = 2;
     } else {
         c->o.s.on_iteration = lcp_cli_stop_on_signal;
+        if (c->alpha < 0) c->alpha = 1;
+        if (c->beta < 0) c->beta = 1;
         lcp_sequence_opts so = {.dir = c->problem, .o = &c->o, .kind = c->kind, .schedule = &c->schedule,
-                                .json = c->json, .quiet = c->quiet};
+                                .json = c->json, .quiet = c->quiet, .tune = c->tune, .alpha = c->alpha,
+                                .beta = c->beta};
         rc = lcp_sequence_solve(&so, err);
         if (err->msg[0]) fprintf(stderr, "lcpsolve: %s\n", err->msg);
     }
@@ -598,6 +632,7 @@ static int run(int argc, char **argv)
     if (argc > 2 && !strcmp(argv[1], "generate") && !strcmp(argv[2], "sequence"))
         return lcp_sequence_generate_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "generate")) return lcp_generate_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "tune")) return lcp_tune_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "batch")) { /* its monitors stop on a signal too, and write what they have */
         signal(SIGINT, on_signal);
         signal(SIGTERM, on_signal);
@@ -613,6 +648,7 @@ static int run(int argc, char **argv)
     memset(&c, 0, sizeof c);
     lcp_solve_opts_default(&c.o);
     c.ref_tol = 1e-6;
+    c.alpha = c.beta = -1; /* not given */
     c.err = &err;
     c.info = info_cmd;
 
@@ -630,6 +666,11 @@ static int run(int argc, char **argv)
 #endif
     if (seq_cmd) {
         rc = run_sequence(&c, &err);
+        goto out;
+    }
+    if (c.tune || c.alpha >= 0 || c.beta >= 0) {
+        fprintf(stderr, "lcpsolve: --tune, --alpha and --beta apply to lcpsolve sequence DIR\n");
+        rc = 2;
         goto out;
     }
     if (c.schedule.n) {

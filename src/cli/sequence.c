@@ -148,11 +148,123 @@ typedef struct {
     int n, rpc;  /* contacts, rows a contact */
 } step_answer;
 
+/* ------------------------------------------------------------ --tune */
+
+/* A run of a sweep arm (pgs/nsgs with a budget) also tells what the smaller
+ * budgets of the same solver would have given: the best residual checked up
+ * to their iteration, and the time to it (nested actions).  The recorder
+ * chains to the caller's callback (the binary's SIGINT). */
+#define MARKS 4
+static const int MARK_IT[MARKS] = {5, 20, 50, 200};
+typedef struct {
+    double best[MARKS], t[MARKS], last_t;
+    int (*chain)(void *, int, double, const lcp_metrics *, const char *const *, const double *);
+    void *chain_ctx;
+} recorder;
+
+static int record(void *ctx, int iter, double time_s, const lcp_metrics *m, const char *const *columns,
+                  const double *extra)
+{
+    recorder *rc = ctx;
+    if (iter >= 0) {
+        rc->last_t = time_s;
+        for (int k = 0; k < MARKS; k++)
+            if (iter <= MARK_IT[k]) {
+                if (m && isfinite(m->residual) && m->residual < rc->best[k]) rc->best[k] = m->residual;
+                rc->t[k] = time_s;
+            }
+    }
+    return rc->chain ? rc->chain(rc->chain_ctx, iter, time_s, m, columns, extra) : 0;
+}
+
+/* The bandit of --tune (the reinforcement-learning tuner of a simulation
+ * loop): an action is a configuration and an iteration budget (ARMS), the
+ * state the step's size (log2 of its contacts, halved) and the previous
+ * step's residual (decades, 0 to 4 for 1e-8 and above ... 1e-2 and below),
+ * the reward -alpha time_s - beta residual.  Each step takes the action of
+ * the highest mean reward in its state (an action not yet scored there: its
+ * mean over all states; never scored: taken first, which is the
+ * exploration).  A run of a sweep arm also scores the smaller budgets
+ * of its solver from its own checks (the recorder below): the bandit need
+ * not run pgs-5 to learn what 5 sweeps give. */
+typedef struct {
+    const char *label, *solver;
+    int budget; /* iterations; 0: to the tolerance */
+    int kinds;  /* LCP_KIND_* it takes */
+} arm;
+static const arm ARMS[] = {
+    {"pgs-5", "pgs", 5, LCP_KIND_LCP | LCP_KIND_BLCP},
+    {"pgs-20", "pgs", 20, LCP_KIND_LCP | LCP_KIND_BLCP},
+    {"pgs-50", "pgs", 50, LCP_KIND_LCP | LCP_KIND_BLCP},
+    {"pgs-200", "pgs", 200, LCP_KIND_LCP | LCP_KIND_BLCP},
+    {"lemke", "lemke", 0, LCP_KIND_LCP},
+    {"nsgs-5", "nsgs", 5, LCP_KIND_CCP | LCP_KIND_FC3D},
+    {"nsgs-20", "nsgs", 20, LCP_KIND_CCP | LCP_KIND_FC3D},
+    {"nsgs-50", "nsgs", 50, LCP_KIND_CCP | LCP_KIND_FC3D},
+    {"nsgs-200", "nsgs", 200, LCP_KIND_CCP | LCP_KIND_FC3D},
+    {"auto", "auto", 0, LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_CCP | LCP_KIND_FC3D},
+};
+#define NARMS ((int)(sizeof ARMS / sizeof *ARMS))
+#define NSTATES 60 /* 12 sizes x 5 residual decades */
+
+typedef struct {
+    double sum[NSTATES][NARMS], all[NARMS];
+    int count[NSTATES][NARMS], nall[NARMS], taken[NARMS], steps;
+    double prev_res;   /* the previous step's residual (INFINITY: none yet) */
+    double reward;     /* the sum of the rewards */
+} bandit;
+
+static int bandit_state(const bandit *b, int contacts)
+{
+    int size = (int)(log2(contacts + 1.0) / 2);
+    if (size > 11) size = 11;
+    int dec = 0; /* residual 1e-8 and below: 0 ... above 1e-2: 4 */
+    if (isfinite(b->prev_res)) {
+        dec = (int)floor((log10(fmax(b->prev_res, 1e-300)) + 8) / 1.5) + 1;
+        dec = dec < 0 ? 0 : dec > 4 ? 4 : dec;
+    }
+    return size * 5 + dec;
+}
+
+static int bandit_choose(bandit *b, int state, lcp_kind kind)
+{
+    int best = -1, untried = -1, nl = 0;
+    double bv = -INFINITY;
+    for (int a = 0; a < NARMS; a++) {
+        if (!(ARMS[a].kinds & kind) || (strcmp(ARMS[a].solver, "auto") && !lcp_solver_find(ARMS[a].solver))) continue;
+        nl++;
+        double v = b->count[state][a] ? b->sum[state][a] / b->count[state][a]
+                   : b->nall[a]       ? b->all[a] / b->nall[a]
+                                      : NAN;
+        if (isnan(v)) {
+            if (untried < 0) untried = a;
+        } else if (v > bv) {
+            bv = v;
+            best = a;
+        }
+    }
+    if (untried >= 0) return untried;
+    return best >= 0 ? best : NARMS - 1; /* NARMS - 1: auto, which takes every kind */
+}
+
+static void bandit_update(bandit *b, int state, int a, double reward, double residual)
+{
+    b->sum[state][a] += reward;
+    b->count[state][a]++;
+    b->all[a] += reward;
+    b->nall[a]++;
+    b->taken[a]++;
+    b->steps++;
+    b->reward += reward;
+    b->prev_res = residual;
+}
+
 /* The totals over the steps. */
 typedef struct {
     int solved, worst_exit;
     double sum_res, max_res, sum_ms, sum_it;
     char first_unsolved[320]; /* the first step not solved, and how it ended */
+    const char *last_arm;     /* --tune: the action of the step just solved */
 } seq_totals;
 
 /* The warm start: cur = this step's ids (ncon contacts, then sorted by id),
@@ -176,7 +288,7 @@ static int match_ids(const lcp_sequence_opts *o, const step_answer *prev, const 
 
 /* Step k's line, or its JSON object. */
 static void print_step(const lcp_sequence_opts *o, int k, const lcp_problem *p, const char *name, int ncon, int matched,
-                       const lcp_solve_out *out, const lcp_settings *s, double r)
+                       const lcp_solve_out *out, const lcp_settings *s, double r, const char *action)
 {
     lcp_status st = out->status;
     const lcp_solver *sv = out->solver;
@@ -198,6 +310,7 @@ static void print_step(const lcp_sequence_opts *o, int k, const lcp_problem *p, 
         cJSON_AddNumberToObject(j, "iterations", info.iterations);
         cJSON_AddNumberToObject(j, "time_s", solve_s);
         cJSON_AddNumberToObject(j, "residual", r);
+        if (action) cJSON_AddStringToObject(j, "action", action);
         cJSON_AddNumberToObject(j, "tol", s->tol);
         cJSON_AddNumberToObject(j, "max_iter", s->max_iter);
         char *t = cJSON_PrintUnformatted(j);
@@ -216,7 +329,7 @@ static void print_step(const lcp_sequence_opts *o, int k, const lcp_problem *p, 
  * printed and counted in *tot; its answer becomes *prev.  0, or the status
  * of a failure with err set. */
 static int solve_step(const lcp_sequence_opts *o, int k, int nn, const char *name, char *path, size_t plen,
-                      lcp_pipeline_cache *cache, step_answer *prev, seq_totals *tot, lcp_err *err)
+                      lcp_pipeline_cache *cache, step_answer *prev, seq_totals *tot, bandit *bd, lcp_err *err)
 {
     int rc;
     lcp_problem p;
@@ -253,8 +366,43 @@ static int solve_step(const lcp_sequence_opts *o, int k, int nn, const char *nam
      * the schedule's cap or tolerance for this one */
     lcp_solve_opts so = *o->o;
     lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so.s);
+    int state = 0, action = -1;
+    recorder rec;
+    if (o->tune && bd) { /* the bandit's action: a configuration and its budget */
+        state = bandit_state(bd, ncon);
+        action = bandit_choose(bd, state, p.kind);
+        so.solver = ARMS[action].solver;
+        so.precond = "none";
+        so.s.precond = NULL;
+        if (ARMS[action].budget > 0) so.s.max_iter = ARMS[action].budget;
+        rec = (recorder){.chain = so.s.on_iteration, .chain_ctx = so.s.on_iteration_ctx};
+        for (int q = 0; q < MARKS; q++) rec.best[q] = INFINITY, rec.t[q] = 0;
+        so.s.on_iteration = record;
+        so.s.on_iteration_ctx = &rec;
+    }
     if ((rc = lcp_pipeline_solve_cached(&p, &so, matched_any ? x : NULL, p.n, path, cache, &out, err)))
         goto step_done;
+    if (action >= 0) {
+        double res = isfinite(out.m.residual) ? out.m.residual : 1e308, secs = out.time_s + out.auto_time_s;
+        bandit_update(bd, state, action, -o->alpha * secs - o->beta * res, res);
+        /* the smaller budgets of the same solver, from this run's checks (one problem solved whole: the
+         * iterations of a decomposed solve are its components') */
+        for (int a = 0; ARMS[action].budget > 0 && out.components == 1 && a < NARMS; a++) {
+            if (a == action || strcmp(ARMS[a].solver, ARMS[action].solver) || ARMS[a].budget >= ARMS[action].budget ||
+                !(ARMS[a].kinds & p.kind))
+                continue;
+            int q = 0;
+            while (q < MARKS && MARK_IT[q] != ARMS[a].budget) q++;
+            if (q == MARKS) continue;
+            double r_a = out.iterations <= ARMS[a].budget ? res : rec.best[q]; /* it stopped before: the same */
+            double t_a = out.iterations <= ARMS[a].budget ? secs : rec.t[q] + fmax(0, secs - rec.last_t);
+            if (!isfinite(r_a)) continue;
+            bd->sum[state][a] += -o->alpha * t_a - o->beta * r_a;
+            bd->count[state][a]++;
+            bd->all[a] += -o->alpha * t_a - o->beta * r_a;
+            bd->nall[a]++;
+        }
+    }
     if (p.n > 0) memcpy(x, out.x, (size_t)p.n * sizeof *x);
     if (out.status == LCP_SOLVED) tot->solved++;
     else if (!tot->first_unsolved[0])
@@ -267,7 +415,7 @@ static int solve_step(const lcp_sequence_opts *o, int k, int nn, const char *nam
     tot->max_res = fmax(tot->max_res, r);
     tot->sum_ms += 1e3 * (out.time_s + out.auto_time_s);
     tot->sum_it += out.iterations;
-    print_step(o, k, &p, name, ncon, matched, &out, &so.s, r);
+    print_step(o, k, &p, name, ncon, matched, &out, &so.s, r, action >= 0 ? ARMS[action].label : NULL);
     /* this step's answer, keyed by id, for the next */
     free(prev->ids);
     free(prev->x);
@@ -293,14 +441,25 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
     if (rc) return lcp_status_exit_code((lcp_status)rc);
 
     step_answer prev = {NULL, NULL, 0, 1};
-    seq_totals tot = {0, 0, 0, 0, 0, 0, ""};
+    seq_totals tot = {0, 0, 0, 0, 0, 0, "", NULL};
+    bandit *bd = o->tune ? calloc(1, sizeof *bd) : NULL;
+    if (bd) bd->prev_res = INFINITY;
     size_t plen = strlen(o->dir) + 300;
     char *path = malloc(plen);
     lcp_pipeline_cache *cache = lcp_pipeline_cache_new(); /* the update path: --order's set-up once a pattern */
-    if (!path || !cache) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-    for (int k = 0; k < nn && !rc; k++) rc = solve_step(o, k, nn, names[k], path, plen, cache, &prev, &tot, err);
+    if (!path || !cache || (o->tune && !bd)) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    for (int k = 0; k < nn && !rc; k++) rc = solve_step(o, k, nn, names[k], path, plen, cache, &prev, &tot, bd, err);
     if (!rc) {
-        if (o->json) {
+        if (o->json && bd) {
+            printf("{\"summary\":true,\"steps\":%d,\"solved\":%d,\"mean_residual\":%.6e,\"max_residual\":%.6e,"
+                   "\"mean_ms\":%.6g,\"mean_iterations\":%.6g,\"tune\":true,\"alpha\":%g,\"beta\":%g,"
+                   "\"mean_reward\":%.6g,\"actions\":{",
+                   nn, tot.solved, tot.sum_res / nn, tot.max_res, tot.sum_ms / nn, tot.sum_it / nn, o->alpha, o->beta,
+                   nn ? bd->reward / nn : 0.0);
+            for (int a = 0, first = 1; a < NARMS; a++)
+                if (bd->taken[a]) printf("%s\"%s\":%d", first ? "" : ",", ARMS[a].label, bd->taken[a]), first = 0;
+            printf("}}\n");
+        } else if (o->json) {
             printf("{\"summary\":true,\"steps\":%d,\"solved\":%d,\"mean_residual\":%.6e,\"max_residual\":%.6e,"
                    "\"mean_ms\":%.6g,\"mean_iterations\":%.6g}\n",
                    nn, tot.solved, tot.sum_res / nn, tot.max_res, tot.sum_ms / nn, tot.sum_it / nn);
@@ -308,17 +467,24 @@ int lcp_sequence_solve(const lcp_sequence_opts *o, lcp_err *err)
             printf("total: %d steps, %d solved, mean residual %.2e, max residual %.2e, mean %.3f ms a step, "
                    "mean %.1f iterations\n",
                    nn, tot.solved, tot.sum_res / nn, tot.max_res, tot.sum_ms / nn, tot.sum_it / nn);
+            if (bd) {
+                printf("tune: mean reward %.6g (alpha %g, beta %g); actions", nn ? bd->reward / nn : 0.0, o->alpha, o->beta);
+                for (int a = 0; a < NARMS; a++)
+                    if (bd->taken[a]) printf(" %s %d", ARMS[a].label, bd->taken[a]);
+                printf("\n");
+            }
         }
-        if (tot.solved < nn) /* the exit code's reason */
+        if (tot.solved < nn && !bd) /* the exit code's reason (--tune: budgets stop short by design) */
             fprintf(stderr, "lcpsolve sequence: exit %d: %d of %d steps not solved (the first, %s)\n", tot.worst_exit,
                     nn - tot.solved, nn, tot.first_unsolved);
     }
     free(prev.ids);
     free(prev.x);
     free(path);
+    free(bd);
     lcp_pipeline_cache_free(cache);
     for (int k = 0; k < nn; k++) free(names[k]);
     free(names);
     if (rc) return lcp_status_exit_code((lcp_status)rc);
-    return tot.worst_exit;
+    return o->tune ? 0 : tot.worst_exit; /* --tune: steps short of the tolerance are the trade-off chosen */
 }

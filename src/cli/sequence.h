@@ -34,6 +34,10 @@ typedef struct {
     lcp_kind kind;                /* --kind: the kind of the steps where their files do not say */
     const lcp_schedule *schedule; /* NULL or n == 0: none */
     int json, quiet;
+    /* --tune: each step's configuration and iteration budget chosen by a
+     * bandit (sequence.c), reward -alpha time_s - beta residual */
+    int tune;
+    double alpha, beta;
 } lcp_sequence_opts;
 
 /* Solves every DIR/step-* in name order; prints a line (or a JSON object) a

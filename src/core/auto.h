@@ -1,55 +1,84 @@
-/* src/core/auto.h: `--solver auto`: a solver and a preconditioner picked from
- * the problem's kind, size, sparsity, symmetry, definiteness and a cheap
- * condition estimate, with the reasons (src/core/auto.c). */
+/* src/core/auto.h: `--solver auto`: a configuration (solver and
+ * preconditioner) predicted from measurements.  A model (a small text file
+ * written by `lcpsolve tune`, the default one built into the library from
+ * models/auto.model) holds, for problems of a training corpus, their
+ * features (src/core/features.h) and each candidate configuration's time to
+ * the tolerance (or its failure); auto ranks the configurations that take
+ * the problem's kind by the time its nearest neighbours in the scaled
+ * feature space took (src/core/auto.c), runs the first, and switches to the
+ * next when a run stops short of the tolerance or runs past its budget
+ * (iterations and time, from the same neighbours and the next candidate's
+ * predicted time). */
 #ifndef LCPSOLVE_CHOOSE_H
 #define LCPSOLVE_CHOOSE_H
 
 #include "../solvers/solver.h"
+#include "features.h"
+
+#include <stdio.h>
+
+#define LCP_AUTO_MAXCAND 5 /* candidates run at most, in the predicted order */
+#define LCP_AUTO_MAXCFG 64 /* configurations a model holds */
 
 typedef struct {
     const lcp_solver *solver;
     const lcp_precond_type *precond; /* NULL: none */
+    double t_pred;                   /* predicted seconds to the tolerance */
+    int budget;                      /* iterations before the next candidate; 0: none */
+    double time_budget;              /* seconds before the next candidate; 0: none */
+} lcp_auto_cand;
+
+typedef struct {
+    const lcp_solver *solver;        /* the pick: cand[0] */
+    const lcp_precond_type *precond; /* NULL: none */
     const char *precond_name;        /* "none" or the preconditioner's name */
     char reason[900];                /* "auto: NAME (why)" */
-    /* where the pick may stall: run it with at most budget iterations, then,
-     * unless solved (or a proven verdict), fallback from zero; but where
-     * warm_budget > 0, fallback first runs from the pick's best iterate on
-     * warm_budget iterations (a Newton polish of admm's slow tail); when
-     * that does not solve and resume > budget, the pick again from its best
-     * iterate up to resume iterations in all, the warm try once more, and
-     * only then fallback from zero */
-    const lcp_solver *fallback;      /* NULL: none */
-    const lcp_precond_type *fallback_precond;
-    int budget, warm_budget, resume;
-    /* and where the fallback may stall too: it runs on fallback_budget
-     * iterations, then fallback2 (no budget) from zero */
-    const lcp_solver *fallback2;
-    int fallback_budget;
-    /* the pick is a cheap first try (a few Newton steps, run on budget):
-     * callers that run no fallbacks (batch) take fallback and
-     * fallback_precond, the pick of the rules without it */
-    int probe;
-    double time_s;                   /* the time spent choosing */
+    int ncand;                       /* the candidates in the order they run */
+    lcp_auto_cand cand[LCP_AUTO_MAXCAND];
+    char predicted[600];             /* "NAME[ -p P]=SECONDS,..." for every ranked configuration */
+    int neighbours;                  /* measured problems the prediction rests on */
+    lcp_features f;
+    double time_s;                   /* the time spent choosing (features included) */
 } lcp_auto_choice;
 
-/* Fills ch for problem p; 0, or LCP_INPUT_ERROR when no solver of this build
- * takes the problem (the reason in err). */
-int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
+/* A model: the measurements of `lcpsolve tune`. */
+typedef struct lcp_auto_model lcp_auto_model;
 
-/* Where ch's pick is a Newton first try (probe), makes the pick the rules'
- * one behind it (for callers that run no fallbacks, or a -p it does not
- * take); the reason says so.  Nothing otherwise. */
+/* Reads a model file (path) or the built-in default (path NULL); NULL with
+ * a one-line reason (file:line: what) in err. */
+lcp_auto_model *lcp_auto_model_load(const char *path, lcp_err *err);
+/* The same from text (source names it in messages). */
+lcp_auto_model *lcp_auto_model_parse(const char *text, const char *source, lcp_err *err);
+void lcp_auto_model_free(lcp_auto_model *m);
+/* Its measured problems, their family and name, and the time of the best
+ * configuration that solved each (INFINITY: none). */
+int lcp_auto_model_size(const lcp_auto_model *m);
+const char *lcp_auto_model_family(const lcp_auto_model *m, int i);
+const char *lcp_auto_model_name(const lcp_auto_model *m, int i);
+/* the measured time of configuration "solver[ -p precond]" on sample i:
+ * seconds, -1 failed, NAN not measured or not of its kind */
+double lcp_auto_model_time(const lcp_auto_model *m, int i, const char *config);
+/* Removes the samples of family (leave-one-family-out); the count left. */
+int lcp_auto_model_drop_family(lcp_auto_model *m, const char *family);
+/* Writes m as text (the format tune writes). 0 or -1. */
+int lcp_auto_model_write(const lcp_auto_model *m, FILE *out);
+
+/* Fills ch for problem p from the model at path (NULL: the built-in one;
+ * loaded once and kept); 0, or LCP_INPUT_ERROR (a model that does not read,
+ * or no solver of this build takes the problem) with the reason in err. */
+int lcp_choose_auto_model(const lcp_problem *p, const char *model, lcp_auto_choice *ch, lcp_err *err);
+/* ... with an already loaded model (tune's validation). */
+int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto_choice *ch, lcp_err *err);
+/* The built-in model. */
+int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
+/* Kept for callers that run the pick alone: nothing to drop any more. */
 void lcp_auto_drop_probe(lcp_auto_choice *ch);
 
-/* The runs of one auto solve: the pick on its budget, then its fallbacks
- * as the fields above say.  lcp_auto_begin gives the first run,
- * lcp_auto_next after each run (how it ended) whether another follows and
- * which; the one sequence of runs for every caller (main.c's solve,
- * sequence.c's steps).  The caller sets x as start says, keeping the
- * saved iterate (FROM_BEST: save the run's best iterate too; saved: one
- * is kept -- without it there is no second round of the pick). */
+/* The runs of one auto solve: the candidates in order, each on its budget,
+ * then again on 4 times the budgets (rounds); lcp_auto_begin gives the first run, lcp_auto_next after
+ * each run (how it ended) whether another follows and which. */
 typedef enum {
-    LCP_AUTO_FROM_ZERO,  /* x = 0 (a stalled iterate can hold a Newton method back) */
+    LCP_AUTO_FROM_ZERO,  /* x = 0 */
     LCP_AUTO_FROM_BEST,  /* x = the best iterate of the run just ended, and save it */
     LCP_AUTO_FROM_SAVED  /* x = the iterate saved at the last FROM_BEST */
 } lcp_auto_start;
@@ -57,20 +86,14 @@ typedef struct {
     const lcp_solver *solver;        /* the next run */
     const lcp_precond_type *precond;
     int max_iter;                    /* its budget; 0: none (the caller's --max-iter) */
+    double time_limit;               /* its time budget; 0: none (the caller's --time-limit) */
     lcp_auto_start start;            /* lcp_auto_next's runs: where x starts */
     const char *what;                /* the same in words ("from zero", ...) */
-    /* the state */
-    const lcp_precond_type *pick_precond;
-    int stage, polish, resumed;      /* fallbacks begun; a warm try running; the pick's second round done */
+    int stage, round;                /* the candidate running; the round (budgets 8^round times the first) */
+    unsigned dead;                   /* candidates that broke down (bit c) */
 } lcp_auto_run;
-/* The first run: sv with precond (ch's pick, or the caller's solver with ch
- * zeroed: no fallbacks), on ch's budget where it has a fallback. */
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);
-/* After a run that ended with status (best_finite: the monitor's best
- * residual is finite; saved: an iterate is kept from a FROM_BEST): 1 and
- * the next run in r, or 0 when none follows (solved, a proven verdict, a
- * stop without a budget, or no fallback left that takes p). */
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int best_finite,
                   int saved, lcp_auto_run *r);
 

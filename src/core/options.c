@@ -41,14 +41,19 @@ const lcp_option lcp_options[] = {
     {"inner", 1, OPT_INNER, "NAME", "fixed-point: the ccp solver of each outer step (default nsgs)", LCP_OPT_SOLVE},
     {"crash", 1, OPT_CRASH, "auto|none|NAME", "lemke (sparse path), pivot (symmetric A): the start basis / clamped set from a guess (auto: the warm start, else ipm's answer; NAME: that lcp solver's; none: B = I / from scratch)", LCP_OPT_SOLVE},
     {"schedule", 1, OPT_SCHEDULE, "SPEC", "lcpsolve sequence: per-step caps or tolerances by progress, e.g. 0:5,0.5:20 or 0:1e-2,0.8:1e-6", LCP_OPT_CLI},
+    {"tune", 0, OPT_TUNE, NULL, "lcpsolve sequence: each step's solver and iteration budget chosen by a bandit (reward -alpha time - beta residual)", LCP_OPT_CLI},
+    {"alpha", 1, OPT_ALPHA, "X", "lcpsolve sequence --tune: the weight of a step's seconds in the reward (default 1)", LCP_OPT_CLI},
+    {"beta", 1, OPT_BETA, "X", "lcpsolve sequence --tune: the weight of a step's residual in the reward (default 1)", LCP_OPT_CLI},
     {"adaptive", 1, OPT_ADAPTIVE, "FRAC", "stop (status stalled) when an iteration improves the residual by less than FRAC of it", LCP_OPT_SOLVE},
     {"shuffle", 0, OPT_SHUFFLE, NULL, "nsgs: a new (seeded, reproducible) contact order each sweep", LCP_OPT_SOLVE},
     {"cone", 1, OPT_CONE, "pyramid:K", "solve a K-facet pyramid approximation of the friction cones (4: box blcp)", LCP_OPT_SOLVE},
+    {"auto-model", 1, OPT_AUTO_MODEL, "FILE", "--solver auto: predict from this model (lcpsolve tune -o FILE) instead of the built-in one", LCP_OPT_SOLVE},
     {"kind", 1, OPT_KIND, "KIND", "lcp, blcp, ccp or fc3d (when the files do not say)", LCP_OPT_CLI},
     {"mu", 1, OPT_MU, "FILE", "friction coefficients (one a contact; blcp with findex: one a row)", LCP_OPT_CLI},
     {"lo", 1, OPT_LO, "FILE", "blcp lower bounds (|x| >= 1e300 means infinite)", LCP_OPT_CLI},
     {"hi", 1, OPT_HI, "FILE", "blcp upper bounds", LCP_OPT_CLI},
     {"findex", 1, OPT_FINDEX, "FILE", "blcp friction index: row j (0-based) or -1, per row", LCP_OPT_CLI},
+    {"features", 0, OPT_FEATURES, NULL, "with info: print the features --solver auto predicts from (also with --json)", LCP_OPT_CLI},
     {"info", 0, OPT_INFO, NULL, "print facts about the problem instead of solving it", LCP_OPT_CLI},
     {"quiet", 0, OPT_QUIET, NULL, "no summary on stdout (the exit code still tells)", LCP_OPT_CLI},
     {"list-solvers", 0, OPT_LIST, NULL, "list the solvers, the kinds they solve and their preconditioners", LCP_OPT_CLI},
@@ -175,6 +180,7 @@ int lcp_option_apply(lcp_solve_opts *o, const lcp_option *opt, const char *val, 
         o->s.time_limit = x;
         break;
     case OPT_TRACE: o->trace = *val ? val : NULL; break;
+    case OPT_AUTO_MODEL: o->auto_model = *val ? val : NULL; break;
     case OPT_COVER: o->cover = *val ? val : NULL; break;
     case OPT_LOCAL:
         if (!strcmp(val, "projection")) o->s.nsgs.local = LCP_LOCAL_PROJECTION;

@@ -70,7 +70,7 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
     *precond = o->precond;
     if (strcmp(o->solver, "auto")) {
         sv = lcp_solver_find(o->solver);
-    } else if ((rc = lcp_choose_auto(wp, ch, err))) {
+    } else if ((rc = lcp_choose_auto_model(wp, o->auto_model, ch, err))) {
         return rc;
     } else {
         if (strcmp(o->precond, "none")) lcp_auto_drop_probe(ch); /* -p is for the rules' pick */
@@ -84,6 +84,7 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
             snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; -p %s from the command line", o->precond);
         }
         snprintf(r->choice, sizeof r->choice, "%s", r->auto_reason);
+        snprintf(r->auto_predicted, sizeof r->auto_predicted, "%s", ch->predicted);
     }
     if (!sv)
         return *r->auto_reason ? lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "%s", r->auto_reason)
@@ -151,10 +152,13 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
     const lcp_solver *sv = *svp;
     double *xsave = NULL; /* auto's resume */
     int user_max = s->max_iter, rc;
+    double user_tl = s->time_limit; /* auto's time budgets apply where shorter */
     lcp_auto_run run;
     lcp_auto_begin(ch, sv, s->precond, user_max, &run);
     for (;;) {
         if (run.max_iter > 0) s->max_iter = run.max_iter;
+        int auto_tl = run.time_limit > 0 && (user_tl <= 0 || run.time_limit < user_tl);
+        if (auto_tl) s->time_limit = run.time_limit;
         s->columns = sv->columns; /* the callback's extra columns */
         rc = -1;
         r->components = 1;
@@ -169,8 +173,14 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
             else rc = 0, lcp_monitor_step(mon, 0, x, NULL); /* no contacts: solved as it is */
         }
         s->max_iter = user_max;
+        s->time_limit = user_tl;
+        if (rc == LCP_INPUT_ERROR && ch->ncand > 1) { /* auto: a candidate that refuses the problem: the next */
+            rc = 0;
+            info->status = LCP_ERROR;
+        }
         if (rc) break;
         *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
+        if (*status == LCP_TIME_LIMIT && (!auto_tl || mon->interrupted)) break; /* the caller's limit */
         if (!lcp_auto_next(ch, wp, user_max, *status, isfinite(mon->best.residual), xsave != NULL, &run)) break;
         size_t l = strlen(r->auto_reason);
         snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",

@@ -43,6 +43,7 @@ typedef struct lcp_solve_opts {
     int cone_k;                /* --cone pyramid:K, 0 for none */
     const char *cover;         /* --cover FILE (lemke), NULL for all ones */
     const char *trace;         /* --trace FILE.csv, NULL for none */
+    const char *auto_model;    /* --auto-model FILE, NULL: the built-in model */
 } lcp_solve_opts;
 
 /* The defaults of docs/contract.md (solver auto, precond none, tol 1e-8, ...). */
@@ -73,6 +74,7 @@ typedef struct {
     double reg;                /* --reg: A + reg I was solved */
     lcp_cone_form cone_form;   /* LCP_CONE_NONE unless --cone */
     double cone_error;         /* --cone: the residual of the mapped-back r on the problem given */
+    char auto_predicted[600];  /* auto: "CONFIG=SECONDS,..." the ranked configurations' predicted times */
 } lcp_solve_out;
 
 /* The update path (src/core/cache.c): the pattern-only set-up of a solve

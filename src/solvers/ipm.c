@@ -137,6 +137,7 @@
  * src/solvers/ipm_psd.c, their shared declarations
  * src/solvers/ipm_internal.h.
  */
+#include "../la/linsolve_cost.h"
 #include "ipm_internal.h"
 
 #include <cblas.h>
@@ -389,11 +390,13 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     }
     /* --linsolve pcg, or -p NAME with --linsolve auto: conjugate gradients */
     int pcg = s->linsolve == LCP_LINSOLVE_PCG || (s->precond && s->linsolve == LCP_LINSOLVE_AUTO);
-    int sparse = s->linsolve == LCP_LINSOLVE_SPARSE || pcg || (s->linsolve == LCP_LINSOLVE_AUTO && n > AUTO_DENSE_MAX);
+    double sp_flops = 0, de_flops = 0; /* --linsolve auto: the predicted costs (src/la/linsolve_cost.c) */
+    int cheaper = s->linsolve == LCP_LINSOLVE_AUTO && !pcg && lcp_linsolve_prefer_sparse(&p->A, &sp_flops, &de_flops);
+    int sparse = s->linsolve == LCP_LINSOLVE_SPARSE || pcg || (s->linsolve == LCP_LINSOLVE_AUTO && (n > AUTO_DENSE_MAX || cheaper));
     if (s->precond && !pcg)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "ipm: -p %s preconditions --linsolve pcg only",
                         s->precond->name);
-    const char *how = pcg ? "" : s->linsolve == LCP_LINSOLVE_AUTO ? (sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
+    const char *how = pcg ? "" : s->linsolve == LCP_LINSOLVE_AUTO ? (n > AUTO_DENSE_MAX ? ", auto: n > 1000" : sparse ? ", auto: sparse cheaper" : ", auto: dense cheaper") : "";
     char restart_note[128] = ""; /* "restarted after step ..." for the message */
     if (!sparse && n > DENSE_MAX)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,

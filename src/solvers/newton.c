@@ -108,6 +108,7 @@
  * Trace columns: merit (psi of the scaled problem after the step) and step
  * (the accepted t; 0 at iteration 0).  lcp only.
  */
+#include "../la/linsolve_cost.h"
 #include "solver.h"
 #include "../la/sparse_factor.h"
 
@@ -537,8 +538,9 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "%s: --linsolve pcg is ipm's (the Newton matrices here are not symmetric); use dense or sparse",
                         name);
-    W->sparse = s->linsolve == LCP_LINSOLVE_SPARSE || (s->linsolve == LCP_LINSOLVE_AUTO && n > AUTO_DENSE_MAX);
-    const char *how = s->linsolve == LCP_LINSOLVE_AUTO ? (W->sparse ? ", auto: n > 1000" : ", auto: n <= 1000") : "";
+    W->sparse = s->linsolve == LCP_LINSOLVE_SPARSE ||
+                (s->linsolve == LCP_LINSOLVE_AUTO && (n > AUTO_DENSE_MAX || lcp_linsolve_prefer_sparse(&p->A, NULL, NULL)));
+    const char *how = s->linsolve == LCP_LINSOLVE_AUTO ? (n > AUTO_DENSE_MAX ? ", auto: n > 1000" : W->sparse ? ", auto: sparse cheaper" : ", auto: dense cheaper") : "";
     if (!W->sparse && n > DENSE_MAX)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                         "%s: --linsolve dense needs an n x n array (n = %d > %d); use --linsolve sparse", name, n,

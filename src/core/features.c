@@ -1,0 +1,180 @@
+/* src/core/features.c: the features of a problem (see features.h).
+ *
+ *  log_n, log_row (entries a row), log_density, symmetric, diag_pos (every
+ *  diagonal entry > 0), diag_dom (share of rows diagonally dominant),
+ *  log_diag_range (max / min of the diagonal), log_cond (the 10-step
+ *  Lanczos estimate of the condition of D^-1/2 A D^-1/2, 16 where the
+ *  smallest Ritz value is ~0: semidefinite), log_components and
+ *  largest_share (the contact graph: a contact is a row, or 3 rows for
+ *  ccp/fc3d), log_diameter (double-sweep BFS on the largest component),
+ *  growth (ln size / ln diameter of it: ~1 chains, ~2 walls, 2.5+ 3D piles),
+ *  log_degree_ratio (largest over mean entries a row), findex_share (blcp
+ *  friction rows), mu_mean, open_share (share of contacts with b_n > 0),
+ *  offdiag_pos_share (share of off-diagonal entries > 0).
+ */
+#include "features.h"
+
+#include "common.h"
+#include "../la/spectral.h"
+
+#define LANCZOS_STEPS 10 /* the condition estimate: a feature, a rough one does */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const lcp_feature_names[LCP_NFEATURES] = {
+    "log_n",         "log_row",      "log_density",   "symmetric",        "diag_pos",     "diag_dom",
+    "log_diag_range", "log_cond",    "log_components", "largest_share",   "log_diameter", "growth",
+    "log_degree_ratio", "findex_share", "mu_mean",    "open_share",       "offdiag_pos_share",
+};
+
+static int find(int *parent, int v)
+{
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+}
+
+/* BFS over the contacts on A's pattern (a contact: block rows, the first of
+ * which stands for them: the rows of a contact share their pattern); returns the
+ * last node reached (the farthest), dist[] reset to -1. */
+static int bfs(const lcp_csr *A, int block, int from, int *dist, int *queue)
+{
+    int head = 0, tail = 0, last = from;
+    dist[from] = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+        int v = queue[head++];
+        last = v;
+        for (int r = v * block; r < v * block + 1; r++)
+            for (int k = A->p[r]; k < A->p[r + 1]; k++) {
+                int u = A->j[k] / block;
+                if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
+            }
+    }
+    for (int k = 0; k < tail; k++) dist[queue[k]] = -1; /* ready for the next sweep */
+    return last;
+}
+
+/* components (union-find over the pattern), the largest, and its diameter
+ * (double sweep: a lower bound, usually close) */
+static int graph_facts(const lcp_problem *p, lcp_features *f)
+{
+    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = p->n / block;
+    f->contacts = nn;
+    f->components = nn > 0 ? 1 : 0;
+    f->largest = nn;
+    f->diameter = 0;
+    if (nn <= 0) return 0;
+    int *parent = lcp_alloc((size_t)nn, sizeof *parent), *size = lcp_alloc((size_t)nn, sizeof *size);
+    int *dist = lcp_alloc((size_t)nn, sizeof *dist), *queue = lcp_alloc((size_t)nn, sizeof *queue);
+    int rc = LCP_ERROR;
+    if (parent && size && dist && queue) {
+        for (int v = 0; v < nn; v++) parent[v] = v, size[v] = 0, dist[v] = -1;
+        for (int r = 0; r < p->n; r += block) /* a contact's first row: its 3 rows share their pattern */
+            for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
+                int a = find(parent, r / block), b = find(parent, p->A.j[k] / block);
+                if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+            }
+        int comps = 0, best = 0;
+        for (int v = 0; v < nn; v++) {
+            int root = find(parent, v);
+            if (size[root]++ == 0) comps++;
+        }
+        for (int v = 0; v < nn; v++)
+            if (size[v] > size[best]) best = v;
+        f->components = comps;
+        f->largest = size[best];
+        /* double sweep from a node of the largest component (its root) */
+        int last = bfs(&p->A, block, best, dist, queue);
+        /* the second sweep, from the farthest node of the first */
+        int head = 0, tail = 0;
+        dist[last] = 0;
+        queue[tail++] = last;
+        int far = 0;
+        while (head < tail) {
+            int v = queue[head++];
+            if (dist[v] > far) far = dist[v];
+            for (int r = v * block; r < v * block + 1; r++)
+                for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
+                    int u = p->A.j[k] / block;
+                    if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
+                }
+        }
+        f->diameter = far;
+        rc = 0;
+    }
+    free(parent);
+    free(size);
+    free(dist);
+    free(queue);
+    return rc;
+}
+
+int lcp_features_compute(const lcp_problem *p, lcp_features *f)
+{
+    double t0 = lcp_now();
+    memset(f, 0, sizeof *f);
+    int n = p->n;
+    const lcp_csr *A = &p->A;
+    f->n = n;
+    f->nnz = lcp_csr_nnz(A);
+    f->symmetric = lcp_csr_is_symmetric(A, 1e-12);
+    double dmin = INFINITY, dmax = 0;
+    long dom = 0, off = 0, offpos = 0, rowmax = 0;
+    f->diag_pos = 1;
+    for (int i = 0; i < n; i++) {
+        double d = 0, s = 0;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            if (A->j[k] == i) d += A->x[k];
+            else {
+                s += fabs(A->x[k]);
+                off++;
+                offpos += A->x[k] > 0;
+            }
+        }
+        long row = A->p[i + 1] - A->p[i];
+        if (row > rowmax) rowmax = row;
+        if (!(d > 0)) f->diag_pos = 0;
+        dom += d > 0 && d >= s;
+        dmin = fmin(dmin, fabs(d));
+        dmax = fmax(dmax, fabs(d));
+    }
+    int rc = graph_facts(p, f);
+    if (rc) return rc;
+    f->cond = INFINITY;
+    double lmin = 0, lmax = 0;
+    int ok = n > 0 && f->diag_pos &&
+             (f->symmetric ? lcp_spectrum_symmetric(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)
+                           : lcp_spectrum(A, NULL, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)) == 0;
+    if (ok && lmin > 1e-12 * lmax) f->cond = lmax / lmin;
+    double nz = n > 0 ? (double)f->nnz / n : 0;
+    double *v = f->v;
+    v[0] = log10(n > 1 ? n : 1);
+    v[1] = log10(nz > 1 ? nz : 1);
+    v[2] = n > 0 && f->nnz > 0 ? log10((double)f->nnz / ((double)n * n)) : 0;
+    v[3] = f->symmetric;
+    v[4] = f->diag_pos;
+    v[5] = n > 0 ? (double)dom / n : 0;
+    v[6] = dmin > 0 && dmax > 0 ? fmin(16, log10(dmax / dmin)) : 16;
+    v[7] = isfinite(f->cond) ? fmin(16, log10(f->cond > 1 ? f->cond : 1)) : 16;
+    v[8] = log10(f->components > 1 ? f->components : 1);
+    v[9] = f->contacts > 0 ? (double)f->largest / f->contacts : 1;
+    v[10] = log10(1 + f->diameter);
+    v[11] = f->diameter > 1 ? log((double)f->largest) / log((double)f->diameter) : 1;
+    if (v[11] > 8) v[11] = 8;
+    v[12] = nz > 0 && rowmax > 0 ? log10(rowmax / nz) : 0;
+    int findex = 0;
+    if (p->findex)
+        for (int i = 0; i < n; i++) findex += p->findex[i] >= 0;
+    v[13] = n > 0 ? (double)findex / n : 0;
+    double mu = 0;
+    for (int i = 0; p->mu && i < p->nmu; i++) mu += p->mu[i];
+    v[14] = p->mu && p->nmu > 0 ? mu / p->nmu : 0;
+    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, open = 0;
+    for (int c = 0; c < f->contacts; c++) open += p->b[c * block] > 0;
+    v[15] = f->contacts > 0 ? (double)open / f->contacts : 0;
+    v[16] = off > 0 ? (double)offpos / off : 0;
+    f->time_s = lcp_now() - t0;
+    return 0;
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# tests/e2e/sequence_tune.sh: `lcpsolve sequence --tune` (src/cli/sequence.c):
+# each step's configuration and iteration budget chosen by a bandit with the
+# reward -alpha time_s - beta residual.  The summary's mean reward is that of
+# its own means; every step names its action; a reward of the residual alone
+# (alpha 0) ends on answers at the tolerance, one of the time alone (beta 0)
+# on the smallest sweep budget; --tune/--alpha/--beta outside a sequence and
+# bad values: exit 2.  The thread's CPU clock (LCPSOLVE_CLOCK=thread): the
+# times the bandit learns from do not depend on the machine's load.
+# Run from the repository root: sh tests/e2e/sequence_tune.sh.
+. tests/lib.sh
+export LCPSOLVE_CLOCK=thread OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+"$LCP" generate sequence --scene granular --base 4 --layers 3 --steps 30 -o "$T/seq" >/dev/null 2>&1
+
+"$LCP" sequence "$T/seq" --tune --json >"$T/out" 2>"$T/err"; rc=$?
+python3 - "$T/out" >"$T/res" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+steps, summ = rows[:-1], rows[-1]
+arms = {"pgs-5", "pgs-20", "pgs-50", "pgs-200", "lemke", "auto"}
+acts = [s.get("action") for s in steps]
+ok = (summ.get("tune") is True and len(steps) == 30 and all(a in arms for a in acts)
+      and sum(summ["actions"].values()) == 30
+      and all(summ["actions"][a] == acts.count(a) for a in summ["actions"]))
+want = -summ["alpha"] * summ["mean_ms"] / 1000 - summ["beta"] * summ["mean_residual"]
+ok = ok and abs(summ["mean_reward"] - want) <= 1e-6 * max(1e-9, abs(want)) + 1e-12
+print("reward %.4g (from the means %.4g), actions %s" % (summ["mean_reward"], want, summ["actions"]))
+sys.exit(0 if ok else 1)
+PY
+r=$?
+check "--tune --json: exit 0 ($rc), an action a step, the reward of the means ($(cat "$T/res"))" [ $rc -eq 0 -a $r -eq 0 ]
+
+"$LCP" sequence "$T/seq" --tune --alpha 0 --beta 1 --json >"$T/out" 2>/dev/null
+python3 - "$T/out" >"$T/res" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][:-1]
+last = rows[-5:]
+print(", ".join("%s %.1e" % (s["action"], s["residual"]) for s in last))
+sys.exit(0 if all(s["residual"] <= 1e-8 for s in last) else 1)
+PY
+check "alpha 0 (the residual alone): the last 5 steps at the tolerance ($(cat "$T/res"))" [ $? -eq 0 ]
+
+"$LCP" sequence "$T/seq" --tune --alpha 1 --beta 0 --json >"$T/out" 2>/dev/null
+python3 - "$T/out" >"$T/res" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][:-1]
+last = [s["action"] for s in rows[-5:]]
+print(", ".join(last))
+sys.exit(0 if all(a == "pgs-5" for a in last) else 1)
+PY
+check "beta 0 (the time alone): the last 5 steps on 5 sweeps ($(cat "$T/res"))" [ $? -eq 0 ]
+
+"$LCP" sequence "$T/seq" --tune >"$T/out" 2>&1; rc=$?
+check "--tune, text: a tune line with the reward and the actions (exit $rc)" sh -c "[ $rc -eq 0 ] && grep -q '^tune: mean reward .* (alpha 1, beta 1); actions ' '$T/out'"
+"$LCP" --tune problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
+check "--tune outside a sequence: exit 2 ($rc)" sh -c "[ $rc -eq 2 ] && grep -q 'apply to lcpsolve sequence' '$T/err'"
+"$LCP" sequence "$T/seq" --tune --alpha x >"$T/out" 2>"$T/err"; rc=$?
+check "--alpha x: exit 2 ($rc), one line" sh -c "[ $rc -eq 2 ] && grep -q \"alpha: 'x' is not a non-negative number\" '$T/err'"
+finish
