@@ -74,6 +74,8 @@ int lcp_parse_number(const char *s, double *x);
 
 /* Monotonic wall-clock seconds. */
 double lcp_now(void);
+/* The calling thread's CPU time, seconds: auto's budgets, which must not depend on the machine's load. */
+double lcp_cpu_now(void);
 /* The OpenMP threads to run for a request of `want` (-j): want, capped by the
  * CPUs this process may use less those busy with other processes' runnable
  * tasks at this moment (/proc/loadavg's running count less this process's

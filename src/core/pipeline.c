@@ -152,13 +152,14 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
     const lcp_solver *sv = *svp;
     double *xsave = NULL; /* auto's resume */
     int user_max = s->max_iter, rc;
-    double user_tl = s->time_limit; /* auto's time budgets apply where shorter */
+    double user_tl = s->time_limit, start = lcp_now(); /* the caller's limit: of the whole solve, all runs */
     lcp_auto_run run;
     lcp_auto_begin(ch, sv, s->precond, user_max, &run);
     for (;;) {
         if (run.max_iter > 0) s->max_iter = run.max_iter;
-        int auto_tl = run.time_limit > 0 && (user_tl <= 0 || run.time_limit < user_tl);
-        if (auto_tl) s->time_limit = run.time_limit;
+        /* auto's time budget in the thread's CPU time: the same runs whatever the machine's load */
+        s->budget_cpu = run.time_limit > 0 ? run.time_limit : 0;
+        if (user_tl > 0) s->time_limit = fmax(user_tl - (lcp_now() - start), 1e-9);
         s->columns = sv->columns; /* the callback's extra columns */
         rc = -1;
         r->components = 1;
@@ -174,13 +175,14 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         }
         s->max_iter = user_max;
         s->time_limit = user_tl;
+        s->budget_cpu = 0;
         if (rc == LCP_INPUT_ERROR && ch->ncand > 1) { /* auto: a candidate that refuses the problem: the next */
             rc = 0;
             info->status = LCP_ERROR;
         }
         if (rc) break;
         *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
-        if (*status == LCP_TIME_LIMIT && (!auto_tl || mon->interrupted)) break; /* the caller's limit */
+        if (*status == LCP_TIME_LIMIT && (!mon->budget_hit || mon->interrupted)) break; /* the caller's limit */
         if (!lcp_auto_next(ch, wp, user_max, *status, isfinite(mon->best.residual), xsave != NULL, &run)) break;
         size_t l = strlen(r->auto_reason);
         snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",

@@ -53,6 +53,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->best.residual = INFINITY;
     mon->status = LCP_MAX_ITER;
     mon->t0 = lcp_now();
+    mon->c0 = lcp_cpu_now(); /* for s->budget_cpu (auto sets it after this init) */
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
         double r0[3] = {0, 0, 0}, e2 = 0.0;
@@ -221,6 +222,11 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
+    if (mon->s->budget_cpu > 0 && lcp_cpu_now() - mon->c0 >= mon->s->budget_cpu) {
+        mon->budget_hit = 1;
+        mon->status = LCP_TIME_LIMIT;
+        return 1;
+    }
     /* --adaptive FRAC: the last sweep improved the residual by less than FRAC of it */
     if (mon->s->adaptive > 0 && isfinite(prev) && prev - mon->last.residual < mon->s->adaptive * prev) {
         mon->status = LCP_STALLED;
@@ -240,6 +246,11 @@ int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *
         return 1;
     }
     if ((mon->s->time_limit > 0 && t >= mon->s->time_limit) || stop) {
+        mon->status = LCP_TIME_LIMIT;
+        return 1;
+    }
+    if (mon->s->budget_cpu > 0 && lcp_cpu_now() - mon->c0 >= mon->s->budget_cpu) {
+        mon->budget_hit = 1;
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }

@@ -25,6 +25,8 @@ typedef struct lcp_settings_s {
     double tol;         /* stop when residual <= tol */
     int max_iter;       /* iterations (sweeps, pivots, Newton steps) */
     double time_limit;  /* seconds, <= 0 for none */
+    double budget_cpu;  /* auto's budget of a run: seconds of the solving thread's CPU time (lcp_cpu_now), <= 0 for
+                           none; a run past it ends with LCP_TIME_LIMIT and mon->budget_hit */
     double omega;       /* relaxation; 0 = the solver's default */
     int omega_auto;     /* --omega auto: estimate the optimal omega */
     int threads;
@@ -86,6 +88,8 @@ typedef struct lcp_monitor_s {
     const lcp_settings *s;
     lcp_trace *trace;       /* NULL for none */
     double t0;              /* solve start (lcp_now) */
+    double c0;              /* the same on the thread's CPU clock (lcp_cpu_now) */
+    int budget_hit;         /* the run passed s->budget_cpu */
     double *w;              /* n: workspace, A x + b of the last check */
     double *best_x;         /* n: the iterate with the smallest residual */
     lcp_metrics last, best;

@@ -85,9 +85,6 @@ EOF
 # this script checks a sanitized ./lcpsolve)
 BIN=$PFX/bin/lcpsolve
 same=0; differ=0; runs=0
-# auto's time budgets are on the run's clock: the thread's CPU time here, so
-# that the machine's load cannot cut one of the two runs and not the other
-export LCPSOLVE_CLOCK=thread
 for prob in problems/*/ "$T/ccp" "$T/blcp.json"; do
     prob=${prob%/}
     for s in $("$BIN" --list-solvers | awk '{print $1}') auto; do
@@ -107,7 +104,6 @@ for prob in problems/*/ "$T/ccp" "$T/blcp.json"; do
         rm -f "$T/x.mtx" "$T/xl"
     done
 done
-unset LCPSOLVE_CLOCK
 check "library = binary, bit for bit, on $runs solver x problem runs ($differ differ)" [ $differ -eq 0 ] && [ $same -gt 100 ]
 
 # --- sequence: the options of a solve hold for each step, as the single solve

@@ -8,9 +8,6 @@
 # Refusals through standard input: tests/bad/EXPECT (#stdin cases).
 # Run from the repository root: sh tests/e2e/stdin.sh; ends "N passed, N failed".
 . tests/lib.sh
-# --solver auto's time budgets are on the run's clock: the thread's CPU time
-# here, so that the machine's load cannot cut the file's run and not stdin's
-export LCPSOLVE_CLOCK=thread
 SICONOS=../shared/data/siconos
 case $LCP in /*) ;; *) LCP=$PWD/$LCP ;; esac
 mkdir "$T/tmpdir"
