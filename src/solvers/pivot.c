@@ -701,12 +701,12 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     int nf = 0; /* rows with findex */
     for (int k = 0; k < n; k++) {
         W.diag[k] = lcp_csr_diag(&p->A, k);
-        W.diagmax = fmax(W.diagmax, fabs(W.diag[k]));
-        for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.rowmax[k] = fmax(W.rowmax[k], fabs(p->A.x[e]));
+        W.diagmax = MAX2(W.diagmax, fabs(W.diag[k]));
+        for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.rowmax[k] = MAX2(W.rowmax[k], fabs(p->A.x[e]));
         nf += p->findex && p->findex[k] >= 0;
     }
     W.wscale = 1.0;
-    for (int k = 0; k < n; k++) W.wscale = fmax(W.wscale, fabs(p->b[k]));
+    for (int k = 0; k < n; k++) W.wscale = MAX2(W.wscale, fabs(p->b[k]));
     int no = 0; /* order: free rows, bounded rows, findex rows */
     for (int pass_kind = 0; pass_kind < 3; pass_kind++)
         for (int k = 0; k < n; k++) {
@@ -728,7 +728,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     if (s->crash.mode != LCP_CRASH_NONE) {
         static const char *const by_lcp[] = {"ipm", NULL};
         char how[96] = "";
-        if (!lcp_csr_is_symmetric(&p->A, 1e-12)) {
+        if (!W.at_shared && !lcp_csr_is_symmetric(&p->A, 1e-12)) { /* (at_shared: A = A' exactly) */
             snprintf(W.note, sizeof W.note, "from scratch (no crash start: A is not symmetric)");
         } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && n <= CRASH_MIN_N &&
                    !warm_start(x, n)) {
