@@ -126,7 +126,9 @@
  * (lcp_monitor_tick: iteration and time limits, the callback; no residual,
  * which on a dense A cost as much as the pivot) and the monitor checks the
  * point at the end of each pass (and where a limit stops the pivots, so
- * the answer is judged and kept); the crash's point is always checked.  Trace columns: pivots (so far, all
+ * the answer is judged and kept); the crash's point is always checked.
+ * A library callback (lcps_settings_on_iteration) gets a row a pivot, as
+ * with a trace.  Trace columns: pivots (so far, all
  * passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
  * no_solution on a certified ray; error on cycling (more than 50 n + 1000
  * pivots in a pass), on a negative pivot, or a ray without certificate.
@@ -720,7 +722,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
     info->iterations = 0;
     W.seen = 1;
-    W.quick = mon->trace == NULL;
+    W.quick = mon->trace == NULL && !s->on_iteration_rows;
     double extra[2] = {0, 0};
     lcp_status status0 = info->status;
     if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
