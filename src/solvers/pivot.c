@@ -125,8 +125,10 @@
  * that point is checked).  Without one, each pivot is only ticked
  * (lcp_monitor_tick: iteration and time limits, the callback; no residual,
  * which on a dense A cost as much as the pivot) and the monitor checks the
- * point at the end of each pass (and where a limit stops the pivots, so
- * the answer is judged and kept); the crash's point is always checked.
+ * point at the end of each pass, and in the first pass once more before
+ * its first findex row (where the normal rows often solve it already), and
+ * where a limit stops the pivots (so the answer is judged and kept); the
+ * crash's point is always checked.
  * A library callback (lcps_settings_on_iteration) gets a row a pivot, as
  * with a trace.  Trace columns: pivots (so far, all
  * passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
@@ -492,9 +494,15 @@ static int pass(pv *W, double *x, int first)
         lcp_csr_matvec(&p->A, x, W->w);
         for (int k = 0; k < n; k++) W->w[k] += p->b[k];
     }
+    int fchecked = 0; /* ticked pivots: the point checked once before the first findex row */
     for (int o = 0; o < n; o++) {
         int i = W->order[o], fr = p->findex && p->findex[i] >= 0;
         if (!first && !fr) continue;
+        if (fr && first && !fchecked) { /* the rows without findex all taken: often solved already (sticking
+                                          * friction: w_T ~ 0), as a traced solve would find */
+            fchecked = 1;
+            if (W->ticked && !W->seen && pivot_check(W, x)) return 1;
+        }
         if (first && W->state[i] != S_U) continue; /* taken by the crash start */
         if (fr) {
             double lo, hi;
