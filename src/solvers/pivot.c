@@ -51,11 +51,12 @@
  * has dw_k = 0 in exact arithmetic, so it never enters C and C stays
  * nonsingular.  Rounding: after each pivot w is taken afresh from A x + b
  * (the monitor's, or the same sums without a trace: no drift, the same
- * pivots) -- except on a dense A without a trace, where w goes on along
+ * steps) -- except on a dense A without a trace, where w goes on along
  * each step (w + t A dx, A dx computed afresh, so its rows of C carry the
  * solve's error) and is taken afresh every 16 pivots and at the end of a
- * pass (on a dense A, A x + b costs more than the pivot); when w_C has drifted from 0 by more than 1e-12 max(1, |b|),
- * one step of iterative refinement corrects x_C.  A dense A (n <= 2048,
+ * pass (on a dense A, A x + b costs more than the pivot); when w_C has
+ * drifted from 0 by more than 1e-12 max(1, |b|), one step of iterative
+ * refinement corrects x_C.  A dense A (n <= 2048,
  * nnz >= n^2 / 4) is copied column-major once a solve, so that A dx is a
  * few contiguous axpys instead of a CSR walk.
  *
@@ -128,10 +129,9 @@
  * point at the end of each pass, and in the first pass once more before
  * its first findex row (where the normal rows often solve it already), and
  * where a limit stops the pivots (so the answer is judged and kept); the
- * crash's point is always checked.
- * A library callback (lcps_settings_on_iteration) gets a row a pivot, as
- * with a trace.  Trace columns: pivots (so far, all
- * passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
+ * crash's point is always checked.  A library callback
+ * (lcps_settings_on_iteration) gets a row a pivot, as with a trace.  Trace
+ * columns: pivots (so far, all passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
  * no_solution on a certified ray; error on cycling (more than 50 n + 1000
  * pivots in a pass), on a negative pivot, or a ray without certificate.
  * Memory: two dense n x n factors (and (2 n + 64) 64 doubles for the
@@ -198,9 +198,9 @@ int pivot_done(pv *W, double *x)
         W->seen = 0;
         W->ticked = 1;
         if (lcp_monitor_tick(W->mon, W->pivots, x, extra)) return pivot_check(W, x), 1; /* a limit: x judged, kept */
-        /* w afresh (the monitor's sums, the same bits): after every pivot on a sparse A, so the
-         * pivots are those of a traced solve; every EXACT_EVERY on a dense one, where A x costs
-         * more than the pivot and w goes on along the steps in between */
+        /* w afresh (the monitor's sums, the same bits without --reg): after every pivot on a
+         * sparse A, so the steps are those of a traced solve; every EXACT_EVERY on a dense one,
+         * where A x costs more than the pivot and w goes on along the steps in between */
         if (!W->Ad || ++W->since_exact >= EXACT_EVERY) {
             const lcp_csr *A = &W->p->A;
             W->since_exact = 0;
