@@ -54,7 +54,9 @@
  * steps) -- except on a dense A without a trace, where w goes on along
  * each step (w + t A dx, A dx computed afresh, so its rows of C carry the
  * solve's error) and is taken afresh every 16 pivots and at the end of a
- * pass (on a dense A, A x + b costs more than the pivot); when w_C has
+ * pass (on a dense A, A x + b costs more than the pivot), and the steps
+ * update only the rows up to the last one taken (the others' w is formed
+ * when they are taken); when w_C has
  * drifted from 0 by more than 1e-12 max(1, |b|), one step of iterative
  * refinement corrects x_C.  A dense A (n <= 2048,
  * nnz >= n^2 / 4) is copied column-major once a solve, so that A dx is a
@@ -332,6 +334,10 @@ static int drive(pv *W, double *x, int i)
     }
     w[i] = wi;
     double wtiny = 64 * DBL_EPSILON * wabs, dir = 1.0;
+    if (i + 1 > W->hi_rows) W->hi_rows = i + 1;
+    /* rows the steps update: all, or on a dense A without a trace those up to the last taken
+     * (an untaken row's w is formed afresh when it is taken, and every EXACT_EVERY pivots) */
+    int nr = W->Ad && W->quick ? W->hi_rows : n;
     int zero = 0;
     if (x[i] < W->lo[i] || x[i] > W->hi[i]) /* outside the box: (e) enter it first */
         dir = x[i] < W->lo[i] ? 1.0 : -1.0;
@@ -354,15 +360,15 @@ static int drive(pv *W, double *x, int i)
                 if (W->pos[T->j[e]] >= 0) dxc[W->pos[T->j[e]]] = -dir * T->x[e];
         }
         pivot_cc_solve(W, dxc); /* dx_C = -d A_CC^-1 A_Ci */
-        memset(dw, 0, (size_t)n * sizeof(double));
-        memset(da, 0, (size_t)n * sizeof(double));
+        memset(dw, 0, (size_t)nr * sizeof(double));
+        memset(da, 0, (size_t)nr * sizeof(double));
         double dxmax = 1.0;
         for (int q = -1; q < m; q++) { /* dw = A dx, column by column */
             int k = q < 0 ? i : W->cidx[q];
             double d = q < 0 ? dir : dxc[q];
             dxmax = MAX2(dxmax, fabs(d));
             if (W->Ad) { /* dense: contiguous columns (vectorised) */
-                axpy_abs(n, d, W->Ad + (size_t)k * n, dw, da);
+                axpy_abs(nr, d, W->Ad + (size_t)k * n, dw, da);
                 continue;
             }
             for (int e = T->p[k]; e < T->p[k + 1]; e++) {
@@ -370,7 +376,7 @@ static int drive(pv *W, double *x, int i)
                 da[T->j[e]] += fabs(T->x[e] * d);
             }
         }
-        for (int k = 0; k < n; k++) { /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
+        for (int k = 0; k < nr; k++) { /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
             double f = W->rowmax[k] * dxmax;
             da[k] = PIV_ZERO * MAX2(da[k], f);
         }
@@ -407,7 +413,7 @@ static int drive(pv *W, double *x, int i)
                 blk = q;
             }
         }
-        for (int k = 0; k < n; k++) { /* (d) w_k of a row at a bound reaches 0 */
+        for (int k = 0; k < nr; k++) { /* (d) w_k of a row at a bound reaches 0 (rows taken: below nr) */
             int st = W->state[k];
             if (!((st == S_LO && dw[k] < -da[k]) || (st == S_HI && dw[k] > da[k]))) continue;
             t = MAX2(0.0, -w[k] / dw[k]);
@@ -420,7 +426,7 @@ static int drive(pv *W, double *x, int i)
         if (kind == B_NONE || !isfinite(tmin)) return ray(W, i, dir);
         for (int q = 0; q < m; q++) x[W->cidx[q]] += tmin * dxc[q]; /* the step */
         x[i] += tmin * dir;
-        for (int k = 0; k < n; k++) w[k] += tmin * dw[k];
+        for (int k = 0; k < nr; k++) w[k] += tmin * dw[k];
         int done = 0, rc = 0;
         switch (kind) {
         case B_SELF_C: /* (a) */
@@ -488,6 +494,7 @@ static int pass(pv *W, double *x, int first)
         }
         W->nc = 0;
         W->updates = 0;
+        W->hi_rows = 0; /* no row taken yet */
     }
     W->pass_start = W->pivots;
     if (first && !W->crashed) { /* w = A x + b (a later pass goes on with w of the last pivot, or of the crash) */
@@ -731,6 +738,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     info->iterations = 0;
     W.seen = 1;
     W.quick = mon->trace == NULL && !s->on_iteration_rows;
+    W.hi_rows = n; /* rows taken may be anywhere (a crash start); a first pass from scratch starts at 0 */
     double extra[2] = {0, 0};
     lcp_status status0 = info->status;
     if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */

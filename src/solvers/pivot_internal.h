@@ -48,6 +48,7 @@ typedef struct {
     int quick;              /* no trace: pivots ticked (limits only), x checked at the end of a pass */
     int ticked;             /* pivots ticked since the last check */
     int since_exact;        /* ticked pivots since w was last taken afresh from A x + b */
+    int hi_rows;            /* 1 + the largest row index taken so far (n after a crash start) */
     int crashed;            /* the first pass goes on from the crash start's sets */
     double *guess;          /* the crash start's guess x* (n) */
     char *dropq;            /* crash: dependent rows of a block; C rows to leave; purify's flags */
