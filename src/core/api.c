@@ -452,6 +452,7 @@ int lcps_settings_on_iteration(lcps_settings *s, int (*fn)(void *ctx, const lcps
     s->ctx = ctx;
     s->o.s.on_iteration = fn ? on_iteration : NULL;
     s->o.s.on_iteration_ctx = fn ? s : NULL;
+    s->o.s.on_iteration_rows = fn != NULL;
     return 0;
 }
 

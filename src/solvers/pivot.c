@@ -49,9 +49,18 @@
  * step with |dw_k| <= 1e-10 max((|A| |dx|)_k, max_j |A_kj| max|dx|) counts
  * as no change of w_k: a row dependent on C (redundant contacts, PSD A)
  * has dw_k = 0 in exact arithmetic, so it never enters C and C stays
- * nonsingular.  Rounding: after each pivot w is taken from the monitor's
- * A x + b (exact, no drift), and when w_C has drifted from 0 by more than
- * 1e-12 max(1, |b|), one step of iterative refinement corrects x_C.
+ * nonsingular.  Rounding: after each pivot w is taken afresh from A x + b
+ * (the monitor's, or the same sums without a trace: no drift, the same
+ * steps) -- except on a dense A without a trace, where w goes on along
+ * each step (w + t A dx, A dx computed afresh, so its rows of C carry the
+ * solve's error) and is taken afresh every 16 pivots and at the end of a
+ * pass (on a dense A, A x + b costs more than the pivot), and the steps
+ * update only the rows up to the last one taken (the others' w is formed
+ * when they are taken); when w_C has
+ * drifted from 0 by more than 1e-12 max(1, |b|), one step of iterative
+ * refinement corrects x_C.  A dense A (n <= 2048,
+ * nnz >= n^2 / 4) is copied column-major once a solve, so that A dx is a
+ * few contiguous axpys instead of a CSR walk.
  *
  * Friction (findex[i] = j): the bounds of row i are -+ mu_i |x_j|.  As in
  * ODE, findex rows are taken after all the others (free rows first, then
@@ -105,21 +114,35 @@
  * (no verdict is drawn from a crash start) or, without findex rows, above
  * tol (rounding on an ill-conditioned clamped set: a heavy-on-light
  * pyramid, mass ratio 1e6, ends its crash pass at 5e-7): from scratch,
- * once.  The message names the start used.  --crash none: from scratch, always.
+ * once.  On an lcp of n <= 128 without a warm start, --crash auto takes no
+ * guess (ipm's solve and the crash factor cost more than the few pivots
+ * from scratch; "from scratch (no crash start: n = ..."); a warm start or
+ * --crash SOLVER is still the crash's guess there.  The message names the
+ * start used.  --crash none: from scratch, always.
  *
  * Monitor: row 0 checks the caller's x (a --warm-start that already solves
  * ends there with 0 pivots; otherwise it is the crash's guess, or with
- * --crash none the scheme starts afresh from s), and
- * one row follows each pivot (a pass that ends on a point the monitor has
- * not seen -- no pivot at all, or a refinement after the last -- counts one
- * more, so that point is checked).  Trace columns: pivots (so far, all
- * passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
+ * --crash none the scheme starts afresh from s).  With a trace, one row
+ * follows each pivot (a pass that ends on a point the monitor has not seen
+ * -- no pivot at all, or a refinement after the last -- counts one more, so
+ * that point is checked).  Without one, each pivot is only ticked
+ * (lcp_monitor_tick: iteration and time limits, the callback; no residual,
+ * which on a dense A cost as much as the pivot) and the monitor checks the
+ * point at the end of each pass, and in the first pass once more before
+ * its first findex row (where the normal rows often solve it already), and
+ * where a limit stops the pivots (so the answer is judged and kept); the
+ * crash's point is always checked.  A library callback
+ * (lcps_settings_on_iteration) gets a row a pivot, as with a trace.  Trace
+ * columns: pivots (so far, all passes) and clamped (|C|).  iterations = pivots.  Verdicts of its own:
  * no_solution on a certified ray; error on cycling (more than 50 n + 1000
  * pivots in a pass), on a negative pivot, or a ray without certificate.
  * Memory: two dense n x n factors (and (2 n + 64) 64 doubles for the
- * crash's blocks); n with more than 4 GiB of factors is refused; nothing
- * is allocated after the start (ipm and the purification, run for the
- * crash, allocate their own).
+ * crash's blocks, n x n more for the copy of a dense A), one buffer kept
+ * per thread between solves up to 32 MiB (no fresh pages a solve for the
+ * problems an engine solves again and again); n with more than 4 GiB of
+ * factors is refused; A' is shared with A when A is symmetric, copied
+ * otherwise; nothing is allocated after the start (ipm and the
+ * purification, run for the crash, allocate their own).
  *
  * Files: this one holds the method (the drive of a row and its ratio test,
  * the ray certificate, the passes, the solve); the factors of A_CC -- the
@@ -133,6 +156,7 @@
 #include <cblas.h>
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +170,9 @@ static const char *const columns[] = {"pivots", "clamped", NULL};
 #define MAX_PASSES 1000   /* friction fixed-point passes */
 #define STALL_PASSES 10   /* passes without a smaller bound change: stalled */
 #define SETTLED 1e-3      /* bounds settled: relative change <= SETTLED tol */
+#define MAX2(a, b) ((a) > (b) ? (a) : (b)) /* fmax without the call (no NaN here) */
+#define DENSE_COPY_N 2048 /* A kept as a dense copy (contiguous columns) at n <= DENSE_COPY_N with nnz >= n^2 / 4 */
+#define CRASH_MIN_N 128   /* --crash auto on an lcp: no ipm guess at n <= CRASH_MIN_N (it costs more than the pivots) */
 #define MAX_DENSE_BYTES (4.0 * 1024 * 1024 * 1024) /* both factors together */
 
 enum { B_NONE, B_SELF_C, B_SELF_BOUND, B_C_OUT, B_N_IN }; /* what ends a step: (a) (b)/(e) (c) (d) */
@@ -168,12 +195,26 @@ int pivot_done(pv *W, double *x)
 {
     W->pivots++;
     W->info->iterations = W->pivots;
-    W->seen = 1;
     double extra[2] = {W->pivots, W->nc};
-    if (lcp_monitor_step(W->mon, W->pivots, x, extra)) return 1;
-    memcpy(W->w, W->mon->w, (size_t)W->n * sizeof(double)); /* A x + b of this check */
+    if (W->quick) { /* no trace: no residual a pivot (the check at the end of the pass judges) */
+        W->seen = 0;
+        W->ticked = 1;
+        if (lcp_monitor_tick(W->mon, W->pivots, x, extra)) return pivot_check(W, x), 1; /* a limit: x judged, kept */
+        /* w afresh (the monitor's sums, the same bits without --reg): after every pivot on a
+         * sparse A, so the steps are those of a traced solve; every EXACT_EVERY on a dense one,
+         * where A x costs more than the pivot and w goes on along the steps in between */
+        if (!W->Ad || ++W->since_exact >= EXACT_EVERY) {
+            const lcp_csr *A = &W->p->A;
+            W->since_exact = 0;
+            for (int k = 0; k < W->n; k++) W->w[k] = lcp_csr_row_dot(A->j, A->x, x, A->p[k], A->p[k + 1]) + W->p->b[k];
+        }
+    } else {
+        W->seen = 1;
+        if (lcp_monitor_step(W->mon, W->pivots, x, extra)) return 1;
+        memcpy(W->w, W->mon->w, (size_t)W->n * sizeof(double)); /* A x + b of this check */
+    }
     double drift = 0.0;
-    for (int q = 0; q < W->nc; q++) drift = fmax(drift, fabs(W->w[W->cidx[q]]));
+    for (int q = 0; q < W->nc; q++) drift = MAX2(drift, fabs(W->w[W->cidx[q]]));
     if (!(drift > REFINE * W->wscale)) return 0;
     const lcp_csr *T = &W->At;
     for (int q = 0; q < W->nc; q++) W->dxc[q] = -W->w[W->cidx[q]];
@@ -184,6 +225,19 @@ int pivot_done(pv *W, double *x)
         for (int e = T->p[k]; e < T->p[k + 1]; e++) W->w[T->j[e]] += T->x[e] * W->dxc[q];
     }
     W->seen = 0; /* checked at the next pivot, or at the end of the pass */
+    return 0;
+}
+
+/* The monitor's check of x after ticked pivots (no pivot counted): the
+ * residual of the current point, w afresh from it.  Non-zero: stop. */
+int pivot_check(pv *W, double *x)
+{
+    double extra[2] = {W->pivots, W->nc};
+    W->seen = 1;
+    W->ticked = 0;
+    W->since_exact = 0;
+    if (lcp_monitor_step(W->mon, W->pivots, x, extra)) return 1;
+    memcpy(W->w, W->mon->w, (size_t)W->n * sizeof(double));
     return 0;
 }
 
@@ -223,6 +277,19 @@ static int ray(pv *W, int i, double dir)
                    "ray termination driving row %d without a certificate of infeasibility (|A'd| = %.2g, "
                    "b'd = %.3g): A is probably not positive semidefinite",
                    i + 1, rmax, bd);
+}
+
+/* dw += d c, da += |d c| over n rows (the dense drive's A dx and |A||dx|). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#endif
+static void axpy_abs(int n, double d, const double *restrict c, double *restrict dw, double *restrict da)
+{
+    for (int r = 0; r < n; r++) {
+        double v = c[r] * d;
+        dw[r] += v;
+        da[r] += fabs(v);
+    }
 }
 
 /* Places row i if it is complementary where it stands (inside its box):
@@ -267,6 +334,10 @@ static int drive(pv *W, double *x, int i)
     }
     w[i] = wi;
     double wtiny = 64 * DBL_EPSILON * wabs, dir = 1.0;
+    if (i + 1 > W->hi_rows) W->hi_rows = i + 1;
+    /* rows the steps update: all, or on a dense A without a trace those up to the last taken
+     * (an untaken row's w is formed afresh when it is taken, and every EXACT_EVERY pivots) */
+    int nr = W->Ad && W->quick ? W->hi_rows : n;
     int zero = 0;
     if (x[i] < W->lo[i] || x[i] > W->hi[i]) /* outside the box: (e) enter it first */
         dir = x[i] < W->lo[i] ? 1.0 : -1.0;
@@ -280,24 +351,35 @@ static int drive(pv *W, double *x, int i)
                            W->guard, i + 1);
         int m = W->nc;
         double *dxc = W->dxc, *dw = W->dw, *da = W->dwabs;
-        memset(dxc, 0, (size_t)m * sizeof(double));
-        for (int e = T->p[i]; e < T->p[i + 1]; e++) /* -d A(C, i) */
-            if (W->pos[T->j[e]] >= 0) dxc[W->pos[T->j[e]]] = -dir * T->x[e];
+        if (W->Ad) { /* -d A(C, i) */
+            const double *ci = W->Ad + (size_t)i * n;
+            for (int q = 0; q < m; q++) dxc[q] = -dir * ci[W->cidx[q]];
+        } else {
+            memset(dxc, 0, (size_t)m * sizeof(double));
+            for (int e = T->p[i]; e < T->p[i + 1]; e++)
+                if (W->pos[T->j[e]] >= 0) dxc[W->pos[T->j[e]]] = -dir * T->x[e];
+        }
         pivot_cc_solve(W, dxc); /* dx_C = -d A_CC^-1 A_Ci */
-        memset(dw, 0, (size_t)n * sizeof(double));
-        memset(da, 0, (size_t)n * sizeof(double));
+        memset(dw, 0, (size_t)nr * sizeof(double));
+        memset(da, 0, (size_t)nr * sizeof(double));
         double dxmax = 1.0;
         for (int q = -1; q < m; q++) { /* dw = A dx, column by column */
             int k = q < 0 ? i : W->cidx[q];
             double d = q < 0 ? dir : dxc[q];
-            dxmax = fmax(dxmax, fabs(d));
+            dxmax = MAX2(dxmax, fabs(d));
+            if (W->Ad) { /* dense: contiguous columns (vectorised) */
+                axpy_abs(nr, d, W->Ad + (size_t)k * n, dw, da);
+                continue;
+            }
             for (int e = T->p[k]; e < T->p[k + 1]; e++) {
                 dw[T->j[e]] += T->x[e] * d;
                 da[T->j[e]] += fabs(T->x[e] * d);
             }
         }
-        for (int k = 0; k < n; k++) /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
-            da[k] = PIV_ZERO * fmax(da[k], W->rowmax[k] * dxmax);
+        for (int k = 0; k < nr; k++) { /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
+            double f = W->rowmax[k] * dxmax;
+            da[k] = PIV_ZERO * MAX2(da[k], f);
+        }
         /* the ratio test: row i's own ends first, so that they win ties */
         double tmin = INFINITY, t;
         int kind = B_NONE, blk = -1;
@@ -324,17 +406,17 @@ static int drive(pv *W, double *x, int i)
             int k = W->cidx[q];
             double d = dxc[q];
             if (fabs(d) <= DX_ZERO * dxmax) continue;
-            t = fmax(0.0, d < 0 ? (W->lo[k] - x[k]) / d : (W->hi[k] - x[k]) / d);
+            t = MAX2(0.0, d < 0 ? (W->lo[k] - x[k]) / d : (W->hi[k] - x[k]) / d);
             if (t < tmin) {
                 tmin = t;
                 kind = B_C_OUT;
                 blk = q;
             }
         }
-        for (int k = 0; k < n; k++) { /* (d) w_k of a row at a bound reaches 0 */
+        for (int k = 0; k < nr; k++) { /* (d) w_k of a row at a bound reaches 0 (rows taken: below nr) */
             int st = W->state[k];
             if (!((st == S_LO && dw[k] < -da[k]) || (st == S_HI && dw[k] > da[k]))) continue;
-            t = fmax(0.0, -w[k] / dw[k]);
+            t = MAX2(0.0, -w[k] / dw[k]);
             if (t < tmin) {
                 tmin = t;
                 kind = B_N_IN;
@@ -344,7 +426,7 @@ static int drive(pv *W, double *x, int i)
         if (kind == B_NONE || !isfinite(tmin)) return ray(W, i, dir);
         for (int q = 0; q < m; q++) x[W->cidx[q]] += tmin * dxc[q]; /* the step */
         x[i] += tmin * dir;
-        for (int k = 0; k < n; k++) w[k] += tmin * dw[k];
+        for (int k = 0; k < nr; k++) w[k] += tmin * dw[k];
         int done = 0, rc = 0;
         switch (kind) {
         case B_SELF_C: /* (a) */
@@ -412,15 +494,22 @@ static int pass(pv *W, double *x, int first)
         }
         W->nc = 0;
         W->updates = 0;
+        W->hi_rows = 0; /* no row taken yet */
     }
     W->pass_start = W->pivots;
     if (first && !W->crashed) { /* w = A x + b (a later pass goes on with w of the last pivot, or of the crash) */
         lcp_csr_matvec(&p->A, x, W->w);
         for (int k = 0; k < n; k++) W->w[k] += p->b[k];
     }
+    int fchecked = 0; /* ticked pivots: the point checked once before the first findex row */
     for (int o = 0; o < n; o++) {
         int i = W->order[o], fr = p->findex && p->findex[i] >= 0;
         if (!first && !fr) continue;
+        if (fr && first && !fchecked) { /* the rows without findex all taken: often solved already (sticking
+                                          * friction: w_T ~ 0), as a traced solve would find */
+            fchecked = 1;
+            if (W->ticked && !W->seen && pivot_check(W, x)) return 1;
+        }
         if (first && W->state[i] != S_U) continue; /* taken by the crash start */
         if (fr) {
             double lo, hi;
@@ -441,15 +530,87 @@ static int pass(pv *W, double *x, int first)
             int rc = drive(W, x, i);
             if (rc) return rc;
         }
-    if (!W->seen && pivot_done(W, x)) return 1; /* a pass without pivots: check its point */
+    if (!W->seen && (W->ticked ? pivot_check(W, x) : pivot_done(W, x))) return 1; /* check the pass's point */
+    return 0;
+}
+
+/* The dense workspace of a solve (the two factors, the dense copy of A,
+ * the crash's blocks) is kept per thread between solves, up to
+ * WS_CACHE_MAX bytes: a simulation solving small problems again and again
+ * then pays no fresh pages a solve (on a virtual machine a page fault costs
+ * microseconds: more than the pivots of a 32-row problem).  Freed when the
+ * thread ends; a solve nested in another (a crash guess by pivot) takes
+ * its own. */
+#define WS_CACHE_MAX ((size_t)32 << 20)
+typedef struct {
+    double *buf;
+    size_t cap; /* doubles */
+    int busy;
+} ws_cache;
+static pthread_key_t ws_key;
+static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
+static int ws_ok;
+
+static void ws_destroy(void *v)
+{
+    ws_cache *c = v;
+    free(c->buf);
+    free(c);
+}
+
+static void ws_init(void)
+{
+    ws_ok = pthread_key_create(&ws_key, ws_destroy) == 0;
+}
+
+/* count doubles, from this thread's cache where it fits (*cached = 1). */
+static double *ws_take(size_t count, int *cached)
+{
+    *cached = 0;
+    if (count * sizeof(double) <= WS_CACHE_MAX && !pthread_once(&ws_once, ws_init) && ws_ok) {
+        ws_cache *c = pthread_getspecific(ws_key);
+        if (!c && (c = calloc(1, sizeof *c)) && pthread_setspecific(ws_key, c)) {
+            free(c);
+            c = NULL;
+        }
+        if (c && !c->busy) {
+            if (c->cap < count) {
+                free(c->buf);
+                c->buf = lcp_alloc(count, sizeof(double));
+                c->cap = c->buf ? count : 0;
+            }
+            if (c->buf) {
+                c->busy = 1;
+                *cached = 1;
+                return c->buf;
+            }
+        }
+    }
+    return lcp_alloc(count ? count : 1, sizeof(double));
+}
+
+static void ws_give(double *buf, int cached)
+{
+    if (!cached) {
+        free(buf);
+        return;
+    }
+    ws_cache *c = pthread_getspecific(ws_key);
+    if (c) c->busy = 0;
+}
+
+/* Is x (the caller's start) a warm start: any entry nonzero? */
+static int warm_start(const double *x, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (x[k] != 0.0) return 1;
     return 0;
 }
 
 static void pv_free(pv *W)
 {
-    lcp_csr_free(&W->At);
-    free(W->L);
-    free(W->Ut);
+    if (!W->at_shared) lcp_csr_free(&W->At);
+    ws_give(W->L, W->ws_cached); /* L, Ut, Ad and blk: one buffer */
     free(W->cidx);
     free(W->pos);
     free(W->state);
@@ -470,7 +631,6 @@ static void pv_free(pv *W)
     free(W->key);
     free(W->dep);
     free(W->cand);
-    free(W->blk);
 }
 
 static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -512,8 +672,18 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.info = info;
     W.guard = 50L * n + 1000;
     size_t nn = (size_t)n * (size_t)n, n1 = (size_t)(n > 0 ? n : 1);
-    W.L = lcp_alloc(nn ? nn : 1, sizeof(double));
-    W.Ut = lcp_alloc(nn ? nn : 1, sizeof(double));
+    int dense = n <= DENSE_COPY_N && (double)p->A.p[n] >= 0.25 * (double)n * (double)n;
+    size_t nblk = (2 * n1 + LU_BLOCK) * LU_BLOCK; /* L, Ut, [Ad,] blk in one buffer */
+    W.L = ws_take(2 * nn + (dense ? nn : 0) + nblk, &W.ws_cached);
+    if (W.L) {
+        W.Ut = W.L + nn;
+        W.Ad = dense ? W.L + 2 * nn : NULL;
+        W.blk = W.L + (dense ? 3 : 2) * nn;
+    }
+    if (lcp_csr_is_symmetric(&p->A, 0.0)) { /* A' = A: shared, not copied */
+        W.At = p->A;
+        W.at_shared = 1;
+    }
     W.cidx = lcp_alloc(n1, sizeof(int));
     W.pos = lcp_alloc(n1, sizeof(int));
     W.state = lcp_alloc(n1, sizeof(int));
@@ -534,22 +704,26 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.key = lcp_alloc(n1, sizeof(lcp_crash_key));
     W.dep = lcp_alloc(n1, sizeof(int));
     W.cand = lcp_alloc(n1, sizeof(int));
-    W.blk = lcp_alloc((2 * n1 + LU_BLOCK) * LU_BLOCK, sizeof(double));
-    if (!W.L || !W.Ut || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
-        !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand || !W.blk ||
-        lcp_csr_transpose(&p->A, &W.At)) {
+    if (!W.L || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
+        !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand ||
+        (!W.at_shared && lcp_csr_transpose(&p->A, &W.At))) {
         pv_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pivot, n = %d)", n);
+    }
+    if (W.Ad) { /* a dense A: column k at Ad + k n (row k of A') */
+        memset(W.Ad, 0, nn * sizeof(double));
+        for (int k = 0; k < n; k++)
+            for (int e = W.At.p[k]; e < W.At.p[k + 1]; e++) W.Ad[(size_t)k * n + W.At.j[e]] = W.At.x[e];
     }
     int nf = 0; /* rows with findex */
     for (int k = 0; k < n; k++) {
         W.diag[k] = lcp_csr_diag(&p->A, k);
-        W.diagmax = fmax(W.diagmax, fabs(W.diag[k]));
-        for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.rowmax[k] = fmax(W.rowmax[k], fabs(p->A.x[e]));
+        W.diagmax = MAX2(W.diagmax, fabs(W.diag[k]));
+        for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.rowmax[k] = MAX2(W.rowmax[k], fabs(p->A.x[e]));
         nf += p->findex && p->findex[k] >= 0;
     }
     W.wscale = 1.0;
-    for (int k = 0; k < n; k++) W.wscale = fmax(W.wscale, fabs(p->b[k]));
+    for (int k = 0; k < n; k++) W.wscale = MAX2(W.wscale, fabs(p->b[k]));
     int no = 0; /* order: free rows, bounded rows, findex rows */
     for (int pass_kind = 0; pass_kind < 3; pass_kind++)
         for (int k = 0; k < n; k++) {
@@ -563,6 +737,8 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
     info->iterations = 0;
     W.seen = 1;
+    W.quick = mon->trace == NULL && !s->on_iteration_rows;
+    W.hi_rows = n; /* rows taken may be anywhere (a crash start); a first pass from scratch starts at 0 */
     double extra[2] = {0, 0};
     lcp_status status0 = info->status;
     if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
@@ -570,8 +746,12 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     if (s->crash.mode != LCP_CRASH_NONE) {
         static const char *const by_lcp[] = {"ipm", NULL};
         char how[96] = "";
-        if (!lcp_csr_is_symmetric(&p->A, 1e-12)) {
+        if (!W.at_shared && !lcp_csr_is_symmetric(&p->A, 1e-12)) { /* (at_shared: A = A' exactly) */
             snprintf(W.note, sizeof W.note, "from scratch (no crash start: A is not symmetric)");
+        } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && n <= CRASH_MIN_N &&
+                   !warm_start(x, n)) {
+            snprintf(W.note, sizeof W.note, "from scratch (no crash start: n = %d, where ipm's guess costs more "
+                     "than the pivots)", n);
         } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W.guess, mon->t0, how,
                                          sizeof how)) {
             if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)

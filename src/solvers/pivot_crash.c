@@ -243,5 +243,9 @@ int pivot_crash(pv *W, double *x, double deadline, int *nclamp, int *ndep, int *
     }
     W->crashed = 1;
     W->seen = 0;
-    return pivot_done(W, x) ? 1 : 0;
+    int quick = W->quick; /* the crash's point is checked, not ticked: it often solves already */
+    W->quick = 0;
+    int rc = pivot_done(W, x);
+    W->quick = quick;
+    return rc ? 1 : 0;
 }

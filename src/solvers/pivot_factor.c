@@ -1,7 +1,7 @@
 /* src/solvers/pivot_factor.c: the factors of the clamped block of pivot
  * (src/solvers/pivot.c, whose header describes the method):
  * A_CC = L U without pivoting, L unit lower, U kept as U', dense n x n
- * each; solves by dtrsv; a row joining C borders the factors, a row
+ * each; solves by dtrsv (plain loops at n <= 128); a row joining C borders the factors, a row
  * leaving C drops its row and column and updates the trailing block by
  * rank 1 (Bennett 1965); every 2|C| + 200 changes, and when an update
  * loses accuracy, the blocked refactorisation from A; the floor and the
@@ -16,12 +16,45 @@
 
 #define PIV_REG 1e-12     /* smallest pivot, relative to A_kk (regularisation) */
 
+/* The triangular solves of a small problem (n <= SMALL_N) in plain loops:
+ * BLAS's dtrsv costs more in its call (a buffer taken under a lock) than
+ * the solve of a block of a few rows.  T lower, column-major, leading
+ * dimension ld; m rows. */
+#define SMALL_N 128
+
+/* T v = b in place (trans 0), or T' v = b (trans 1); unit: T's diagonal is 1. */
+static void small_trsv(int m, const double *T, int ld, int trans, int unit, double *restrict v)
+{
+    if (!trans) {
+        for (int j = 0; j < m; j++) {
+            const double *c = T + (size_t)j * ld;
+            double vj = unit ? v[j] : v[j] / c[j];
+            v[j] = vj;
+            for (int i = j + 1; i < m; i++) v[i] -= c[i] * vj;
+        }
+        return;
+    }
+    for (int j = m - 1; j >= 0; j--) {
+        const double *c = T + (size_t)j * ld;
+        double s = v[j];
+        for (int i = j + 1; i < m; i++) s -= c[i] * v[i];
+        v[j] = unit ? s : s / c[j];
+    }
+}
+
+static void trsv(const pv *W, int m, const double *T, int trans, int unit, double *v)
+{
+    if (W->n <= SMALL_N) small_trsv(m, T, W->n, trans, unit, v);
+    else cblas_dtrsv(CblasColMajor, CblasLower, trans ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, T,
+                     W->n, v, 1);
+}
+
 /* v <- A_CC^-1 v (v: |C| entries, factor order). */
 void pivot_cc_solve(const pv *W, double *v)
 {
     if (!W->nc) return;
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, W->nc, W->L, W->n, v, 1); /* L z = v */
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, W->nc, W->Ut, W->n, v, 1); /* U y = z */
+    trsv(W, W->nc, W->L, 0, 1, v);  /* L z = v */
+    trsv(W, W->nc, W->Ut, 1, 0, v); /* U y = z */
 }
 
 /* A negative Schur complement d of row k on the clamped set (m rows).  With
@@ -141,15 +174,19 @@ int pivot_c_add(pv *W, int k)
     for (int e = A->p[k]; e < A->p[k + 1]; e++) /* l = A(k, C)' */
         if (W->pos[A->j[e]] >= 0) l[W->pos[A->j[e]]] = A->x[e];
     if (m) {
-        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, m, W->L, n, u, 1);     /* L u = A(C,k) */
-        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, m, W->Ut, n, l, 1); /* U' l = A(k,C)' */
+        trsv(W, m, W->L, 0, 1, u);  /* L u = A(C,k) */
+        trsv(W, m, W->Ut, 0, 0, l); /* U' l = A(k,C)' */
     }
-    double d = W->diag[k] - (m ? cblas_ddot(m, l, 1, u, 1) : 0.0); /* Schur complement of k */
+    double d = W->diag[k]; /* the Schur complement of k */
+    if (m && n <= SMALL_N)
+        for (int q = 0; q < m; q++) d -= l[q] * u[q];
+    else if (m)
+        d -= cblas_ddot(m, l, 1, u, 1);
     W->cidx[m] = k;
     W->pos[k] = m;
     W->state[k] = S_C;
     if (d < -PIV_NEG * piv_scale(W, k)) { /* v = (-A_CC^-1 A_Ck, 1): v'Av = d */
-        if (m) cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, m, W->Ut, n, u, 1);
+        if (m) trsv(W, m, W->Ut, 1, 0, u);
         for (int q = 0; q < m; q++) u[q] = -u[q];
         return pivot_negative_schur(W, k, m, d, u, 1.0);
     }

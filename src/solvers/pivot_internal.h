@@ -13,12 +13,15 @@
 #define PIV_NEG 1e-8      /* a pivot below -PIV_NEG A_kk: A is not PSD */
 #define REFINE 1e-12      /* refine x_C when max_C |w_k| > REFINE max(1, |b|) */
 #define LU_BLOCK 64       /* block size of the refactorisation */
+#define EXACT_EVERY 16    /* ticked pivots between two w = A x + b afresh */
 
 enum { S_U, S_C, S_LO, S_HI, S_FIX, S_ZERO }; /* untaken, clamped, at lo, at hi, lo = hi, w = 0 off C */
 
 typedef struct {
     const lcp_problem *p;   /* borrowed */
-    lcp_csr At;             /* A' (row k = column k of A), owned */
+    lcp_csr At;             /* A' (row k = column k of A), owned unless at_shared (A symmetric: A itself) */
+    int at_shared;
+    int ws_cached;          /* L, Ut, Ad, blk: one buffer, from the thread's cache (pivot.c) */
     int n;
     int nc;                 /* |C| */
     double *L, *Ut;         /* n x n column-major: A_CC = L U, L unit lower, Ut = U' */
@@ -34,6 +37,7 @@ typedef struct {
     double *dw, *dwabs;     /* A dx and |A| |dx| */
     double *xv, *yv;        /* the rank-1 vectors of a removal */
     double *tmp;            /* gathered rows and columns */
+    double *Ad;             /* NULL, or a dense A (n x n, column-major): the drive's A dx without the CSR walk */
     double diagmax;
     double wscale;          /* max(1, |b|_inf), the residual's scale */
     int updates;            /* factor changes since the last refactorisation */
@@ -41,6 +45,10 @@ typedef struct {
     int pivots, pass_start; /* pivots so far, at the start of this pass */
     long guard;             /* pivots a pass may take */
     int seen;               /* the monitor has seen the current x */
+    int quick;              /* no trace: pivots ticked (limits only), x checked at the end of a pass */
+    int ticked;             /* pivots ticked since the last check */
+    int since_exact;        /* ticked pivots since w was last taken afresh from A x + b */
+    int hi_rows;            /* 1 + the largest row index taken so far (n after a crash start) */
     int crashed;            /* the first pass goes on from the crash start's sets */
     double *guess;          /* the crash start's guess x* (n) */
     char *dropq;            /* crash: dependent rows of a block; C rows to leave; purify's flags */
@@ -65,6 +73,10 @@ int pivot_verdict(pv *W, lcp_status st, const char *fmt, ...) __attribute__((for
 /* pivot.c.  One pivot done: the monitor's row, w afresh from it, x_C
  * refined where w_C drifted; non-zero: stop the solve. */
 int pivot_done(pv *W, double *x);
+
+/* pivot.c.  The monitor's check of x after ticked pivots (none counted);
+ * non-zero: stop the solve. */
+int pivot_check(pv *W, double *x);
 
 /* pivot_factor.c.  v <- A_CC^-1 v (|C| entries, factor order). */
 void pivot_cc_solve(const pv *W, double *v);

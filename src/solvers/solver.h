@@ -74,6 +74,8 @@ typedef struct lcp_settings_s {
                         const double *extra);
     void *on_iteration_ctx;
     const char *const *columns; /* the running solver's extra columns (set by the pipeline) */
+    int on_iteration_rows; /* the callback wants a row of metrics an iteration (lcps_settings_on_iteration):
+                            * solvers that only tick their iterations without one (pivot) check each */
 } lcp_settings;
 
 enum { LCP_LINSOLVE_AUTO = 0, LCP_LINSOLVE_DENSE = 1, LCP_LINSOLVE_SPARSE = 2, LCP_LINSOLVE_PCG = 3 /* ipm */ };

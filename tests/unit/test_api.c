@@ -230,12 +230,20 @@ static void test_callback(void)
     lcps_result_free(&r);
     lcps_settings_free(c);
     /* pivot's crash start runs ipm inside: its iterates come as polls, the
-     * rows are pivot's own, with its extra columns */
+     * rows are pivot's own, with its extra columns (n = 200: at n <= 128
+     * pivot starts from scratch, no ipm) */
     w = (watch){0, -1, 0, 0, 0, 0};
     lcps_settings_set(s, "solver", "pivot", err, sizeof err);
-    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0);
+    lcps_problem *p200 = chain(200, "lcp");
+    CHECK(lcps_solve(p200, s, NULL, &r, err, sizeof err) == 0);
     CHECK(w.rows == r.iterations + 1 && w.polls > 0);
     lcps_result_free(&r);
+    /* from scratch (n = 100): a row each pivot, none a poll */
+    w = (watch){0, -1, 0, 0, 0, 0};
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0);
+    CHECK(w.rows == r.iterations + 1 && w.polls == 0 && r.iterations > 0);
+    lcps_result_free(&r);
+    lcps_problem_free(p200);
     w = (watch){0, -1, 0, 0, 0, 0};
     lcps_settings_set(s, "solver", "lemke", err, sizeof err);
     lcps_settings_set(s, "crash", "none", err, sizeof err);

@@ -1,0 +1,121 @@
+#!/bin/sh
+# tests/e2e/pivot_small.sh: pivot on small and dense problems (1-100
+# unknowns), the path game engines and RL environments pay a solve at a
+# time: no crash start below its size (the pivots from scratch cost less
+# than ipm's guess), no residual a pivot without a trace (limits only, the
+# point checked at the end of a pass), A kept dense where it is.  Random
+# problems written here (seeded): symmetric positive definite lcps and box
+# blcps against ipm / lemke / pgs to 1e-12 (x unique: --ref-tol 1e-7), a
+# non-symmetric P-matrix lcp against lemke, findex friction blcps (A of
+# random contacts, singular where contacts outnumber the bodies' freedoms)
+# solved to 1e-10; the
+# degenerate scenes (a pyramid of boxes, redundant contact points) solved to
+# 1e-10 from scratch; the same answer with and without a trace (findex
+# problems: both solved); a warm start
+# still the crash's guess; the iteration limit still kept.  Run from the
+# repository root: sh tests/e2e/pivot_small.sh.  Ends with "N passed, N
+# failed, N skipped".
+. tests/lib.sh
+if ! python3 -c 'import numpy' 2>/dev/null; then
+    skip "pivot_small: numpy missing (python3-numpy)"; finish; exit
+fi
+python3 - "$T" <<'P'
+import json, sys
+import numpy as np
+d = sys.argv[1]
+rng = np.random.default_rng(7)
+def put(name, A, b, **kw):
+    o = {"kind": kw.pop("kind", "lcp"), "A": A.tolist(), "b": b.tolist()}
+    for k, v in kw.items():
+        o[k] = [("inf" if x == np.inf else "-inf" if x == -np.inf else x) for x in np.asarray(v).tolist()]
+    json.dump(o, open(f"{d}/{name}.json", "w"))
+for n in (1, 2, 5, 8, 20, 32, 50, 64, 100):
+    B = rng.standard_normal((n, n))
+    A = B @ B.T + 0.1 * n * np.eye(n)            # SPD, dense
+    put(f"spd{n}", A, rng.standard_normal(n))
+    lo = -rng.uniform(0, 1, n); hi = rng.uniform(0, 1, n)
+    lo[::4] = -np.inf; hi[1::4] = np.inf          # some one-sided rows
+    put(f"box{n}", A, 3 * rng.standard_normal(n), kind="blcp", lo=lo, hi=hi)
+    P = rng.uniform(-1, 1, (n, n))                # row diagonally dominant: a P-matrix, not symmetric
+    np.fill_diagonal(P, np.abs(P).sum(1) + 0.5)
+    put(f"pmat{n}", P, rng.standard_normal(n))
+for c, bodies in ((2, 2), (5, 2), (10, 3)):  # 3 rows a contact, random contacts
+    J = rng.standard_normal((3 * c, 6 * bodies))
+    A = J @ J.T / bodies
+    b = J @ rng.standard_normal(6 * bodies) - 0.5
+    b[0::3] -= 1.0                                 # pressed together
+    lo = np.zeros(3 * c); hi = np.zeros(3 * c); hi[0::3] = np.inf
+    findex = np.full(3 * c, -1); mu = np.zeros(3 * c)
+    for k in range(c):
+        findex[3 * k + 1] = findex[3 * k + 2] = 3 * k
+        mu[3 * k + 1] = mu[3 * k + 2] = 0.5
+    put(f"fric{c}", A, b, kind="blcp", lo=lo, hi=hi, findex=findex, mu=mu)
+P
+field() { python3 -c "import json,sys; v=json.load(open(sys.argv[2])).get(sys.argv[1]); print('' if v is None else v)" "$1" "$2"; }
+
+# agree NAME REF PROBLEM: REF to 1e-12, pivot (crash auto) to 1e-10 agreeing to 1e-7
+agree() {
+    if ! "$LCP" -s "$2" -t 1e-12 -n 10000000 --quiet -o "$T/ref.mtx" "$3" 2>"$T/err"; then
+        bad "$1: the reference ($2) fails: $(head -c 200 "$T/err")"; return
+    fi
+    "$LCP" -s pivot -t 1e-10 --json --reference "$T/ref.mtx" --ref-tol 1e-7 "$3" >"$T/out" 2>"$T/err"; rc=$?
+    if [ $rc -eq 0 ]; then ok "$1: pivot = $2 ($(field iterations "$T/out") pivots)"
+    else bad "$1: pivot exit $rc: $(field message "$T/out") $(head -c 200 "$T/err")"; fi
+}
+for n in 1 2 5 8 20 50 100; do
+    agree "spd lcp n=$n" ipm "$T/spd$n.json"
+    agree "box blcp n=$n" pgs "$T/box$n.json"
+    agree "P-matrix lcp n=$n" lemke "$T/pmat$n.json"
+done
+# the message names the start: from scratch below the crash's size, the crash above
+"$LCP" -s pivot --json "$T/spd100.json" >"$T/out" 2>&1
+check "n = 100: from scratch, the reason named" grep -q 'no crash start: n = 100' "$T/out"
+"$LCP" generate random-spd --size 200 --density 1 -o "$T/spd200" >/dev/null 2>&1
+"$LCP" -s pivot --json "$T/spd200" >"$T/out" 2>&1
+check "n = 200: the crash start from ipm" grep -q "crash start from ipm's answer" "$T/out"
+check "n = 200: solved" [ "$(field status "$T/out")" = solved ]
+
+# findex friction: the fixed point of the bounds reaches 1e-10
+for c in 2 5 10; do
+    "$LCP" -s pivot -t 1e-10 --json "$T/fric$c.json" >"$T/out" 2>"$T/err"; rc=$?
+    check "findex friction, $c contacts: solved to 1e-10 (exit $rc: $(field message "$T/out"))" [ $rc -eq 0 ]
+done
+
+# degenerate scenes: rank-deficient (a pyramid of boxes: 4 contacts a face;
+# redundant contact points), solved from scratch to 1e-10, residual checked
+# independently
+scene() {
+    "$LCP" generate "$@" -o "$T/sc" >/dev/null 2>&1 || { bad "generate $*"; return; }
+    "$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$T/sc" >"$T/out" 2>"$T/err"; rc=$?
+    check "$*: solved to 1e-10 (exit $rc, $(field iterations "$T/out") pivots)" [ $rc -eq 0 ]
+    check "$*: from scratch (small)" grep -q 'no crash start' "$T/out"
+    check "$*: independent residual <= 1e-10" indep "$T/sc/A.mtx" "$T/sc/b.mtx" "$T/x.mtx" --max 1e-10
+}
+scene pyramid --base 2
+scene pyramid --base 4
+scene pyramid --base 5
+scene redundant --bodies 4 --points 3
+scene column --bodies 50
+
+# with and without a trace: the same answer (the trace checks every pivot, the plain solve ticks them)
+for p in spd50 box64 pmat32; do
+    "$LCP" -s pivot -t 1e-10 --json -o "$T/x1.mtx" "$T/$p.json" >"$T/out" 2>&1; a=$(field iterations "$T/out")
+    "$LCP" -s pivot -t 1e-10 --json -o "$T/x2.mtx" --trace "$T/tr.csv" "$T/$p.json" >"$T/out" 2>&1; b=$(field iterations "$T/out")
+    check "$p: $b pivots with a trace <= $a without (the trace may stop at tol before the last row)" [ "$b" -le "$a" ]
+    check "$p: the same x with and without a trace (1e-9)" "$LCP" -s pivot -t 1e-10 --quiet --reference "$T/x2.mtx" \
+        --ref-tol 1e-9 "$T/$p.json"
+done
+# findex: w's rounding (afresh a pivot with the trace, updated along the steps without) may
+# change the path of the bounds' fixed point; both solve
+"$LCP" -s pivot -t 1e-10 --trace "$T/tr.csv" --quiet "$T/fric10.json"; rc=$?
+check "fric10 with a trace: solved too (exit $rc)" [ $rc -eq 0 ]
+# the iteration limit still stops the pivots (exit 1), the answer judged
+"$LCP" -s pivot -n 3 --json "$T/spd100.json" >"$T/out" 2>&1; rc=$?
+check "-n 3: exit 1 (max_iter)" [ $rc -eq 1 ]
+check "-n 3: 3 pivots" [ "$(field iterations "$T/out")" = 3 ]
+# a warm start is still the crash's guess on a small problem: at the solution, 0 pivots
+"$LCP" -s pivot -t 1e-12 --quiet -o "$T/xs.mtx" "$T/spd32.json"
+"$LCP" -s pivot -t 1e-10 --json --warm-start "$T/xs.mtx" --warm-factor 0.9 "$T/spd32.json" >"$T/out" 2>&1; rc=$?
+check "warm start x 0.9: solved (exit $rc)" [ $rc -eq 0 ]
+check "warm start: the crash from it" grep -q 'crash start from the warm start' "$T/out"
+finish
