@@ -26,7 +26,9 @@
  * problem is larger; plus 50), and of time, the same for every candidate of
  * a round, 10 times the first candidate's weighted geometric mean time on
  * the neighbours that it solved, each time scaled by the ratio of the
- * nonzeros (at least 1 ms).  After the last candidate, the next round: the
+ * nonzeros (at least AUTO_MIN_BUDGET: the CPU time of a set-up on a small
+ * problem varies by about a millisecond from run to run, and a budget of
+ * that order would make the runs depend on it).  After the last candidate, the next round: the
  * candidates again, from zero, on 4 times the budgets (at most 9 rounds; a
  * candidate that broke down is not run again), so that a configuration
  * that solves the problem in time T is reached after at most about
@@ -43,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#define AUTO_MIN_BUDGET 0.02 /* seconds of CPU time: the least time budget of a run */
 
 extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Makefile) */
 
@@ -381,7 +385,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         a->budget = r[c].budget;
         /* the time budget of a round is the first candidate's for all: a prediction that is off costs
          * rounds, not one long run of a poor candidate */
-        if (c == 0) first_tb = fmax(10 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), 0.001);
+        if (c == 0) first_tb = fmax(10 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), AUTO_MIN_BUDGET);
         a->time_budget = first_tb;
     }
     ch->solver = r[0].sv;

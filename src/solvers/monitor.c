@@ -13,6 +13,7 @@
 
 void lcp_settings_default(lcp_settings *s)
 {
+    memset(s, 0, sizeof *s); /* every field not named below: 0 or NULL */
     s->tol = 1e-8;
     s->max_iter = 100000;
     s->time_limit = 0;
