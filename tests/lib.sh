@@ -9,9 +9,23 @@ if [ -n "$LCPSOLVE_WRAP" ]; then # every "$LCP" call runs as: $LCPSOLVE_WRAP LCP
     printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$LCPSOLVE_WRAP" "$LCP" >"$T/lcpsolve"
     chmod +x "$T/lcpsolve"; LCP=$T/lcpsolve
 fi
-# started(): after "$LCP" ... &, before a signal to it: a background job starts
-# with SIGINT ignored until lcpsolve sets its handler (under valgrind: seconds)
-started() { sleep 1; [ -z "$LCPSOLVE_WRAP" ] || sleep 20; }
+# started(): after "$LCP" ... & and pid=$!, before a signal to it.  A
+# background job starts with SIGINT ignored until lcpsolve sets its handler,
+# and a signal before that is lost (the solve then runs to its limit): wait
+# until /proc/PID/status shows SIGINT caught (SigCgt bit 2; at most 60 s, a
+# loaded machine, a sanitized build's slow start), then a second into the
+# solve.  Under valgrind (LCPSOLVE_WRAP) the tool catches every signal from
+# its start: 20 s more.
+started() {
+    _i=0
+    while [ "$_i" -lt 600 ] && [ -r "/proc/$pid/status" ]; do
+        _m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+        [ -n "$_m" ] && [ $((0x$_m & 2)) -ne 0 ] && break
+        sleep 0.1; _i=$((_i + 1))
+    done
+    sleep 1
+    [ -z "$LCPSOLVE_WRAP" ] || sleep 20
+}
 # The public collections of the field (optional, never in the repository):
 # LCPSOLVE_DATA, by default ../shared/data beside the clone; the checks that
 # use them are skipped, each with one SKIP line, where it is absent.

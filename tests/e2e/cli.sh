@@ -103,7 +103,7 @@ check "stdin problem named" [ "$(json_field problem)" = "<stdin>" ]
 run "time limit" 1 -s pgs -n 100000000 --time-limit 0.3 --json -o "$T/tl.mtx" "$T/c2k"
 check "status time_limit" [ "$(json_field status)" = time_limit ]
 check "time limit: best iterate written" grep -q "^2000 1" "$T/tl.mtx"
-"$LCP" -s pgs -n 100000000 --json -o "$T/int.mtx" --trace "$T/int.csv" "$T/c2k" >"$T/out" 2>"$T/err" &
+"$LCP" -s pgs -n 100000000 --time-limit 600 --json -o "$T/int.mtx" --trace "$T/int.csv" "$T/c2k" >"$T/out" 2>"$T/err" &
 pid=$!; started; kill -INT $pid; wait $pid; rc=$?
 check "SIGINT: exit 1" [ "$rc" -eq 1 ]
 check "SIGINT: message interrupted" [ "$(json_field message)" = interrupted ]

@@ -416,7 +416,7 @@ sys.exit(0 if ok else 1)"
 for sig in INT TERM; do
     for s in pgs psor; do
         rm -f "$T/x.mtx" "$T/t.csv"
-        "$LCP" -s $s --omega 1.0 -t 1e-14 -n 100000000 --json -o "$T/x.mtx" --trace "$T/t.csv" "$T/long" >"$T/out" 2>"$T/err" &
+        "$LCP" -s $s --omega 1.0 -t 1e-14 -n 100000000 --time-limit 600 --json -o "$T/x.mtx" --trace "$T/t.csv" "$T/long" >"$T/out" 2>"$T/err" &
         pid=$!
         started
         kill -$sig $pid
@@ -437,7 +437,7 @@ for a in "-s lemke big" "-s ipm --linsolve dense big" "-s newton-fb --linsolve d
     [ "$f" = piles2 ] && "$LCP" generate column --bodies 1500 --piles 4 -o "$T/piles2" >/dev/null 2>&1
     rm -f "$T/x.mtx"
     # shellcheck disable=SC2086
-    "$LCP" $a -t 1e-15 -n 100000000 --json -o "$T/x.mtx" "$T/$f" >"$T/out" 2>"$T/err" &
+    "$LCP" $a -t 1e-15 -n 100000000 --time-limit 600 --json -o "$T/x.mtx" "$T/$f" >"$T/out" 2>"$T/err" &
     pid=$!
     started
     t0=$(date +%s.%N)
@@ -451,7 +451,7 @@ for a in "-s lemke big" "-s ipm --linsolve dense big" "-s newton-fb --linsolve d
 done
 # batch: every environment stops at once and writes its best answer
 "$LCP" generate column --bodies 400 --envs 8 -o "$T/envs2" >/dev/null 2>&1
-"$LCP" batch -s pgs -t 1e-14 -n 100000000 -o "$T/bo" --json "$T/envs2" >"$T/out" 2>"$T/err" &
+"$LCP" batch -s pgs -t 1e-14 -n 100000000 --time-limit 600 -o "$T/bo" --json "$T/envs2" >"$T/out" 2>"$T/err" &
 pid=$!
 started
 kill -INT $pid
