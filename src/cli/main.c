@@ -426,10 +426,8 @@ static int check_outputs(const cli *c, lcp_err *err)
     const char *paths[] = {c->output, c->output_w, c->graph, c->d.sensitivity_out};
     for (int k = 0; k < 4; k++) {
         if (!paths[k] || !strcmp(paths[k], "-")) continue;
-        lcp_outfile o;
-        int rc = lcp_outfile_open(&o, paths[k], err);
+        int rc = lcp_outfile_probe(paths[k], err);
         if (rc) return rc;
-        lcp_outfile_abort(&o);
     }
     return 0;
 }

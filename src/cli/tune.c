@@ -199,12 +199,10 @@ static double run(const lcp_problem *p, const char *solver, const char *precond,
 
 static int tune(const corpus *c, const tune_opts *t)
 {
-    FILE *out = strcmp(t->output, "-") ? NULL : stdout;
-    char tmp[4200];
-    if (!out) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", t->output);
-        if (!(out = fopen(tmp, "w"))) return fprintf(stderr, PROG ": %s: cannot write\n", tmp), 2;
-    }
+    lcp_outfile of; /* atomic: the model appears whole or not at all */
+    lcp_err oe = {0};
+    if (lcp_outfile_open(&of, t->output, &oe)) return fprintf(stderr, PROG ": %s\n", oe.msg), 2;
+    FILE *out = of.fp;
     fprintf(out, "# --solver auto's model: written by lcpsolve tune (src/cli/tune.c; format in src/core/auto.c)\n");
     fprintf(out, "lcpsolve-auto-model 1\ntime-limit %g\nfeatures", t->time_limit);
     for (int j = 0; j < LCP_NFEATURES; j++) fprintf(out, " %s", lcp_feature_names[j]);
@@ -255,9 +253,7 @@ static int tune(const corpus *c, const tune_opts *t)
                 isfinite(best) ? best : -1.0);
         lcp_problem_free(&p);
     }
-    if (out != stdout) {
-        if (fclose(out) || rename(tmp, t->output)) return fprintf(stderr, PROG ": %s: cannot write\n", t->output), 2;
-    }
+    if (lcp_outfile_commit(&of, &oe)) return fprintf(stderr, PROG ": %s\n", oe.msg), 2;
     fprintf(stderr, PROG ": %d problems measured, model %s\n", measured, t->output);
     return 0;
 }

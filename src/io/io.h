@@ -63,7 +63,10 @@ int lcp_read_bytes(const char *path, size_t max_bytes, char **text, size_t *len,
 int lcp_check_text(const char *name, const char *text, size_t len, lcp_err *err);
 
 /* Atomic output: opens "<path>.tmp.<pid>" for writing; commit renames it
- * over path, abort removes it.  path "-" means stdout (no temp file). */
+ * over path, abort removes it.  path "-" means stdout (no temp file); a
+ * path that exists and is no regular file (/dev/null, a FIFO, a terminal)
+ * is written in place (tmp NULL): renaming over it would replace the
+ * device with a file.  A directory is refused. */
 typedef struct {
     char *path, *tmp;
     void *fp; /* FILE * */
@@ -71,6 +74,10 @@ typedef struct {
 int lcp_outfile_open(lcp_outfile *o, const char *path, lcp_err *err);
 int lcp_outfile_commit(lcp_outfile *o, lcp_err *err);
 void lcp_outfile_abort(lcp_outfile *o);
+/* Whether path can be written, before any work: a regular file's
+ * temporary is made and removed; a device or FIFO is checked for write
+ * permission only (opening a FIFO would take its reader's one stream). */
+int lcp_outfile_probe(const char *path, lcp_err *err);
 
 
 

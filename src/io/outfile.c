@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int lcp_outfile_open(lcp_outfile *o, const char *path, lcp_err *err)
@@ -12,6 +13,18 @@ int lcp_outfile_open(lcp_outfile *o, const char *path, lcp_err *err)
     memset(o, 0, sizeof *o);
     if (strcmp(path, "-") == 0) {
         o->fp = stdout;
+        return 0;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot write: is a directory");
+        o->path = lcp_strdup(path); /* a device or a FIFO: in place */
+        o->fp = o->path ? fopen(path, "w") : NULL;
+        if (!o->fp) {
+            int e = errno;
+            lcp_outfile_abort(o);
+            return lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot write: %s", strerror(e));
+        }
         return 0;
     }
     size_t len = strlen(path) + 64;
@@ -48,7 +61,7 @@ int lcp_outfile_commit(lcp_outfile *o, lcp_err *err)
         lcp_outfile_abort(o);
         return rc;
     }
-    if (rename(o->tmp, o->path) != 0) {
+    if (o->tmp && rename(o->tmp, o->path) != 0) {
         int rc = lcp_fail(err, LCP_ERROR, o->path, 0, "cannot rename into place: %s",
                           strerror(errno));
         lcp_outfile_abort(o);
@@ -58,6 +71,17 @@ int lcp_outfile_commit(lcp_outfile *o, lcp_err *err)
     free(o->path);
     o->tmp = o->path = NULL;
     return 0;
+}
+
+int lcp_outfile_probe(const char *path, lcp_err *err)
+{
+    struct stat st;
+    if (strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return access(path, W_OK) == 0 ? 0 : lcp_fail(err, LCP_INPUT_ERROR, path, 0, "cannot write: %s", strerror(errno));
+    lcp_outfile o;
+    int rc = lcp_outfile_open(&o, path, err);
+    if (!rc) lcp_outfile_abort(&o);
+    return rc;
 }
 
 void lcp_outfile_abort(lcp_outfile *o)

@@ -219,4 +219,17 @@ check "psor --omega auto on a singular A: the note says omega 1 and why" grep -q
 "$LCP" -s psor problems/column-20 >"$T/out"
 check "psor on a chain: the note gives the estimated omega" grep -q "^note  *omega 1\.[0-9]* (--omega auto: the optimum" "$T/out"
 
+# an output path that is no regular file (a FIFO here, /dev/null alike) is
+# written in place: the atomic write's rename would replace it with a file
+mkfifo "$T/fifo"
+timeout 60 cat "$T/fifo" >"$T/fifo.got" &
+reader=$!
+timeout 60 "$LCP" -s pgs -o "$T/fifo" problems/column-20 >/dev/null 2>"$T/err"; rc=$?
+wait $reader
+check "-o FIFO: exit 0 (got $rc), the solution through the FIFO, the FIFO still one" \
+    sh -c "[ $rc -eq 0 ] && [ -p '$T/fifo' ] && grep -q '^%%MatrixMarket' '$T/fifo.got' && ! ls '$T' | grep -q 'fifo.tmp'"
+"$LCP" -s pgs -o "$T" problems/column-20 >/dev/null 2>"$T/err"; rc=$?
+check "-o DIRECTORY: exit 2, one line naming it" sh -c "[ $rc -eq 2 ] && grep -q 'is a directory' '$T/err' && [ \$(wc -l <'$T/err') -eq 1 ]"
+"$LCP" -s pgs -o /dev/null --output-w /dev/null --trace /dev/null problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
+check "-o /dev/null: exit 0 (got $rc), /dev/null still the device" sh -c "[ $rc -eq 0 ] && [ -c /dev/null ]"
 finish
