@@ -269,6 +269,36 @@ int batch(bool dantzig, const char *dir, double tol, int max_iter)
 
 } // namespace
 
+/* One of Bullet's MLCP solvers (btLemkeSolver, btSolveProjectedGaussSeidel)
+ * on d, repeat times from x = 0 (each call timed into times; findex rows
+ * only where the solver takes them); x gets the last answer. */
+template <class Solver>
+static bool bt_mlcp(Solver &s, const Data &d, bool findex, int max_iter, int repeat, std::vector<double> &x,
+                    std::vector<double> &times)
+{
+    int n = d.n;
+    btMatrixXu M;
+    to_matrix(d, M);
+    btVectorXu bb(n), xx(n), lo(n), hi(n);
+    btAlignedObjectArray<int> dep;
+    dep.resize(n);
+    for (int i = 0; i < n; i++) {
+        bb[i] = d.b[i];
+        lo[i] = std::isinf(d.lo[i]) ? -BT_INFINITY : d.lo[i];
+        hi[i] = std::isinf(d.hi[i]) ? BT_INFINITY : d.hi[i];
+        dep[i] = findex ? d.findex[i] : -1;
+    }
+    bool ok = true;
+    for (int r = 0; r < repeat && !spent(times); r++) {
+        for (int i = 0; i < n; i++) xx[i] = 0.0;
+        double t0 = now();
+        ok = s.solveMLCP(M, bb, xx, lo, hi, dep, max_iter, true);
+        times.push_back(now() - t0);
+    }
+    for (int i = 0; i < n; i++) x[i] = xx[i];
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -335,50 +365,16 @@ int main(int argc, char **argv)
             times.push_back(now() - t0);
         }
     } else if (lemke) {
-        btMatrixXu M;
-        to_matrix(d, M);
-        btVectorXu bb(n), xx(n), lo(n), hi(n);
-        btAlignedObjectArray<int> dep;
-        dep.resize(n);
-        bool bounded = false;
-        for (int i = 0; i < n; i++) {
-            bb[i] = d.b[i];
-            lo[i] = std::isinf(d.lo[i]) ? -BT_INFINITY : d.lo[i];
-            hi[i] = std::isinf(d.hi[i]) ? BT_INFINITY : d.hi[i];
-            dep[i] = -1;
-            if (d.lo[i] != 0.0 || !std::isinf(d.hi[i])) bounded = true;
-        }
         btLemkeSolver s;
-        s.m_useLoHighBounds = bounded; /* plain Lemke on (A, b) for an lcp */
+        bool bounded = false; /* plain Lemke on (A, b) for an lcp */
+        for (int i = 0; i < n; i++) bounded = bounded || d.lo[i] != 0.0 || !std::isinf(d.hi[i]);
+        s.m_useLoHighBounds = bounded;
         s.m_maxLoops = max_iter;
-        for (int r = 0; r < repeat && !spent(times); r++) {
-            for (int i = 0; i < n; i++) xx[i] = 0.0;
-            double t0 = now();
-            ok = s.solveMLCP(M, bb, xx, lo, hi, dep, max_iter, true);
-            times.push_back(now() - t0);
-        }
-        for (int i = 0; i < n; i++) x[i] = xx[i];
+        ok = bt_mlcp(s, d, false, max_iter, repeat, x, times);
     } else if (pgs) {
-        btMatrixXu M;
-        to_matrix(d, M);
-        btVectorXu bb(n), xx(n), lo(n), hi(n);
-        btAlignedObjectArray<int> dep;
-        dep.resize(n);
-        for (int i = 0; i < n; i++) {
-            bb[i] = d.b[i];
-            lo[i] = std::isinf(d.lo[i]) ? -BT_INFINITY : d.lo[i];
-            hi[i] = std::isinf(d.hi[i]) ? BT_INFINITY : d.hi[i];
-            dep[i] = d.findex[i];
-        }
         btSolveProjectedGaussSeidel s;
         s.m_leastSquaresResidualThreshold = tol * tol;
-        for (int r = 0; r < repeat && !spent(times); r++) {
-            for (int i = 0; i < n; i++) xx[i] = 0.0;
-            double t0 = now();
-            ok = s.solveMLCP(M, bb, xx, lo, hi, dep, max_iter, true);
-            times.push_back(now() - t0);
-        }
-        for (int i = 0; i < n; i++) x[i] = xx[i];
+        ok = bt_mlcp(s, d, true, max_iter, repeat, x, times);
     }
 #ifdef LCP_PEER_ODE
     else if (ode) {
