@@ -20,15 +20,20 @@
  * distance)) geometric mean of its times on them, a failure counting as 10
  * times the time limit.  The configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
- * or passes its budget hands over to the next from zero.  The budgets of a
- * run: 10 times the most iterations it took on a neighbour that it solved
- * (scaled by the square root of the ratio of the nonzeros where this
- * problem is larger; plus 50), and of time, the same for every candidate of
- * a round, 10 times the first candidate's weighted geometric mean time on
- * the neighbours that it solved, each time scaled by the ratio of the
- * nonzeros (at least AUTO_MIN_BUDGET: the CPU time of a set-up on a small
- * problem varies by about a millisecond from run to run, and a budget of
- * that order would make the runs depend on it).  After the last candidate, the next round: the
+ * or passes its budget hands over to the next from zero.  The time budget,
+ * the same for every candidate of a round: 10 times the first candidate's
+ * weighted geometric mean time on the neighbours that it solved, each time
+ * scaled by the ratio of the nonzeros (at least AUTO_MIN_BUDGET: the CPU
+ * time of a set-up on a small problem varies by about a millisecond from
+ * run to run, and a budget of that order would make the runs depend on it);
+ * a run past it goes on while its observed rate says it ends within as much
+ * again (src/solvers/monitor.c).  Online switching: in the first round, a
+ * first-order candidate (LCP_SOLVER_LINEAR) is watched by the monitor,
+ * which extrapolates its time to the tolerance from the rate at which the
+ * best residual falls; once that passes LCP_SWITCH_MARGIN times the
+ * smallest scaled prediction of the candidates after it, the run is cut and
+ * the next starts, from the best iterate where it is first-order too (from
+ * zero otherwise).  After the last candidate, the next round: the
  * candidates again, from zero, on 4 times the budgets (at most 9 rounds; a
  * candidate that broke down is not run again), so that a configuration
  * that solves the problem in time T is reached after at most about
@@ -271,7 +276,6 @@ typedef struct {
     const lcp_solver *sv;
     const lcp_precond_type *pc;
     double t, logt, tmax; /* tmax: the time on the neighbours that solved (scaled), -1 none */
-    int budget;
     char name[80];
 } ranked;
 
@@ -343,7 +347,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     double fail = log(10 * m->time_limit);
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
         if (m->cfg[c].kind != p->kind || !candidate(p, &ch->f, m->cfg[c].solver, m->cfg[c].precond, &r[nr])) continue;
-        double sw = 0, sl = 0, most = -1, sws = 0, sls = 0;
+        double sw = 0, sl = 0, sws = 0, sls = 0;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
             if (isnan(s->t[c])) continue;
@@ -351,16 +355,14 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
             sw += w;
             sl += w * (s->t[c] >= 0 ? log(fmax(s->t[c], 1e-6)) : fail);
             if (s->t[c] < 0) continue;
-            /* the budgets, from the neighbours that solved: their times scaled by the ratio of the nonzeros
-             * (log_n + log_row), their iterations by its square root where this problem is larger */
+            /* the time on the neighbours that solved, scaled by the ratio of the nonzeros (log_n + log_row):
+             * the budgets and the switches */
             double grow = pow(10, fmin(2, fmax(-2, f[0] + f[1] - s->f[0] - s->f[1])));
-            most = fmax(most, s->it[c] * sqrt(fmax(1, grow)));
             sws += w;
             sls += w * log(fmax(s->t[c], 1e-6) * grow);
         }
         r[nr].logt = sw > 0 ? sl / sw : fail + 1 + 1e-3 * c; /* no neighbour: after the measured, in model order */
         r[nr].t = exp(r[nr].logt);
-        r[nr].budget = most >= 0 ? (int)fmin(10 * most + 50, 1e8) : 0;
         r[nr].tmax = sws > 0 ? exp(sls / sws) : -1;
         nr++;
     }
@@ -382,7 +384,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         a->solver = r[c].sv;
         a->precond = r[c].pc;
         a->t_pred = r[c].t;
-        a->budget = r[c].budget;
+        a->t_scaled = r[c].tmax >= 0 ? r[c].tmax : r[c].t;
         /* the time budget of a round is the first candidate's for all: a prediction that is off costs
          * rounds, not one long run of a poor candidate */
         if (c == 0) first_tb = fmax(10 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), AUTO_MIN_BUDGET);
@@ -412,21 +414,26 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     return 0;
 }
 
-/* the loaded models: the built-in one and model files, kept (never freed:
- * a solve on another thread may be using one) and read again when the
- * file's size or modification time changed */
+/* the loaded models: the built-in one (kept) and model files, in slots
+ * read again when the file's size or modification time changed; with every
+ * slot taken, the least recently used one that no solve is reading (users,
+ * counted under the lock: a model is read only inside lcp_choose_auto_with)
+ * makes room, and where all are being read the model is read for this solve
+ * alone */
 #define MODEL_SLOTS 16
 static lcp_auto_model *builtin;
 static struct {
     char path[1024];
-    long long size, mtime_ns;
+    long long size, mtime_ns, used;
+    int users;
     lcp_auto_model *m;
 } slots[MODEL_SLOTS];
+static long long slot_clock;
 
 int lcp_choose_auto_model(const lcp_problem *p, const char *path, lcp_auto_choice *ch, lcp_err *err)
 {
     lcp_auto_model *m = NULL;
-    int owned = 0; /* a model read for this solve alone (no slot left): freed after it */
+    int owned = 0, slot = -1; /* owned: a model read for this solve alone (no slot left): freed after it */
     struct stat st;
     long long size = -1, mt = -1;
     if (path && stat(path, &st) == 0) size = (long long)st.st_size, mt = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
@@ -446,24 +453,36 @@ int lcp_choose_auto_model(const lcp_problem *p, const char *path, lcp_auto_choic
                 }
                 if (!strcmp(slots[k].path, path) && slots[k].size == size && slots[k].mtime_ns == mt) break;
             }
+            if (k == MODEL_SLOTS && free_slot < 0) /* all taken: the least recently used that nobody reads */
+                for (int j = 0; j < MODEL_SLOTS; j++)
+                    if (!slots[j].users && (free_slot < 0 || slots[j].used < slots[free_slot].used)) free_slot = j;
             if (k < MODEL_SLOTS) {
                 m = slots[k].m;
+                slot = k;
             } else if ((m = lcp_auto_model_load(path, err))) {
-                /* a new slot; all taken: the model is not kept (read again next time) */
                 if (free_slot >= 0) {
+                    lcp_auto_model_free(slots[free_slot].m);
                     snprintf(slots[free_slot].path, sizeof slots[free_slot].path, "%s", path);
                     slots[free_slot].size = size;
                     slots[free_slot].mtime_ns = mt;
                     slots[free_slot].m = m;
+                    slot = free_slot;
                 } else {
                     owned = 1;
                 }
             }
+            if (slot >= 0) slots[slot].users++, slots[slot].used = ++slot_clock;
         }
     }
     if (!m) return LCP_INPUT_ERROR;
     int rc = lcp_choose_auto_with(p, m, ch, err);
     if (owned) lcp_auto_model_free(m);
+    if (slot >= 0) {
+#ifdef _OPENMP
+#pragma omp critical(lcp_auto_model_cache)
+#endif
+        slots[slot].users--;
+    }
     return rc;
 }
 
@@ -474,32 +493,33 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
 
 void lcp_auto_drop_probe(lcp_auto_choice *ch) { (void)ch; }
 
-/* the budgets of candidate c in round r: GROW^r times the first round's */
+/* the budgets of candidate c in round r: GROW^r times the first round's time budget; in the first round a
+ * first-order candidate is also cut by its rate against the fastest prediction of those after it */
 #define GROW 4.0
 #define MAX_ROUNDS 9
-static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, lcp_auto_run *r)
+static void budgets(const lcp_auto_choice *ch, int c, int round, lcp_auto_run *r)
 {
-    double g = pow(GROW, round), it = ch->cand[c].budget * g;
-    r->max_iter = ch->cand[c].budget > 0 && it < user_max ? (int)it : 0;
-    r->time_limit = ch->cand[c].time_budget * g;
+    r->time_limit = ch->cand[c].time_budget * pow(GROW, round);
+    r->switch_cpu = 0;
+    if (round == 0 && (ch->cand[c].solver->flags & LCP_SOLVER_LINEAR))
+        for (int k = c + 1; k < ch->ncand; k++)
+            if (isfinite(ch->cand[k].t_scaled) && ch->cand[k].t_scaled > 0 &&
+                (r->switch_cpu == 0 || ch->cand[k].t_scaled < r->switch_cpu))
+                r->switch_cpu = ch->cand[k].t_scaled;
 }
 
-void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
-                    lcp_auto_run *r)
+void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, lcp_auto_run *r)
 {
     *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO};
-    if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, user_max, r);
+    if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, r);
 }
 
-int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int best_finite,
-                  int saved, lcp_auto_run *r)
+int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, lcp_status status, int cut, int progressed,
+                  lcp_auto_run *r)
 {
-    (void)best_finite;
-    (void)saved;
-    int budgeted = r->max_iter > 0 || r->time_limit > 0;
-    int cut = status == LCP_ERROR ||
-              (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED || status == LCP_TIME_LIMIT));
-    if (!cut || ch->ncand < 2) return 0;
+    int budgeted = r->time_limit > 0 || r->switch_cpu > 0;
+    int stopped = status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED || cut));
+    if (!stopped || ch->ncand < 2) return 0;
     if (status == LCP_ERROR) r->dead |= 1u << r->stage; /* a breakdown: not again */
     /* the next candidate that has not broken down; after the last, the next round on GROW times the budgets */
     int stage = r->stage, round = r->round;
@@ -510,12 +530,17 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
     if (round >= MAX_ROUNDS || (r->dead & (1u << stage))) return 0;
     const lcp_auto_cand *c = &ch->cand[stage];
     if (lcp_solver_check(c->solver, p, NULL)) return 0;
+    /* cut for its rate, with progress made: a first-order method goes on from the best iterate */
+    int warm = cut == LCP_CUT_RATE && progressed && round == r->round && (c->solver->flags & LCP_SOLVER_LINEAR);
     r->stage = stage;
     r->round = round;
     r->solver = c->solver;
     r->precond = c->precond;
-    budgets(ch, stage, round, user_max, r);
-    r->start = LCP_AUTO_FROM_ZERO;
-    r->what = round ? "from zero (a longer round)" : "from zero";
+    budgets(ch, stage, round, r);
+    r->start = warm ? LCP_AUTO_FROM_BEST : LCP_AUTO_FROM_ZERO;
+    r->what = warm ? "from the best iterate (the rate was too slow)"
+              : cut == LCP_CUT_RATE ? "from zero (the rate was too slow)"
+              : round                ? "from zero (a longer round)"
+                                     : "from zero";
     return 1;
 }

@@ -6,9 +6,9 @@
  * the tolerance (or its failure); auto ranks the configurations that take
  * the problem's kind by the time its nearest neighbours in the scaled
  * feature space took (src/core/auto.c), runs the first, and switches to the
- * next when a run stops short of the tolerance or runs past its budget
- * (iterations and time, from the same neighbours and the next candidate's
- * predicted time). */
+ * next when a run stops short of the tolerance, runs past its time budget,
+ * or (a first-order method) converges at a rate that puts its end far
+ * beyond the next candidate's predicted time. */
 #ifndef LCPSOLVE_CHOOSE_H
 #define LCPSOLVE_CHOOSE_H
 
@@ -23,8 +23,8 @@
 typedef struct {
     const lcp_solver *solver;
     const lcp_precond_type *precond; /* NULL: none */
-    double t_pred;                   /* predicted seconds to the tolerance */
-    int budget;                      /* iterations before the next candidate; 0: none */
+    double t_pred;                   /* predicted seconds to the tolerance (the neighbours' own) */
+    double t_scaled;                 /* the same scaled to this problem's nonzeros, from the neighbours it solved */
     double time_budget;              /* seconds before the next candidate; 0: none */
 } lcp_auto_cand;
 
@@ -74,27 +74,30 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
 /* Kept for callers that run the pick alone: nothing to drop any more. */
 void lcp_auto_drop_probe(lcp_auto_choice *ch);
 
-/* The runs of one auto solve: the candidates in order, each on its budget,
- * then again on 4 times the budgets (rounds); lcp_auto_begin gives the first run, lcp_auto_next after
- * each run (how it ended) whether another follows and which. */
+/* The runs of one auto solve: the candidates in order, each on its budget
+ * (and, in the first round, cut by its rate against the next's prediction),
+ * then again on 4 times the budgets (rounds); lcp_auto_begin gives the first
+ * run, lcp_auto_next after each run (how it ended) whether another follows
+ * and which. */
 typedef enum {
     LCP_AUTO_FROM_ZERO,  /* x = 0 */
-    LCP_AUTO_FROM_BEST,  /* x = the best iterate of the run just ended, and save it */
-    LCP_AUTO_FROM_SAVED  /* x = the iterate saved at the last FROM_BEST */
+    LCP_AUTO_FROM_BEST   /* x = the best iterate of the run just ended */
 } lcp_auto_start;
 typedef struct {
     const lcp_solver *solver;        /* the next run */
     const lcp_precond_type *precond;
-    int max_iter;                    /* its budget; 0: none (the caller's --max-iter) */
-    double time_limit;               /* its time budget; 0: none (the caller's --time-limit) */
+    double time_limit;               /* its time budget (settings.budget_cpu); 0: none */
+    double switch_cpu;               /* the next candidate's predicted time (settings.switch_cpu); 0: none */
     lcp_auto_start start;            /* lcp_auto_next's runs: where x starts */
     const char *what;                /* the same in words ("from zero", ...) */
-    int stage, round;                /* the candidate running; the round (budgets 8^round times the first) */
+    int stage, round;                /* the candidate running; the round (budgets 4^round times the first) */
     unsigned dead;                   /* candidates that broke down (bit c) */
 } lcp_auto_run;
-void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
+void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond,
                     lcp_auto_run *r);
-int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int best_finite,
-                  int saved, lcp_auto_run *r);
+/* cut: how auto's monitor ended the run (lcp_monitor.budget_hit: 0, LCP_CUT_BUDGET, LCP_CUT_RATE); progressed:
+ * its best iterate is better than its start (a warm start worth taking) */
+int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, lcp_status status, int cut, int progressed,
+                  lcp_auto_run *r);
 
 #endif

@@ -150,15 +150,14 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
                    lcp_info *info, lcp_status *status, lcp_solve_out *r, lcp_err *err)
 {
     const lcp_solver *sv = *svp;
-    double *xsave = NULL; /* auto's resume */
-    int user_max = s->max_iter, rc;
+    int rc;
     double user_tl = s->time_limit, start = lcp_now(); /* the caller's limit: of the whole solve, all runs */
     lcp_auto_run run;
-    lcp_auto_begin(ch, sv, s->precond, user_max, &run);
+    lcp_auto_begin(ch, sv, s->precond, &run);
     for (;;) {
-        if (run.max_iter > 0) s->max_iter = run.max_iter;
-        /* auto's time budget in the thread's CPU time: the same runs whatever the machine's load */
+        /* auto's time budget and switch in the thread's CPU time: the same runs whatever the machine's load */
         s->budget_cpu = run.time_limit > 0 ? run.time_limit : 0;
+        s->switch_cpu = run.switch_cpu > 0 ? run.switch_cpu : 0;
         if (user_tl > 0) s->time_limit = fmax(user_tl - (lcp_now() - start), 1e-9);
         s->columns = sv->columns; /* the callback's extra columns */
         rc = -1;
@@ -173,9 +172,8 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
             if (wp->n > 0) rc = sv->solve(wp, s, x, mon, info, err);
             else rc = 0, lcp_monitor_step(mon, 0, x, NULL); /* no contacts: solved as it is */
         }
-        s->max_iter = user_max;
         s->time_limit = user_tl;
-        s->budget_cpu = 0;
+        s->budget_cpu = s->switch_cpu = 0;
         if (rc == LCP_INPUT_ERROR && ch->ncand > 1) { /* auto: a candidate that refuses the problem: the next */
             rc = 0;
             info->status = LCP_ERROR;
@@ -183,19 +181,12 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         if (rc) break;
         *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
         if (*status == LCP_TIME_LIMIT && (!mon->budget_hit || mon->interrupted)) break; /* the caller's limit */
-        if (!lcp_auto_next(ch, wp, user_max, *status, isfinite(mon->best.residual), xsave != NULL, &run)) break;
+        if (!lcp_auto_next(ch, wp, *status, mon->budget_hit, mon->best.residual < mon->first_residual, &run)) break;
         size_t l = strlen(r->auto_reason);
         snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",
                  sv->name, lcp_status_name(*status), info->iterations, run.solver->name, run.what);
-        if (run.start == LCP_AUTO_FROM_BEST) {
-            if (!xsave) xsave = lcp_alloc((size_t)wp->n, sizeof(double)); /* NULL: no second round */
-            if (xsave) memcpy(xsave, mon->best_x, (size_t)wp->n * sizeof(double));
-            memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
-        } else if (run.start == LCP_AUTO_FROM_SAVED) {
-            memcpy(x, xsave, (size_t)wp->n * sizeof(double));
-        } else {
-            memset(x, 0, (size_t)wp->n * sizeof(double));
-        }
+        if (run.start == LCP_AUTO_FROM_BEST) memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
+        else memset(x, 0, (size_t)wp->n * sizeof(double));
         lcp_monitor_free(mon);
         if (lcp_monitor_init(mon, wp, s, tr)) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
@@ -205,7 +196,6 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         s->precond = run.precond;
         *precond = s->precond ? s->precond->name : "none";
     }
-    free(xsave);
     *svp = sv;
     return rc;
 }

@@ -125,7 +125,7 @@ static int severity(lcp_status s)
 typedef struct {
     int rows_first, nrows; /* into the row list */
     lcp_status status;
-    int iterations, rc;
+    int iterations, rc, cut; /* cut: auto's monitor ended it (lcp_monitor.budget_hit) */
     double nnz; /* of the component's A */
     char message[256];
     lcp_err err;
@@ -153,6 +153,7 @@ static void solve_part(const lcp_solver *sv, const lcp_problem *p, const lcp_set
         pc->rc = sv->solve(&sp, &ss, xc, &m, &in, &pc->err);
         pc->status = in.status == LCP_NO_SOLUTION || in.status == LCP_ERROR ? in.status : m.status;
         pc->iterations = in.iterations;
+        pc->cut = m.interrupted ? 0 : m.budget_hit;
         pc->nnz = (double)lcp_csr_nnz(&sp.A);
         snprintf(pc->message, sizeof pc->message, "%s", *in.message ? in.message : m.message);
         if (pc->status != LCP_SOLVED && m.best.residual <= m.last.residual)
@@ -217,7 +218,11 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
             }
         }
     } else { /* no OpenMP team: a team of one still spin-waits in the libraries' own regions (CHOLMOD) */
-        for (int c = k - 1; c >= 0; c--) solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
+        for (int c = k - 1; c >= 0; c--) {
+            /* auto's budget is of the whole run: on one thread, what the components before left of it */
+            if (s->budget_cpu > 0) sub.budget_cpu = fmax(s->budget_cpu - (lcp_cpu_now() - mon->c0), 1e-9);
+            solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
+        }
     }
     /* a component that could not run or gave a verdict (no solution,
      * breakdown): the whole problem is solved as one instead, so that the
@@ -241,6 +246,7 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
     lcp_monitor_step(mon, iters, x, NULL); /* the whole answer, once */
     if (mon->status != LCP_SOLVED && worst >= 0) {
         mon->status = parts[worst].status;
+        if (mon->status == LCP_TIME_LIMIT) mon->budget_hit = parts[worst].cut; /* auto's cut, not the caller's limit */
         snprintf(info->message, sizeof info->message, "component %d of %d (%d contacts)%s%.180s", worst + 1, k,
                  parts[worst].nrows / block, *parts[worst].message ? ": " : "", parts[worst].message);
     }

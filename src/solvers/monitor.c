@@ -55,6 +55,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->status = LCP_MAX_ITER;
     mon->t0 = lcp_now();
     mon->c0 = lcp_cpu_now(); /* for s->budget_cpu (auto sets it after this init) */
+    mon->eta_cpu = NAN;
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
         double r0[3] = {0, 0, 0}, e2 = 0.0;
@@ -165,6 +166,51 @@ int lcp_monitor_poll(void)
     return mon->stop_pending;
 }
 
+/* auto's cut of a run (s->budget_cpu, s->switch_cpu; see solver.h).  The
+ * time to the tolerance is extrapolated from the observed rate: the log of
+ * the best residual (it never rises, where the residual of an accelerated
+ * or splitting method may) against the iterations, from an anchor between a
+ * half and a quarter of the iterations back (the fast start of a sweep
+ * leaves the window), times the CPU time of an iteration since the first
+ * check.  measured: the residual of this iteration was computed (a tick is
+ * not). */
+static int auto_cut(lcp_monitor *mon, int iter, int measured)
+{
+    const lcp_settings *s = mon->s;
+    if (!(s->budget_cpu > 0) && !(s->switch_cpu > 0)) return 0;
+    double e = lcp_cpu_now() - mon->c0;
+    if (measured && iter > 0) {
+        double lr = log(fmax(mon->best.residual, 1e-300));
+        if (mon->rate_ib == 0) {
+            mon->rate_i1 = mon->rate_ia = mon->rate_ib = iter;
+            mon->rate_la = mon->rate_lb = lr;
+            mon->c1 = e;
+        } else if (iter >= 2 * mon->rate_ib) {
+            mon->rate_ia = mon->rate_ib, mon->rate_la = mon->rate_lb;
+            mon->rate_ib = iter, mon->rate_lb = lr;
+        }
+        if (iter - mon->rate_ia >= 4 && iter > mon->rate_i1) {
+            double rate = (mon->rate_la - lr) / (iter - mon->rate_ia); /* log residual an iteration */
+            double per_it = fmax(e - mon->c1, 0) / (iter - mon->rate_i1);
+            mon->eta_cpu = rate > 0 ? (lr - log(s->tol)) / rate * per_it : INFINITY;
+        }
+    }
+    double eta = mon->eta_cpu;
+    if (s->switch_cpu > 0 && measured && !isnan(eta) && iter >= 10 && e >= 0.1 * s->switch_cpu &&
+        eta > LCP_SWITCH_MARGIN * s->switch_cpu) {
+        mon->budget_hit = LCP_CUT_RATE;
+        mon->status = LCP_TIME_LIMIT;
+        return 1;
+    }
+    /* past the budget: on, while the rate says it ends within as much again (up to the next round's budget) */
+    if (s->budget_cpu > 0 && e >= s->budget_cpu && !(measured && eta <= e && e < 4 * s->budget_cpu)) {
+        mon->budget_hit = LCP_CUT_BUDGET;
+        mon->status = LCP_TIME_LIMIT;
+        return 1;
+    }
+    return 0;
+}
+
 /* give: NULL, or the caller's buffer (x = *give), swapped with best_x
  * instead of copied into it */
 static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
@@ -223,11 +269,7 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
-    if (mon->s->budget_cpu > 0 && lcp_cpu_now() - mon->c0 >= mon->s->budget_cpu) {
-        mon->budget_hit = 1;
-        mon->status = LCP_TIME_LIMIT;
-        return 1;
-    }
+    if (auto_cut(mon, iter, 1)) return 1;
     /* --adaptive FRAC: the last sweep improved the residual by less than FRAC of it */
     if (mon->s->adaptive > 0 && isfinite(prev) && prev - mon->last.residual < mon->s->adaptive * prev) {
         mon->status = LCP_STALLED;
@@ -250,10 +292,5 @@ int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
-    if (mon->s->budget_cpu > 0 && lcp_cpu_now() - mon->c0 >= mon->s->budget_cpu) {
-        mon->budget_hit = 1;
-        mon->status = LCP_TIME_LIMIT;
-        return 1;
-    }
-    return 0;
+    return auto_cut(mon, iter, 0);
 }

@@ -26,7 +26,11 @@ typedef struct lcp_settings_s {
     int max_iter;       /* iterations (sweeps, pivots, Newton steps) */
     double time_limit;  /* seconds, <= 0 for none */
     double budget_cpu;  /* auto's budget of a run: seconds of the solving thread's CPU time (lcp_cpu_now), <= 0 for
-                           none; a run past it ends with LCP_TIME_LIMIT and mon->budget_hit */
+                           none; a run past it ends with LCP_TIME_LIMIT and mon->budget_hit = LCP_CUT_BUDGET,
+                           unless the observed rate says it ends within as much again (at most 4 budgets) */
+    double switch_cpu;  /* auto's switch: the predicted CPU seconds of the next candidate, <= 0 for none; a run whose
+                           estimated time to the tolerance (mon->eta_cpu, from the observed rate) passes
+                           LCP_SWITCH_MARGIN times it ends with LCP_TIME_LIMIT and mon->budget_hit = LCP_CUT_RATE */
     double omega;       /* relaxation; 0 = the solver's default */
     int omega_auto;     /* --omega auto: estimate the optimal omega */
     int threads;
@@ -91,7 +95,14 @@ typedef struct lcp_monitor_s {
     lcp_trace *trace;       /* NULL for none */
     double t0;              /* solve start (lcp_now) */
     double c0;              /* the same on the thread's CPU clock (lcp_cpu_now) */
-    int budget_hit;         /* the run passed s->budget_cpu */
+    int budget_hit;         /* auto cut the run: LCP_CUT_BUDGET (past s->budget_cpu) or LCP_CUT_RATE (s->switch_cpu) */
+    /* the convergence rate (s->budget_cpu or s->switch_cpu set): two anchors (iteration, log of the best
+     * residual), the later set each time the iterations double, the rate taken from the earlier to now */
+    int rate_i1, rate_ia, rate_ib;
+    double rate_la, rate_lb, c1; /* c1: the CPU clock at the first check after the start (iteration rate_i1): the
+                                    set-up before it is not an iteration's cost */
+    double eta_cpu;         /* the estimated CPU seconds still to the tolerance: NAN before an estimate,
+                               INFINITY where the best residual has not moved over the window */
     double *w;              /* n: workspace, A x + b of the last check */
     double *best_x;         /* n: the iterate with the smallest residual */
     lcp_metrics last, best;
@@ -188,7 +199,11 @@ enum {
     LCP_SOLVER_DIST = 4,     /* distributed over the MPI processes (src/mpi, make MPI=1): collective calls */
     LCP_SOLVER_MONOTONE = 8, /* needs A positive semidefinite: lcp_solver_check refuses a negative
                                 diagonal entry (which proves it is not), naming the row */
+    LCP_SOLVER_LINEAR = 16,  /* a first-order method: its residual falls at a (roughly) linear rate, from any start;
+                                auto extrapolates its time to the tolerance (s->switch_cpu) and warm-starts it */
 };
+enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2 }; /* lcp_monitor.budget_hit */
+#define LCP_SWITCH_MARGIN 3.0 /* a run is cut when its estimated time passes this many times the next's */
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming
  * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */

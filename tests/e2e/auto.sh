@@ -8,8 +8,10 @@
 #    the independent checkers (tests/check_residual.py, check_friction.py);
 #  - --auto-model FILE drives the pick: two hand-written models that rank
 #    different configurations first give those picks;
-#  - a pick that stops short of its budget hands over to the next candidate
-#    (the reason says so) and the answer is still right;
+#  - online switching: a pick whose observed rate puts its end far beyond the
+#    next candidate's prediction is cut and hands over (from its best
+#    iterate where the next is first-order), the reason says so and the
+#    answer is still right; a pick converging well is not cut;
 #  - bad model files: exit 2, one line naming the file and the line;
 #  - `lcpsolve info --features` (text and --json: every feature named);
 #  - `lcpsolve tune` on a small corpus writes a model that reads back and
@@ -113,25 +115,56 @@ check "--auto-model: auto_predicted ranks lemke, ipm, pgs with the measured time
 check "--auto-model (ipm fastest, pgs failed): auto -> ipm, exit $rc ($(field auto_config "$T/out"))" [ $rc -eq 0 -a "$(field auto_config "$T/out")" = ipm ]
 check "--auto-model: the reason names the model file" grep -q "m-ipm.model" "$T/out"
 
-# a pick that stops short hands over: pgs measured at 1 sweep gets a budget
-# of 10 x 1 + 50 = 60 sweeps; on a mass ratio of 1e6 it needs far more, and the next
-# candidate solves
+# online switching: pgs measured at 1e-6 s, the next candidate at 1 ms; on a
+# mass ratio of 1e6 pgs converges so slowly that its extrapolated time to the
+# tolerance passes 3 times the next's prediction within a few dozen sweeps:
+# the monitor cuts it (long before its 20 ms budget), the next candidate
+# solves -- lemke from zero (a pivoting method takes no iterate), mprgp from
+# pgs's best iterate (a first-order method does)
 "$LCP" info --features --json "$T/mr6" >"$T/feat"
-python3 - "$T/feat" "$T/m-pgs.model" <<'PY'
+mkpgs() { # MODEL NEXT-SOLVER NEXT-PRECOND
+    python3 - "$T/feat" "$1" "$2" "$3" <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))["features"]
 with open(sys.argv[2], "w") as o:
     o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
-    o.write("config lcp pgs none\nconfig lcp lemke none\n")
+    o.write("config lcp pgs none\nconfig lcp %s %s\n" % (sys.argv[3], sys.argv[4]))
     o.write("problem lcp x y %s 1e-06 1 0.001 10\n" % " ".join("%.6g" % v for v in f.values()))
 PY
+}
+mkpgs "$T/m-pgs.model" lemke none
 "$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs.model" "$T/mr6" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
-"0 auto: pgs ("*"; pgs stopped (max_iter after 60 iterations): lemke from zero"*)
-    check "a pick past its budget: pgs stops at 60 sweeps (10 x 1 + 50), then lemke; solved (independent residual)" \
+"0 auto: pgs ("*"; pgs stopped (time_limit after "*" iterations): lemke from zero (the rate was too slow)")
+    check "a pick converging too slowly: the monitor cuts pgs for its rate, lemke from zero; solved (independent residual)" \
         indep "$T/mr6/A.mtx" "$T/mr6/b.mtx" "$T/x.mtx" --max 1e-9 ;;
-*) bad "a pick past its budget: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+*) bad "a pick converging too slowly: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
+its=$(field auto_reason "$T/out" | sed -n 's/.*pgs stopped (time_limit after \([0-9]*\) iterations).*/\1/p')
+check "the cut comes from the rate, not the 20 ms budget: after $its sweeps (< 2000)" [ -n "$its" ] && [ "$its" -lt 2000 ]
+mkpgs "$T/m-pgs2.model" mprgp ichol
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs2.model" "$T/mr6" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field auto_reason "$T/out")" in
+"0 auto: pgs ("*"; pgs stopped (time_limit after "*" iterations): mprgp from the best iterate (the rate was too slow)")
+    check "a first-order next candidate goes on from the best iterate: mprgp warm-started; solved (independent residual)" \
+        indep "$T/mr6/A.mtx" "$T/mr6/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+*) bad "warm start after a rate cut: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
+# and a pick that converges at a good rate is not cut, however fast the next is predicted
+# (a strongly diagonally dominant A: pgs gains about a digit a sweep)
+mkdir -p "$T/dd"
+python3 -c "
+import json, random
+r = random.Random(3); n = 60
+A = [[(r.uniform(-1, 1) if i != j else 0) for j in range(n)] for i in range(n)]
+A = [[(A[i][j] + A[j][i]) / 2 for j in range(n)] for i in range(n)]
+for i in range(n): A[i][i] = 4 * sum(abs(v) for v in A[i]) + 1
+json.dump({'kind': 'lcp', 'A': A, 'b': [r.uniform(-1, 1) for _ in range(n)]}, open('$T/dd/p.json', 'w'))"
+"$LCP" info --features --json "$T/dd/p.json" >"$T/feat"
+mkpgs "$T/m-pgs3.model" lemke none
+"$LCP" --json -t 1e-9 --auto-model "$T/m-pgs3.model" "$T/dd/p.json" >"$T/out" 2>/dev/null; rc=$?
+check "a pick converging well runs to the end: exit $rc, solver $(field solver "$T/out"), no hand-over" \
+    sh -c "[ $rc -eq 0 ] && [ '$(field solver "$T/out")' = pgs ] && ! grep -q 'stopped' '$T/out'"
 
 # bad model files: exit 2, one line naming the file (and the line)
 printf 'not a model\n' >"$T/bad1.model"
