@@ -76,7 +76,34 @@ struct lcp_auto_model {
     int ncfg, ns, cap;
     am_cfg cfg[LCP_AUTO_MAXCFG];
     am_sample *s;
+    /* per kind (kind_slot): the samples, and each feature's mean and standard deviation over them (the
+     * scaling of the distances), computed once when the samples change (scale_features) */
+    int nk[4];
+    double mean[4][LCP_NFEATURES], sd[4][LCP_NFEATURES];
 };
+
+static int kind_slot(lcp_kind k) { return k == LCP_KIND_LCP ? 0 : k == LCP_KIND_BLCP ? 1 : k == LCP_KIND_CCP ? 2 : 3; }
+
+static void scale_features(lcp_auto_model *m)
+{
+    memset(m->nk, 0, sizeof m->nk);
+    memset(m->mean, 0, sizeof m->mean);
+    memset(m->sd, 0, sizeof m->sd);
+    for (int i = 0; i < m->ns; i++) {
+        int q = kind_slot(m->s[i].kind);
+        m->nk[q]++;
+        for (int j = 0; j < LCP_NFEATURES; j++) m->mean[q][j] += m->s[i].f[j];
+    }
+    for (int q = 0; q < 4; q++)
+        for (int j = 0; m->nk[q] && j < LCP_NFEATURES; j++) m->mean[q][j] /= m->nk[q];
+    for (int i = 0; i < m->ns; i++) {
+        int q = kind_slot(m->s[i].kind);
+        for (int j = 0; j < LCP_NFEATURES; j++)
+            m->sd[q][j] += (m->s[i].f[j] - m->mean[q][j]) * (m->s[i].f[j] - m->mean[q][j]);
+    }
+    for (int q = 0; q < 4; q++)
+        for (int j = 0; j < LCP_NFEATURES; j++) m->sd[q][j] = m->nk[q] > 1 ? sqrt(m->sd[q][j] / (m->nk[q] - 1)) : 0;
+}
 
 static int parse_kind(const char *w, lcp_kind *k)
 {
@@ -193,6 +220,7 @@ lcp_auto_model *lcp_auto_model_parse(const char *text, const char *source, lcp_e
         }
     }
     if (!header) return MBAD("empty: not an auto model");
+    scale_features(m);
     return m;
 }
 
@@ -243,6 +271,7 @@ int lcp_auto_model_drop_family(lcp_auto_model *m, const char *family)
     for (int i = 0; i < m->ns; i++)
         if (strcmp(m->s[i].family, family)) m->s[k++] = m->s[i];
     m->ns = k;
+    scale_features(m);
     return k;
 }
 
@@ -276,6 +305,8 @@ typedef struct {
     const lcp_solver *sv;
     const lcp_precond_type *pc;
     double t, logt, tmax; /* tmax: the time on the neighbours that solved (scaled), -1 none */
+    double tscaled;       /* the time on all the neighbours (those that solved scaled, failures as in t) */
+    int budget;           /* iterations, from the neighbours that solved; 0 none */
     char name[80];
 } ranked;
 
@@ -314,27 +345,18 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     const double *f = ch->f.v;
     ranked r[LCP_AUTO_MAXCFG];
     int nr = 0;
-    /* the neighbours: the K nearest samples of the kind in the scaled feature space */
-    double sd[LCP_NFEATURES] = {0}, mean[LCP_NFEATURES] = {0};
-    int nk = 0;
-    for (int i = 0; i < m->ns; i++)
-        if (m->s[i].kind == p->kind) {
-            nk++;
-            for (int j = 0; j < LCP_NFEATURES; j++) mean[j] += m->s[i].f[j];
-        }
-    for (int j = 0; nk && j < LCP_NFEATURES; j++) mean[j] /= nk;
-    for (int i = 0; i < m->ns; i++)
-        if (m->s[i].kind == p->kind)
-            for (int j = 0; j < LCP_NFEATURES; j++) sd[j] += (m->s[i].f[j] - mean[j]) * (m->s[i].f[j] - mean[j]);
-    for (int j = 0; j < LCP_NFEATURES; j++) sd[j] = nk > 1 ? sqrt(sd[j] / (nk - 1)) : 0;
+    /* the neighbours: the K nearest samples of the kind in the feature space scaled by the model's standard
+     * deviations (scale_features) */
+    const double *sd = m->sd[kind_slot(p->kind)];
+    double w2[LCP_NFEATURES];
+    for (int j = 0; j < LCP_NFEATURES; j++) w2[j] = sd[j] > 1e-9 ? 1 / (sd[j] * sd[j]) : 0;
     int nb[KNN];
     double nd[KNN];
     int k = 0;
     for (int i = 0; i < m->ns; i++) {
         if (m->s[i].kind != p->kind) continue;
         double d = 0;
-        for (int j = 0; j < LCP_NFEATURES; j++)
-            if (sd[j] > 1e-9) d += (f[j] - m->s[i].f[j]) * (f[j] - m->s[i].f[j]) / (sd[j] * sd[j]);
+        for (int j = 0; j < LCP_NFEATURES; j++) d += (f[j] - m->s[i].f[j]) * (f[j] - m->s[i].f[j]) * w2[j];
         d = sqrt(d);
         int pos = k < KNN ? k++ : KNN;
         while (pos > 0 && nd[pos - 1] > d) {
@@ -347,22 +369,27 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     double fail = log(10 * m->time_limit);
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
         if (m->cfg[c].kind != p->kind || !candidate(p, &ch->f, m->cfg[c].solver, m->cfg[c].precond, &r[nr])) continue;
-        double sw = 0, sl = 0, sws = 0, sls = 0;
+        double sw = 0, sl = 0, slg = 0, sws = 0, sls = 0, most = -1;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
             if (isnan(s->t[c])) continue;
             double w = 1 / (0.1 + nd[q]);
+            /* times scaled by the ratio of the nonzeros (log_n + log_row) */
+            double grow = pow(10, fmin(2, fmax(-2, f[0] + f[1] - s->f[0] - s->f[1])));
             sw += w;
             sl += w * (s->t[c] >= 0 ? log(fmax(s->t[c], 1e-6)) : fail);
+            slg += w * (s->t[c] >= 0 ? log(fmax(s->t[c], 1e-6) * grow) : fail);
             if (s->t[c] < 0) continue;
-            /* the time on the neighbours that solved, scaled by the ratio of the nonzeros (log_n + log_row):
-             * the budgets and the switches */
-            double grow = pow(10, fmin(2, fmax(-2, f[0] + f[1] - s->f[0] - s->f[1])));
+            /* the budgets, from the neighbours that solved: their time, and their iterations scaled by the
+             * square root of the ratio of the nonzeros where this problem is larger */
+            most = fmax(most, s->it[c] * sqrt(fmax(1, grow)));
             sws += w;
             sls += w * log(fmax(s->t[c], 1e-6) * grow);
         }
         r[nr].logt = sw > 0 ? sl / sw : fail + 1 + 1e-3 * c; /* no neighbour: after the measured, in model order */
         r[nr].t = exp(r[nr].logt);
+        r[nr].tscaled = sw > 0 ? exp(slg / sw) : NAN;
+        r[nr].budget = most >= 0 ? (int)fmin(10 * most + 50, 1e8) : 0;
         r[nr].tmax = sws > 0 ? exp(sls / sws) : -1;
         nr++;
     }
@@ -384,7 +411,9 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         a->solver = r[c].sv;
         a->precond = r[c].pc;
         a->t_pred = r[c].t;
-        a->t_scaled = r[c].tmax >= 0 ? r[c].tmax : r[c].t;
+        a->t_scaled = r[c].tscaled;
+        /* a candidate without a rate to watch (pivoting, Newton) is cut by its iterations */
+        a->budget = (r[c].sv->flags & LCP_SOLVER_LINEAR) ? 0 : r[c].budget;
         /* the time budget of a round is the first candidate's for all: a prediction that is off costs
          * rounds, not one long run of a poor candidate */
         if (c == 0) first_tb = fmax(10 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), AUTO_MIN_BUDGET);
@@ -497,9 +526,11 @@ void lcp_auto_drop_probe(lcp_auto_choice *ch) { (void)ch; }
  * first-order candidate is also cut by its rate against the fastest prediction of those after it */
 #define GROW 4.0
 #define MAX_ROUNDS 9
-static void budgets(const lcp_auto_choice *ch, int c, int round, lcp_auto_run *r)
+static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, lcp_auto_run *r)
 {
-    r->time_limit = ch->cand[c].time_budget * pow(GROW, round);
+    double g = pow(GROW, round), it = ch->cand[c].budget * g;
+    r->max_iter = ch->cand[c].budget > 0 && it < user_max ? (int)it : 0;
+    r->time_limit = ch->cand[c].time_budget * g;
     r->switch_cpu = 0;
     if (round == 0 && (ch->cand[c].solver->flags & LCP_SOLVER_LINEAR))
         for (int k = c + 1; k < ch->ncand; k++)
@@ -508,16 +539,17 @@ static void budgets(const lcp_auto_choice *ch, int c, int round, lcp_auto_run *r
                 r->switch_cpu = ch->cand[k].t_scaled;
 }
 
-void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, lcp_auto_run *r)
+void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
+                    lcp_auto_run *r)
 {
     *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO};
-    if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, r);
+    if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, user_max, r);
 }
 
-int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, lcp_status status, int cut, int progressed,
-                  lcp_auto_run *r)
+int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
+                  int progressed, lcp_auto_run *r)
 {
-    int budgeted = r->time_limit > 0 || r->switch_cpu > 0;
+    int budgeted = r->max_iter > 0 || r->time_limit > 0 || r->switch_cpu > 0;
     int stopped = status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED || cut));
     if (!stopped || ch->ncand < 2) return 0;
     if (status == LCP_ERROR) r->dead |= 1u << r->stage; /* a breakdown: not again */
@@ -536,7 +568,7 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, lcp_status st
     r->round = round;
     r->solver = c->solver;
     r->precond = c->precond;
-    budgets(ch, stage, round, r);
+    budgets(ch, stage, round, user_max, r);
     r->start = warm ? LCP_AUTO_FROM_BEST : LCP_AUTO_FROM_ZERO;
     r->what = warm ? "from the best iterate (the rate was too slow)"
               : cut == LCP_CUT_RATE ? "from zero (the rate was too slow)"

@@ -24,7 +24,8 @@ typedef struct {
     const lcp_solver *solver;
     const lcp_precond_type *precond; /* NULL: none */
     double t_pred;                   /* predicted seconds to the tolerance (the neighbours' own) */
-    double t_scaled;                 /* the same scaled to this problem's nonzeros, from the neighbours it solved */
+    double t_scaled;                 /* the same with the neighbours' times scaled to this problem's nonzeros */
+    int budget;                      /* iterations before the next candidate (those without a rate); 0: none */
     double time_budget;              /* seconds before the next candidate; 0: none */
 } lcp_auto_cand;
 
@@ -86,6 +87,7 @@ typedef enum {
 typedef struct {
     const lcp_solver *solver;        /* the next run */
     const lcp_precond_type *precond;
+    int max_iter;                    /* its iteration budget; 0: none (the caller's --max-iter) */
     double time_limit;               /* its time budget (settings.budget_cpu); 0: none */
     double switch_cpu;               /* the next candidate's predicted time (settings.switch_cpu); 0: none */
     lcp_auto_start start;            /* lcp_auto_next's runs: where x starts */
@@ -93,11 +95,11 @@ typedef struct {
     int stage, round;                /* the candidate running; the round (budgets 4^round times the first) */
     unsigned dead;                   /* candidates that broke down (bit c) */
 } lcp_auto_run;
-void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond,
+void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);
 /* cut: how auto's monitor ended the run (lcp_monitor.budget_hit: 0, LCP_CUT_BUDGET, LCP_CUT_RATE); progressed:
  * its best iterate is better than its start (a warm start worth taking) */
-int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, lcp_status status, int cut, int progressed,
-                  lcp_auto_run *r);
+int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
+                  int progressed, lcp_auto_run *r);
 
 #endif

@@ -29,35 +29,33 @@ const char *const lcp_feature_names[LCP_NFEATURES] = {
     "log_degree_ratio", "findex_share", "mu_mean",    "open_share",       "offdiag_pos_share",
 };
 
-static int find(int *parent, int v)
+/* BFS over the contacts on A's pattern from `from` (a contact: block rows,
+ * the first of which stands for them: the rows of a contact share their
+ * pattern), over the nodes with dist < 0, appending to queue[tail...];
+ * returns the new tail, *last the last node reached (the farthest) and *far
+ * its distance. */
+static int bfs(const lcp_csr *A, int block, int from, int *dist, int *queue, int tail, int *last, int *far)
 {
-    while (parent[v] != v) v = parent[v] = parent[parent[v]];
-    return v;
-}
-
-/* BFS over the contacts on A's pattern (a contact: block rows, the first of
- * which stands for them: the rows of a contact share their pattern); returns the
- * last node reached (the farthest), dist[] reset to -1. */
-static int bfs(const lcp_csr *A, int block, int from, int *dist, int *queue)
-{
-    int head = 0, tail = 0, last = from;
+    int head = tail;
     dist[from] = 0;
     queue[tail++] = from;
+    *last = from;
     while (head < tail) {
-        int v = queue[head++];
-        last = v;
-        for (int r = v * block; r < v * block + 1; r++)
-            for (int k = A->p[r]; k < A->p[r + 1]; k++) {
-                int u = A->j[k] / block;
-                if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
-            }
+        int v = queue[head++], r = v * block;
+        *last = v;
+        for (int k = A->p[r]; k < A->p[r + 1]; k++) {
+            int u = block == 1 ? A->j[k] : A->j[k] / 3;
+            if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
+        }
     }
-    for (int k = 0; k < tail; k++) dist[queue[k]] = -1; /* ready for the next sweep */
-    return last;
+    *far = dist[*last];
+    return tail;
 }
 
-/* components (union-find over the pattern), the largest, and its diameter
- * (double sweep: a lower bound, usually close) */
+/* components (a BFS from each node not yet reached: two passes over the
+ * pattern in all with the second sweep), the largest, and its diameter
+ * (double sweep: a lower bound, usually close; the first sweep is the BFS
+ * that found the component, from its first node) */
 static int graph_facts(const lcp_problem *p, lcp_features *f)
 {
     int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = p->n / block;
@@ -66,49 +64,31 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
     f->largest = nn;
     f->diameter = 0;
     if (nn <= 0) return 0;
-    int *parent = lcp_alloc((size_t)nn, sizeof *parent), *size = lcp_alloc((size_t)nn, sizeof *size);
     int *dist = lcp_alloc((size_t)nn, sizeof *dist), *queue = lcp_alloc((size_t)nn, sizeof *queue);
-    int rc = LCP_ERROR;
-    if (parent && size && dist && queue) {
-        for (int v = 0; v < nn; v++) parent[v] = v, size[v] = 0, dist[v] = -1;
-        for (int r = 0; r < p->n; r += block) /* a contact's first row: its 3 rows share their pattern */
-            for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
-                int a = find(parent, r / block), b = find(parent, p->A.j[k] / block);
-                if (a != b) parent[a < b ? b : a] = a < b ? a : b;
-            }
-        int comps = 0, best = 0;
-        for (int v = 0; v < nn; v++) {
-            int root = find(parent, v);
-            if (size[root]++ == 0) comps++;
-        }
-        for (int v = 0; v < nn; v++)
-            if (size[v] > size[best]) best = v;
-        f->components = comps;
-        f->largest = size[best];
-        /* double sweep from a node of the largest component (its root) */
-        int last = bfs(&p->A, block, best, dist, queue);
-        /* the second sweep, from the farthest node of the first */
-        int head = 0, tail = 0;
-        dist[last] = 0;
-        queue[tail++] = last;
-        int far = 0;
-        while (head < tail) {
-            int v = queue[head++];
-            if (dist[v] > far) far = dist[v];
-            for (int r = v * block; r < v * block + 1; r++)
-                for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
-                    int u = p->A.j[k] / block;
-                    if (dist[u] < 0) dist[u] = dist[v] + 1, queue[tail++] = u;
-                }
-        }
-        f->diameter = far;
-        rc = 0;
+    if (!dist || !queue) {
+        free(dist);
+        free(queue);
+        return LCP_ERROR;
     }
-    free(parent);
-    free(size);
+    for (int v = 0; v < nn; v++) dist[v] = -1;
+    int comps = 0, tail = 0, bstart = 0, bsize = 0, blast = 0;
+    for (int v = 0; v < nn; v++) {
+        if (dist[v] >= 0) continue;
+        int start = tail, last, far;
+        tail = bfs(&p->A, block, v, dist, queue, tail, &last, &far);
+        comps++;
+        if (tail - start > bsize) bstart = start, bsize = tail - start, blast = last;
+    }
+    f->components = comps;
+    f->largest = bsize;
+    /* the second sweep, from the farthest node of the first, over the largest component again */
+    for (int k = bstart; k < bstart + bsize; k++) dist[queue[k]] = -1;
+    int last, far;
+    bfs(&p->A, block, blast, dist, queue, bstart, &last, &far);
+    f->diameter = far;
     free(dist);
     free(queue);
-    return rc;
+    return 0;
 }
 
 int lcp_features_compute(const lcp_problem *p, lcp_features *f)
@@ -137,8 +117,9 @@ int lcp_features_compute(const lcp_problem *p, lcp_features *f)
         if (row > rowmax) rowmax = row;
         if (!(d > 0)) f->diag_pos = 0;
         dom += d > 0 && d >= s;
-        dmin = fmin(dmin, fabs(d));
-        dmax = fmax(dmax, fabs(d));
+        double ad = fabs(d);
+        if (ad < dmin) dmin = ad;
+        if (ad > dmax) dmax = ad;
     }
     int rc = graph_facts(p, f);
     if (rc) return rc;

@@ -150,11 +150,12 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
                    lcp_info *info, lcp_status *status, lcp_solve_out *r, lcp_err *err)
 {
     const lcp_solver *sv = *svp;
-    int rc;
+    int rc, user_max = s->max_iter;
     double user_tl = s->time_limit, start = lcp_now(); /* the caller's limit: of the whole solve, all runs */
     lcp_auto_run run;
-    lcp_auto_begin(ch, sv, s->precond, &run);
+    lcp_auto_begin(ch, sv, s->precond, user_max, &run);
     for (;;) {
+        if (run.max_iter > 0) s->max_iter = run.max_iter;
         /* auto's time budget and switch in the thread's CPU time: the same runs whatever the machine's load */
         s->budget_cpu = run.time_limit > 0 ? run.time_limit : 0;
         s->switch_cpu = run.switch_cpu > 0 ? run.switch_cpu : 0;
@@ -172,6 +173,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
             if (wp->n > 0) rc = sv->solve(wp, s, x, mon, info, err);
             else rc = 0, lcp_monitor_step(mon, 0, x, NULL); /* no contacts: solved as it is */
         }
+        s->max_iter = user_max;
         s->time_limit = user_tl;
         s->budget_cpu = s->switch_cpu = 0;
         if (rc == LCP_INPUT_ERROR && ch->ncand > 1) { /* auto: a candidate that refuses the problem: the next */
@@ -181,7 +183,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         if (rc) break;
         *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
         if (*status == LCP_TIME_LIMIT && (!mon->budget_hit || mon->interrupted)) break; /* the caller's limit */
-        if (!lcp_auto_next(ch, wp, *status, mon->budget_hit, mon->best.residual < mon->first_residual, &run)) break;
+        if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, mon->best.residual < mon->first_residual, &run)) break;
         size_t l = strlen(r->auto_reason);
         snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",
                  sv->name, lcp_status_name(*status), info->iterations, run.solver->name, run.what);

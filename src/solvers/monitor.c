@@ -196,8 +196,8 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
         }
     }
     double eta = mon->eta_cpu;
-    if (s->switch_cpu > 0 && measured && !isnan(eta) && iter >= 10 && e >= 0.1 * s->switch_cpu &&
-        eta > LCP_SWITCH_MARGIN * s->switch_cpu) {
+    if (s->switch_cpu > 0 && measured && !isnan(eta) && iter >= 10 && e >= 0.5 * s->switch_cpu &&
+        eta > LCP_SWITCH_MARGIN * fmax(s->switch_cpu, e)) {
         mon->budget_hit = LCP_CUT_RATE;
         mon->status = LCP_TIME_LIMIT;
         return 1;
