@@ -158,6 +158,10 @@ typedef struct {
 static const int MARK_IT[MARKS] = {5, 20, 50, 200};
 typedef struct {
     double best[MARKS], t[MARKS], last_t;
+    /* the break-even stop replayed on the checks (a reward arm's run, had it been this one): where it stops */
+    double alpha, beta, best_all, stop_t, stop_r;
+    int stopped;
+    lcp_breakeven be;
     int (*chain)(void *, int, double, const lcp_metrics *, const char *const *, const double *);
     void *chain_ctx;
 } recorder;
@@ -168,6 +172,9 @@ static int record(void *ctx, int iter, double time_s, const lcp_metrics *m, cons
     recorder *rc = ctx;
     if (iter >= 0) {
         rc->last_t = time_s;
+        if (m && isfinite(m->residual) && m->residual < rc->best_all) rc->best_all = m->residual;
+        if (m && iter > 0 && !rc->stopped && lcp_breakeven_step(&rc->be, iter, time_s, rc->best_all, rc->alpha, rc->beta))
+            rc->stopped = 1, rc->stop_t = time_s, rc->stop_r = rc->best_all;
         for (int k = 0; k < MARKS; k++)
             if (iter <= MARK_IT[k]) {
                 if (m && isfinite(m->residual) && m->residual < rc->best[k]) rc->best[k] = m->residual;
@@ -183,33 +190,47 @@ static int record(void *ctx, int iter, double time_s, const lcp_metrics *m, cons
  * step's residual (decades, 0 to 4 for 1e-8 and above ... 1e-2 and below),
  * the reward -alpha time_s - beta residual.  Each step takes the action of
  * the highest mean reward in its state (an action not yet scored there: its
- * mean over all states; never scored: taken first, which is the
- * exploration).  A run of a sweep arm also scores the smaller budgets
- * of its solver from its own checks (the recorder below): the bandit need
- * not run pgs-5 to learn what 5 sweeps give. */
+ * mean over the steps of the same size, else of the nearest size where it
+ * was scored).  Exploration: the sweep arms never scored come
+ * first; then each arm that solves to the tolerance (lemke, auto) once, on
+ * a time limit of the break-even time -best mean / alpha (a run that takes
+ * longer cannot beat the best arm on the step): one cut there is scored as
+ * it ended and the step is solved again by the best arm from the same
+ * start, so that learning a slow configuration costs at most one step of
+ * the best arm's time.  A run of a sweep arm also scores the
+ * smaller budgets of its solver from its own checks (the recorder below):
+ * the bandit need not run pgs-5 to learn what 5 sweeps give.  The reward
+ * arms (pgs-reward, nsgs-reward) have no fixed budget: the monitor stops
+ * them at the break-even sweep, the first whose gain in beta x residual is
+ * below its cost in alpha x time (settings.reward_alpha/beta). */
 typedef struct {
     const char *label, *solver;
-    int budget; /* iterations; 0: to the tolerance */
+    int budget; /* iterations; 0: to the tolerance; REWARD_ARM: to the break-even sweep */
     int kinds;  /* LCP_KIND_* it takes */
 } arm;
+#define REWARD_ARM (-1)
+#define REWARD_CAP 1000 /* the sweeps of a reward arm at most */
 static const arm ARMS[] = {
     {"pgs-5", "pgs", 5, LCP_KIND_LCP | LCP_KIND_BLCP},
     {"pgs-20", "pgs", 20, LCP_KIND_LCP | LCP_KIND_BLCP},
     {"pgs-50", "pgs", 50, LCP_KIND_LCP | LCP_KIND_BLCP},
     {"pgs-200", "pgs", 200, LCP_KIND_LCP | LCP_KIND_BLCP},
+    {"pgs-reward", "pgs", REWARD_ARM, LCP_KIND_LCP | LCP_KIND_BLCP},
     {"lemke", "lemke", 0, LCP_KIND_LCP},
     {"nsgs-5", "nsgs", 5, LCP_KIND_CCP | LCP_KIND_FC3D},
     {"nsgs-20", "nsgs", 20, LCP_KIND_CCP | LCP_KIND_FC3D},
     {"nsgs-50", "nsgs", 50, LCP_KIND_CCP | LCP_KIND_FC3D},
     {"nsgs-200", "nsgs", 200, LCP_KIND_CCP | LCP_KIND_FC3D},
+    {"nsgs-reward", "nsgs", REWARD_ARM, LCP_KIND_CCP | LCP_KIND_FC3D},
     {"auto", "auto", 0, LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_CCP | LCP_KIND_FC3D},
 };
 #define NARMS ((int)(sizeof ARMS / sizeof *ARMS))
 #define NSTATES 60 /* 12 sizes x 5 residual decades */
 
 typedef struct {
-    double sum[NSTATES][NARMS], all[NARMS];
-    int count[NSTATES][NARMS], nall[NARMS], taken[NARMS], steps;
+    double sum[NSTATES][NARMS], size_sum[NSTATES / 5][NARMS];
+    int size_count[NSTATES / 5][NARMS];
+    int count[NSTATES][NARMS], taken[NARMS], steps;
     double prev_res;   /* the previous step's residual (INFINITY: none yet) */
     double reward;     /* the sum of the rewards */
 } bandit;
@@ -226,33 +247,49 @@ static int bandit_state(const bandit *b, int contacts)
     return size * 5 + dec;
 }
 
-static int bandit_choose(bandit *b, int state, lcp_kind kind)
+/* *explore: the arm returned is one that solves to the tolerance, not scored yet (its run is capped);
+ * explore NULL: the best scored arm only */
+static int bandit_choose(bandit *b, int state, lcp_kind kind, int *explore, double *best_mean)
 {
-    int best = -1, untried = -1, nl = 0;
+    int best = -1, untried = -1, unsolved = -1;
     double bv = -INFINITY;
+    if (explore) *explore = 0;
     for (int a = 0; a < NARMS; a++) {
         if (!(ARMS[a].kinds & kind) || (strcmp(ARMS[a].solver, "auto") && !lcp_solver_find(ARMS[a].solver))) continue;
-        nl++;
-        double v = b->count[state][a] ? b->sum[state][a] / b->count[state][a]
-                   : b->nall[a]       ? b->all[a] / b->nall[a]
-                                      : NAN;
+        /* not scored in the state: its mean over the steps of the size, else of the nearest size scored */
+        double v = b->count[state][a] ? b->sum[state][a] / b->count[state][a] : NAN;
+        for (int d = 0; isnan(v) && d < NSTATES / 5; d++)
+            for (int sz = state / 5 - d; isnan(v) && sz <= state / 5 + d; sz += d ? 2 * d : 1)
+                if (sz >= 0 && sz < NSTATES / 5 && b->size_count[sz][a]) v = b->size_sum[sz][a] / b->size_count[sz][a];
         if (isnan(v)) {
-            if (untried < 0) untried = a;
+            if (ARMS[a].budget != 0 && untried < 0) untried = a; /* a sweep arm: cheap to learn */
+            if (ARMS[a].budget == 0 && unsolved < 0) unsolved = a;
         } else if (v > bv) {
             bv = v;
             best = a;
         }
     }
-    if (untried >= 0) return untried;
+    *best_mean = bv;
+    if (explore && untried >= 0) return untried;
+    if (explore && unsolved >= 0) {
+        *explore = best >= 0;
+        return unsolved;
+    }
     return best >= 0 ? best : NARMS - 1; /* NARMS - 1: auto, which takes every kind */
+}
+
+/* scores arm a in state with reward (a run of it, or what a smaller budget would have given) */
+static void bandit_score(bandit *b, int state, int a, double reward)
+{
+    b->sum[state][a] += reward;
+    b->count[state][a]++;
+    b->size_sum[state / 5][a] += reward;
+    b->size_count[state / 5][a]++;
 }
 
 static void bandit_update(bandit *b, int state, int a, double reward, double residual)
 {
-    b->sum[state][a] += reward;
-    b->count[state][a]++;
-    b->all[a] += reward;
-    b->nall[a]++;
+    bandit_score(b, state, a, reward);
     b->taken[a]++;
     b->steps++;
     b->reward += reward;
@@ -323,6 +360,27 @@ static void print_step(const lcp_sequence_opts *o, int k, const lcp_problem *p, 
     }
 }
 
+/* the step's settings for arm a: its solver, budget or break-even stop, and the recorder */
+static void arm_settings(const lcp_sequence_opts *o, int k, int nn, int a, lcp_solve_opts *so, recorder *rec)
+{
+    *so = *o->o;
+    lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so->s);
+    so->solver = ARMS[a].solver;
+    so->precond = "none";
+    so->s.precond = NULL;
+    if (ARMS[a].budget > 0) so->s.max_iter = ARMS[a].budget;
+    if (ARMS[a].budget == REWARD_ARM) {
+        so->s.max_iter = REWARD_CAP;
+        so->s.reward_alpha = o->alpha;
+        so->s.reward_beta = o->beta;
+    }
+    *rec = (recorder){.chain = so->s.on_iteration, .chain_ctx = so->s.on_iteration_ctx, .alpha = o->alpha,
+                      .beta = o->beta, .best_all = INFINITY};
+    for (int q = 0; q < MARKS; q++) rec->best[q] = INFINITY, rec->t[q] = 0;
+    so->s.on_iteration = record;
+    so->s.on_iteration_ctx = rec;
+}
+
 /* Step k of nn (folder name; path: plen bytes of room): read with its
  * ids, warm-started from *prev by contact id, solved through the pipeline
  * (the schedule's settings for this step; cache: the pattern-only set-up),
@@ -368,40 +426,62 @@ static int solve_step(const lcp_sequence_opts *o, int k, int nn, const char *nam
     lcp_schedule_apply(o->schedule, (double)k / (double)nn, &so.s);
     int state = 0, action = -1;
     recorder rec;
+    int explore = 0;
+    double best_mean = -INFINITY;
     if (o->tune && bd) { /* the bandit's action: a configuration and its budget */
         state = bandit_state(bd, ncon);
-        action = bandit_choose(bd, state, p.kind);
-        so.solver = ARMS[action].solver;
-        so.precond = "none";
-        so.s.precond = NULL;
-        if (ARMS[action].budget > 0) so.s.max_iter = ARMS[action].budget;
-        rec = (recorder){.chain = so.s.on_iteration, .chain_ctx = so.s.on_iteration_ctx};
-        for (int q = 0; q < MARKS; q++) rec.best[q] = INFINITY, rec.t[q] = 0;
-        so.s.on_iteration = record;
-        so.s.on_iteration_ctx = &rec;
+        action = bandit_choose(bd, state, p.kind, &explore, &best_mean);
+        arm_settings(o, k, nn, action, &so, &rec);
+        if (explore && o->alpha > 0) { /* past the break-even time the arm cannot win this step */
+            double be = -best_mean / o->alpha;
+            if (!(so.s.time_limit > 0) || be < so.s.time_limit) so.s.time_limit = fmax(be, 1e-6);
+        }
     }
     if ((rc = lcp_pipeline_solve_cached(&p, &so, matched_any ? x : NULL, p.n, path, cache, &out, err)))
         goto step_done;
+    if (explore && out.status == LCP_TIME_LIMIT && !out.interrupted) {
+        /* cut at the break-even time: scored as it ended, and the step solved again by the best arm */
+        double res = isfinite(out.m.residual) ? out.m.residual : 1e308, secs = out.time_s + out.auto_time_s;
+        bandit_update(bd, state, action, -o->alpha * secs - o->beta * res, res);
+        /* the step's action and reward are the rerun's (with both times) */
+        bd->steps--, bd->taken[action]--, bd->reward -= -o->alpha * secs - o->beta * res;
+        lcp_solve_out_free(&out);
+        memset(&out, 0, sizeof out);
+        action = bandit_choose(bd, state, p.kind, NULL, &best_mean);
+        arm_settings(o, k, nn, action, &so, &rec);
+        if ((rc = lcp_pipeline_solve_cached(&p, &so, matched_any ? x : NULL, p.n, path, cache, &out, err)))
+            goto step_done;
+        out.time_s += secs; /* the step took both runs */
+    }
     if (action >= 0) {
         double res = isfinite(out.m.residual) ? out.m.residual : 1e308, secs = out.time_s + out.auto_time_s;
         bandit_update(bd, state, action, -o->alpha * secs - o->beta * res, res);
         /* the smaller budgets of the same solver, from this run's checks (one problem solved whole: the
          * iterations of a decomposed solve are its components') */
-        for (int a = 0; ARMS[action].budget > 0 && out.components == 1 && a < NARMS; a++) {
-            if (a == action || strcmp(ARMS[a].solver, ARMS[action].solver) || ARMS[a].budget >= ARMS[action].budget ||
-                !(ARMS[a].kinds & p.kind))
+        int reward_arm = ARMS[action].budget == REWARD_ARM, cap = reward_arm ? REWARD_CAP : ARMS[action].budget;
+        for (int a = 0; ARMS[action].budget != 0 && out.components == 1 && a < NARMS; a++) {
+            if (a == action || strcmp(ARMS[a].solver, ARMS[action].solver) || ARMS[a].budget <= 0 ||
+                ARMS[a].budget >= cap || !(ARMS[a].kinds & p.kind))
                 continue;
+            /* a reward arm stopped at its break-even sweep: what a larger budget would give is not known */
+            if (reward_arm && out.iterations < ARMS[a].budget && out.status != LCP_SOLVED) continue;
             int q = 0;
             while (q < MARKS && MARK_IT[q] != ARMS[a].budget) q++;
             if (q == MARKS) continue;
             double r_a = out.iterations <= ARMS[a].budget ? res : rec.best[q]; /* it stopped before: the same */
             double t_a = out.iterations <= ARMS[a].budget ? secs : rec.t[q] + fmax(0, secs - rec.last_t);
             if (!isfinite(r_a)) continue;
-            bd->sum[state][a] += -o->alpha * t_a - o->beta * r_a;
-            bd->count[state][a]++;
-            bd->all[a] += -o->alpha * t_a - o->beta * r_a;
-            bd->nall[a]++;
+            bandit_score(bd, state, a, -o->alpha * t_a - o->beta * r_a);
         }
+        /* and the reward arm of the same solver: where its break-even stop falls on this run's checks (a run
+         * that solved first: the same run) */
+        for (int a = 0; !reward_arm && ARMS[action].budget > 0 && out.components == 1 && a < NARMS; a++)
+            if (ARMS[a].budget == REWARD_ARM && !strcmp(ARMS[a].solver, ARMS[action].solver) && (ARMS[a].kinds & p.kind)) {
+                if (rec.stopped)
+                    bandit_score(bd, state, a, -o->alpha * (rec.stop_t + fmax(0, secs - rec.last_t)) - o->beta * rec.stop_r);
+                else if (out.status == LCP_SOLVED)
+                    bandit_score(bd, state, a, -o->alpha * secs - o->beta * res);
+            }
     }
     if (p.n > 0) memcpy(x, out.x, (size_t)p.n * sizeof *x);
     if (out.status == LCP_SOLVED) tot->solved++;

@@ -397,7 +397,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         for (size_t c = 0; c < sizeof fallback_cfgs / sizeof *fallback_cfgs; c++)
             if (candidate(p, &ch->f, fallback_cfgs[c][0], fallback_cfgs[c][1], &r[nr])) {
                 r[nr].logt = (double)c;
-                r[nr].t = NAN;
+                r[nr].t = r[nr].tscaled = NAN;
                 nr++;
             }
     if (nr == 0)

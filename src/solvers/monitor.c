@@ -166,6 +166,16 @@ int lcp_monitor_poll(void)
     return mon->stop_pending;
 }
 
+int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double alpha, double beta)
+{
+    if (b->ib == 0 || iter >= 2 * b->ib) {
+        if (b->ib == 0) b->ia = iter, b->ta = t, b->ra = best;
+        else b->ia = b->ib, b->ta = b->tb, b->ra = b->rb;
+        b->ib = iter, b->tb = t, b->rb = best;
+    }
+    return iter >= 10 && iter - b->ia >= 3 && beta * (b->ra - best) < alpha * (t - b->ta);
+}
+
 /* auto's cut of a run (s->budget_cpu, s->switch_cpu; see solver.h).  The
  * time to the tolerance is extrapolated from the observed rate: the log of
  * the best residual (it never rises, where the residual of an accelerated
@@ -270,6 +280,12 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
         return 1;
     }
     if (auto_cut(mon, iter, 1)) return 1;
+    /* the reward's break-even (lcp_breakeven_step) */
+    if (mon->s->reward_alpha > 0 && iter > 0 &&
+        lcp_breakeven_step(&mon->breakeven, iter, t, mon->best.residual, mon->s->reward_alpha, mon->s->reward_beta)) {
+        mon->status = LCP_STALLED;
+        return 1;
+    }
     /* --adaptive FRAC: the last sweep improved the residual by less than FRAC of it */
     if (mon->s->adaptive > 0 && isfinite(prev) && prev - mon->last.residual < mon->s->adaptive * prev) {
         mon->status = LCP_STALLED;

@@ -42,6 +42,10 @@ typedef struct lcp_settings_s {
     const lcp_order *order;
     double adaptive;     /* --adaptive FRAC: stop (status stalled) when a sweep improves the residual by
                           * less than FRAC of it; 0 for off (src/solvers/monitor.c) */
+    double reward_alpha, reward_beta; /* the break-even stop of `sequence --tune`'s reward arms: stop (status
+                          * stalled) when the last quarter to half of the iterations improved the best residual,
+                          * weighted by beta, by less than alpha times the time they took (the reward -alpha time
+                          * - beta residual falls); 0: off */
     int linsolve;        /* --linsolve: the linear systems of ipm, newton-fb/min, lemke: LCP_LINSOLVE_* */
 
     /* the blocks of the solvers that read them */
@@ -88,6 +92,16 @@ enum { LCP_LOCAL_AUTO = 0, LCP_LOCAL_PROJECTION = 1, LCP_LOCAL_NEWTON = 2, LCP_L
 
 void lcp_settings_default(lcp_settings *s);
 
+/* The break-even stop of a reward -alpha time - beta residual (settings.reward_alpha/beta; `sequence --tune`
+ * replays it on a run's checks): two anchors (iteration, time, best residual), the later set each time the
+ * iterations double; lcp_breakeven_step returns 1 at the first check (iteration 10 on) where the gain since
+ * the earlier anchor, beta x (its best residual - best), is below the cost, alpha x (t - its time). */
+typedef struct {
+    int ia, ib;
+    double ta, tb, ra, rb;
+} lcp_breakeven;
+int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double alpha, double beta);
+
 /* Watches the iterates: residual, trace rows, limits, best iterate. */
 typedef struct lcp_monitor_s {
     const lcp_problem *p;
@@ -101,6 +115,7 @@ typedef struct lcp_monitor_s {
     int rate_i1, rate_ia, rate_ib;
     double rate_la, rate_lb, c1; /* c1: the CPU clock at the first check after the start (iteration rate_i1): the
                                     set-up before it is not an iteration's cost */
+    lcp_breakeven breakeven; /* the break-even stop (s->reward_alpha) */
     double eta_cpu;         /* the estimated CPU seconds still to the tolerance: NAN before an estimate,
                                INFINITY where the best residual has not moved over the window */
     double *w;              /* n: workspace, A x + b of the last check */

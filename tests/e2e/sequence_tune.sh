@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/e2e/sequence_tune.sh: `lcpsolve sequence --tune` (src/cli/sequence.c):
 # each step's configuration and iteration budget chosen by a bandit with the
-# reward -alpha time_s - beta residual.  The summary's mean reward is that of
+# reward -alpha time_s - beta residual (the reward arm pgs-reward stops at
+# its break-even sweep).  The summary's mean reward is that of
 # its own means; every step names its action; a reward of the residual alone
 # (alpha 0) ends on answers at the tolerance, one of the time alone (beta 0)
 # on the smallest sweep budget; --tune/--alpha/--beta outside a sequence and
@@ -17,7 +18,7 @@ python3 - "$T/out" >"$T/res" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 steps, summ = rows[:-1], rows[-1]
-arms = {"pgs-5", "pgs-20", "pgs-50", "pgs-200", "lemke", "auto"}
+arms = {"pgs-5", "pgs-20", "pgs-50", "pgs-200", "pgs-reward", "lemke", "auto"}
 acts = [s.get("action") for s in steps]
 ok = (summ.get("tune") is True and len(steps) == 30 and all(a in arms for a in acts)
       and sum(summ["actions"].values()) == 30
@@ -29,6 +30,16 @@ sys.exit(0 if ok else 1)
 PY
 r=$?
 check "--tune --json: exit 0 ($rc), an action a step, the reward of the means ($(cat "$T/res"))" [ $rc -eq 0 -a $r -eq 0 ]
+
+# the reward arm stops at its break-even sweep (status stalled) or at the tolerance, never at a budget
+python3 - "$T/out" >"$T/res" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][:-1]
+rw = [s for s in rows if s.get("action") == "pgs-reward"]
+print(len(rw), sorted(set(s["status"] for s in rw)), max([s["iterations"] for s in rw] or [0]))
+sys.exit(0 if rw and all(s["status"] in ("stalled", "solved") and s["iterations"] < 1000 for s in rw) else 1)
+PY
+check "pgs-reward steps end at the break-even sweep or solved (count, statuses, most sweeps: $(cat "$T/res"))" [ $? -eq 0 ]
 
 "$LCP" sequence "$T/seq" --tune --alpha 0 --beta 1 --json >"$T/out" 2>/dev/null
 python3 - "$T/out" >"$T/res" <<'PY'
