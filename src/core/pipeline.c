@@ -1,6 +1,7 @@
 /* src/core/pipeline.c: the one solve pipeline; see pipeline.h for its stages. */
 #include "pipeline.h"
 
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "../graph/decompose.h"
 #include "../io/io.h"
 #include "../la/sparse_factor.h"
+#include "../la/linsolve_cost.h"
 
 void lcp_solve_opts_default(lcp_solve_opts *o)
 {
@@ -36,14 +38,19 @@ void lcp_solve_out_free(lcp_solve_out *out)
 
 /* --max-memory: what a solve needs beyond the problem, roughly: vectors and
  * sparse copies of A, and the n x n dense matrices of the pivoting solvers
- * and of the dense linear solves (--linsolve dense, or auto up to n = 1000). */
+ * and of the dense linear solves (--linsolve dense, or auto where it takes the dense path). */
 static double solve_memory(const lcp_solver *sv, const lcp_problem *p, const lcp_settings *s)
 {
     double n = p->n, nnz = (double)lcp_csr_nnz(&p->A);
     double need = nnz * 12.0 * 4 + n * 8.0 * 40;
+    /* ipm and the Newton solvers: dense as --linsolve auto decides it (src/la/linsolve_cost.c: up to n = 1000,
+     * where not predicted dearer than sparse) */
+    int factoring = !strcmp(sv->name, "ipm") || !strncmp(sv->name, "newton", 6);
+    int pcg = s->linsolve == LCP_LINSOLVE_PCG || (s->precond && !strcmp(sv->name, "ipm"));
     int dense = !strcmp(sv->name, "lemke") || !strcmp(sv->name, "pivot") ||
-                ((s->linsolve == LCP_LINSOLVE_DENSE || (s->linsolve == LCP_LINSOLVE_AUTO && p->n <= 1000)) &&
-                 (!strcmp(sv->name, "ipm") || !strncmp(sv->name, "newton", 6)));
+                (factoring && !pcg &&
+                 (s->linsolve == LCP_LINSOLVE_DENSE ||
+                  (s->linsolve == LCP_LINSOLVE_AUTO && p->n <= 1000 && !lcp_linsolve_prefer_sparse(&p->A, NULL, NULL))));
     return dense ? need + 2.0 * n * n * 8.0 : need;
 }
 

@@ -28,4 +28,13 @@ for v in 12X -5M 0 ''; do
 done
 $LCP --max-memory 1.5GiB -s pgs $P >"$T/out" 2>"$T/err"; rc=$?
 check "--max-memory 1.5GiB accepted" [ "$rc" -eq 0 ]
+# ipm's memory is estimated on the path --linsolve auto takes: a column of 1000 spheres (tridiagonal A,
+# the sparse path) fits in 2M, where the dense path's n x n arrays (16 MB) would not
+$LCP generate column --bodies 1000 -o "$T/col1000" >/dev/null 2>&1
+$LCP -s ipm --max-memory 2M -o "$T/xc.mtx" "$T/col1000" >"$T/out" 2>"$T/err"; rc=$?
+check "ipm on a 1000-sphere column under --max-memory 2M: the sparse path's estimate fits, solved (exit $rc)" \
+    sh -c "[ $rc -eq 0 ] && [ -s '$T/xc.mtx' ]"
+$LCP -s ipm --linsolve dense --max-memory 2M "$T/col1000" >"$T/out" 2>"$T/err"; rc=$?
+check "the same with --linsolve dense: refused before the solve (exit $rc), naming --max-memory" \
+    sh -c "[ $rc -ne 0 ] && grep -q 'max-memory' '$T/err'"
 finish
