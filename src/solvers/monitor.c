@@ -173,7 +173,11 @@ int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double
         else b->ia = b->ib, b->ta = b->tb, b->ra = b->rb;
         b->ib = iter, b->tb = t, b->rb = best;
     }
-    return iter >= 10 && iter - b->ia >= 3 && beta * (b->ra - best) < alpha * (t - b->ta);
+    if (iter < 10 || iter - b->ia < 3) return 0;
+    /* the next iteration's gain at the rate of the window (the best residual's factor an iteration) against
+     * an iteration's cost over it */
+    double k = iter - b->ia, rho = b->ra > 0 && best > 0 ? pow(best / b->ra, 1 / k) : 0;
+    return beta * best * (1 - rho) < alpha * (t - b->ta) / k;
 }
 
 /* auto's cut of a run (s->budget_cpu, s->switch_cpu; see solver.h).  The

@@ -43,9 +43,9 @@ typedef struct lcp_settings_s {
     double adaptive;     /* --adaptive FRAC: stop (status stalled) when a sweep improves the residual by
                           * less than FRAC of it; 0 for off (src/solvers/monitor.c) */
     double reward_alpha, reward_beta; /* the break-even stop of `sequence --tune`'s reward arms: stop (status
-                          * stalled) when the last quarter to half of the iterations improved the best residual,
-                          * weighted by beta, by less than alpha times the time they took (the reward -alpha time
-                          * - beta residual falls); 0: off */
+                          * stalled) when the next iteration, at the rate of the last quarter to half of them,
+                          * would improve the best residual, weighted by beta, by less than alpha times an
+                          * iteration's time (the reward -alpha time - beta residual would fall); 0: off */
     int linsolve;        /* --linsolve: the linear systems of ipm, newton-fb/min, lemke: LCP_LINSOLVE_* */
 
     /* the blocks of the solvers that read them */
@@ -94,8 +94,9 @@ void lcp_settings_default(lcp_settings *s);
 
 /* The break-even stop of a reward -alpha time - beta residual (settings.reward_alpha/beta; `sequence --tune`
  * replays it on a run's checks): two anchors (iteration, time, best residual), the later set each time the
- * iterations double; lcp_breakeven_step returns 1 at the first check (iteration 10 on) where the gain since
- * the earlier anchor, beta x (its best residual - best), is below the cost, alpha x (t - its time). */
+ * iterations double; lcp_breakeven_step returns 1 at the first check (iteration 10 on) where the next
+ * iteration's gain at the window's rate, beta x best x (1 - rho) with rho the best residual's factor an
+ * iteration since the earlier anchor, is below an iteration's cost over the window, alpha x time / iterations. */
 typedef struct {
     int ia, ib;
     double ta, tb, ra, rb;
