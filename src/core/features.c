@@ -52,10 +52,18 @@ static int bfs(const lcp_csr *A, int block, int from, int *dist, int *queue, int
     return tail;
 }
 
-/* components (a BFS from each node not yet reached: two passes over the
- * pattern in all with the second sweep), the largest, and its diameter
- * (double sweep: a lower bound, usually close; the first sweep is the BFS
- * that found the component, from its first node) */
+static int find(int *parent, int v)
+{
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+}
+
+/* components, the largest, and its diameter (double sweep: a lower bound,
+ * usually close; the sweeps follow A's rows from the largest component's
+ * first node).  A symmetric A: a BFS from each node not yet reached finds
+ * the components and is the first sweep (two passes over the pattern in
+ * all); otherwise the components are those of the undirected graph
+ * (union-find over the entries) and the sweeps run on their own. */
 static int graph_facts(const lcp_problem *p, lcp_features *f)
 {
     int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = p->n / block;
@@ -65,29 +73,50 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
     f->diameter = 0;
     if (nn <= 0) return 0;
     int *dist = lcp_alloc((size_t)nn, sizeof *dist), *queue = lcp_alloc((size_t)nn, sizeof *queue);
-    if (!dist || !queue) {
-        free(dist);
-        free(queue);
+    int *parent = f->symmetric ? NULL : lcp_alloc((size_t)nn, sizeof *parent);
+    int *size = f->symmetric ? NULL : lcp_alloc((size_t)nn, sizeof *size);
+    if (!dist || !queue || (!f->symmetric && (!parent || !size))) {
+        free(dist), free(queue), free(parent), free(size);
         return LCP_ERROR;
     }
     for (int v = 0; v < nn; v++) dist[v] = -1;
-    int comps = 0, tail = 0, bstart = 0, bsize = 0, blast = 0;
-    for (int v = 0; v < nn; v++) {
-        if (dist[v] >= 0) continue;
-        int start = tail, last, far;
-        tail = bfs(&p->A, block, v, dist, queue, tail, &last, &far);
-        comps++;
-        if (tail - start > bsize) bstart = start, bsize = tail - start, blast = last;
+    int comps = 0, tail = 0, bstart = 0, bsize = 0, blast = 0, last, far;
+    if (f->symmetric) {
+        for (int v = 0; v < nn; v++) {
+            if (dist[v] >= 0) continue;
+            int start = tail;
+            tail = bfs(&p->A, block, v, dist, queue, tail, &last, &far);
+            comps++;
+            if (tail - start > bsize) bstart = start, bsize = tail - start, blast = last;
+        }
+        for (int k = bstart; k < bstart + bsize; k++) dist[queue[k]] = -1;
+    } else {
+        for (int v = 0; v < nn; v++) parent[v] = v, size[v] = 0;
+        for (int r = 0; r < p->n; r += block) { /* a contact's first row: its 3 rows share their pattern */
+            int a = find(parent, r / block);
+            for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
+                int b = find(parent, block == 1 ? p->A.j[k] : p->A.j[k] / 3);
+                if (a != b) parent[a < b ? b : a] = a < b ? a : b, a = a < b ? a : b;
+            }
+        }
+        int best = 0;
+        for (int v = 0; v < nn; v++) {
+            int root = find(parent, v);
+            if (size[root]++ == 0) comps++;
+        }
+        for (int v = 0; v < nn; v++)
+            if (size[v] > size[best]) best = v;
+        bsize = size[best];
+        tail = bfs(&p->A, block, best, dist, queue, 0, &blast, &far); /* the first sweep, from its root */
+        for (int k = 0; k < tail; k++) dist[queue[k]] = -1;
+        bstart = 0;
     }
     f->components = comps;
     f->largest = bsize;
-    /* the second sweep, from the farthest node of the first, over the largest component again */
-    for (int k = bstart; k < bstart + bsize; k++) dist[queue[k]] = -1;
-    int last, far;
+    /* the second sweep, from the farthest node of the first */
     bfs(&p->A, block, blast, dist, queue, bstart, &last, &far);
     f->diameter = far;
-    free(dist);
-    free(queue);
+    free(dist), free(queue), free(parent), free(size);
     return 0;
 }
 
