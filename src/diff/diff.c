@@ -8,6 +8,13 @@
 
 #include "../core/verify.h"
 
+/* LAPACK, BLAS */
+void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a, const int *lda, double *s,
+             double *u, const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork, int *info);
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc);
+
 static double inf_norm(const double *v, int n)
 {
     double m = 0.0;
@@ -53,7 +60,7 @@ void lcp_diff_free(lcp_diff *d)
 {
     if (!d) return;
     free(d->x), free(d->w), free(d->B), free(d->C), free(d->flag), free(d->pz), free(d->t1), free(d->t2);
-    free(d->ridx), free(d->rmap), free(d->r1), free(d->r2);
+    free(d->ridx), free(d->rmap), free(d->r1), free(d->r2), free(d->side), free(d->pinv);
     lcp_csr_free(&d->KR);
     if (d->fac_on) lcp_sparse_factor_free(&d->F);
     if (d->fm_on) lcp_sparse_factor_free(&d->FM);
@@ -120,6 +127,7 @@ static void rows_box(lcp_diff *d, trip *T, double tol)
         d->ndeg += deg;
         put(T, i, i, 1.0); /* x_i = the bound */
         int j = p->findex ? p->findex[i] : -1;
+        if (j < 0 && p->kind == LCP_KIND_BLCP) d->side[i] = piece; /* x_i = lo_i or hi_i: d x_i = its change */
         if (j >= 0) { /* bound -+ mu_i |x_j| */
             double s = d->x[j] >= 0 ? 1.0 : -1.0, sign = piece < 0 ? 1.0 : -1.0;
             put(T, i, j, sign * p->mu[i] * s);
@@ -166,6 +174,76 @@ static void rows_friction(lcp_diff *d, trip *T, double tol)
         d->ndeg += 3 * deg;
     }
     d->ndeg /= 3; /* counted in contacts */
+}
+
+/* K_RR singular: its pseudo-inverse V S^+ U' from the SVD K_RR = U S V',
+ * the singular values below LCP_DIFF_RANK_TOL s_max dropped.  pinv r is
+ * the least-squares solution of K_RR y = r of minimal norm, pinv' r that
+ * of K_RR' y = r: the JVP and the VJP stay each other's adjoint. */
+static int minimum_norm(lcp_diff *d, lcp_err *err)
+{
+    int nr = d->nr, info = 0, lwork = -1;
+    size_t nn = (size_t)nr * nr;
+    double *a = lcp_calloc(nn, sizeof(double)), *u = lcp_alloc(nn, sizeof(double)), *vt = lcp_alloc(nn, sizeof(double));
+    double *sv = lcp_alloc((size_t)nr, sizeof(double)), q = 0.0, *work = NULL;
+    d->pinv = lcp_alloc(nn, sizeof(double));
+    int rc = 0;
+    if (!a || !u || !vt || !sv || !d->pinv) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory (the minimum-norm derivative)");
+        goto done;
+    }
+    for (int k = 0; k < nr; k++) /* column-major */
+        for (int e = d->KR.p[k]; e < d->KR.p[k + 1]; e++) a[k + (size_t)d->KR.j[e] * nr] += d->KR.x[e];
+    dgesvd_("S", "S", &nr, &nr, a, &nr, sv, u, &nr, vt, &nr, &q, &lwork, &info);
+    lwork = (int)q;
+    if (!info && !(work = lcp_alloc((size_t)(lwork > 1 ? lwork : 1), sizeof(double)))) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory (the minimum-norm derivative)");
+        goto done;
+    }
+    if (!info) dgesvd_("S", "S", &nr, &nr, a, &nr, sv, u, &nr, vt, &nr, work, &lwork, &info);
+    if (info) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the SVD of the singular Jacobian failed (info %d)", info);
+        goto done;
+    }
+    int rank = 0;
+    while (rank < nr && sv[rank] > LCP_DIFF_RANK_TOL * sv[0]) rank++;
+    d->nullity = nr - rank;
+    /* pinv = V_k S_k^-1 U_k': scale U's first rank columns, then Vt' (U S^-1)' */
+    for (int k = 0; k < rank; k++)
+        for (int i = 0; i < nr; i++) u[i + (size_t)k * nr] /= sv[k];
+    double one = 1.0, zero = 0.0;
+    if (rank > 0) dgemm_("T", "T", &nr, &nr, &rank, &one, vt, &nr, u, &nr, &zero, d->pinv, &nr);
+    else memset(d->pinv, 0, nn * sizeof(double));
+done:
+    free(a), free(u), free(vt), free(sv), free(work);
+    return rc;
+}
+
+/* y = K_RR^-1 r (trans: K_RR^-T r), or with the pseudo-inverse (column-major) */
+static int solve_reduced(lcp_diff *d, int trans, const double *r, double *y)
+{
+    int nr = d->nr;
+    if (d->pinv && !trans) {
+        memset(y, 0, (size_t)nr * sizeof(double));
+        for (int k = 0; k < nr; k++) {
+            const double *col = d->pinv + (size_t)k * nr;
+            double rk = r[k];
+            if (rk != 0.0)
+                for (int i = 0; i < nr; i++) y[i] += col[i] * rk;
+        }
+        return 0;
+    }
+    if (d->pinv) {
+        for (int k = 0; k < nr; k++) {
+            const double *col = d->pinv + (size_t)k * nr;
+            double s = 0.0;
+            for (int i = 0; i < nr; i++) s += col[i] * r[i];
+            y[k] = s;
+        }
+        return 0;
+    }
+    if (trans && !d->chol) return lcp_sparse_factor_solve_transposed(&d->F, r, y);
+    return lcp_sparse_factor_solve(&d->F, r, y);
 }
 
 /* The rows held (K's row is e_i and B's row 0) and the factorisation of
@@ -222,11 +300,15 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
     }
     sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_LU);
     rcond = d->F.info[UMFPACK_RCOND];
-    if (sf == LCP_SF_SINGULAR || (!sf && !(rcond > 1e-14)))
-        return lcp_fail(err, LCP_ERROR, NULL, 0,
-                        "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e): the "
-                        "solution is not unique there (redundant contacts?); differentiate a regularised problem (reg)",
-                        rcond);
+    if (sf == LCP_SF_SINGULAR || (!sf && !(rcond > 1e-14))) {
+        if (nr > LCP_DIFF_DENSE_MAX)
+            return lcp_fail(err, LCP_ERROR, NULL, 0,
+                            "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e) and its "
+                            "%d free rows are more than the minimum-norm derivative takes (%d): the solution is not "
+                            "unique there (redundant contacts?); differentiate a regularised problem (reg)",
+                            rcond, nr, LCP_DIFF_DENSE_MAX);
+        return minimum_norm(d, err);
+    }
     return sf ? lcp_sparse_factor_fail(&d->F, err, "derivatives: ") : 0;
 }
 
@@ -247,12 +329,14 @@ int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double 
     d->B = lcp_calloc((size_t)(fric ? 9 * d->nc : n), sizeof(double));
     d->C = lcp_calloc((size_t)n, sizeof(double));
     d->flag = lcp_calloc((size_t)n, sizeof(int));
+    d->side = lcp_calloc((size_t)n, sizeof(int));
+    d->bounds = p->kind == LCP_KIND_BLCP;
     d->t1 = lcp_alloc((size_t)n, sizeof(double));
     long cap = (fric ? 3 * nnz + 18L * d->nc : nnz + 2L * n) + n + 1;
     trip T = {lcp_alloc((size_t)cap, sizeof(int)), lcp_alloc((size_t)cap, sizeof(int)),
               lcp_alloc((size_t)cap, sizeof(double)), 0, cap};
     int rc = 0;
-    if (!d->x || !d->w || !d->B || !d->C || !d->flag || !d->t1 || !T.i || !T.j || !T.x) {
+    if (!d->x || !d->w || !d->B || !d->C || !d->flag || !d->side || !d->t1 || !T.i || !T.j || !T.x) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
         goto done;
     }
@@ -325,12 +409,18 @@ static void apply_B(const lcp_diff *d, double *t, const double *dmu)
     }
 }
 
-/* dx = -K^-1 (B t + C dmu); t is used as workspace.  K = [K_RR K_RF; 0 I]:
- * dx_F = -R_F, K_RR dx_R = -(R_R + K_RF dx_F). */
-static int finish_jvp(lcp_diff *d, double *t, const double *dmu, double *dx, lcp_err *err)
+/* dx = -K^-1 (B t + C dmu + E (dlo, dhi)); t is used as workspace.  E
+ * has -1 on the rows held at lo_i (column dlo_i) or hi_i (dhi_i).  K =
+ * [K_RR K_RF; 0 I]: dx_F = -R_F, K_RR dx_R = -(R_R + K_RF dx_F). */
+static int finish_jvp(lcp_diff *d, double *t, const double *dmu, const double *dlo, const double *dhi, double *dx,
+                      lcp_err *err)
 {
     if (d->nmu == 0) dmu = NULL;
     apply_B(d, t, dmu);
+    for (int i = 0; d->bounds && (dlo || dhi) && i < d->n; i++) {
+        if (d->side[i] < 0 && dlo) t[i] -= dlo[i];
+        else if (d->side[i] > 0 && dhi) t[i] -= dhi[i];
+    }
     const lcp_csr *K = &d->K;
     for (int i = 0; i < d->n; i++)
         if (d->rmap[i] < 0) dx[i] = -t[i];
@@ -341,7 +431,7 @@ static int finish_jvp(lcp_diff *d, double *t, const double *dmu, double *dx, lcp
             if (d->rmap[K->j[e]] < 0) s += K->x[e] * dx[K->j[e]];
         d->r1[k] = -s;
     }
-    if (d->nr && lcp_sparse_factor_solve(&d->F, d->r1, d->r2))
+    if (d->nr && solve_reduced(d, 0, d->r1, d->r2))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed");
     for (int k = 0; k < d->nr; k++) dx[d->ridx[k]] = d->r2[k];
     return 0;
@@ -349,6 +439,14 @@ static int finish_jvp(lcp_diff *d, double *t, const double *dmu, double *dx, lcp
 
 int lcp_diff_jvp(lcp_diff *d, const double *dA, const double *db, const double *dmu, double *dx, lcp_err *err)
 {
+    return lcp_diff_jvp_bounds(d, dA, db, dmu, NULL, NULL, dx, err);
+}
+
+int lcp_diff_jvp_bounds(lcp_diff *d, const double *dA, const double *db, const double *dmu, const double *dlo,
+                        const double *dhi, double *dx, lcp_err *err)
+{
+    if ((dlo || dhi) && !d->bounds)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "derivatives: only a blcp has bounds lo, hi to change");
     const lcp_csr *A = &d->p->A;
     double *t = d->t1;
     for (int i = 0; i < d->n; i++) { /* t = dA x + db */
@@ -356,17 +454,17 @@ int lcp_diff_jvp(lcp_diff *d, const double *dA, const double *db, const double *
         for (int k = A->p[i]; dA && k < A->p[i + 1]; k++) s += dA[k] * d->x[A->j[k]];
         t[i] = s;
     }
-    return finish_jvp(d, t, dmu, dx, err);
+    return finish_jvp(d, t, dmu, dlo, dhi, dx, err);
 }
 
-/* l = K^-T g; nu = -B' l (into t1, the gradient of b); grad_mu = -C' l */
-static int adjoint(lcp_diff *d, const double *g, double *grad_mu, lcp_err *err)
+/* l = K^-T g; nu = -B' l (into t1, the gradient of b); grad_mu = -C' l;
+ * grad_lo, grad_hi = -E' l: l_i on the rows held at that bound */
+static int adjoint(lcp_diff *d, const double *g, double *grad_mu, double *grad_lo, double *grad_hi, lcp_err *err)
 {
     double *l = d->t1;
     /* K' = [K_RR' 0; K_RF' I]: l_R = K_RR^-T g_R, l_F = g_F - K_RF' l_R */
     for (int k = 0; k < d->nr; k++) d->r1[k] = g[d->ridx[k]];
-    if (d->nr && (d->chol ? lcp_sparse_factor_solve(&d->F, d->r1, d->r2)
-                          : lcp_sparse_factor_solve_transposed(&d->F, d->r1, d->r2)))
+    if (d->nr && solve_reduced(d, 1, d->r1, d->r2))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
     for (int i = 0; i < d->n; i++) l[i] = d->rmap[i] < 0 ? g[i] : d->r2[d->rmap[i]];
     const lcp_csr *K = &d->K;
@@ -374,6 +472,12 @@ static int adjoint(lcp_diff *d, const double *g, double *grad_mu, lcp_err *err)
         int i = d->ridx[k];
         for (int e = K->p[i]; e < K->p[i + 1]; e++)
             if (d->rmap[K->j[e]] < 0) l[K->j[e]] -= K->x[e] * l[i];
+    }
+    if (grad_lo) memset(grad_lo, 0, (size_t)d->n * sizeof(double));
+    if (grad_hi) memset(grad_hi, 0, (size_t)d->n * sizeof(double));
+    for (int i = 0; d->bounds && (grad_lo || grad_hi) && i < d->n; i++) {
+        if (d->side[i] < 0 && grad_lo) grad_lo[i] = l[i];
+        else if (d->side[i] > 0 && grad_hi) grad_hi[i] = l[i];
     }
     if (grad_mu && d->nmu) {
         memset(grad_mu, 0, (size_t)d->nmu * sizeof(double));
@@ -393,7 +497,13 @@ static int adjoint(lcp_diff *d, const double *g, double *grad_mu, lcp_err *err)
 
 int lcp_diff_vjp(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu, lcp_err *err)
 {
-    int rc = adjoint(d, g, grad_mu, err);
+    return lcp_diff_vjp_bounds(d, g, grad_A, grad_b, grad_mu, NULL, NULL, err);
+}
+
+int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu,
+                        double *grad_lo, double *grad_hi, lcp_err *err)
+{
+    int rc = adjoint(d, g, grad_mu, grad_lo, grad_hi, err);
     if (rc) return rc;
     const double *nu = d->t1;
     const lcp_csr *A = &d->p->A;
@@ -434,14 +544,14 @@ int lcp_diff_jvp_factored(lcp_diff *d, const double *dM, const double *dJ, const
         }
         t[i] = s;
     }
-    return finish_jvp(d, t, dmu, dx, err);
+    return finish_jvp(d, t, dmu, NULL, NULL, dx, err);
 }
 
 int lcp_diff_vjp_factored(lcp_diff *d, const double *g, double *grad_M, double *grad_J, double *grad_v,
                           double *grad_e, double *grad_mu, lcp_err *err)
 {
     int rc = need_factored(d, err);
-    if (rc || (rc = adjoint(d, g, grad_mu, err))) return rc;
+    if (rc || (rc = adjoint(d, g, grad_mu, NULL, NULL, err))) return rc;
     const lcp_problem *p = d->p;
     int n = d->n, nb = p->M.m;
     const double *nu = d->t1;

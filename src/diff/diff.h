@@ -41,6 +41,13 @@
 /* x must solve the problem differentiated (with reg) to this natural-map
  * residual, relative to the same scale (max over rows, or contacts). */
 #define LCP_DIFF_SOLVED_TOL 1e-6
+/* A singular K_RR (reciprocal condition below 1e-14, or a singular LU):
+ * its singular values below LCP_DIFF_RANK_TOL times the largest count as
+ * zero, and the derivative is the least-squares solution of minimal norm
+ * (K_RR's pseudo-inverse, from LAPACK's SVD) when nr is at most
+ * LCP_DIFF_DENSE_MAX; larger singular systems are refused. */
+#define LCP_DIFF_RANK_TOL 1e-9
+#define LCP_DIFF_DENSE_MAX 3000
 
 typedef struct {
     const lcp_problem *p;  /* borrowed: the problem solved (kept unchanged while this lives) */
@@ -51,6 +58,8 @@ typedef struct {
     double *C;             /* d G / d mu: n entries (row i: column mu_i for blcp, mu_{i/3} for friction) */
     int *flag;             /* per row: 1 degenerate */
     int ndeg;
+    int *side;             /* blcp: -1 held at lo[i], 1 at hi[i] (rows without findex), else 0 */
+    int bounds;            /* blcp: lo and hi are variables of the JVP and VJP */
     double residual;       /* of x, relative (LCP_DIFF_SOLVED_TOL) */
     lcp_csr K;
     /* rows whose K row is e_i (x_i held at a bound that moves with no
@@ -60,6 +69,11 @@ typedef struct {
     lcp_csr KR;            /* K_RR */
     lcp_sparse_factor F;   /* Cholesky of K_RR where it is symmetric (lcp, blcp: A symmetric), else its LU */
     int fac_on, chol;
+    /* K_RR singular (rank deficient: redundant contacts): its pseudo-inverse
+     * (dense, nr x nr, column-major) stands for its inverse: the derivative
+     * of minimal norm (see LCP_DIFF_RANK_TOL) */
+    double *pinv;
+    int nullity;           /* nr - the numerical rank of K_RR; 0: K_RR invertible */
     double *r1, *r2;       /* nr each */
     /* the factored form */
     lcp_sparse_factor FM;  /* Cholesky of M */
@@ -70,9 +84,10 @@ typedef struct {
 
 /* Prepares the derivatives at the solution x (p->n values) of p (finished:
  * lcp_problem_finish passed), the problem having been solved with
- * regularisation reg (0: none).  LCP_ERROR when K is singular (the solution
- * is not unique, e.g. redundant contacts: differentiate a regularised
- * problem, --reg) or out of memory.  lcp_diff_free even on failure. */
+ * regularisation reg (0: none).  A singular K_RR (the solution not
+ * unique, e.g. redundant contacts) takes its pseudo-inverse (pinv,
+ * nullity); LCP_ERROR when it has more than LCP_DIFF_DENSE_MAX rows
+ * (differentiate a regularised problem, --reg) or out of memory.  lcp_diff_free even on failure. */
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err);
 
 /* dx = the derivative of x along dA (values in p->A's order, NULL: 0), db
@@ -89,6 +104,16 @@ int lcp_diff_jvp_factored(lcp_diff *d, const double *dM, const double *dJ, const
                           const double *dmu, double *dx, lcp_err *err);
 int lcp_diff_vjp_factored(lcp_diff *d, const double *g, double *grad_M, double *grad_J, double *grad_v,
                           double *grad_e, double *grad_mu, lcp_err *err);
+
+/* The same with the bounds of a blcp as variables too: dlo, dhi (n each,
+ * NULL: 0; rows with findex ignore them), and their gradients grad_lo,
+ * grad_hi (n each, 0 on rows not held at that bound; NULL: not computed).
+ * Of a problem of another kind, dlo and dhi must be NULL and grad_lo,
+ * grad_hi are zeros. */
+int lcp_diff_jvp_bounds(lcp_diff *d, const double *dA, const double *db, const double *dmu, const double *dlo,
+                        const double *dhi, double *dx, lcp_err *err);
+int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu,
+                        double *grad_lo, double *grad_hi, lcp_err *err);
 
 void lcp_diff_free(lcp_diff *d);
 
