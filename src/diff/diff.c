@@ -56,6 +56,13 @@ int lcp_diff_cone_jacobian(double mu, const double *z, double tol, double *Jp, d
     return 1;
 }
 
+int lcp_diff_count_degenerate(const lcp_diff *d)
+{
+    int c = 0;
+    for (int i = 0; d->flag && i < d->n; i++) c += d->flag[i];
+    return c;
+}
+
 void lcp_diff_free(lcp_diff *d)
 {
     if (!d) return;

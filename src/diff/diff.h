@@ -115,6 +115,9 @@ int lcp_diff_jvp_bounds(lcp_diff *d, const double *dA, const double *db, const d
 int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu,
                         double *grad_lo, double *grad_hi, lcp_err *err);
 
+/* The number of degenerate rows (flag). */
+int lcp_diff_count_degenerate(const lcp_diff *d);
+
 void lcp_diff_free(lcp_diff *d);
 
 /* The derivative of the projection onto K_mu = {(n, t): |t| <= mu n} at z
