@@ -70,6 +70,9 @@ void lcp_diff_free(lcp_diff *d)
     free(d->ridx), free(d->rmap), free(d->r1), free(d->r2), free(d->side), free(d->pinv);
     lcp_csr_free(&d->KR);
     if (d->fac_on) lcp_sparse_factor_free(&d->F);
+    if (d->lu_num) umfpack_di_free_numeric(&d->lu_num);
+    if (d->lu_sym) umfpack_di_free_symbolic(&d->lu_sym);
+    free(d->lu_wi), free(d->lu_ww);
     if (d->fm_on) lcp_sparse_factor_free(&d->FM);
     lcp_csr_free(&d->K);
     memset(d, 0, sizeof *d);
@@ -249,8 +252,42 @@ static int solve_reduced(lcp_diff *d, int trans, const double *r, double *y)
         }
         return 0;
     }
-    if (trans && !d->chol) return lcp_sparse_factor_solve_transposed(&d->F, r, y);
+    if (d->lu_num) { /* CSR arrays are K_RR' in CSC: UMFPACK_At solves K_RR y = r, UMFPACK_A K_RR' y = r */
+        int st = umfpack_di_wsolve(trans ? UMFPACK_A : UMFPACK_At, d->KR.p, d->KR.j, d->KR.x, y, r, d->lu_num,
+                                   d->lu_control, d->lu_info, d->lu_wi, d->lu_ww);
+        return st == UMFPACK_OK ? 0 : LCP_ERROR;
+    }
     return lcp_sparse_factor_solve(&d->F, r, y);
+}
+
+const char *lcp_diff_method(const lcp_diff *d)
+{
+    return d->pinv ? "pseudo-inverse (SVD)" : d->chol ? "Cholesky (CHOLMOD)" : d->lu_num ? "LU (UMFPACK, symmetric strategy)" : "none";
+}
+
+/* K_RR's LU by UMFPACK's symmetric strategy; *rcond its estimate.
+ * LCP_SF_SINGULAR for an exactly singular K_RR. */
+static int lu_factor(lcp_diff *d, double *rcond, lcp_err *err)
+{
+    int nr = d->nr;
+    umfpack_di_defaults(d->lu_control);
+    d->lu_control[UMFPACK_STRATEGY] = UMFPACK_STRATEGY_SYMMETRIC;
+    d->lu_control[UMFPACK_IRSTEP] = LCP_DIFF_LU_REFINE;
+    d->lu_wi = lcp_alloc((size_t)nr, sizeof(int));
+    d->lu_ww = lcp_alloc(5 * (size_t)nr, sizeof(double));
+    if (!d->lu_wi || !d->lu_ww) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    int st = umfpack_di_symbolic(nr, nr, d->KR.p, d->KR.j, d->KR.x, &d->lu_sym, d->lu_control, d->lu_info);
+    if (st == UMFPACK_OK) st = umfpack_di_numeric(d->KR.p, d->KR.j, d->KR.x, d->lu_sym, &d->lu_num, d->lu_control, d->lu_info);
+    *rcond = d->lu_info[UMFPACK_RCOND];
+    if (st == UMFPACK_WARNING_singular_matrix) {
+        umfpack_di_free_numeric(&d->lu_num);
+        d->lu_num = NULL;
+        return LCP_SF_SINGULAR;
+    }
+    if (st != UMFPACK_OK)
+        return lcp_fail(err, st == UMFPACK_ERROR_out_of_memory ? LCP_ERROR : LCP_ERROR, NULL, 0,
+                        "derivatives: UMFPACK's LU of the Jacobian failed (status %d)", st);
+    return 0;
 }
 
 /* The rows held (K's row is e_i and B's row 0) and the factorisation of
@@ -289,11 +326,11 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
         d->KR.p[k + 1] = (int)nnz;
     }
     int sym = lcp_csr_is_symmetric(&d->KR, 0.0), sf;
-    d->fac_on = 1;
-    if ((sf = lcp_sparse_factor_init(&d->F, nr, d->KR.p, d->KR.j, d->KR.x, sym, LCP_SF_REFINE_DEFAULT)))
-        return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
     double rcond = 0.0;
     if (sym) {
+        d->fac_on = 1;
+        if ((sf = lcp_sparse_factor_init(&d->F, nr, d->KR.p, d->KR.j, d->KR.x, 1, LCP_SF_REFINE_DEFAULT)))
+            return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
         sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_CHOLESKY);
         if (!sf) {
             rcond = cholmod_rcond(d->F.L, &d->F.cc);
@@ -305,18 +342,20 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
             return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
         }
     }
-    sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_LU);
-    rcond = d->F.info[UMFPACK_RCOND];
-    if (sf == LCP_SF_SINGULAR || (!sf && !(rcond > 1e-14))) {
+    sf = lu_factor(d, &rcond, err);
+    if (sf && sf != LCP_SF_SINGULAR) return sf;
+    if (sf == LCP_SF_SINGULAR || !(rcond > 1e-14)) {
         if (nr > LCP_DIFF_DENSE_MAX)
             return lcp_fail(err, LCP_ERROR, NULL, 0,
                             "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e) and its "
                             "%d free rows are more than the minimum-norm derivative takes (%d): the solution is not "
                             "unique there (redundant contacts?); differentiate a regularised problem (reg)",
                             rcond, nr, LCP_DIFF_DENSE_MAX);
+        if (d->lu_num) umfpack_di_free_numeric(&d->lu_num);
+        d->lu_num = NULL;
         return minimum_norm(d, err);
     }
-    return sf ? lcp_sparse_factor_fail(&d->F, err, "derivatives: ") : 0;
+    return 0;
 }
 
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err)

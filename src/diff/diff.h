@@ -48,6 +48,8 @@
  * LCP_DIFF_DENSE_MAX; larger singular systems are refused. */
 #define LCP_DIFF_RANK_TOL 1e-9
 #define LCP_DIFF_DENSE_MAX 3000
+/* UMFPACK's iterative refinement steps in a solve with K_RR's LU */
+#define LCP_DIFF_LU_REFINE 0
 
 typedef struct {
     const lcp_problem *p;  /* borrowed: the problem solved (kept unchanged while this lives) */
@@ -67,8 +69,16 @@ typedef struct {
      * [K_RR K_RF; 0 I], and only K_RR (nr x nr) is factorised */
     int nr, *ridx, *rmap;  /* the other rows; rmap[i]: i's place among them, -1 if held */
     lcp_csr KR;            /* K_RR */
-    lcp_sparse_factor F;   /* Cholesky of K_RR where it is symmetric (lcp, blcp: A symmetric), else its LU */
+    lcp_sparse_factor F;   /* Cholesky of K_RR where it is symmetric (lcp, blcp: A symmetric) */
     int fac_on, chol;
+    /* else K_RR's LU (UMFPACK): its pattern is symmetric (B is block
+     * diagonal, K_RR's blocks those of A_RR), so the symmetric strategy
+     * (AMD on K_RR + K_RR', diagonal pivots preferred) gives a fill near
+     * A's Cholesky; no iterative refinement (LCP_DIFF_LU_REFINE) */
+    void *lu_sym, *lu_num;
+    double lu_control[UMFPACK_CONTROL], lu_info[UMFPACK_INFO];
+    int *lu_wi;
+    double *lu_ww;
     /* K_RR singular (rank deficient: redundant contacts): its pseudo-inverse
      * (dense, nr x nr, column-major) stands for its inverse: the derivative
      * of minimal norm (see LCP_DIFF_RANK_TOL) */
@@ -114,6 +124,14 @@ int lcp_diff_jvp_bounds(lcp_diff *d, const double *dA, const double *db, const d
                         const double *dhi, double *dx, lcp_err *err);
 int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu,
                         double *grad_lo, double *grad_hi, lcp_err *err);
+
+/* How K_RR was factorised: "Cholesky (CHOLMOD)", "LU (UMFPACK, symmetric
+ * strategy)", "pseudo-inverse (SVD)" or "none" (every row held). */
+const char *lcp_diff_method(const lcp_diff *d);
+
+/* The lcp_diff of a handle of the library (diff_api.c; the benchmarks). */
+struct lcps_diff;
+const lcp_diff *lcp_diff_of(const struct lcps_diff *h);
 
 /* The number of degenerate rows (flag). */
 int lcp_diff_count_degenerate(const lcp_diff *d);

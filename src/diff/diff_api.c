@@ -101,6 +101,11 @@ int lcps_diff_degenerate(const lcps_diff *h, int *flags)
     return count;
 }
 
+const lcp_diff *lcp_diff_of(const lcps_diff *h)
+{
+    return h ? &h->d : NULL;
+}
+
 int lcps_diff_minimum_norm(const lcps_diff *h)
 {
     if (!h) return -1;
