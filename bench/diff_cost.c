@@ -3,7 +3,7 @@
  *
  *   build/bench/diff_cost KIND BASE SHIFT REPEATS SOLVER [OPTION VALUE]...
  *
- * KIND lcp or fc3d (mu 0.5).  The pyramid's A is singular (4 contact points
+ * KIND lcp, fc3d or ccp (mu 0.5).  The pyramid's A is singular (4 contact points
  * a face: the solution is not unique, nor its derivative), so the problem
  * solved is A + SHIFT I (its own problem: the solve reaches its tolerance).
  * Rounds of: the solve (lcps_solve with SOLVER and the options), then
@@ -35,13 +35,13 @@
 int main(int argc, char **argv)
 {
     if (argc < 6 || (argc - 6) % 2) {
-        fprintf(stderr, "usage: %s lcp|fc3d BASE SHIFT REPEATS SOLVER [OPTION VALUE]...\n", argv[0]);
+        fprintf(stderr, "usage: %s lcp|fc3d|ccp BASE SHIFT REPEATS SOLVER [OPTION VALUE]...\n", argv[0]);
         return 2;
     }
     const char *kind = argv[1];
     double shift = atof(argv[3]);
     int repeats = atoi(argv[4]);
-    if (repeats < 1 || shift < 0 || (strcmp(kind, "lcp") && strcmp(kind, "fc3d"))) {
+    if (repeats < 1 || shift < 0 || (strcmp(kind, "lcp") && strcmp(kind, "fc3d") && strcmp(kind, "ccp"))) {
         fprintf(stderr, "diff_cost: bad arguments\n");
         return 2;
     }
@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     const char *solver = "", *how = "";
     double fill_k = 0, fill_a = 0; /* nonzeros of K_RR's factors, of A's Cholesky factor */
     double *tg = malloc((size_t)repeats * INNER * sizeof *tg); /* a VJP of b alone (no grad_A) */
+    double *tk = malloc((size_t)repeats * INNER * sizeof *tk); /* one solve with K's factor alone */
     for (int r = 0; r < repeats; r++) {
         lcps_result res;
         double t0 = lcp_cpu_now();
@@ -106,7 +107,26 @@ int main(int argc, char **argv)
         ndeg = lcps_diff_degenerate(d, NULL);
         const lcp_diff *ld = lcp_diff_of(d);
         how = lcp_diff_method(ld);
-        fill_k = ld->lu_num ? ld->lu_info[UMFPACK_LNZ] + ld->lu_info[UMFPACK_UNZ] : ld->chol ? ld->F.cc.lnz : 0;
+        fill_k = ld->lu_num ? ld->lu_info[UMFPACK_LNZ] + ld->lu_info[UMFPACK_UNZ]
+                 : ld->fsym      ? ld->FS.cc.lnz
+                 : ld->chol      ? ld->F.cc.lnz
+                                 : 0;
+        int nk = ld->fsym ? ld->nf : ld->nr;
+        double *kb = calloc((size_t)nk + 1, sizeof *kb), *ky = calloc((size_t)nk + 1, sizeof *ky);
+        for (int i = 0; i < nk; i++) kb[i] = sin(2.0 * i + 1.0);
+        for (int k = 0; k < INNER; k++) { /* the factor's solve alone, as lcp_diff calls it */
+            lcp_diff *mld = (lcp_diff *)ld;
+            t0 = lcp_cpu_now();
+            if (mld->lu_num)
+                umfpack_di_wsolve(UMFPACK_A, mld->KR.p, mld->KR.j, mld->KR.x, ky, kb, mld->lu_num, mld->lu_control,
+                                  mld->lu_info, mld->lu_wi, mld->lu_ww);
+            else if (mld->fsym && nk)
+                lcp_sparse_factor_solve(&mld->FS, kb, ky);
+            else if (mld->chol)
+                lcp_sparse_factor_solve(&mld->F, kb, ky);
+            tk[r * INNER + k] = lcp_cpu_now() - t0;
+        }
+        free(kb), free(ky);
         for (int k = 0; k < INNER && !rc; k++) {
             t0 = lcp_cpu_now();
             rc = lcps_jvp(d, NULL, db, NULL, dx, err, sizeof err);
@@ -145,7 +165,7 @@ int main(int argc, char **argv)
     }
     int ri = repeats * INNER;
     double ms = 1e3, S = median(ts, repeats), P = median(tp, repeats), Jv = median(tj, ri), V = median(tv, ri);
-    double Fc = median(tf, repeats), L = median(tl, ri), G = median(tg, ri);
+    double Fc = median(tf, repeats), L = median(tl, ri), G = median(tg, ri), Ks = median(tk, ri);
     printf("pyramid base %s, %s, %d contacts, n = %d, nnz(A) = %ld, A + %g I; solver %s (%d iterations); "
            "%d degenerate; %d rounds, %d JVP, VJP and yardstick solves a round (medians, thread CPU time); "
            "K_RR %s\n",
@@ -158,9 +178,11 @@ int main(int argc, char **argv)
     printf("  new + vjp                  %10.2f ms   %.3f x the solve\n", (P + V) * ms, (P + V) / S);
     printf("  yardstick: Cholesky of A   %10.2f ms, one solve with it %.2f ms (vjp / that solve: %.2f; grad_b alone: %.2f)\n",
            Fc * ms, L * ms, V / L, G / L);
-    printf("  factors' nonzeros: K_RR's %.0f, A's Cholesky %.0f (L only; a solve reads it twice)\n", fill_k, fill_a);
+    printf("  K's factor, one solve alone %9.2f ms (that / the yardstick's solve: %.2f)\n", Ks * ms, Ks / L);
+    printf("  factors' nonzeros: K's %.0f (LU: L + U), A's Cholesky %.0f (L; a solve reads it twice)\n", fill_k,
+           fill_a);
     printf("  dot-product test |<g, Jv> - <J'g, v>| / |<g, Jv>| = %.1e\n", dotdiff);
-    free(tg), free(ts), free(db), free(gv), free(dx), free(gb), free(gA), free(y), free(ax);
+    free(tk), free(tg), free(ts), free(db), free(gv), free(dx), free(gb), free(gA), free(y), free(ax);
     lcps_settings_free(s);
     lcps_problem_free(p);
     lcps_problem_free(g);

@@ -73,6 +73,9 @@ void lcp_diff_free(lcp_diff *d)
     if (d->lu_num) umfpack_di_free_numeric(&d->lu_num);
     if (d->lu_sym) umfpack_di_free_symbolic(&d->lu_sym);
     free(d->lu_wi), free(d->lu_ww);
+    free(d->T), free(d->D), free(d->fmap), free(d->f1), free(d->f2), free(d->z), free(d->az);
+    lcp_csr_free(&d->MF);
+    if (d->fs_on) lcp_sparse_factor_free(&d->FS);
     if (d->fm_on) lcp_sparse_factor_free(&d->FM);
     lcp_csr_free(&d->K);
     memset(d, 0, sizeof *d);
@@ -262,6 +265,7 @@ static int solve_reduced(lcp_diff *d, int trans, const double *r, double *y)
 
 const char *lcp_diff_method(const lcp_diff *d)
 {
+    if (d->fsym) return "symmetric reduction, Cholesky (CHOLMOD)";
     return d->pinv ? "pseudo-inverse (SVD)" : d->chol ? "Cholesky (CHOLMOD)" : d->lu_num ? "LU (UMFPACK, symmetric strategy)" : "none";
 }
 
@@ -358,6 +362,231 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
     return 0;
 }
 
+/* ---- ccp: the symmetric reduction ---------------------------------------- */
+
+/* Contact c's T (column-major: column k the k-th direction) and D from z =
+ * r - u and the piece the linearisation took (lcp_diff_cone_jacobian).
+ * 0, or 1 where the surface's tangent direction is undefined (|z_T| = 0). */
+static int cone_basis(double mu, const double *z, double tol, double *T, double *D)
+{
+    double Jp[9], Pmu[3];
+    int deg, piece = lcp_diff_cone_jacobian(mu, z, tol, Jp, Pmu, &deg);
+    memset(T, 0, 9 * sizeof(double));
+    T[0] = T[4] = T[8] = 1.0;
+    if (piece != 1) {
+        D[0] = D[1] = D[2] = piece == 2 ? 1.0 : 0.0;
+        return 0;
+    }
+    double t = sqrt(z[1] * z[1] + z[2] * z[2]), sq = sqrt(1.0 + mu * mu);
+    if (!(t > 0)) return 1;
+    double e[2] = {z[1] / t, z[2] / t}, c = 1.0 / (1.0 + mu * mu), a = c * (mu * t + z[0]);
+    /* the generator (1, mu e) / sq: eigenvalue 1; the circle (0, -e2, e1):
+     * mu a / t; the cone's normal (mu, -e) / sq: 0 */
+    T[0] = 1.0 / sq, T[1] = mu * e[0] / sq, T[2] = mu * e[1] / sq;
+    T[3] = 0.0, T[4] = -e[1], T[5] = e[0];
+    T[6] = mu / sq, T[7] = -e[0] / sq, T[8] = -e[1] / sq;
+    D[0] = 1.0, D[1] = mu * a / t, D[2] = 0.0;
+    return 0;
+}
+
+/* out (n) = (A + reg I) v where v is nonzero on the contacts with a held
+ * component only: A symmetric, so by those rows of A as columns. */
+static void matvec_sparse_cols(const lcp_diff *d, const double *v, double *out)
+{
+    const lcp_csr *A = &d->p->A;
+    memset(out, 0, (size_t)d->n * sizeof(double));
+    for (int c = 0; c < d->nc; c++) {
+        if (d->fmap[3 * c] >= 0 && d->fmap[3 * c + 1] >= 0 && d->fmap[3 * c + 2] >= 0) continue;
+        for (int i = 3 * c; i < 3 * c + 3; i++) {
+            double vi = v[i];
+            if (vi == 0.0) continue;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) out[A->j[k]] += A->x[k] * vi;
+            out[i] += d->reg * vi;
+        }
+    }
+}
+
+/* Sets up the reduction; 0 when M was factorised (d->fsym), 1 when this
+ * problem takes the general path instead (an undefined tangent, M not
+ * positive definite or ill-conditioned), LCP_ERROR for memory. */
+static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
+{
+    const lcp_problem *p = d->p;
+    const lcp_csr *A = &p->A;
+    int nc = d->nc, n = d->n;
+    d->T = lcp_alloc((size_t)9 * nc + 1, sizeof(double));
+    d->D = lcp_alloc((size_t)3 * nc + 1, sizeof(double));
+    d->fmap = lcp_alloc((size_t)n + 1, sizeof(int));
+    d->z = lcp_alloc((size_t)n + 1, sizeof(double));
+    d->az = lcp_alloc((size_t)n + 1, sizeof(double));
+    if (!d->T || !d->D || !d->fmap || !d->z || !d->az) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    d->nf = 0;
+    for (int c = 0; c < nc; c++) {
+        const double *r = d->x + 3 * c, *u = d->w + 3 * c;
+        double z[3] = {r[0] - u[0], r[1] - u[1], r[2] - u[2]};
+        if (cone_basis(p->mu[c], z, tol, d->T + 9 * c, d->D + 3 * c)) return 1;
+        for (int k = 0; k < 3; k++) d->fmap[3 * c + k] = d->D[3 * c + k] > 0 ? d->nf++ : -1;
+    }
+    int nf = d->nf;
+    d->f1 = lcp_alloc((size_t)nf + 1, sizeof(double));
+    d->f2 = lcp_alloc((size_t)nf + 1, sizeof(double));
+    /* M's triplets: a 3 x 3 block of A at a time, T1' A12 T2 on the free components */
+    int *slot = lcp_alloc((size_t)nc + 1, sizeof(int)), *touched = lcp_alloc((size_t)nc + 1, sizeof(int));
+    double *blk = lcp_alloc((size_t)9 * nc + 1, sizeof(double));
+    long cap = 9 * lcp_csr_nnz(A) + 3L * nc + 1, nt = 0;
+    int *ti = lcp_alloc((size_t)cap, sizeof(int)), *tj = lcp_alloc((size_t)cap, sizeof(int));
+    double *tx = lcp_alloc((size_t)cap, sizeof(double));
+    int rc = 0;
+    if (!d->f1 || !d->f2 || !slot || !touched || !blk || !ti || !tj || !tx) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+        goto done;
+    }
+    for (int c = 0; c < nc; c++) slot[c] = -1;
+    for (int c1 = 0; c1 < nc; c1++) {
+        int nt1 = 0;
+        const double *T1 = d->T + 9 * c1;
+        for (int a = 0; a < 3; a++)
+            for (int k = A->p[3 * c1 + a]; k < A->p[3 * c1 + a + 1]; k++) {
+                int j = A->j[k], c2 = j / 3;
+                if (slot[c2] < 0) {
+                    slot[c2] = nt1, touched[nt1++] = c2;
+                    memset(blk + 9 * slot[c2], 0, 9 * sizeof(double));
+                }
+                blk[9 * slot[c2] + 3 * a + j % 3] += A->x[k];
+            }
+        for (int s2 = 0; s2 < nt1; s2++) {
+            int c2 = touched[s2];
+            const double *T2 = d->T + 9 * c2, *Ab = blk + 9 * s2;
+            for (int k1 = 0; k1 < 3; k1++) {
+                int f1 = d->fmap[3 * c1 + k1];
+                if (f1 < 0) continue;
+                for (int k2 = 0; k2 < 3; k2++) {
+                    int f2 = d->fmap[3 * c2 + k2];
+                    if (f2 < 0) continue;
+                    double v = 0.0; /* column k1 of T1 ' Ab ' column k2 of T2 */
+                    for (int a = 0; a < 3; a++)
+                        for (int b = 0; b < 3; b++) v += T1[3 * k1 + a] * Ab[3 * a + b] * T2[3 * k2 + b];
+                    if (v != 0.0) ti[nt] = f1, tj[nt] = f2, tx[nt++] = v;
+                }
+            }
+            slot[c2] = -1;
+        }
+        for (int k = 0; k < 3; k++) { /* 1/D - 1, and reg (T orthonormal: T' reg I T = reg I) */
+            int f = d->fmap[3 * c1 + k];
+            double v = f < 0 ? 0.0 : 1.0 / d->D[3 * c1 + k] - 1.0 + d->reg;
+            if (v != 0.0) ti[nt] = f, tj[nt] = f, tx[nt++] = v;
+        }
+    }
+    if ((rc = lcp_csr_from_triplets(&d->MF, nf, nf, nt, ti, tj, tx))) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: cannot build the reduced system");
+        goto done;
+    }
+    rc = 1;
+    if (nf == 0) {
+        d->fsym = 1, rc = 0;
+        goto done;
+    }
+    d->fs_on = 1;
+    if (lcp_sparse_factor_init(&d->FS, nf, d->MF.p, d->MF.j, d->MF.x, 1, LCP_SF_REFINE_DEFAULT) == 0 &&
+        lcp_sparse_factor_refactor(&d->FS, d->MF.x, LCP_SF_CHOLESKY) == 0 && cholmod_rcond(d->FS.L, &d->FS.cc) > 1e-14)
+        d->fsym = 1, rc = 0;
+done:
+    free(slot), free(touched), free(blk), free(ti), free(tj), free(tx);
+    return rc;
+}
+
+/* dx = -K^-1 R by the reduction: y_h = -(T'R)_h, y_f = M^-1 (X (T'R)_h -
+ * D_f^-1 (T'R)_f), X = T_f' A T_h; dx = T y.  R is overwritten. */
+static int sym_jvp(lcp_diff *d, double *R, double *dx)
+{
+    int nc = d->nc;
+    double *z = d->z;
+    for (int c = 0; c < nc; c++) { /* R~ = T'R into R; z = T_h R~_h */
+        const double *T = d->T + 9 * c;
+        double rt[3];
+        for (int k = 0; k < 3; k++) rt[k] = T[3 * k] * R[3 * c] + T[3 * k + 1] * R[3 * c + 1] + T[3 * k + 2] * R[3 * c + 2];
+        for (int a = 0; a < 3; a++) {
+            double s = 0.0;
+            for (int k = 0; k < 3; k++)
+                if (d->fmap[3 * c + k] < 0) s += T[3 * k + a] * rt[k];
+            z[3 * c + a] = s;
+        }
+        for (int k = 0; k < 3; k++) R[3 * c + k] = rt[k];
+    }
+    /* az = (A + reg I) z, over the contacts with a held component */
+    matvec_sparse_cols(d, z, d->az);
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c, *az = d->az + 3 * c;
+        for (int k = 0; k < 3; k++) {
+            int f = d->fmap[3 * c + k];
+            if (f < 0) continue;
+            double x_ = T[3 * k] * az[0] + T[3 * k + 1] * az[1] + T[3 * k + 2] * az[2];
+            d->f1[f] = x_ - R[3 * c + k] / d->D[3 * c + k];
+        }
+    }
+    if (d->nf && lcp_sparse_factor_solve(&d->FS, d->f1, d->f2)) return LCP_ERROR;
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c;
+        double y[3];
+        for (int k = 0; k < 3; k++) {
+            int f = d->fmap[3 * c + k];
+            y[k] = f < 0 ? -R[3 * c + k] : d->f2[f];
+        }
+        for (int a = 0; a < 3; a++) dx[3 * c + a] = T[a] * y[0] + T[3 + a] * y[1] + T[6 + a] * y[2];
+    }
+    return 0;
+}
+
+/* l = K^-T g by the reduction: g~ = T'g, m = M^-1 g~_f, l~_f = D_f^-1 m,
+ * l~_h = g~_h - (T_h' A T_f m), l = T l~. */
+static int sym_adjoint(lcp_diff *d, const double *g, double *l)
+{
+    int nc = d->nc;
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c;
+        for (int k = 0; k < 3; k++) {
+            double gt = T[3 * k] * g[3 * c] + T[3 * k + 1] * g[3 * c + 1] + T[3 * k + 2] * g[3 * c + 2];
+            int f = d->fmap[3 * c + k];
+            if (f >= 0) d->f1[f] = gt;
+            else l[3 * c + k] = gt; /* l~_h, less X' m below */
+        }
+    }
+    if (d->nf && lcp_sparse_factor_solve(&d->FS, d->f1, d->f2)) return LCP_ERROR;
+    double *z = d->z; /* T_f m */
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c;
+        for (int a = 0; a < 3; a++) {
+            double s = 0.0;
+            for (int k = 0; k < 3; k++) {
+                int f = d->fmap[3 * c + k];
+                if (f >= 0) s += T[3 * k + a] * d->f2[f];
+            }
+            z[3 * c + a] = s;
+        }
+    }
+    /* az = (A + reg I) z on the rows of the contacts with a held component (the only ones read) */
+    const lcp_csr *A = &d->p->A;
+    for (int c = 0; c < nc; c++) {
+        if (d->fmap[3 * c] >= 0 && d->fmap[3 * c + 1] >= 0 && d->fmap[3 * c + 2] >= 0) continue;
+        for (int i = 3 * c; i < 3 * c + 3; i++) {
+            double s = d->reg * z[i];
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * z[A->j[k]];
+            d->az[i] = s;
+        }
+    }
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c, *az = d->az + 3 * c;
+        double lt[3];
+        for (int k = 0; k < 3; k++) {
+            int f = d->fmap[3 * c + k];
+            lt[k] = f >= 0 ? d->f2[f] / d->D[3 * c + k]
+                           : l[3 * c + k] - (T[3 * k] * az[0] + T[3 * k + 1] * az[1] + T[3 * k + 2] * az[2]);
+        }
+        for (int a = 0; a < 3; a++) l[3 * c + a] = T[a] * lt[0] + T[3 + a] * lt[1] + T[6 + a] * lt[2];
+    }
+    return 0;
+}
+
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err)
 {
     memset(d, 0, sizeof *d);
@@ -405,7 +634,12 @@ int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double 
         rc = lcp_fail(err, rc, NULL, 0, "derivatives: cannot build the Jacobian (%s)", rc == LCP_ERROR ? "out of memory" : "bad entries");
         goto done;
     }
-    if ((rc = factor_reduced(d, err))) goto done;
+    if (p->kind == LCP_KIND_CCP && lcp_csr_is_symmetric(&p->A, 1e-14)) { /* the symmetric reduction */
+        rc = sym_setup(d, tol, err);
+        if (rc == LCP_ERROR) goto done;
+        rc = 0;
+    }
+    if (!d->fsym && (rc = factor_reduced(d, err))) goto done;
     int sf;
     if (p->M.p && p->J.p && p->v) { /* the factored form: M's Cholesky and M^-1 J' x */
         int nb = p->M.m;
@@ -467,6 +701,7 @@ static int finish_jvp(lcp_diff *d, double *t, const double *dmu, const double *d
         if (d->side[i] < 0 && dlo) t[i] -= dlo[i];
         else if (d->side[i] > 0 && dhi) t[i] -= dhi[i];
     }
+    if (d->fsym) return sym_jvp(d, t, dx) ? lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed") : 0;
     const lcp_csr *K = &d->K;
     for (int i = 0; i < d->n; i++)
         if (d->rmap[i] < 0) dx[i] = -t[i];
@@ -508,6 +743,10 @@ int lcp_diff_jvp_bounds(lcp_diff *d, const double *dA, const double *db, const d
 static int adjoint(lcp_diff *d, const double *g, double *grad_mu, double *grad_lo, double *grad_hi, lcp_err *err)
 {
     double *l = d->t1;
+    if (d->fsym) {
+        if (sym_adjoint(d, g, l)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
+        goto gradients;
+    }
     /* K' = [K_RR' 0; K_RF' I]: l_R = K_RR^-T g_R, l_F = g_F - K_RF' l_R */
     for (int k = 0; k < d->nr; k++) d->r1[k] = g[d->ridx[k]];
     if (d->nr && solve_reduced(d, 1, d->r1, d->r2))
@@ -519,6 +758,7 @@ static int adjoint(lcp_diff *d, const double *g, double *grad_mu, double *grad_l
         for (int e = K->p[i]; e < K->p[i + 1]; e++)
             if (d->rmap[K->j[e]] < 0) l[K->j[e]] -= K->x[e] * l[i];
     }
+gradients:
     if (grad_lo) memset(grad_lo, 0, (size_t)d->n * sizeof(double));
     if (grad_hi) memset(grad_hi, 0, (size_t)d->n * sizeof(double));
     for (int i = 0; d->bounds && (grad_lo || grad_hi) && i < d->n; i++) {

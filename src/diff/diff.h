@@ -79,6 +79,22 @@ typedef struct {
     double lu_control[UMFPACK_CONTROL], lu_info[UMFPACK_INFO];
     int *lu_wi;
     double *lu_ww;
+    /* ccp with A symmetric: the symmetric reduction instead of K_RR.  Per
+     * contact P' = T diag(D) T' (T orthonormal, 3 x 3, column-major; D: 1
+     * inside the cone; 1, lambda, 0 on its surface along the generator, the
+     * tangent circle and the cone's normal; 0 in the polar cone).  In y =
+     * T' dx the components with D = 0 are fixed by the right-hand side
+     * (held) and the others solve the symmetric positive (semi)definite
+     *   M y_f = ...,  M = diag(1/D - 1) + T_f' (A + reg I) T_f,
+     * factorised by CHOLMOD: a JVP or VJP is one Cholesky solve and one
+     * product with A restricted to the held rows. */
+    int fsym, nf;
+    double *T, *D;         /* 9 nc, 3 nc */
+    int *fmap;             /* per component (3 c + k): its row of M, -1 held */
+    lcp_csr MF;
+    lcp_sparse_factor FS;
+    int fs_on;
+    double *f1, *f2, *z, *az; /* nf, nf, n, n */
     /* K_RR singular (rank deficient: redundant contacts): its pseudo-inverse
      * (dense, nr x nr, column-major) stands for its inverse: the derivative
      * of minimal norm (see LCP_DIFF_RANK_TOL) */
@@ -126,7 +142,8 @@ int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *gr
                         double *grad_lo, double *grad_hi, lcp_err *err);
 
 /* How K_RR was factorised: "Cholesky (CHOLMOD)", "LU (UMFPACK, symmetric
- * strategy)", "pseudo-inverse (SVD)" or "none" (every row held). */
+ * strategy)", "pseudo-inverse (SVD)", "none" (every row held), or for ccp
+ * "symmetric reduction, Cholesky (CHOLMOD)". */
 const char *lcp_diff_method(const lcp_diff *d);
 
 /* The lcp_diff of a handle of the library (diff_api.c; the benchmarks). */

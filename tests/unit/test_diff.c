@@ -276,7 +276,8 @@ static double check_problem(const char *name, const spec *sp, const how *hw)
     double scale = sqrt(dot(g, g, n) * dot(dx, dx, n));
     if (!(fabs(lhs - rhs) <= 1e-10 * scale)) fprintf(stderr, "%s: <g, Jv> %.17g, <J'g, v> %.17g\n", name, lhs, rhs);
     CHECK(fabs(lhs - rhs) <= 1e-10 * scale);
-    printf("%-34s n %5d  degenerate %3d  fd rel %.1e  dot %.1e\n", name, n, ndeg, rel, fabs(lhs - rhs) / scale);
+    printf("%-34s n %5d  degenerate %3d  fd rel %.1e  dot %.1e  %s\n", name, n, ndeg, rel, fabs(lhs - rhs) / scale,
+           lcp_diff_method(lcp_diff_of(d)));
     free(dA), free(db), free(dmu), free(dx), free(xp), free(xm), free(g), free(gA), free(gb), free(gmu);
 out:
     lcps_diff_free(d);
@@ -1022,6 +1023,54 @@ static void test_minimum_norm_split(void)
     lcps_problem_free(p);
 }
 
+/* ccp with a symmetric A takes the symmetric reduction (a Cholesky of M;
+ * its JVP and VJP are checked against finite differences and the
+ * dot-product test by check_problem): here the method named, sliding and
+ * sticking contacts present, and each contact's T diag(D) T' equal to the
+ * cone projection's Jacobian P'. */
+static void test_ccp_reduction(void)
+{
+    spec sp;
+    random_friction(&sp, "ccp", 12);
+    lcps_problem *p = make(&sp);
+    how hw = {"nsn", 1e-14, 0, 1e-6, 1e-6, 0, 0, NULL, 0};
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    CHECK(p && solve(p, &hw, NULL, &r) == 0);
+    lcps_diff *h = NULL;
+    char err[512];
+    CHECK(lcps_diff_new(p, NULL, &r, &h, err, sizeof err) == 0 && h);
+    if (!h) return;
+    const lcp_diff *d = lcp_diff_of(h);
+    CHECK(strstr(lcp_diff_method(d), "symmetric reduction") != NULL);
+    int pieces[3] = {0, 0, 0};
+    for (int c = 0; c < d->nc; c++) {
+        const double *D = d->D + 3 * c;
+        pieces[D[0] == 0 ? 0 : D[2] == 0 ? 1 : 2]++;
+    }
+    printf("ccp reduction: %d polar, %d surface, %d interior contacts\n", pieces[0], pieces[1], pieces[2]);
+    CHECK(pieces[1] > 0 && pieces[2] > 0); /* sliding and sticking (separated: "ccp planted") */
+    /* P' = T diag(D) T' against the cone projection's Jacobian, each contact */
+    double worst = 0;
+    for (int c = 0; c < d->nc; c++) {
+        const double *u = d->w + 3 * c, *x = d->x + 3 * c, *T = d->T + 9 * c, *D = d->D + 3 * c;
+        double z[3] = {x[0] - u[0], x[1] - u[1], x[2] - u[2]}, Jp[9], Pmu[3];
+        int deg;
+        lcp_diff_cone_jacobian(sp.mu[c], z, 1e-7 * fmax(1.0, norm_inf(sp.b, sp.n)), Jp, Pmu, &deg);
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                double v = 0;
+                for (int k = 0; k < 3; k++) v += T[3 * k + a] * D[k] * T[3 * k + b];
+                worst = fmax(worst, fabs(v - Jp[3 * a + b]));
+            }
+    }
+    CHECK(worst <= 1e-14);
+    lcps_diff_free(h);
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+    spec_free(&sp);
+}
+
 static void test_bad_arguments(void)
 {
     spec sp;
@@ -1068,5 +1117,6 @@ int main(void)
     test_blcp_bounds();
     test_minimum_norm_split();
     test_duplicated_rows();
+    test_ccp_reduction();
     CHECK_DONE();
 }
