@@ -113,7 +113,7 @@ typedef struct {
 
 static void put(trip *T, int i, int j, double x)
 {
-    if (x == 0.0) return;
+    if (x == 0.0 || !T) return; /* T NULL: B, C and the flags only */
     T->i[T->n] = i, T->j[T->n] = j, T->x[T->n] = x, T->n++;
 }
 
@@ -628,18 +628,23 @@ int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double 
                       d->reg > 0 ? " with reg" : "", d->residual, LCP_DIFF_SOLVED_TOL);
         goto done;
     }
-    if (fric) rows_friction(d, &T, tol);
-    else rows_box(d, &T, tol);
-    if ((rc = lcp_csr_from_triplets(&d->K, n, n, T.n, T.i, T.j, T.x))) {
-        rc = lcp_fail(err, rc, NULL, 0, "derivatives: cannot build the Jacobian (%s)", rc == LCP_ERROR ? "out of memory" : "bad entries");
-        goto done;
-    }
-    if (p->kind == LCP_KIND_CCP && lcp_csr_is_symmetric(&p->A, 1e-14)) { /* the symmetric reduction */
+    if (p->kind == LCP_KIND_CCP && lcp_csr_is_symmetric(&p->A, 1e-14)) { /* the symmetric reduction: no K */
+        rows_friction(d, NULL, tol);
         rc = sym_setup(d, tol, err);
         if (rc == LCP_ERROR) goto done;
         rc = 0;
+        if (!d->fsym) d->ndeg = 0; /* counted again with K below */
     }
-    if (!d->fsym && (rc = factor_reduced(d, err))) goto done;
+    if (!d->fsym) {
+        if (fric) rows_friction(d, &T, tol);
+        else rows_box(d, &T, tol);
+        if ((rc = lcp_csr_from_triplets(&d->K, n, n, T.n, T.i, T.j, T.x))) {
+            rc = lcp_fail(err, rc, NULL, 0, "derivatives: cannot build the Jacobian (%s)",
+                          rc == LCP_ERROR ? "out of memory" : "bad entries");
+            goto done;
+        }
+        if ((rc = factor_reduced(d, err))) goto done;
+    }
     int sf;
     if (p->M.p && p->J.p && p->v) { /* the factored form: M's Cholesky and M^-1 J' x */
         int nb = p->M.m;
