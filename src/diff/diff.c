@@ -69,6 +69,7 @@ void lcp_diff_free(lcp_diff *d)
     free(d->x), free(d->w), free(d->B), free(d->C), free(d->flag), free(d->pz), free(d->t1), free(d->t2);
     free(d->ridx), free(d->rmap), free(d->r1), free(d->r2), free(d->side), free(d->pinv);
     lcp_csr_free(&d->KR);
+    lcp_csr_free(&d->KF);
     if (d->fac_on) lcp_sparse_factor_free(&d->F);
     if (d->lu_num) umfpack_di_free_numeric(&d->lu_num);
     if (d->lu_sym) umfpack_di_free_symbolic(&d->lu_sym);
@@ -319,15 +320,21 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
     }
     int nr = d->nr;
     if (nr == 0) return 0;
-    long nnz = 0;
+    long nnz = 0, nf = 0;
     for (int k = 0; k < nr; k++)
         for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++) nnz += d->rmap[K->j[e]] >= 0;
-    if (lcp_csr_alloc(&d->KR, nr, nr, nnz)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
-    nnz = 0;
+    nf = lcp_csr_nnz(K) - nnz - (n - nr); /* K_RF's entries (a held row's K row is its 1) */
+    if (nf < 0) nf = 0;
+    if (lcp_csr_alloc(&d->KR, nr, nr, nnz) || lcp_csr_alloc(&d->KF, nr, n, nf + 1))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    nnz = nf = 0;
     for (int k = 0; k < nr; k++) { /* columns stay ascending: rmap is increasing */
-        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++)
+        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++) {
             if (d->rmap[K->j[e]] >= 0) d->KR.j[nnz] = d->rmap[K->j[e]], d->KR.x[nnz++] = K->x[e];
+            else d->KF.j[nf] = K->j[e], d->KF.x[nf++] = K->x[e];
+        }
         d->KR.p[k + 1] = (int)nnz;
+        d->KF.p[k + 1] = (int)nf;
     }
     int sym = lcp_csr_is_symmetric(&d->KR, 0.0), sf;
     double rcond = 0.0;
@@ -707,14 +714,12 @@ static int finish_jvp(lcp_diff *d, double *t, const double *dmu, const double *d
         else if (d->side[i] > 0 && dhi) t[i] -= dhi[i];
     }
     if (d->fsym) return sym_jvp(d, t, dx) ? lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed") : 0;
-    const lcp_csr *K = &d->K;
+    const lcp_csr *KF = &d->KF;
     for (int i = 0; i < d->n; i++)
         if (d->rmap[i] < 0) dx[i] = -t[i];
     for (int k = 0; k < d->nr; k++) {
-        int i = d->ridx[k];
-        double s = t[i];
-        for (int e = K->p[i]; e < K->p[i + 1]; e++)
-            if (d->rmap[K->j[e]] < 0) s += K->x[e] * dx[K->j[e]];
+        double s = t[d->ridx[k]];
+        for (int e = KF->p[k]; e < KF->p[k + 1]; e++) s += KF->x[e] * dx[KF->j[e]];
         d->r1[k] = -s;
     }
     if (d->nr && solve_reduced(d, 0, d->r1, d->r2))
@@ -757,11 +762,10 @@ static int adjoint(lcp_diff *d, const double *g, double *grad_mu, double *grad_l
     if (d->nr && solve_reduced(d, 1, d->r1, d->r2))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
     for (int i = 0; i < d->n; i++) l[i] = d->rmap[i] < 0 ? g[i] : d->r2[d->rmap[i]];
-    const lcp_csr *K = &d->K;
+    const lcp_csr *KF = &d->KF;
     for (int k = 0; k < d->nr; k++) {
-        int i = d->ridx[k];
-        for (int e = K->p[i]; e < K->p[i + 1]; e++)
-            if (d->rmap[K->j[e]] < 0) l[K->j[e]] -= K->x[e] * l[i];
+        double li = l[d->ridx[k]];
+        for (int e = KF->p[k]; e < KF->p[k + 1]; e++) l[KF->j[e]] -= KF->x[e] * li;
     }
 gradients:
     if (grad_lo) memset(grad_lo, 0, (size_t)d->n * sizeof(double));

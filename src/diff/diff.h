@@ -69,6 +69,7 @@ typedef struct {
      * [K_RR K_RF; 0 I], and only K_RR (nr x nr) is factorised */
     int nr, *ridx, *rmap;  /* the other rows; rmap[i]: i's place among them, -1 if held */
     lcp_csr KR;            /* K_RR */
+    lcp_csr KF;            /* K_RF: row k of K_RR's rows, its entries in held columns (global column index) */
     lcp_sparse_factor F;   /* Cholesky of K_RR where it is symmetric (lcp, blcp: A symmetric) */
     int fac_on, chol;
     /* else K_RR's LU (UMFPACK): its pattern is symmetric (B is block
