@@ -140,12 +140,29 @@ rel=$(fdrel "$T/xAp.mtx" "$T/xAm.mtx" "$T/dxA.mtx")
 check "fc3d: dx along (dA, dmu) agrees with central differences (relative $rel <= 1e-6)" \
     awk -v r="$rel" 'BEGIN { exit !(r <= 1e-6) }'
 
+# ---- a direction file of the factored form: v (the free velocities) ----
+# <g, dx> = <grad_v, dv> with the gradients of the same run's --adjoint
+nv=$(grep -v '^%' "$T/col/v.mtx" | head -1 | awk '{ print $1 }')
+vec "$nv" '0.3 * cos(1.7 * i)' >"$T/dv.mtx"
+printf '{"v": "dv.mtx", "mu": "dmu.mtx"}' >"$T/dirv.json"
+"$LCP" -s nsn -t 1e-13 --quiet "$T/col" --sensitivity "$T/dirv.json" --sensitivity-out "$T/dxv.mtx" \
+    --adjoint "$T/g.mtx" --adjoint-out "$T/gradsv" 2>"$T/e"
+rc=$?
+check "factored: --sensitivity along dv and dmu runs (exit $rc $(cat "$T/e"))" [ $rc -eq 0 ]
+vals "$T/g.mtx" >"$T/g"; vals "$T/dxv.mtx" >"$T/dx"; vals "$T/gradsv/grad_v.mtx" >"$T/gv"; vals "$T/dv.mtx" >"$T/dvv"
+vals "$T/gradsv/grad_mu.mtx" >"$T/gmu"; vals "$T/dmu.mtx" >"$T/dmuv"
+lhs=$(paste "$T/g" "$T/dx" | awk '{ s += $1 * $2 } END { printf "%.17g", s }')
+rhs=$( { paste "$T/gv" "$T/dvv"; paste "$T/gmu" "$T/dmuv"; } | awk '{ s += $1 * $2 } END { printf "%.17g", s }')
+check "factored: <g, dx> = <grad_v, dv> + <grad_mu, dmu> to 1e-10 ($lhs, $rhs)" \
+    awk -v a="$lhs" -v b="$rhs" 'BEGIN { d = a - b; if (d < 0) d = -d; s = a < 0 ? -a : a; exit !(d <= 1e-10 * (s + 1e-300)) }'
+printf '{"b": "db.mtx", "v": "dv.mtx"}' >"$T/d6.json"
+
 # direction files at fault: exit 2, one line naming the file
 printf '%%%%MatrixMarket matrix coordinate real general\n36 36 1\n1 36 1.0\n' >"$T/dAout.mtx"
 printf '{"A": "dAout.mtx"}' >"$T/d1.json"; printf '{"b": "db.mtx", "q": [1]}' >"$T/d2.json"
 printf '{"lo": "db.mtx"}' >"$T/d3.json"; printf '{"b": "db.mtx",\n' >"$T/d4.json"
 printf '{"b": [1, 2]}' >"$T/d5.json"
-for j in d1 d2 d3 d4 d5; do
+for j in d1 d2 d3 d4 d5 d6; do
     "$LCP" --quiet "$T/col" --sensitivity "$T/$j.json" --sensitivity-out "$T/o.mtx" 2>"$T/e"; rc=$?
     want=$([ $j = d1 ] && echo dAout.mtx || echo $j.json)
     check "direction file $j refused: exit 2, one line naming $want ($(cat "$T/e"))" \
