@@ -312,8 +312,8 @@ int lcps_vjp_bounds(lcps_diff *d, const double *g, double *grad_A, double *grad_
                     double *grad_lo, double *grad_hi, char *err, size_t errlen);
 /* Where the Jacobian on the rows not held at a bound is singular (the
  * solution is not unique: redundant contacts, a singular A), lcps_diff_new
- * takes its pseudo-inverse (LAPACK's SVD, singular values below 1e-9 of
- * the largest dropped; up to 3,000 such rows, 5 beyond): every JVP is then
+ * takes its pseudo-inverse (LAPACK: the eigendecomposition of a symmetric
+ * block, else the SVD; singular values below 1e-9 of the largest dropped; up to 3,000 such rows, 5 beyond): every JVP is then
  * the least-squares derivative of minimal norm and every VJP its adjoint.
  * What is unique stays exact (w = A x + b where A = J M^-1 J': the
  * velocities); x's derivative is one choice among many.  Returns the

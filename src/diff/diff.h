@@ -44,7 +44,7 @@
 /* A singular K_RR (reciprocal condition below 1e-14, or a singular LU):
  * its singular values below LCP_DIFF_RANK_TOL times the largest count as
  * zero, and the derivative is the least-squares solution of minimal norm
- * (K_RR's pseudo-inverse, from LAPACK's SVD) when nr is at most
+ * (K_RR's pseudo-inverse, from LAPACK's dsyevd or dgesdd) when nr is at most
  * LCP_DIFF_DENSE_MAX; larger singular systems are refused. */
 #define LCP_DIFF_RANK_TOL 1e-9
 #define LCP_DIFF_DENSE_MAX 3000
@@ -143,7 +143,7 @@ int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *gr
                         double *grad_lo, double *grad_hi, lcp_err *err);
 
 /* How K_RR was factorised: "Cholesky (CHOLMOD)", "LU (UMFPACK, symmetric
- * strategy)", "pseudo-inverse (SVD)", "none" (every row held), or for ccp
+ * strategy)", "pseudo-inverse (LAPACK)", "none" (every row held), or for ccp
  * "symmetric reduction, Cholesky (CHOLMOD)". */
 const char *lcp_diff_method(const lcp_diff *d);
 
