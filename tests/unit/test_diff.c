@@ -1068,6 +1068,36 @@ static void test_ccp_reduction(void)
     lcps_diff_free(h);
     lcps_result_free(&r);
     lcps_problem_free(p);
+    /* with "reg": the reduction of A + reg I (the diagonal of M and the
+     * products with A) gives the derivative of the problem with reg added
+     * to A's diagonal, at that problem's solution */
+    double eps = 1e-2;
+    spec ss = sp;
+    ss.vx = malloc((size_t)sp.n * sp.n * sizeof(double));
+    for (int i = 0; i < sp.n; i++)
+        for (int j = 0; j < sp.n; j++) ss.vx[i * sp.n + j] = sp.vx[i * sp.n + j] + (i == j ? eps : 0.0);
+    lcps_problem *ps = make(&ss), *p0 = make(&sp);
+    memset(&r, 0, sizeof r);
+    CHECK(ps && p0 && solve(ps, &hw, NULL, &r) == 0);
+    lcps_settings *sr = lcps_settings_new();
+    lcps_settings_set(sr, "reg", "0.01", NULL, 0);
+    lcps_diff *hs = NULL, *hreg = NULL;
+    CHECK(lcps_diff_new(ps, NULL, &r, &hs, err, sizeof err) == 0);
+    CHECK(lcps_diff_new(p0, sr, &r, &hreg, err, sizeof err) == 0);
+    if (hs && hreg) {
+        CHECK(strstr(lcp_diff_method(lcp_diff_of(hreg)), "symmetric reduction") != NULL);
+        double db[36], g[36], d1[36], d2[36], g1[36], g2[36], e = 0, eg = 0;
+        for (int i = 0; i < 36; i++) db[i] = urand(), g[i] = urand();
+        CHECK(lcps_jvp(hs, NULL, db, NULL, d1, err, sizeof err) == 0 && lcps_jvp(hreg, NULL, db, NULL, d2, err, sizeof err) == 0);
+        CHECK(lcps_vjp(hs, g, NULL, g1, NULL, err, sizeof err) == 0 && lcps_vjp(hreg, g, NULL, g2, NULL, err, sizeof err) == 0);
+        for (int i = 0; i < 36; i++) e = fmax(e, fabs(d1[i] - d2[i])), eg = fmax(eg, fabs(g1[i] - g2[i]));
+        CHECK(e <= 1e-12 * norm_inf(d1, 36) && eg <= 1e-12 * norm_inf(g1, 36) && norm_inf(d1, 36) > 0);
+    }
+    lcps_diff_free(hs), lcps_diff_free(hreg);
+    lcps_settings_free(sr);
+    lcps_result_free(&r);
+    lcps_problem_free(ps), lcps_problem_free(p0);
+    free(ss.vx);
     spec_free(&sp);
 }
 
