@@ -114,16 +114,9 @@ int main(int argc, char **argv)
         int nk = ld->fsym ? ld->nf : ld->nr;
         double *kb = calloc((size_t)nk + 1, sizeof *kb), *ky = calloc((size_t)nk + 1, sizeof *ky);
         for (int i = 0; i < nk; i++) kb[i] = sin(2.0 * i + 1.0);
-        for (int k = 0; k < INNER; k++) { /* the factor's solve alone, as lcp_diff calls it */
-            lcp_diff *mld = (lcp_diff *)ld;
+        for (int k = 0; k < INNER; k++) { /* the factor's transposed solve alone, as a VJP calls it */
             t0 = lcp_cpu_now();
-            if (mld->lu_num)
-                umfpack_di_wsolve(UMFPACK_A, mld->KR.p, mld->KR.j, mld->KR.x, ky, kb, mld->lu_num, mld->lu_control,
-                                  mld->lu_info, mld->lu_wi, mld->lu_ww);
-            else if (mld->fsym && nk)
-                lcp_sparse_factor_solve(&mld->FS, kb, ky);
-            else if (mld->chol)
-                lcp_sparse_factor_solve(&mld->F, kb, ky);
+            lcp_diff_solve_factor((lcp_diff *)ld, 1, kb, ky);
             tk[r * INNER + k] = lcp_cpu_now() - t0;
         }
         free(kb), free(ky);

@@ -292,6 +292,11 @@ const char *lcp_diff_method(const lcp_diff *d)
     return d->pinv ? "pseudo-inverse (LAPACK)" : d->chol ? "Cholesky (CHOLMOD)" : d->lu_num ? "LU (UMFPACK, symmetric strategy)" : "none";
 }
 
+int lcp_diff_solve_factor(lcp_diff *d, int trans, const double *r, double *y)
+{
+    return d->fsym ? (d->nf ? lcp_sparse_factor_solve(&d->FS, r, y) : 0) : d->nr ? solve_reduced(d, trans, r, y) : 0;
+}
+
 /* K_RR's LU by UMFPACK's symmetric strategy; *rcond its estimate.
  * LCP_SF_SINGULAR for an exactly singular K_RR. */
 static int lu_factor(lcp_diff *d, double *rcond, lcp_err *err)

@@ -147,6 +147,10 @@ int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *gr
  * "symmetric reduction, Cholesky (CHOLMOD)". */
 const char *lcp_diff_method(const lcp_diff *d);
 
+/* y = K_RR^-1 r (trans: K_RR^-T r) with the handle's factor, as every JVP
+ * and VJP does (the benchmarks time it alone). */
+int lcp_diff_solve_factor(lcp_diff *d, int trans, const double *r, double *y);
+
 /* The lcp_diff of a handle of the library (diff_api.c; the benchmarks). */
 struct lcps_diff;
 const lcp_diff *lcp_diff_of(const struct lcps_diff *h);
