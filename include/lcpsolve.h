@@ -239,8 +239,9 @@ const char *const *lcps_solver_names(void);
 /* Exact derivatives of a solved problem's x with respect to its data, by
  * implicit differentiation of the natural map at x (the residual's
  * equation x = P(x - w), w = A x + b, with De Saxce's term for fc3d):
- * one sparse LU of its generalised Jacobian K (UMFPACK), made by
- * lcps_diff_new and reused by every JVP and VJP of the handle (a VJP is
+ * one sparse factorisation of its generalised Jacobian K (CHOLMOD where
+ * it is symmetric or reduces to a symmetric system, UMFPACK's LU
+ * otherwise), made by lcps_diff_new and reused by every JVP and VJP of the handle (a VJP is
  * one transposed solve with it).  Rows where x is strictly complementary
  * (and friction contacts strictly inside one piece of the cone projection:
  * interior, surface, polar cone) are differentiable there and the

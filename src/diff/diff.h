@@ -19,7 +19,12 @@
  * with one factorisation made once and reused by every JVP and VJP: rows
  * held at their bound (K's row e_i) are eliminated, and the rest, K_RR, is
  * factorised by CHOLMOD where it is symmetric (lcp and blcp with A
- * symmetric: K_RR = A_RR) and by UMFPACK's LU otherwise.
+ * symmetric: K_RR = A_RR) and by UMFPACK's LU otherwise (fc3d: De Saxce's
+ * term makes it unsymmetric where contacts slide); ccp with A symmetric
+ * takes a symmetric reduction instead (a Cholesky; see fsym below).  A
+ * singular K_RR (redundant contacts) takes its pseudo-inverse: the
+ * derivative of minimal norm.  A blcp's bounds lo, hi enter as one more
+ * right-hand side on the rows held at them (dx_i = dlo_i or dhi_i).
  *
  * Degenerate rows (both sides of a complementarity pair within the
  * tolerance, or z = x - w on the border of two pieces of the projection)
