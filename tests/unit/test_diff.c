@@ -995,6 +995,57 @@ static void test_duplicated_rows(void)
     spec_free(&base);
 }
 
+/* Redundant contacts in a ccp: a random problem's sticking contact copied
+ * (its 3 rows and columns of A, its q and mu), the force split in halves:
+ * the symmetric reduction's M is singular, so the general path's
+ * pseudo-inverse takes over; w's derivative against differences. */
+static void test_duplicated_contact_ccp(void)
+{
+    spec base;
+    random_friction(&base, "ccp", 8);
+    lcps_problem *p0 = make(&base);
+    how hw = {"nsn", 1e-14, 0, 1e-6, 1e-5, 0, -1, NULL, 0};
+    lcps_result r0;
+    memset(&r0, 0, sizeof r0);
+    CHECK(p0 && solve(p0, &hw, NULL, &r0) == 0);
+    int m = base.n, n = m + 3, dup = -1;
+    for (int c = 0; c < m / 3 && dup < 0; c++) { /* a sticking contact: r strictly inside its cone */
+        const double *rc = r0.x + 3 * c;
+        if (rc[0] > 1e-3 && sqrt(rc[1] * rc[1] + rc[2] * rc[2]) < 0.9 * base.mu[c] * rc[0]) dup = c;
+    }
+    CHECK(dup >= 0);
+    if (dup < 0) {
+        lcps_result_free(&r0), lcps_problem_free(p0), spec_free(&base);
+        return;
+    }
+    int *src = malloc((size_t)n * sizeof *src);
+    for (int i = 0; i < m; i++) src[i] = i;
+    for (int k = 0; k < 3; k++) src[m + k] = 3 * dup + k;
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.kind = "ccp", sp.n = n, sp.nmu = n / 3;
+    sp.rp = malloc((size_t)(n + 1) * sizeof(int));
+    sp.cj = malloc((size_t)n * n * sizeof(int));
+    sp.vx = malloc((size_t)n * n * sizeof(double));
+    sp.b = malloc((size_t)n * sizeof(double));
+    sp.mu = malloc((size_t)sp.nmu * sizeof(double));
+    for (int i = 0; i <= n; i++) sp.rp[i] = i * n;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) sp.cj[i * n + j] = j, sp.vx[i * n + j] = base.vx[src[i] * m + src[j]];
+        sp.b[i] = base.b[src[i]];
+    }
+    for (int c = 0; c < sp.nmu; c++) sp.mu[c] = base.mu[src[3 * c] / 3];
+    double *x = malloc((size_t)n * sizeof *x);
+    memcpy(x, r0.x, (size_t)m * sizeof *x);
+    for (int k = 0; k < 3; k++) x[3 * dup + k] = x[m + k] = 0.5 * r0.x[3 * dup + k];
+    check_singular("ccp duplicated contact (singular)", &sp, &hw, x);
+    free(src), free(x);
+    lcps_result_free(&r0);
+    lcps_problem_free(p0);
+    spec_free(&sp);
+    spec_free(&base);
+}
+
 /* The minimum norm by construction: two copies of one contact (a
  * duplicated row and column of A): the derivative splits the force
  * equally between them. */
@@ -1148,5 +1199,6 @@ int main(void)
     test_minimum_norm_split();
     test_duplicated_rows();
     test_ccp_reduction();
+    test_duplicated_contact_ccp();
     CHECK_DONE();
 }
