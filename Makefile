@@ -214,8 +214,10 @@ bench-update: $(BIN) $(BUILD)/bench/update_path
 # (DIFF_REPEATS rounds) and fc3d by admm to 1e-7 (one round: about 1.5 minutes)
 # (BENCHMARKS.md; DIFF_BASE: a smaller pyramid)
 bench-diff: $(BUILD)/bench/diff_cost
-	@$(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) ipm linsolve sparse && \
-	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7
+	@export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1; \
+	    $(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) ipm linsolve sparse && \
+	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7 && \
+	    $(BUILD)/bench/diff_cost ccp $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7
 
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed
 SICONOS_INC = /usr/include/siconos

@@ -3,15 +3,20 @@
  *
  *   build/bench/diff_cost KIND BASE SHIFT REPEATS SOLVER [OPTION VALUE]...
  *
- * KIND lcp or fc3d (mu 0.5).  The pyramid's A is singular (4 contact points
+ * KIND lcp, fc3d or ccp (mu 0.5).  The pyramid's A is singular (4 contact points
  * a face: the solution is not unique, nor its derivative), so the problem
  * solved is A + SHIFT I (its own problem: the solve reaches its tolerance).
  * Rounds of: the solve (lcps_solve with SOLVER and the options), then
  * lcps_diff_new (the Jacobian K at the solution and its LU), a JVP along a
  * random db and a VJP of a random g (each one solve with that LU), and,
  * as the yardstick of "one linear solve with a factorisation", a CHOLMOD
- * factorisation of A + SHIFT I and one solve with it.  Prints the medians
- * in milliseconds and the ratios to the solve, all from the same run. */
+ * factorisation of A + SHIFT I and one solve with it.  Every time is the
+ * calling thread's CPU time (lcp_cpu_now: the machine's load does not move
+ * it; run with one thread: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1, as
+ * make bench-diff does); the JVP, the VJP and the yardstick's solve are
+ * timed INNER (15) times a round.  Prints the medians in milliseconds and
+ * the ratios to the solve and to the yardstick's solve, all from the same
+ * run. */
 #include <lcpsolve.h>
 
 #include <math.h>
@@ -21,19 +26,22 @@
 
 #include "core/api_internal.h"
 #include "core/common.h"
+#include "diff/diff.h"
 #include "la/sparse_factor.h"
 #include "median.h"
+
+#define INNER 15
 
 int main(int argc, char **argv)
 {
     if (argc < 6 || (argc - 6) % 2) {
-        fprintf(stderr, "usage: %s lcp|fc3d BASE SHIFT REPEATS SOLVER [OPTION VALUE]...\n", argv[0]);
+        fprintf(stderr, "usage: %s lcp|fc3d|ccp BASE SHIFT REPEATS SOLVER [OPTION VALUE]...\n", argv[0]);
         return 2;
     }
     const char *kind = argv[1];
     double shift = atof(argv[3]);
     int repeats = atoi(argv[4]);
-    if (repeats < 1 || shift < 0 || (strcmp(kind, "lcp") && strcmp(kind, "fc3d"))) {
+    if (repeats < 1 || shift < 0 || (strcmp(kind, "lcp") && strcmp(kind, "fc3d") && strcmp(kind, "ccp"))) {
         fprintf(stderr, "diff_cost: bad arguments\n");
         return 2;
     }
@@ -66,19 +74,22 @@ int main(int argc, char **argv)
             fprintf(stderr, "diff_cost: %s\n", err);
             return 2;
         }
-    double *ts = malloc((size_t)repeats * 6 * sizeof *ts), *tp = ts + repeats, *tj = tp + repeats, *tv = tj + repeats;
-    double *tf = tv + repeats, *tl = tf + repeats;
+    double *ts = malloc((size_t)repeats * (3 + 3 * INNER) * sizeof *ts), *tp = ts + repeats, *tf = tp + repeats;
+    double *tj = tf + repeats, *tv = tj + (size_t)repeats * INNER, *tl = tv + (size_t)repeats * INNER;
     double *db = malloc((size_t)n * sizeof *db), *gv = malloc((size_t)n * sizeof *gv), *dx = malloc((size_t)n * sizeof *dx);
     double *gb = malloc((size_t)n * sizeof *gb), *gA = malloc((size_t)nnz * sizeof *gA), *y = malloc((size_t)n * sizeof *y);
     for (int i = 0; i < n; i++) db[i] = sin(i + 1.0), gv[i] = cos(3.0 * i);
     int status = 0, ndeg = 0, iters = 0;
     double dotdiff = 0;
-    const char *solver = "";
+    const char *solver = "", *how = "";
+    double fill_k = 0, fill_a = 0; /* nonzeros of K_RR's factors, of A's Cholesky factor */
+    double *tg = malloc((size_t)repeats * INNER * sizeof *tg); /* a VJP of b alone (no grad_A) */
+    double *tk = malloc((size_t)repeats * INNER * sizeof *tk); /* one solve with K's factor alone */
     for (int r = 0; r < repeats; r++) {
         lcps_result res;
-        double t0 = lcp_now();
+        double t0 = lcp_cpu_now();
         int rc = lcps_solve(p, s, NULL, &res, err, sizeof err);
-        ts[r] = lcp_now() - t0;
+        ts[r] = lcp_cpu_now() - t0;
         if (rc) {
             fprintf(stderr, "diff_cost: the solve ended %s (%s)\n", lcps_status_name(res.status), err);
             return 1;
@@ -86,20 +97,40 @@ int main(int argc, char **argv)
         iters = res.iterations;
         solver = res.solver;
         lcps_diff *d = NULL;
-        t0 = lcp_now();
+        t0 = lcp_cpu_now();
         rc = lcps_diff_new(p, NULL, &res, &d, err, sizeof err);
-        tp[r] = lcp_now() - t0;
+        tp[r] = lcp_cpu_now() - t0;
         if (rc) {
             fprintf(stderr, "diff_cost: %s\n", err);
             return 1;
         }
         ndeg = lcps_diff_degenerate(d, NULL);
-        t0 = lcp_now();
-        rc = lcps_jvp(d, NULL, db, NULL, dx, err, sizeof err);
-        tj[r] = lcp_now() - t0;
-        t0 = lcp_now();
-        rc |= lcps_vjp(d, gv, gA, gb, NULL, err, sizeof err);
-        tv[r] = lcp_now() - t0;
+        const lcp_diff *ld = lcp_diff_of(d);
+        how = lcp_diff_method(ld);
+        fill_k = ld->lu_num ? ld->lu_info[UMFPACK_LNZ] + ld->lu_info[UMFPACK_UNZ]
+                 : ld->fsym      ? ld->FS.cc.lnz
+                 : ld->chol      ? ld->F.cc.lnz
+                                 : 0;
+        int nk = ld->fsym ? ld->nf : ld->nr;
+        double *kb = calloc((size_t)nk + 1, sizeof *kb), *ky = calloc((size_t)nk + 1, sizeof *ky);
+        for (int i = 0; i < nk; i++) kb[i] = sin(2.0 * i + 1.0);
+        for (int k = 0; k < INNER; k++) { /* the factor's transposed solve alone, as a VJP calls it */
+            t0 = lcp_cpu_now();
+            lcp_diff_solve_factor((lcp_diff *)ld, 1, kb, ky);
+            tk[r * INNER + k] = lcp_cpu_now() - t0;
+        }
+        free(kb), free(ky);
+        for (int k = 0; k < INNER && !rc; k++) {
+            t0 = lcp_cpu_now();
+            rc = lcps_jvp(d, NULL, db, NULL, dx, err, sizeof err);
+            tj[r * INNER + k] = lcp_cpu_now() - t0;
+            t0 = lcp_cpu_now();
+            rc |= lcps_vjp(d, gv, gA, gb, NULL, err, sizeof err);
+            tv[r * INNER + k] = lcp_cpu_now() - t0;
+            t0 = lcp_cpu_now();
+            rc |= lcps_vjp(d, gv, NULL, gb, NULL, err, sizeof err);
+            tg[r * INNER + k] = lcp_cpu_now() - t0;
+        }
         if (rc) {
             fprintf(stderr, "diff_cost: %s\n", err);
             return 1;
@@ -112,30 +143,39 @@ int main(int argc, char **argv)
         /* the yardstick: a Cholesky of A + shift I and one solve */
         const lcp_problem *ps = lcp_api_problem(p, NULL, NULL, &e);
         lcp_sparse_factor F;
-        t0 = lcp_now();
+        t0 = lcp_cpu_now();
         int sf = lcp_sparse_factor_init(&F, n, ps->A.p, ps->A.j, ps->A.x, 1, LCP_SF_REFINE_DEFAULT);
         if (!sf) sf = lcp_sparse_factor_refactor(&F, ps->A.x, LCP_SF_CHOLESKY);
-        tf[r] = lcp_now() - t0;
-        t0 = lcp_now();
-        if (!sf) sf = lcp_sparse_factor_solve(&F, db, y);
-        tl[r] = lcp_now() - t0;
+        tf[r] = lcp_cpu_now() - t0;
+        if (!sf) fill_a = F.cc.lnz;
+        for (int k = 0; k < INNER && !sf; k++) {
+            t0 = lcp_cpu_now();
+            sf = lcp_sparse_factor_solve(&F, db, y);
+            tl[r * INNER + k] = lcp_cpu_now() - t0;
+        }
         lcp_sparse_factor_free(&F);
         status |= sf;
     }
-    double ms = 1e3, S = median(ts, repeats), P = median(tp, repeats), Jv = median(tj, repeats), V = median(tv, repeats);
-    double Fc = median(tf, repeats), L = median(tl, repeats);
+    int ri = repeats * INNER;
+    double ms = 1e3, S = median(ts, repeats), P = median(tp, repeats), Jv = median(tj, ri), V = median(tv, ri);
+    double Fc = median(tf, repeats), L = median(tl, ri), G = median(tg, ri), Ks = median(tk, ri);
     printf("pyramid base %s, %s, %d contacts, n = %d, nnz(A) = %ld, A + %g I; solver %s (%d iterations); "
-           "%d degenerate; %d rounds (medians)\n",
-           argv[2], kind, strcmp(kind, "lcp") ? n / 3 : n, n, nnz, shift, solver, iters, ndeg, repeats);
+           "%d degenerate; %d rounds, %d JVP, VJP and yardstick solves a round (medians, thread CPU time); "
+           "K_RR %s\n",
+           argv[2], kind, strcmp(kind, "lcp") ? n / 3 : n, n, nnz, shift, solver, iters, ndeg, repeats, INNER, how);
     printf("  solve                      %10.2f ms\n", S * ms);
     printf("  lcps_diff_new (K, factor)  %10.2f ms   %.3f x the solve\n", P * ms, P / S);
     printf("  lcps_jvp (one solve)       %10.2f ms   %.4f x the solve\n", Jv * ms, Jv / S);
     printf("  lcps_vjp (one solve)       %10.2f ms   %.4f x the solve\n", V * ms, V / S);
+    printf("  lcps_vjp, grad_b alone     %10.2f ms   %.4f x the solve\n", G * ms, G / S);
     printf("  new + vjp                  %10.2f ms   %.3f x the solve\n", (P + V) * ms, (P + V) / S);
-    printf("  yardstick: Cholesky of A   %10.2f ms, one solve with it %.2f ms (vjp / that solve: %.2f)\n", Fc * ms,
-           L * ms, V / L);
+    printf("  yardstick: Cholesky of A   %10.2f ms, one solve with it %.2f ms (vjp / that solve: %.2f; grad_b alone: %.2f)\n",
+           Fc * ms, L * ms, V / L, G / L);
+    printf("  K's factor, one solve alone %9.2f ms (that / the yardstick's solve: %.2f)\n", Ks * ms, Ks / L);
+    printf("  factors' nonzeros: K's %.0f (LU: L + U), A's Cholesky %.0f (L; a solve reads it twice)\n", fill_k,
+           fill_a);
     printf("  dot-product test |<g, Jv> - <J'g, v>| / |<g, Jv>| = %.1e\n", dotdiff);
-    free(ts), free(db), free(gv), free(dx), free(gb), free(gA), free(y), free(ax);
+    free(tk), free(tg), free(ts), free(db), free(gv), free(dx), free(gb), free(gA), free(y), free(ax);
     lcps_settings_free(s);
     lcps_problem_free(p);
     lcps_problem_free(g);

@@ -239,8 +239,9 @@ const char *const *lcps_solver_names(void);
 /* Exact derivatives of a solved problem's x with respect to its data, by
  * implicit differentiation of the natural map at x (the residual's
  * equation x = P(x - w), w = A x + b, with De Saxce's term for fc3d):
- * one sparse LU of its generalised Jacobian K (UMFPACK), made by
- * lcps_diff_new and reused by every JVP and VJP of the handle (a VJP is
+ * one sparse factorisation of its generalised Jacobian K (CHOLMOD where
+ * it is symmetric or reduces to a symmetric system, UMFPACK's LU
+ * otherwise), made by lcps_diff_new and reused by every JVP and VJP of the handle (a VJP is
  * one transposed solve with it).  Rows where x is strictly complementary
  * (and friction contacts strictly inside one piece of the cone projection:
  * interior, surface, polar cone) are differentiable there and the
@@ -267,9 +268,10 @@ typedef struct lcps_diff lcps_diff;
  * must solve the problem (A + reg I with the setting "reg") to a
  * natural-map residual of 1e-6 relative to the residual's scale, whatever
  * r.status says (2 otherwise: with "reg" the status is of the original
- * problem).  5 (error) when K is singular: the solution is not unique
- * there (redundant contacts, a singular A): differentiate a regularised
- * problem (setting "reg"). */
+ * problem).  Where K is singular (the solution is not unique: redundant
+ * contacts, a singular A) the derivative is the one of minimal norm
+ * (lcps_diff_minimum_norm); 5 (error) when that singular system is too
+ * large for it: differentiate a regularised problem (setting "reg"). */
 int lcps_diff_new(const lcps_problem *p, const lcps_settings *s, const lcps_result *r, lcps_diff **out, char *err,
                   size_t errlen);
 /* The length of an array: "x", "b", "e" (n), "A" (values of A), "mu", "M",
@@ -296,6 +298,29 @@ int lcps_jvp_factored(lcps_diff *d, const double *dM, const double *dJ, const do
 int lcps_vjp_factored(lcps_diff *d, const double *g, double *grad_M, double *grad_J, double *grad_v,
                       double *grad_e, double *grad_mu, char *err, size_t errlen);
 void lcps_diff_free(lcps_diff *d);
+
+/* The bounds of a blcp as variables: the JVP along dA, db, dmu, dlo, dhi
+ * and the VJP's gradients with respect to them (n each for lo and hi;
+ * lcps_diff_len "lo", "hi": n for a blcp, 0 otherwise).  A row held at
+ * its bound lo_i (hi_i) moves with it: dx_i = dlo_i (dhi_i); rows with
+ * findex take their bounds from mu and x_findex instead (dmu), and their
+ * grad_lo, grad_hi are 0, as on the free rows.  dlo, dhi NULL: no change
+ * (not NULL on another kind: 2); grad_lo, grad_hi NULL: not computed.
+ * lcps_jvp and lcps_vjp are these with the bounds fixed. */
+int lcps_jvp_bounds(lcps_diff *d, const double *dA, const double *db, const double *dmu, const double *dlo,
+                    const double *dhi, double *dx, char *err, size_t errlen);
+int lcps_vjp_bounds(lcps_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu,
+                    double *grad_lo, double *grad_hi, char *err, size_t errlen);
+/* Where the Jacobian on the rows not held at a bound is singular (the
+ * solution is not unique: redundant contacts, a singular A), lcps_diff_new
+ * takes its pseudo-inverse (LAPACK: the eigendecomposition of a symmetric
+ * block, else the SVD; singular values below 1e-9 of the largest dropped; up to 3,000 such rows, 5 beyond): every JVP is then
+ * the least-squares derivative of minimal norm and every VJP its adjoint.
+ * What is unique stays exact (w = A x + b where A = J M^-1 J': the
+ * velocities); x's derivative is one choice among many.  Returns the
+ * dimension of the null space dropped (0: the Jacobian was invertible,
+ * the derivative is the unique one), -1 for a NULL handle. */
+int lcps_diff_minimum_norm(const lcps_diff *d);
 
 
 /* ---- data out, many solves, stopping: for front ends in other languages */

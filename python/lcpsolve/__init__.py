@@ -376,19 +376,20 @@ class Result:
     def converged(self):
         return self.status == "solved"
 
-    def jvp(self, dA=None, db=None, dmu=None, dM=None, dJ=None, dv=None, de=None):
-        """The derivative of x along (dA, db, dmu), or of a factored problem
-        along (dM, dJ, dv, de, dmu): exact where the solution is
-        differentiable, one-sided on the degenerate rows (docs/python.md).
+    def jvp(self, dA=None, db=None, dmu=None, dM=None, dJ=None, dv=None, de=None, dlo=None, dhi=None):
+        """The derivative of x along (dA, db, dmu; a blcp's bounds dlo, dhi),
+        or of a factored problem along (dM, dJ, dv, de, dmu): exact where
+        the solution is differentiable, one-sided on the degenerate rows,
+        of minimal norm where the solution is not unique (docs/python.md).
         dA: as A was given (dense, or scipy.sparse read at A's pattern), or
         its values in the order of A's entries."""
         from . import _diff
-        return _diff.jvp(self, dA, db, dmu, dM, dJ, dv, de)
+        return _diff.jvp(self, dA, db, dmu, dM, dJ, dv, de, dlo, dhi)
 
     def vjp(self, g):
         """The gradients of <g, x> with respect to the data: a dict with "A"
-        (in the shape A was given), "b", "mu", and of a factored problem "M",
-        "J", "v", "e".  One transposed solve with the factorisation the first
+        (in the shape A was given), "b", "mu", "lo", "hi" (a blcp's bounds),
+        and of a factored problem "M", "J", "v", "e".  One transposed solve with the factorisation the first
         jvp or vjp made."""
         from . import _diff
         return _diff.vjp(self, g)
@@ -398,6 +399,14 @@ class Result:
         """The rows whose derivative is one-sided (a boolean array)."""
         from . import _diff
         return _diff.degenerate(self)
+
+    @property
+    def minimum_norm(self):
+        """0: the derivative is unique; k > 0: the Jacobian is singular (the
+        solution is not unique) and jvp, vjp give the derivative of minimal
+        norm, leaving out a null space of dimension k."""
+        from . import _diff
+        return _diff.minimum_norm(self)
 
     def __repr__(self):
         return (f"<lcpsolve.Result {self.status} solver={self.solver} iterations={self.iterations} "

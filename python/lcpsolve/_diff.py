@@ -1,6 +1,7 @@
-"""Derivatives of a solution (lcps_diff_new, lcps_jvp, lcps_vjp and their
-factored forms; man 3 lcpsolve, DERIVATIVES): Result.jvp, Result.vjp and
-Result.degenerate are built here.
+"""Derivatives of a solution (lcps_diff_new, lcps_jvp_bounds,
+lcps_vjp_bounds and the factored forms; man 3 lcpsolve, DERIVATIVES):
+Result.jvp, Result.vjp, Result.degenerate and Result.minimum_norm are built
+here.
 
 The library differentiates the natural map at the solution (implicit
 differentiation; degenerate rows take a documented one-sided derivative and
@@ -16,6 +17,12 @@ import numpy as np
 from . import _clib
 
 _ERRLEN = 1024
+
+_c_int, _vp = ctypes.c_int, ctypes.c_void_p
+# the bounds of a blcp as variables (lcps_jvp and lcps_vjp with lo, hi)
+_jvp_bounds = _clib._sig("lcps_jvp_bounds", _c_int, *([_vp] * 7), *_clib.ERR)
+_vjp_bounds = _clib._sig("lcps_vjp_bounds", _c_int, *([_vp] * 7), *_clib.ERR)
+_minimum_norm = _clib._sig("lcps_diff_minimum_norm", _c_int, _vp)
 
 
 class _Handle:
@@ -127,9 +134,10 @@ def _matrix_out(res, name, vals):
     return sp.csr_matrix((vals, m.indices.copy(), m.indptr.copy()), shape=m.shape)
 
 
-def jvp(res, dA=None, db=None, dmu=None, dM=None, dJ=None, dv=None, de=None):
-    """The derivative of x along (dA, db, dmu) -- or, of a factored problem,
-    along (dM, dJ, dv, de, dmu) -- at this solution (None: no change)."""
+def jvp(res, dA=None, db=None, dmu=None, dM=None, dJ=None, dv=None, de=None, dlo=None, dhi=None):
+    """The derivative of x along (dA, db, dmu, and for a blcp dlo, dhi) --
+    or, of a factored problem, along (dM, dJ, dv, de, dmu) -- at this
+    solution (None: no change)."""
     d = handle(res)
     n = _len(d, "x")
     dx = np.zeros(n)
@@ -142,15 +150,21 @@ def jvp(res, dA=None, db=None, dmu=None, dM=None, dJ=None, dv=None, de=None):
         vv = None if dv is None else _vector("dv", dv, _len(d, "v"))
         ve = None if de is None else _vector("de", de, n)
         vmu = None if dmu is None else _vector("dmu", np.atleast_1d(dmu), _len(d, "mu"))
-        if dA is not None or db is not None:
+        if dA is not None or db is not None or dlo is not None or dhi is not None:
             from . import InputError
-            raise InputError("jvp: either dA, db (A and b) or dM, dJ, dv, de (the factored form)")
+            raise InputError("jvp: either dA, db, dlo, dhi (A, b and the bounds) or dM, dJ, dv, de (the factored form)")
         rc = _clib.jvp_factored(d.h, ptr(vM), ptr(vJ), ptr(vv), ptr(ve), ptr(vmu), dx.ctypes.data, err, _ERRLEN)
     else:
         vA = _values("dA", dA, res, _len(d, "A"))
         vb = None if db is None else _vector("db", db, n)
         vmu = None if dmu is None else _vector("dmu", np.atleast_1d(dmu), _len(d, "mu"))
-        rc = _clib.jvp(d.h, ptr(vA), ptr(vb), ptr(vmu), dx.ctypes.data, err, _ERRLEN)
+        nlo = _len(d, "lo")
+        if (dlo is not None or dhi is not None) and nlo <= 0:
+            from . import InputError
+            raise InputError("jvp: dlo, dhi: only a blcp has bounds")
+        vlo = None if dlo is None else _vector("dlo", dlo, nlo)
+        vhi = None if dhi is None else _vector("dhi", dhi, nlo)
+        rc = _jvp_bounds(d.h, ptr(vA), ptr(vb), ptr(vmu), ptr(vlo), ptr(vhi), dx.ctypes.data, err, _ERRLEN)
     if rc:
         _raise(rc, err)
     return dx
@@ -159,7 +173,8 @@ def jvp(res, dA=None, db=None, dmu=None, dM=None, dJ=None, dv=None, de=None):
 def vjp(res, g):
     """The gradients of <g, x> with respect to the data: a dict with "A"
     (the shape A was given in), "b", "mu" (friction kinds, blcp with
-    findex), and of a factored problem "M", "J", "v", "e"."""
+    findex), "lo" and "hi" (blcp; None otherwise), and of a factored problem
+    "M", "J", "v", "e"."""
     from . import _vector
     d = handle(res)
     n = _len(d, "x")
@@ -168,11 +183,14 @@ def vjp(res, g):
     nA, nmu = _len(d, "A"), _len(d, "mu")
     gA, gb = np.zeros(max(nA, 0)), np.zeros(n)
     gmu = np.zeros(nmu) if nmu > 0 else None
-    rc = _clib.vjp(d.h, gv.ctypes.data, gA.ctypes.data if nA > 0 else None, gb.ctypes.data,
-                   gmu.ctypes.data if gmu is not None else None, err, _ERRLEN)
+    nlo = _len(d, "lo")
+    glo, ghi = (np.zeros(nlo), np.zeros(nlo)) if nlo > 0 else (None, None)
+    ptr = lambda a: a.ctypes.data if a is not None else None  # noqa: E731
+    rc = _vjp_bounds(d.h, gv.ctypes.data, gA.ctypes.data if nA > 0 else None, gb.ctypes.data, ptr(gmu), ptr(glo),
+                     ptr(ghi), err, _ERRLEN)
     if rc:
         _raise(rc, err)
-    out = {"A": _matrix_out(res, "A", gA), "b": gb, "mu": gmu}
+    out = {"A": _matrix_out(res, "A", gA), "b": gb, "mu": gmu, "lo": glo, "hi": ghi}
     nM, nJ, nv = _len(d, "M"), _len(d, "J"), _len(d, "v")
     if nM > 0 and nJ > 0:
         gM, gJ, gvv, ge = np.zeros(nM), np.zeros(nJ), np.zeros(nv), np.zeros(n)
@@ -183,6 +201,13 @@ def vjp(res, g):
             _raise(rc, err)
         out.update(M=_matrix_out(res, "M", gM), J=_matrix_out(res, "J", gJ), v=gvv, e=ge)
     return out
+
+
+def minimum_norm(res):
+    """0 where the derivative is the unique one; else the dimension of the
+    null space of the singular Jacobian (redundant contacts) that the
+    minimum-norm derivative leaves out."""
+    return int(_minimum_norm(handle(res).h))
 
 
 def degenerate(res):

@@ -11,8 +11,9 @@ implicit differentiation at the solution, one transposed solve with its
 factorisation; one-sided on degenerate rows, Result.degenerate).  A is
 dense (n, n) and every entry of it gets a gradient (its zeros are stored as
 entries, so they take part); b (n); mu (friction kinds: one a contact;
-blcp with findex: one a row) gets one where it requires it.  lo, hi and
-findex (blcp) and the solver's options are not differentiated.  A solve
+blcp with findex: one a row) gets one where it requires it, and so do a
+blcp's bounds lo and hi given as tensors (n each; a row held at its bound
+moves with it).  findex and the solver's options are not differentiated.  A solve
 that does not reach its tolerance raises RuntimeError: there is no
 derivative of an answer that is not a solution.  Needs python3-torch."""
 import numpy as np
@@ -38,7 +39,8 @@ class _Solve(_torch.autograd.Function):
         # every entry stored, zeros too: grad_A covers all of A
         S = sp.csr_matrix((np.ascontiguousarray(An).ravel(), np.tile(np.arange(n, dtype=np.int32), n),
                            np.arange(0, n * n + 1, n, dtype=np.int32)), shape=(n, n))
-        res = _solve(S, _np(b), kind=kind, mu=_np(mu), lo=lo, hi=hi, findex=findex, **settings)
+        lo_, hi_ = (_np(v) if isinstance(v, _torch.Tensor) else v for v in (lo, hi))
+        res = _solve(S, _np(b), kind=kind, mu=_np(mu), lo=lo_, hi=hi_, findex=findex, **settings)
         if res.status != "solved":
             raise RuntimeError(f"lcpsolve.torch.solve: {res.status} ({res.solver}, residual {res.residual:.3g}"
                                f"{': ' + res.message if res.message else ''}): no derivative of an answer that "
@@ -54,12 +56,15 @@ class _Solve(_torch.autograd.Function):
         gA = _torch.from_numpy(gr["A"].toarray()).to(like) if A else None
         gb = _torch.from_numpy(gr["b"]).to(like) if b else None
         gmu = _torch.from_numpy(gr["mu"]).to(like) if mu and gr["mu"] is not None else None
-        return gA, gb, gmu, None, None, None, None, None
+        lo, hi = ctx.needs_input_grad[4], ctx.needs_input_grad[5]
+        glo = _torch.from_numpy(gr["lo"]).to(like) if lo and gr["lo"] is not None else None
+        ghi = _torch.from_numpy(gr["hi"]).to(like) if hi and gr["hi"] is not None else None
+        return gA, gb, gmu, None, glo, ghi, None, None
 
 
 def solve(A, b, kind="lcp", mu=None, lo=None, hi=None, findex=None, solver="auto", tol=1e-10, **options):
-    """x solving the problem (A, b) of `kind`, differentiable in A, b and mu
-    (tensors); see the module's text.  options: any long option of the
+    """x solving the problem (A, b) of `kind`, differentiable in A, b, mu
+    and a blcp's lo, hi (tensors); see the module's text.  options: any long option of the
     command (max_iter=..., reg=...), as lcpsolve.solve takes them."""
     if not isinstance(A, _torch.Tensor) or not isinstance(b, _torch.Tensor):
         raise TypeError("lcpsolve.torch.solve: A and b must be torch tensors")

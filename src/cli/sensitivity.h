@@ -6,13 +6,19 @@
 
 #include "../core/problem.h"
 
+/* The direction of --sensitivity, one array a variable (NULL: no change):
+ * DB.mtx gives db alone; a direction file (.json) any of them. */
+enum { LCP_DIR_A, LCP_DIR_B, LCP_DIR_MU, LCP_DIR_LO, LCP_DIR_HI, LCP_DIR_M, LCP_DIR_J, LCP_DIR_V, LCP_DIR_E, LCP_DIR_N };
+
 typedef struct {
-    const char *sensitivity, *sensitivity_out; /* DB.mtx -> DX.mtx */
+    const char *sensitivity, *sensitivity_out; /* DB.mtx or DIRECTION.json -> DX.mtx */
     const char *adjoint, *adjoint_out;         /* G.mtx -> DIR of gradients */
     double *db, *g;                            /* read by lcp_cli_diff_check */
+    double *dir[LCP_DIR_N];                    /* the direction (dir[LCP_DIR_B] is db) */
 } lcp_cli_diff_opts;
 
-/* Before the solve: the options in pairs, no --cone, the vectors read and
+/* Before the solve: the options in pairs, no --cone, the vectors (and a
+ * direction file's matrices, on the pattern of the problem's) read and
  * their lengths checked against the problem (exit 2, naming the file). */
 int lcp_cli_diff_check(lcp_cli_diff_opts *d, const lcp_problem *p, int cone_k, lcp_err *err);
 

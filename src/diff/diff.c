@@ -8,6 +8,15 @@
 
 #include "../core/verify.h"
 
+/* LAPACK, BLAS */
+void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s, double *u,
+             const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork, int *iwork, int *info);
+void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w, double *work,
+             const int *lwork, int *iwork, const int *liwork, int *info);
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc);
+
 static double inf_norm(const double *v, int n)
 {
     double m = 0.0;
@@ -49,13 +58,27 @@ int lcp_diff_cone_jacobian(double mu, const double *z, double tol, double *Jp, d
     return 1;
 }
 
+int lcp_diff_count_degenerate(const lcp_diff *d)
+{
+    int c = 0;
+    for (int i = 0; d->flag && i < d->n; i++) c += d->flag[i];
+    return c;
+}
+
 void lcp_diff_free(lcp_diff *d)
 {
     if (!d) return;
     free(d->x), free(d->w), free(d->B), free(d->C), free(d->flag), free(d->pz), free(d->t1), free(d->t2);
-    free(d->ridx), free(d->rmap), free(d->r1), free(d->r2);
+    free(d->ridx), free(d->rmap), free(d->r1), free(d->r2), free(d->side), free(d->pinv);
     lcp_csr_free(&d->KR);
+    lcp_csr_free(&d->KF);
     if (d->fac_on) lcp_sparse_factor_free(&d->F);
+    if (d->lu_num) umfpack_di_free_numeric(&d->lu_num);
+    if (d->lu_sym) umfpack_di_free_symbolic(&d->lu_sym);
+    free(d->lu_wi), free(d->lu_ww);
+    free(d->T), free(d->D), free(d->fmap), free(d->f1), free(d->f2), free(d->z), free(d->az);
+    lcp_csr_free(&d->MF);
+    if (d->fs_on) lcp_sparse_factor_free(&d->FS);
     if (d->fm_on) lcp_sparse_factor_free(&d->FM);
     lcp_csr_free(&d->K);
     memset(d, 0, sizeof *d);
@@ -93,7 +116,7 @@ typedef struct {
 
 static void put(trip *T, int i, int j, double x)
 {
-    if (x == 0.0) return;
+    if (x == 0.0 || !T) return; /* T NULL: B, C and the flags only */
     T->i[T->n] = i, T->j[T->n] = j, T->x[T->n] = x, T->n++;
 }
 
@@ -120,6 +143,7 @@ static void rows_box(lcp_diff *d, trip *T, double tol)
         d->ndeg += deg;
         put(T, i, i, 1.0); /* x_i = the bound */
         int j = p->findex ? p->findex[i] : -1;
+        if (j < 0 && p->kind == LCP_KIND_BLCP) d->side[i] = piece; /* x_i = lo_i or hi_i: d x_i = its change */
         if (j >= 0) { /* bound -+ mu_i |x_j| */
             double s = d->x[j] >= 0 ? 1.0 : -1.0, sign = piece < 0 ? 1.0 : -1.0;
             put(T, i, j, sign * p->mu[i] * s);
@@ -168,6 +192,136 @@ static void rows_friction(lcp_diff *d, trip *T, double tol)
     d->ndeg /= 3; /* counted in contacts */
 }
 
+/* K_RR singular: its pseudo-inverse V S^+ U' from the SVD K_RR = U S V'
+ * (symmetric K_RR: V diag(1/lambda) V' from its eigendecomposition, 5 to
+ * 10 times faster), the singular values below LCP_DIFF_RANK_TOL s_max
+ * dropped.  pinv r is
+ * the least-squares solution of K_RR y = r of minimal norm, pinv' r that
+ * of K_RR' y = r: the JVP and the VJP stay each other's adjoint. */
+static int minimum_norm(lcp_diff *d, int sym, lcp_err *err)
+{
+    int nr = d->nr, info = 0, lwork = -1, liwork = -1, qi = 0;
+    size_t nn = (size_t)nr * nr;
+    double *a = lcp_calloc(nn, sizeof(double)), *u = lcp_alloc(nn, sizeof(double));
+    double *vt = sym ? NULL : lcp_alloc(nn, sizeof(double));
+    double *sv = lcp_alloc((size_t)nr, sizeof(double)), q = 0.0, *work = NULL;
+    int *iwork = NULL;
+    d->pinv = lcp_alloc(nn, sizeof(double));
+    int rc = 0;
+    if (!a || !u || (!sym && !vt) || !sv || !d->pinv) goto nomem;
+    for (int k = 0; k < nr; k++) /* column-major */
+        for (int e = d->KR.p[k]; e < d->KR.p[k + 1]; e++) a[k + (size_t)d->KR.j[e] * nr] += d->KR.x[e];
+    /* symmetric: eigenvectors (dsyevd), pinv = V_k diag(1/lambda_k) V_k'; else the SVD (dgesdd) */
+    if (sym) dsyevd_("V", "L", &nr, a, &nr, sv, &q, &lwork, &qi, &liwork, &info);
+    else dgesdd_("S", &nr, &nr, a, &nr, sv, u, &nr, vt, &nr, &q, &lwork, &qi, &info);
+    lwork = (int)q;
+    liwork = sym ? qi : 8 * nr;
+    if (!info && (!(work = lcp_alloc((size_t)(lwork > 1 ? lwork : 1), sizeof(double))) ||
+                  !(iwork = lcp_alloc((size_t)(liwork > 1 ? liwork : 1), sizeof(int)))))
+        goto nomem;
+    if (!info && sym) dsyevd_("V", "L", &nr, a, &nr, sv, work, &lwork, iwork, &liwork, &info);
+    else if (!info) dgesdd_("S", &nr, &nr, a, &nr, sv, u, &nr, vt, &nr, work, &lwork, iwork, &info);
+    if (info) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the %s of the singular Jacobian failed (info %d)",
+                      sym ? "eigendecomposition" : "SVD", info);
+        goto done;
+    }
+    double smax = 0.0;
+    for (int k = 0; k < nr; k++) smax = fmax(smax, fabs(sv[k]));
+    int rank = 0;
+    double one = 1.0, zero = 0.0;
+    if (sym) { /* the kept eigenvectors, compacted: vt <- V_k, u <- V_k diag(1/lambda) */
+        vt = a, a = NULL;
+        for (int k = 0; k < nr; k++) {
+            if (!(fabs(sv[k]) > LCP_DIFF_RANK_TOL * smax)) continue;
+            if (rank != k) memcpy(vt + (size_t)rank * nr, vt + (size_t)k * nr, (size_t)nr * sizeof(double));
+            for (int i = 0; i < nr; i++) u[i + (size_t)rank * nr] = vt[i + (size_t)rank * nr] / sv[k];
+            rank++;
+        }
+        if (rank > 0) dgemm_("N", "T", &nr, &nr, &rank, &one, u, &nr, vt, &nr, &zero, d->pinv, &nr);
+    } else { /* pinv = V_k S_k^-1 U_k' = Vt_k' (U_k S_k^-1)' */
+        while (rank < nr && sv[rank] > LCP_DIFF_RANK_TOL * smax) rank++;
+        for (int k = 0; k < rank; k++)
+            for (int i = 0; i < nr; i++) u[i + (size_t)k * nr] /= sv[k];
+        if (rank > 0) dgemm_("T", "T", &nr, &nr, &rank, &one, vt, &nr, u, &nr, &zero, d->pinv, &nr);
+    }
+    if (rank == 0) memset(d->pinv, 0, nn * sizeof(double));
+    d->nullity = nr - rank;
+    goto done;
+nomem:
+    rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory (the minimum-norm derivative)");
+done:
+    free(a), free(u), free(vt), free(sv), free(work), free(iwork);
+    return rc;
+}
+
+/* y = K_RR^-1 r (trans: K_RR^-T r), or with the pseudo-inverse (column-major) */
+static int solve_reduced(lcp_diff *d, int trans, const double *r, double *y)
+{
+    int nr = d->nr;
+    if (d->pinv && !trans) {
+        memset(y, 0, (size_t)nr * sizeof(double));
+        for (int k = 0; k < nr; k++) {
+            const double *col = d->pinv + (size_t)k * nr;
+            double rk = r[k];
+            if (rk != 0.0)
+                for (int i = 0; i < nr; i++) y[i] += col[i] * rk;
+        }
+        return 0;
+    }
+    if (d->pinv) {
+        for (int k = 0; k < nr; k++) {
+            const double *col = d->pinv + (size_t)k * nr;
+            double s = 0.0;
+            for (int i = 0; i < nr; i++) s += col[i] * r[i];
+            y[k] = s;
+        }
+        return 0;
+    }
+    if (d->lu_num) { /* CSR arrays are K_RR' in CSC: UMFPACK_At solves K_RR y = r, UMFPACK_A K_RR' y = r */
+        int st = umfpack_di_wsolve(trans ? UMFPACK_A : UMFPACK_At, d->KR.p, d->KR.j, d->KR.x, y, r, d->lu_num,
+                                   d->lu_control, d->lu_info, d->lu_wi, d->lu_ww);
+        return st == UMFPACK_OK ? 0 : LCP_ERROR;
+    }
+    return lcp_sparse_factor_solve(&d->F, r, y);
+}
+
+const char *lcp_diff_method(const lcp_diff *d)
+{
+    if (d->fsym) return "symmetric reduction, Cholesky (CHOLMOD)";
+    return d->pinv ? "pseudo-inverse (LAPACK)" : d->chol ? "Cholesky (CHOLMOD)" : d->lu_num ? "LU (UMFPACK, symmetric strategy)" : "none";
+}
+
+int lcp_diff_solve_factor(lcp_diff *d, int trans, const double *r, double *y)
+{
+    return d->fsym ? (d->nf ? lcp_sparse_factor_solve(&d->FS, r, y) : 0) : d->nr ? solve_reduced(d, trans, r, y) : 0;
+}
+
+/* K_RR's LU by UMFPACK's symmetric strategy; *rcond its estimate.
+ * LCP_SF_SINGULAR for an exactly singular K_RR. */
+static int lu_factor(lcp_diff *d, double *rcond, lcp_err *err)
+{
+    int nr = d->nr;
+    umfpack_di_defaults(d->lu_control);
+    d->lu_control[UMFPACK_STRATEGY] = UMFPACK_STRATEGY_SYMMETRIC;
+    d->lu_control[UMFPACK_IRSTEP] = LCP_DIFF_LU_REFINE;
+    d->lu_wi = lcp_alloc((size_t)nr, sizeof(int));
+    d->lu_ww = lcp_alloc(5 * (size_t)nr, sizeof(double));
+    if (!d->lu_wi || !d->lu_ww) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    int st = umfpack_di_symbolic(nr, nr, d->KR.p, d->KR.j, d->KR.x, &d->lu_sym, d->lu_control, d->lu_info);
+    if (st == UMFPACK_OK) st = umfpack_di_numeric(d->KR.p, d->KR.j, d->KR.x, d->lu_sym, &d->lu_num, d->lu_control, d->lu_info);
+    *rcond = d->lu_info[UMFPACK_RCOND];
+    if (st == UMFPACK_WARNING_singular_matrix) {
+        umfpack_di_free_numeric(&d->lu_num);
+        d->lu_num = NULL;
+        return LCP_SF_SINGULAR;
+    }
+    if (st != UMFPACK_OK)
+        return lcp_fail(err, st == UMFPACK_ERROR_out_of_memory ? LCP_ERROR : LCP_ERROR, NULL, 0,
+                        "derivatives: UMFPACK's LU of the Jacobian failed (status %d)", st);
+    return 0;
+}
+
 /* The rows held (K's row is e_i and B's row 0) and the factorisation of
  * the others' K_RR. */
 static int factor_reduced(lcp_diff *d, lcp_err *err)
@@ -193,22 +347,28 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
     }
     int nr = d->nr;
     if (nr == 0) return 0;
-    long nnz = 0;
+    long nnz = 0, nf = 0;
     for (int k = 0; k < nr; k++)
         for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++) nnz += d->rmap[K->j[e]] >= 0;
-    if (lcp_csr_alloc(&d->KR, nr, nr, nnz)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
-    nnz = 0;
+    nf = lcp_csr_nnz(K) - nnz - (n - nr); /* K_RF's entries (a held row's K row is its 1) */
+    if (nf < 0) nf = 0;
+    if (lcp_csr_alloc(&d->KR, nr, nr, nnz) || lcp_csr_alloc(&d->KF, nr, n, nf + 1))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    nnz = nf = 0;
     for (int k = 0; k < nr; k++) { /* columns stay ascending: rmap is increasing */
-        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++)
+        for (int e = K->p[d->ridx[k]]; e < K->p[d->ridx[k] + 1]; e++) {
             if (d->rmap[K->j[e]] >= 0) d->KR.j[nnz] = d->rmap[K->j[e]], d->KR.x[nnz++] = K->x[e];
+            else d->KF.j[nf] = K->j[e], d->KF.x[nf++] = K->x[e];
+        }
         d->KR.p[k + 1] = (int)nnz;
+        d->KF.p[k + 1] = (int)nf;
     }
     int sym = lcp_csr_is_symmetric(&d->KR, 0.0), sf;
-    d->fac_on = 1;
-    if ((sf = lcp_sparse_factor_init(&d->F, nr, d->KR.p, d->KR.j, d->KR.x, sym, LCP_SF_REFINE_DEFAULT)))
-        return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
     double rcond = 0.0;
     if (sym) {
+        d->fac_on = 1;
+        if ((sf = lcp_sparse_factor_init(&d->F, nr, d->KR.p, d->KR.j, d->KR.x, 1, LCP_SF_REFINE_DEFAULT)))
+            return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
         sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_CHOLESKY);
         if (!sf) {
             rcond = cholmod_rcond(d->F.L, &d->F.cc);
@@ -220,14 +380,245 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
             return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
         }
     }
-    sf = lcp_sparse_factor_refactor(&d->F, d->KR.x, LCP_SF_LU);
-    rcond = d->F.info[UMFPACK_RCOND];
-    if (sf == LCP_SF_SINGULAR || (!sf && !(rcond > 1e-14)))
-        return lcp_fail(err, LCP_ERROR, NULL, 0,
-                        "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e): the "
-                        "solution is not unique there (redundant contacts?); differentiate a regularised problem (reg)",
-                        rcond);
-    return sf ? lcp_sparse_factor_fail(&d->F, err, "derivatives: ") : 0;
+    sf = lu_factor(d, &rcond, err);
+    if (sf && sf != LCP_SF_SINGULAR) return sf;
+    if (sf == LCP_SF_SINGULAR || !(rcond > 1e-14)) {
+        if (nr > LCP_DIFF_DENSE_MAX)
+            return lcp_fail(err, LCP_ERROR, NULL, 0,
+                            "derivatives: the Jacobian at the solution is singular (reciprocal condition %.1e) and its "
+                            "%d free rows are more than the minimum-norm derivative takes (%d): the solution is not "
+                            "unique there (redundant contacts?); differentiate a regularised problem (reg)",
+                            rcond, nr, LCP_DIFF_DENSE_MAX);
+        if (d->lu_num) umfpack_di_free_numeric(&d->lu_num);
+        d->lu_num = NULL;
+        return minimum_norm(d, sym, err);
+    }
+    return 0;
+}
+
+/* ---- ccp: the symmetric reduction ---------------------------------------- */
+
+/* Contact c's T (column-major: column k the k-th direction) and D from z =
+ * r - u and the piece the linearisation took (lcp_diff_cone_jacobian).
+ * 0, or 1 where the surface's tangent direction is undefined (|z_T| = 0). */
+static int cone_basis(double mu, const double *z, double tol, double *T, double *D)
+{
+    double Jp[9], Pmu[3];
+    int deg, piece = lcp_diff_cone_jacobian(mu, z, tol, Jp, Pmu, &deg);
+    memset(T, 0, 9 * sizeof(double));
+    T[0] = T[4] = T[8] = 1.0;
+    if (piece != 1) {
+        D[0] = D[1] = D[2] = piece == 2 ? 1.0 : 0.0;
+        return 0;
+    }
+    double t = sqrt(z[1] * z[1] + z[2] * z[2]), sq = sqrt(1.0 + mu * mu);
+    if (!(t > 0)) return 1;
+    double e[2] = {z[1] / t, z[2] / t}, c = 1.0 / (1.0 + mu * mu), a = c * (mu * t + z[0]);
+    /* the generator (1, mu e) / sq: eigenvalue 1; the circle (0, -e2, e1):
+     * mu a / t; the cone's normal (mu, -e) / sq: 0 */
+    T[0] = 1.0 / sq, T[1] = mu * e[0] / sq, T[2] = mu * e[1] / sq;
+    T[3] = 0.0, T[4] = -e[1], T[5] = e[0];
+    T[6] = mu / sq, T[7] = -e[0] / sq, T[8] = -e[1] / sq;
+    D[0] = 1.0, D[1] = mu * a / t, D[2] = 0.0;
+    return 0;
+}
+
+/* out (n) = (A + reg I) v where v is nonzero on the contacts with a held
+ * component only: A symmetric, so by those rows of A as columns. */
+static void matvec_sparse_cols(const lcp_diff *d, const double *v, double *out)
+{
+    const lcp_csr *A = &d->p->A;
+    memset(out, 0, (size_t)d->n * sizeof(double));
+    for (int c = 0; c < d->nc; c++) {
+        if (d->fmap[3 * c] >= 0 && d->fmap[3 * c + 1] >= 0 && d->fmap[3 * c + 2] >= 0) continue;
+        for (int i = 3 * c; i < 3 * c + 3; i++) {
+            double vi = v[i];
+            if (vi == 0.0) continue;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) out[A->j[k]] += A->x[k] * vi;
+            out[i] += d->reg * vi;
+        }
+    }
+}
+
+/* Sets up the reduction; 0 when M was factorised (d->fsym), 1 when this
+ * problem takes the general path instead (an undefined tangent, M not
+ * positive definite or ill-conditioned), LCP_ERROR for memory. */
+static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
+{
+    const lcp_problem *p = d->p;
+    const lcp_csr *A = &p->A;
+    int nc = d->nc, n = d->n;
+    d->T = lcp_alloc((size_t)9 * nc + 1, sizeof(double));
+    d->D = lcp_alloc((size_t)3 * nc + 1, sizeof(double));
+    d->fmap = lcp_alloc((size_t)n + 1, sizeof(int));
+    d->z = lcp_alloc((size_t)n + 1, sizeof(double));
+    d->az = lcp_alloc((size_t)n + 1, sizeof(double));
+    if (!d->T || !d->D || !d->fmap || !d->z || !d->az) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+    d->nf = 0;
+    for (int c = 0; c < nc; c++) {
+        const double *r = d->x + 3 * c, *u = d->w + 3 * c;
+        double z[3] = {r[0] - u[0], r[1] - u[1], r[2] - u[2]};
+        if (cone_basis(p->mu[c], z, tol, d->T + 9 * c, d->D + 3 * c)) return 1;
+        for (int k = 0; k < 3; k++) d->fmap[3 * c + k] = d->D[3 * c + k] > 0 ? d->nf++ : -1;
+    }
+    int nf = d->nf;
+    d->f1 = lcp_alloc((size_t)nf + 1, sizeof(double));
+    d->f2 = lcp_alloc((size_t)nf + 1, sizeof(double));
+    /* M's triplets: a 3 x 3 block of A at a time, T1' A12 T2 on the free components */
+    int *slot = lcp_alloc((size_t)nc + 1, sizeof(int)), *touched = lcp_alloc((size_t)nc + 1, sizeof(int));
+    double *blk = lcp_alloc((size_t)9 * nc + 1, sizeof(double));
+    long cap = 9 * lcp_csr_nnz(A) + 3L * nc + 1, nt = 0;
+    int *ti = lcp_alloc((size_t)cap, sizeof(int)), *tj = lcp_alloc((size_t)cap, sizeof(int));
+    double *tx = lcp_alloc((size_t)cap, sizeof(double));
+    int rc = 0;
+    if (!d->f1 || !d->f2 || !slot || !touched || !blk || !ti || !tj || !tx) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
+        goto done;
+    }
+    for (int c = 0; c < nc; c++) slot[c] = -1;
+    for (int c1 = 0; c1 < nc; c1++) {
+        int nt1 = 0;
+        const double *T1 = d->T + 9 * c1;
+        for (int a = 0; a < 3; a++)
+            for (int k = A->p[3 * c1 + a]; k < A->p[3 * c1 + a + 1]; k++) {
+                int j = A->j[k], c2 = j / 3;
+                if (slot[c2] < 0) {
+                    slot[c2] = nt1, touched[nt1++] = c2;
+                    memset(blk + 9 * slot[c2], 0, 9 * sizeof(double));
+                }
+                blk[9 * slot[c2] + 3 * a + j % 3] += A->x[k];
+            }
+        for (int s2 = 0; s2 < nt1; s2++) {
+            int c2 = touched[s2];
+            const double *T2 = d->T + 9 * c2, *Ab = blk + 9 * s2;
+            for (int k1 = 0; k1 < 3; k1++) {
+                int f1 = d->fmap[3 * c1 + k1];
+                if (f1 < 0) continue;
+                for (int k2 = 0; k2 < 3; k2++) {
+                    int f2 = d->fmap[3 * c2 + k2];
+                    if (f2 < 0) continue;
+                    double v = 0.0; /* column k1 of T1 ' Ab ' column k2 of T2 */
+                    for (int a = 0; a < 3; a++)
+                        for (int b = 0; b < 3; b++) v += T1[3 * k1 + a] * Ab[3 * a + b] * T2[3 * k2 + b];
+                    if (v != 0.0) ti[nt] = f1, tj[nt] = f2, tx[nt++] = v;
+                }
+            }
+            slot[c2] = -1;
+        }
+        for (int k = 0; k < 3; k++) { /* 1/D - 1, and reg (T orthonormal: T' reg I T = reg I) */
+            int f = d->fmap[3 * c1 + k];
+            double v = f < 0 ? 0.0 : 1.0 / d->D[3 * c1 + k] - 1.0 + d->reg;
+            if (v != 0.0) ti[nt] = f, tj[nt] = f, tx[nt++] = v;
+        }
+    }
+    if ((rc = lcp_csr_from_triplets(&d->MF, nf, nf, nt, ti, tj, tx))) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: cannot build the reduced system");
+        goto done;
+    }
+    rc = 1;
+    if (nf == 0) {
+        d->fsym = 1, rc = 0;
+        goto done;
+    }
+    d->fs_on = 1;
+    if (lcp_sparse_factor_init(&d->FS, nf, d->MF.p, d->MF.j, d->MF.x, 1, LCP_SF_REFINE_DEFAULT) == 0 &&
+        lcp_sparse_factor_refactor(&d->FS, d->MF.x, LCP_SF_CHOLESKY) == 0 && cholmod_rcond(d->FS.L, &d->FS.cc) > 1e-14)
+        d->fsym = 1, rc = 0;
+done:
+    free(slot), free(touched), free(blk), free(ti), free(tj), free(tx);
+    return rc;
+}
+
+/* dx = -K^-1 R by the reduction: y_h = -(T'R)_h, y_f = M^-1 (X (T'R)_h -
+ * D_f^-1 (T'R)_f), X = T_f' A T_h; dx = T y.  R is overwritten. */
+static int sym_jvp(lcp_diff *d, double *R, double *dx)
+{
+    int nc = d->nc;
+    double *z = d->z;
+    for (int c = 0; c < nc; c++) { /* R~ = T'R into R; z = T_h R~_h */
+        const double *T = d->T + 9 * c;
+        double rt[3];
+        for (int k = 0; k < 3; k++) rt[k] = T[3 * k] * R[3 * c] + T[3 * k + 1] * R[3 * c + 1] + T[3 * k + 2] * R[3 * c + 2];
+        for (int a = 0; a < 3; a++) {
+            double s = 0.0;
+            for (int k = 0; k < 3; k++)
+                if (d->fmap[3 * c + k] < 0) s += T[3 * k + a] * rt[k];
+            z[3 * c + a] = s;
+        }
+        for (int k = 0; k < 3; k++) R[3 * c + k] = rt[k];
+    }
+    /* az = (A + reg I) z, over the contacts with a held component */
+    matvec_sparse_cols(d, z, d->az);
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c, *az = d->az + 3 * c;
+        for (int k = 0; k < 3; k++) {
+            int f = d->fmap[3 * c + k];
+            if (f < 0) continue;
+            double x_ = T[3 * k] * az[0] + T[3 * k + 1] * az[1] + T[3 * k + 2] * az[2];
+            d->f1[f] = x_ - R[3 * c + k] / d->D[3 * c + k];
+        }
+    }
+    if (d->nf && lcp_sparse_factor_solve(&d->FS, d->f1, d->f2)) return LCP_ERROR;
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c;
+        double y[3];
+        for (int k = 0; k < 3; k++) {
+            int f = d->fmap[3 * c + k];
+            y[k] = f < 0 ? -R[3 * c + k] : d->f2[f];
+        }
+        for (int a = 0; a < 3; a++) dx[3 * c + a] = T[a] * y[0] + T[3 + a] * y[1] + T[6 + a] * y[2];
+    }
+    return 0;
+}
+
+/* l = K^-T g by the reduction: g~ = T'g, m = M^-1 g~_f, l~_f = D_f^-1 m,
+ * l~_h = g~_h - (T_h' A T_f m), l = T l~. */
+static int sym_adjoint(lcp_diff *d, const double *g, double *l)
+{
+    int nc = d->nc;
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c;
+        for (int k = 0; k < 3; k++) {
+            double gt = T[3 * k] * g[3 * c] + T[3 * k + 1] * g[3 * c + 1] + T[3 * k + 2] * g[3 * c + 2];
+            int f = d->fmap[3 * c + k];
+            if (f >= 0) d->f1[f] = gt;
+            else l[3 * c + k] = gt; /* l~_h, less X' m below */
+        }
+    }
+    if (d->nf && lcp_sparse_factor_solve(&d->FS, d->f1, d->f2)) return LCP_ERROR;
+    double *z = d->z; /* T_f m */
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c;
+        for (int a = 0; a < 3; a++) {
+            double s = 0.0;
+            for (int k = 0; k < 3; k++) {
+                int f = d->fmap[3 * c + k];
+                if (f >= 0) s += T[3 * k + a] * d->f2[f];
+            }
+            z[3 * c + a] = s;
+        }
+    }
+    /* az = (A + reg I) z on the rows of the contacts with a held component (the only ones read) */
+    const lcp_csr *A = &d->p->A;
+    for (int c = 0; c < nc; c++) {
+        if (d->fmap[3 * c] >= 0 && d->fmap[3 * c + 1] >= 0 && d->fmap[3 * c + 2] >= 0) continue;
+        for (int i = 3 * c; i < 3 * c + 3; i++) {
+            double s = d->reg * z[i];
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * z[A->j[k]];
+            d->az[i] = s;
+        }
+    }
+    for (int c = 0; c < nc; c++) {
+        const double *T = d->T + 9 * c, *az = d->az + 3 * c;
+        double lt[3];
+        for (int k = 0; k < 3; k++) {
+            int f = d->fmap[3 * c + k];
+            lt[k] = f >= 0 ? d->f2[f] / d->D[3 * c + k]
+                           : l[3 * c + k] - (T[3 * k] * az[0] + T[3 * k + 1] * az[1] + T[3 * k + 2] * az[2]);
+        }
+        for (int a = 0; a < 3; a++) l[3 * c + a] = T[a] * lt[0] + T[3 + a] * lt[1] + T[6 + a] * lt[2];
+    }
+    return 0;
 }
 
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err)
@@ -247,12 +638,14 @@ int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double 
     d->B = lcp_calloc((size_t)(fric ? 9 * d->nc : n), sizeof(double));
     d->C = lcp_calloc((size_t)n, sizeof(double));
     d->flag = lcp_calloc((size_t)n, sizeof(int));
+    d->side = lcp_calloc((size_t)n, sizeof(int));
+    d->bounds = p->kind == LCP_KIND_BLCP;
     d->t1 = lcp_alloc((size_t)n, sizeof(double));
     long cap = (fric ? 3 * nnz + 18L * d->nc : nnz + 2L * n) + n + 1;
     trip T = {lcp_alloc((size_t)cap, sizeof(int)), lcp_alloc((size_t)cap, sizeof(int)),
               lcp_alloc((size_t)cap, sizeof(double)), 0, cap};
     int rc = 0;
-    if (!d->x || !d->w || !d->B || !d->C || !d->flag || !d->t1 || !T.i || !T.j || !T.x) {
+    if (!d->x || !d->w || !d->B || !d->C || !d->flag || !d->side || !d->t1 || !T.i || !T.j || !T.x) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
         goto done;
     }
@@ -269,13 +662,23 @@ int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double 
                       d->reg > 0 ? " with reg" : "", d->residual, LCP_DIFF_SOLVED_TOL);
         goto done;
     }
-    if (fric) rows_friction(d, &T, tol);
-    else rows_box(d, &T, tol);
-    if ((rc = lcp_csr_from_triplets(&d->K, n, n, T.n, T.i, T.j, T.x))) {
-        rc = lcp_fail(err, rc, NULL, 0, "derivatives: cannot build the Jacobian (%s)", rc == LCP_ERROR ? "out of memory" : "bad entries");
-        goto done;
+    if (p->kind == LCP_KIND_CCP && lcp_csr_is_symmetric(&p->A, 1e-14)) { /* the symmetric reduction: no K */
+        rows_friction(d, NULL, tol);
+        rc = sym_setup(d, tol, err);
+        if (rc == LCP_ERROR) goto done;
+        rc = 0;
+        if (!d->fsym) d->ndeg = 0; /* counted again with K below */
     }
-    if ((rc = factor_reduced(d, err))) goto done;
+    if (!d->fsym) {
+        if (fric) rows_friction(d, &T, tol);
+        else rows_box(d, &T, tol);
+        if ((rc = lcp_csr_from_triplets(&d->K, n, n, T.n, T.i, T.j, T.x))) {
+            rc = lcp_fail(err, rc, NULL, 0, "derivatives: cannot build the Jacobian (%s)",
+                          rc == LCP_ERROR ? "out of memory" : "bad entries");
+            goto done;
+        }
+        if ((rc = factor_reduced(d, err))) goto done;
+    }
     int sf;
     if (p->M.p && p->J.p && p->v) { /* the factored form: M's Cholesky and M^-1 J' x */
         int nb = p->M.m;
@@ -325,23 +728,28 @@ static void apply_B(const lcp_diff *d, double *t, const double *dmu)
     }
 }
 
-/* dx = -K^-1 (B t + C dmu); t is used as workspace.  K = [K_RR K_RF; 0 I]:
- * dx_F = -R_F, K_RR dx_R = -(R_R + K_RF dx_F). */
-static int finish_jvp(lcp_diff *d, double *t, const double *dmu, double *dx, lcp_err *err)
+/* dx = -K^-1 (B t + C dmu + E (dlo, dhi)); t is used as workspace.  E
+ * has -1 on the rows held at lo_i (column dlo_i) or hi_i (dhi_i).  K =
+ * [K_RR K_RF; 0 I]: dx_F = -R_F, K_RR dx_R = -(R_R + K_RF dx_F). */
+static int finish_jvp(lcp_diff *d, double *t, const double *dmu, const double *dlo, const double *dhi, double *dx,
+                      lcp_err *err)
 {
     if (d->nmu == 0) dmu = NULL;
     apply_B(d, t, dmu);
-    const lcp_csr *K = &d->K;
+    for (int i = 0; d->bounds && (dlo || dhi) && i < d->n; i++) {
+        if (d->side[i] < 0 && dlo) t[i] -= dlo[i];
+        else if (d->side[i] > 0 && dhi) t[i] -= dhi[i];
+    }
+    if (d->fsym) return sym_jvp(d, t, dx) ? lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed") : 0;
+    const lcp_csr *KF = &d->KF;
     for (int i = 0; i < d->n; i++)
         if (d->rmap[i] < 0) dx[i] = -t[i];
     for (int k = 0; k < d->nr; k++) {
-        int i = d->ridx[k];
-        double s = t[i];
-        for (int e = K->p[i]; e < K->p[i + 1]; e++)
-            if (d->rmap[K->j[e]] < 0) s += K->x[e] * dx[K->j[e]];
+        double s = t[d->ridx[k]];
+        for (int e = KF->p[k]; e < KF->p[k + 1]; e++) s += KF->x[e] * dx[KF->j[e]];
         d->r1[k] = -s;
     }
-    if (d->nr && lcp_sparse_factor_solve(&d->F, d->r1, d->r2))
+    if (d->nr && solve_reduced(d, 0, d->r1, d->r2))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the solve with K failed");
     for (int k = 0; k < d->nr; k++) dx[d->ridx[k]] = d->r2[k];
     return 0;
@@ -349,6 +757,14 @@ static int finish_jvp(lcp_diff *d, double *t, const double *dmu, double *dx, lcp
 
 int lcp_diff_jvp(lcp_diff *d, const double *dA, const double *db, const double *dmu, double *dx, lcp_err *err)
 {
+    return lcp_diff_jvp_bounds(d, dA, db, dmu, NULL, NULL, dx, err);
+}
+
+int lcp_diff_jvp_bounds(lcp_diff *d, const double *dA, const double *db, const double *dmu, const double *dlo,
+                        const double *dhi, double *dx, lcp_err *err)
+{
+    if ((dlo || dhi) && !d->bounds)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "derivatives: only a blcp has bounds lo, hi to change");
     const lcp_csr *A = &d->p->A;
     double *t = d->t1;
     for (int i = 0; i < d->n; i++) { /* t = dA x + db */
@@ -356,24 +772,34 @@ int lcp_diff_jvp(lcp_diff *d, const double *dA, const double *db, const double *
         for (int k = A->p[i]; dA && k < A->p[i + 1]; k++) s += dA[k] * d->x[A->j[k]];
         t[i] = s;
     }
-    return finish_jvp(d, t, dmu, dx, err);
+    return finish_jvp(d, t, dmu, dlo, dhi, dx, err);
 }
 
-/* l = K^-T g; nu = -B' l (into t1, the gradient of b); grad_mu = -C' l */
-static int adjoint(lcp_diff *d, const double *g, double *grad_mu, lcp_err *err)
+/* l = K^-T g; nu = -B' l (into t1, the gradient of b); grad_mu = -C' l;
+ * grad_lo, grad_hi = -E' l: l_i on the rows held at that bound */
+static int adjoint(lcp_diff *d, const double *g, double *grad_mu, double *grad_lo, double *grad_hi, lcp_err *err)
 {
     double *l = d->t1;
+    if (d->fsym) {
+        if (sym_adjoint(d, g, l)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
+        goto gradients;
+    }
     /* K' = [K_RR' 0; K_RF' I]: l_R = K_RR^-T g_R, l_F = g_F - K_RF' l_R */
     for (int k = 0; k < d->nr; k++) d->r1[k] = g[d->ridx[k]];
-    if (d->nr && (d->chol ? lcp_sparse_factor_solve(&d->F, d->r1, d->r2)
-                          : lcp_sparse_factor_solve_transposed(&d->F, d->r1, d->r2)))
+    if (d->nr && solve_reduced(d, 1, d->r1, d->r2))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
     for (int i = 0; i < d->n; i++) l[i] = d->rmap[i] < 0 ? g[i] : d->r2[d->rmap[i]];
-    const lcp_csr *K = &d->K;
+    const lcp_csr *KF = &d->KF;
     for (int k = 0; k < d->nr; k++) {
-        int i = d->ridx[k];
-        for (int e = K->p[i]; e < K->p[i + 1]; e++)
-            if (d->rmap[K->j[e]] < 0) l[K->j[e]] -= K->x[e] * l[i];
+        double li = l[d->ridx[k]];
+        for (int e = KF->p[k]; e < KF->p[k + 1]; e++) l[KF->j[e]] -= KF->x[e] * li;
+    }
+gradients:
+    if (grad_lo) memset(grad_lo, 0, (size_t)d->n * sizeof(double));
+    if (grad_hi) memset(grad_hi, 0, (size_t)d->n * sizeof(double));
+    for (int i = 0; d->bounds && (grad_lo || grad_hi) && i < d->n; i++) {
+        if (d->side[i] < 0 && grad_lo) grad_lo[i] = l[i];
+        else if (d->side[i] > 0 && grad_hi) grad_hi[i] = l[i];
     }
     if (grad_mu && d->nmu) {
         memset(grad_mu, 0, (size_t)d->nmu * sizeof(double));
@@ -393,7 +819,13 @@ static int adjoint(lcp_diff *d, const double *g, double *grad_mu, lcp_err *err)
 
 int lcp_diff_vjp(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu, lcp_err *err)
 {
-    int rc = adjoint(d, g, grad_mu, err);
+    return lcp_diff_vjp_bounds(d, g, grad_A, grad_b, grad_mu, NULL, NULL, err);
+}
+
+int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu,
+                        double *grad_lo, double *grad_hi, lcp_err *err)
+{
+    int rc = adjoint(d, g, grad_mu, grad_lo, grad_hi, err);
     if (rc) return rc;
     const double *nu = d->t1;
     const lcp_csr *A = &d->p->A;
@@ -434,14 +866,14 @@ int lcp_diff_jvp_factored(lcp_diff *d, const double *dM, const double *dJ, const
         }
         t[i] = s;
     }
-    return finish_jvp(d, t, dmu, dx, err);
+    return finish_jvp(d, t, dmu, NULL, NULL, dx, err);
 }
 
 int lcp_diff_vjp_factored(lcp_diff *d, const double *g, double *grad_M, double *grad_J, double *grad_v,
                           double *grad_e, double *grad_mu, lcp_err *err)
 {
     int rc = need_factored(d, err);
-    if (rc || (rc = adjoint(d, g, grad_mu, err))) return rc;
+    if (rc || (rc = adjoint(d, g, grad_mu, NULL, NULL, err))) return rc;
     const lcp_problem *p = d->p;
     int n = d->n, nb = p->M.m;
     const double *nu = d->t1;

@@ -82,6 +82,7 @@ int lcps_diff_len(const lcps_diff *h, const char *name)
     if (!strcmp(name, "x") || !strcmp(name, "b")) return p->n;
     if (!strcmp(name, "A")) return (int)h->nval;
     if (!strcmp(name, "mu")) return h->d.nmu;
+    if (!strcmp(name, "lo") || !strcmp(name, "hi")) return h->d.bounds ? p->n : 0;
     if (!strcmp(name, "e")) return fac ? p->n : 0;
     if (!strcmp(name, "M")) return fac ? (int)lcp_csr_nnz(&p->M) : 0;
     if (!strcmp(name, "J")) return fac ? (int)lcp_csr_nnz(&p->J) : 0;
@@ -100,8 +101,31 @@ int lcps_diff_degenerate(const lcps_diff *h, int *flags)
     return count;
 }
 
+const lcp_diff *lcp_diff_of(const lcps_diff *h)
+{
+    return h ? &h->d : NULL;
+}
+
+int lcps_diff_minimum_norm(const lcps_diff *h)
+{
+    if (!h) return -1;
+    return h->d.pinv ? h->d.nullity : 0;
+}
+
 int lcps_jvp(lcps_diff *h, const double *dA, const double *db, const double *dmu, double *dx, char *err,
              size_t errlen)
+{
+    return lcps_jvp_bounds(h, dA, db, dmu, NULL, NULL, dx, err, errlen);
+}
+
+int lcps_vjp(lcps_diff *h, const double *g, double *grad_A, double *grad_b, double *grad_mu, char *err,
+             size_t errlen)
+{
+    return lcps_vjp_bounds(h, g, grad_A, grad_b, grad_mu, NULL, NULL, err, errlen);
+}
+
+int lcps_jvp_bounds(lcps_diff *h, const double *dA, const double *db, const double *dmu, const double *dlo,
+                    const double *dhi, double *dx, char *err, size_t errlen)
 {
     if (!h || !dx) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_jvp: %s", !h ? "no handle" : "dx is NULL");
     lcp_err e = {{0}};
@@ -111,17 +135,17 @@ int lcps_jvp(lcps_diff *h, const double *dA, const double *db, const double *dmu
         for (long k = 0; k < h->nval; k++) h->dA[h->perm[k]] += dA[k];
         a = h->dA;
     }
-    int rc = lcp_diff_jvp(&h->d, a, db, dmu, dx, &e);
+    int rc = lcp_diff_jvp_bounds(&h->d, a, db, dmu, dlo, dhi, dx, &e);
     return rc ? from(&e, rc, err, errlen) : 0;
 }
 
-int lcps_vjp(lcps_diff *h, const double *g, double *grad_A, double *grad_b, double *grad_mu, char *err,
-             size_t errlen)
+int lcps_vjp_bounds(lcps_diff *h, const double *g, double *grad_A, double *grad_b, double *grad_mu,
+                    double *grad_lo, double *grad_hi, char *err, size_t errlen)
 {
     if (!h || !g) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_vjp: %s", !h ? "no handle" : "g is NULL");
     lcp_err e = {{0}};
     double *ga = grad_A && h->perm ? h->dA : grad_A;
-    int rc = lcp_diff_vjp(&h->d, g, ga, grad_b, grad_mu, &e);
+    int rc = lcp_diff_vjp_bounds(&h->d, g, ga, grad_b, grad_mu, grad_lo, grad_hi, &e);
     if (rc) return from(&e, rc, err, errlen);
     if (grad_A && h->perm)
         for (long k = 0; k < h->nval; k++) grad_A[k] = h->dA[h->perm[k]];

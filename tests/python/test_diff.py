@@ -159,3 +159,83 @@ def test_torch_mu_gradient():
     assert abs(mu.grad.numpy() @ d - ref) <= 1e-6 * max(1.0, abs(ref))
     with pytest.raises(RuntimeError):
         lt.solve(A, b, kind="fc3d", mu=mu, solver="nsgs", tol=1e-13, max_iter=1)
+
+
+def boxed(n, seed):
+    """A random blcp: boxes of both signs, one-sided rows, b pushing rows to
+    both bounds."""
+    A, b, rng = spd(n, seed)
+    r = np.arange(n) % 4
+    lo = np.where(r == 0, -0.3, np.where(r == 1, 0.1, np.where(r == 2, -np.inf, -1.0)))
+    hi = np.where(r == 0, 0.4, np.where(r == 1, np.inf, np.where(r == 2, 0.2, -0.5)))
+    return A, 3.0 * n * b, lo, hi, rng
+
+
+def test_blcp_bounds_jvp_vjp():
+    A, b, lo, hi, rng = boxed(16, 21)
+    r = lcpsolve.solve(A, b, kind="blcp", lo=lo, hi=hi, solver="pivot", tol=1e-13)
+    assert r.status == "solved" and r.minimum_norm == 0
+    held = (r.x == lo) | (r.x == hi)
+    assert held.any()
+    dlo = np.where(np.isfinite(lo), rng.standard_normal(16) * 0.05, 0.0)
+    dhi = np.where(np.isfinite(hi), rng.standard_normal(16) * 0.05, 0.0)
+    db = rng.standard_normal(16)
+    dx = r.jvp(db=db, dlo=dlo, dhi=dhi)
+    ref = fd(lambda h: lcpsolve.solve(A, b + h * db, kind="blcp", lo=lo + h * dlo, hi=hi + h * dhi, solver="pivot",
+                                      tol=1e-13).x)
+    assert np.abs(dx - ref).max() <= 1e-6 * max(1.0, np.abs(ref).max())
+    assert np.abs(dx - r.jvp(db=db)).max() > 1e-3  # the bounds move the solution
+    g = rng.standard_normal(16)
+    gr = r.vjp(g)
+    assert gr["lo"].shape == (16,) and gr["hi"].shape == (16,)
+    assert not gr["lo"][r.x != lo].any() and not gr["hi"][r.x != hi].any()
+    lhs, rhs = g @ dx, gr["b"] @ db + gr["lo"] @ dlo + gr["hi"] @ dhi
+    assert abs(lhs - rhs) <= 1e-10 * max(1.0, abs(lhs))
+
+
+def test_bounds_only_for_blcp():
+    A, b, _ = spd(4, 1)
+    r = lcpsolve.solve(A, b, solver="lemke", tol=1e-12)
+    with pytest.raises(lcpsolve.InputError):
+        r.jvp(dlo=np.ones(4))
+    assert r.vjp(np.ones(4))["lo"] is None
+
+
+def test_minimum_norm_on_duplicated_rows():
+    """Rows 0, 3 of a strictly complementary lcp duplicated: A singular, the
+    forces on the copies any split; the interior-point solver splits them,
+    the derivative is the one of minimal norm and w's is exact."""
+    m = 9
+    A0, _, rng = spd(m, 4)
+    xs = np.where(np.arange(m) % 3 == 0, 0.5 + rng.random(m), 0.0)
+    ws = np.where(np.arange(m) % 3 == 0, 0.0, 0.5 + rng.random(m))
+    b0 = ws - A0 @ xs
+    src = np.r_[np.arange(m), 0, 3]
+    A, b = A0[np.ix_(src, src)], b0[src]
+    n = len(src)
+    r = lcpsolve.solve(A, b, solver="ipm", tol=1e-12)
+    assert r.minimum_norm == 2
+    db = A @ rng.standard_normal(n)  # a change the problem stays solvable under
+    dx = r.jvp(db=db)
+    dw = A @ dx + db
+    ref = fd(lambda h: A @ lcpsolve.solve(A, b + h * db, solver="lemke", tol=1e-13).x + b + h * db)
+    assert np.abs(dw - ref).max() <= 1e-6 * max(1.0, np.abs(ref).max())
+    assert np.abs(dw).max() > 0
+    assert dx[0] == pytest.approx(dx[m], abs=1e-9) and dx[3] == pytest.approx(dx[m + 1], abs=1e-9)  # equal split
+    g = rng.standard_normal(n)
+    gr = r.vjp(g)
+    dA = rng.standard_normal(A.shape)
+    dx2 = r.jvp(dA=dA, db=db)
+    assert abs(g @ dx2 - (gr["A"] * dA).sum() - gr["b"] @ db) <= 1e-10 * max(1.0, abs(g @ dx2))
+
+
+def test_torch_bounds_gradient():
+    torch = pytest.importorskip("torch")
+    import lcpsolve.torch as lt
+    A, b, lo, hi, rng = boxed(8, 23)
+    lo[np.isinf(lo)], hi[np.isinf(hi)] = -1e3, 1e3  # finite: every bound a variable for gradcheck
+    args = [torch.tensor(v, requires_grad=True) for v in (A, b, lo, hi)]
+    f = lambda A, b, lo, hi: lt.solve(A, b, kind="blcp", lo=lo, hi=hi, solver="pivot", tol=1e-13)  # noqa: E731
+    assert torch.autograd.gradcheck(f, args, eps=1e-6, atol=1e-6, rtol=1e-5)
+    f(*args).sum().backward()
+    assert args[2].grad.abs().max() > 0 or args[3].grad.abs().max() > 0

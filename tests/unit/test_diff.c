@@ -276,7 +276,8 @@ static double check_problem(const char *name, const spec *sp, const how *hw)
     double scale = sqrt(dot(g, g, n) * dot(dx, dx, n));
     if (!(fabs(lhs - rhs) <= 1e-10 * scale)) fprintf(stderr, "%s: <g, Jv> %.17g, <J'g, v> %.17g\n", name, lhs, rhs);
     CHECK(fabs(lhs - rhs) <= 1e-10 * scale);
-    printf("%-34s n %5d  degenerate %3d  fd rel %.1e  dot %.1e\n", name, n, ndeg, rel, fabs(lhs - rhs) / scale);
+    printf("%-34s n %5d  degenerate %3d  fd rel %.1e  dot %.1e  %s\n", name, n, ndeg, rel, fabs(lhs - rhs) / scale,
+           lcp_diff_method(lcp_diff_of(d)));
     free(dA), free(db), free(dmu), free(dx), free(xp), free(xm), free(g), free(gA), free(gb), free(gmu);
 out:
     lcps_diff_free(d);
@@ -286,6 +287,7 @@ out:
 }
 
 static const how EXACT_LCP = {"lemke", 1e-12, 0, 1e-6, 1e-6, 0, 0, NULL, 0};
+static void check_singular(const char *name, const spec *sp, const how *hw, const double *planted);
 
 /* ---- the tests --------------------------------------------------------- */
 
@@ -656,8 +658,8 @@ static void test_scenes(void)
     sp.options = colf;
     how hw = {"nsn", 1e-14, 0, 1e-7, 1e-6, 0, -1, NULL, 0}; /* curved: the differences' error goes as h^2 */
     check_problem("scene column 20 (fc3d)", &sp, &hw);
-    /* the pyramid's A is singular (4 contact points a face): refused,
-     * differentiable once regularised */
+    /* the pyramid's A is singular (4 contact points a face): the
+     * minimum-norm derivative; the regularised problem's is unique */
     const char *pyr[] = {"base", "3", NULL};
     sp.scene = "pyramid";
     sp.options = pyr;
@@ -669,13 +671,12 @@ static void test_scenes(void)
     lcps_diff *d = NULL;
     int rc = p ? solve(p, &hp, NULL, &r) : 1;
     CHECK(rc == 0);
-    hp.solver = "pgs";
-    lcps_result_free(&r);
-    rc = solve(p, &hp, NULL, &r);
-    if (!rc) rc = lcps_diff_new(p, NULL, &r, &d, err, sizeof err);
-    CHECK(rc == 5 && !d && strstr(err, "singular"));
     lcps_result_free(&r);
     lcps_problem_free(p);
+    (void)d, (void)err;
+    hp.solver = "pgs"; /* the force shared among the redundant points (lemke's vertex holds them at 0) */
+    hp.h = 0; /* at rest: w = 0 on every contact, and its derivative 0 */
+    check_singular("scene pyramid 3 (lcp, singular)", &sp, &hp, NULL);
     sp.shift = 1e-2;
     how hs = EXACT_LCP;
     hs.no_dA = 1; /* A + 1e-2 I is ill-conditioned: along dA the differences' second order dominates */
@@ -704,22 +705,451 @@ static void test_siconos(void)
         sp.path = check_data_path(fc[k]);
         check_problem(fc[k], &sp, &hw);
     }
-    /* redundant contacts (a singular Jacobian): refused, differentiable once regularised */
+    /* redundant contacts (a singular Jacobian): the minimum-norm derivative */
     sp.path = check_data_path("/fc3d/BoxesStack1-i100000-32.hdf5.dat");
-    lcps_problem *p = make(&sp);
-    lcps_result r;
-    memset(&r, 0, sizeof r);
-    lcps_diff *d = NULL;
-    char err[512];
-    int rc = p ? solve(p, &hw, NULL, &r) : 1;
-    CHECK(rc == 0);
-    CHECK(!rc && lcps_diff_new(p, NULL, &r, &d, err, sizeof err) == 5 && !d && strstr(err, "singular"));
-    lcps_result_free(&r);
-    lcps_problem_free(p);
+    how hs = hw;
+    hs.rel = 1e-5;
+    check_singular("BoxesStack1 (fc3d, singular)", &sp, &hs, NULL);
     sp.shift = 1e-2;
     how hb = hw;
     hb.no_dA = 1; /* along b and mu: A + 1e-2 I is ill-conditioned (as the pyramid's) */
     check_problem("BoxesStack1 + 1e-2 I (fc3d)", &sp, &hb);
+}
+
+
+/* ---- the bounds of a blcp ---------------------------------------------- */
+
+/* x of sp with lo + t dlo, hi + t dhi, b + t db, mu + t dmu (pivot) */
+static int solve_bounds(const spec *sp, const double *dlo, const double *dhi, const double *db, const double *dmu,
+                        double t, double *x)
+{
+    int n = sp->n;
+    spec q = *sp;
+    double *lo = malloc((size_t)n * sizeof *lo), *hi = malloc((size_t)n * sizeof *hi), *b = malloc((size_t)n * sizeof *b);
+    double *mu = sp->mu ? malloc((size_t)n * sizeof *mu) : NULL;
+    for (int i = 0; i < n; i++) {
+        lo[i] = sp->lo[i] + t * dlo[i], hi[i] = sp->hi[i] + t * dhi[i], b[i] = sp->b[i] + t * db[i];
+        if (mu) mu[i] = sp->mu[i] + t * dmu[i];
+    }
+    q.lo = lo, q.hi = hi, q.b = b, q.mu = mu;
+    lcps_problem *p = make(&q);
+    how hw = {"pivot", 1e-13, 0, 0, 0, 0, -1, NULL, 0};
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    int rc = !p || solve(p, &hw, NULL, &r);
+    if (!rc) memcpy(x, r.x, (size_t)n * sizeof *x);
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+    free(lo), free(hi), free(b), free(mu);
+    return rc;
+}
+
+/* The JVP along (db, dmu, dlo, dhi) against central differences, and the
+ * dot-product test of lcps_vjp_bounds with every gradient; lcps_jvp is
+ * lcps_jvp_bounds with dlo = dhi = 0. */
+static void check_bounds(const char *name, spec *sp)
+{
+    int n = sp->n;
+    lcps_problem *p = make(sp);
+    how hw = {"pivot", 1e-13, 0, 0, 0, 0, -1, NULL, 0};
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    CHECK(p && solve(p, &hw, NULL, &r) == 0);
+    lcps_diff *d = NULL;
+    char err[512];
+    CHECK(lcps_diff_new(p, NULL, &r, &d, err, sizeof err) == 0 && d);
+    if (!d) {
+        lcps_result_free(&r), lcps_problem_free(p);
+        return;
+    }
+    CHECK(lcps_diff_len(d, "lo") == n && lcps_diff_len(d, "hi") == n && lcps_diff_minimum_norm(d) == 0);
+    int nmu = lcps_diff_len(d, "mu");
+    long na = lcps_diff_len(d, "A");
+    double *dlo = calloc((size_t)n, sizeof *dlo), *dhi = calloc((size_t)n, sizeof *dhi), *db = malloc((size_t)n * sizeof *db);
+    double *dmu = calloc((size_t)n, sizeof *dmu), *dx = malloc((size_t)n * sizeof *dx), *dx0 = malloc((size_t)n * sizeof *dx0);
+    double *xp = malloc((size_t)n * sizeof *xp), *xm = malloc((size_t)n * sizeof *xm);
+    int held = 0;
+    for (int i = 0; i < n; i++) {
+        if (isfinite(sp->lo[i])) dlo[i] = 0.5 * urand();
+        if (isfinite(sp->hi[i])) dhi[i] = 0.5 * urand();
+        if (sp->lo[i] + 0.5 > sp->hi[i] - 0.5) dhi[i] = dlo[i]; /* a narrow box stays a box */
+        db[i] = 0.3 * urand();
+        if (nmu && sp->findex[i] >= 0) dmu[i] = 0.2 * urand();
+        held += r.x[i] == sp->lo[i] || r.x[i] == sp->hi[i];
+    }
+    CHECK(held > 0); /* rows at a bound: the bounds move the solution */
+    CHECK(lcps_jvp_bounds(d, NULL, db, nmu ? dmu : NULL, dlo, dhi, dx, err, sizeof err) == 0);
+    double h = 1e-6;
+    int ok = !solve_bounds(sp, dlo, dhi, db, dmu, h, xp) && !solve_bounds(sp, dlo, dhi, db, dmu, -h, xm);
+    CHECK(ok);
+    double e = 0;
+    for (int i = 0; ok && i < n; i++) e = fmax(e, fabs((xp[i] - xm[i]) / (2 * h) - dx[i]));
+    double rel = e / fmax(norm_inf(dx, n), 1e-300);
+    if (!(rel <= 1e-6)) fprintf(stderr, "%s: finite differences differ by %.3g relative\n", name, rel);
+    CHECK(rel <= 1e-6);
+    /* the bounds' share: the JVP without them differs */
+    CHECK(lcps_jvp(d, NULL, db, nmu ? dmu : NULL, dx0, err, sizeof err) == 0);
+    double moved = 0;
+    for (int i = 0; i < n; i++) moved = fmax(moved, fabs(dx[i] - dx0[i]));
+    CHECK(moved > 1e-3);
+    /* the dot-product test, every variable */
+    double *g = malloc((size_t)n * sizeof *g), *gA = malloc((size_t)(na + 1) * sizeof *gA), *gb = malloc((size_t)n * sizeof *gb);
+    double *gmu = calloc((size_t)n, sizeof *gmu), *glo = malloc((size_t)n * sizeof *glo), *ghi = malloc((size_t)n * sizeof *ghi);
+    double *dA = malloc((size_t)(na + 1) * sizeof *dA), *gb2 = malloc((size_t)n * sizeof *gb2);
+    for (int i = 0; i < n; i++) g[i] = urand();
+    for (long k = 0; k < na; k++) dA[k] = urand();
+    CHECK(lcps_jvp_bounds(d, dA, db, nmu ? dmu : NULL, dlo, dhi, dx, err, sizeof err) == 0);
+    CHECK(lcps_vjp_bounds(d, g, gA, gb, nmu ? gmu : NULL, glo, ghi, err, sizeof err) == 0);
+    double lhs = dot(g, dx, n);
+    double rhs = dot(gA, dA, (int)na) + dot(gb, db, n) + dot(gmu, dmu, nmu) + dot(glo, dlo, n) + dot(ghi, dhi, n);
+    double scale = sqrt(dot(g, g, n) * dot(dx, dx, n));
+    CHECK(fabs(lhs - rhs) <= 1e-10 * scale);
+    CHECK(norm_inf(glo, n) + norm_inf(ghi, n) > 0);
+    for (int i = 0; i < n; i++) /* no gradient where the bound is not the row's */
+        CHECK((glo[i] == 0 || r.x[i] == sp->lo[i]) && (ghi[i] == 0 || r.x[i] == sp->hi[i]));
+    /* lcps_vjp is lcps_vjp_bounds less the bounds */
+    CHECK(lcps_vjp(d, g, NULL, gb2, NULL, err, sizeof err) == 0);
+    double diff = 0;
+    for (int i = 0; i < n; i++) diff = fmax(diff, fabs(gb[i] - gb2[i]));
+    CHECK(diff == 0.0);
+    printf("%-34s n %5d  held %3d  fd rel %.1e  dot %.1e\n", name, n, held, rel, fabs(lhs - rhs) / scale);
+    free(dlo), free(dhi), free(db), free(dmu), free(dx), free(dx0), free(xp), free(xm);
+    free(g), free(gA), free(gb), free(gmu), free(glo), free(ghi), free(dA), free(gb2);
+    lcps_diff_free(d);
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+}
+
+static void test_blcp_bounds(void)
+{
+    spec sp;
+    int n = 36;
+    random_spd(&sp, "blcp", n, 0.5);
+    sp.lo = malloc((size_t)n * sizeof(double));
+    sp.hi = malloc((size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++) { /* boxes of both signs, one-sided rows, a free row */
+        int r = i % 4;
+        sp.lo[i] = r == 0 ? -0.3 : r == 1 ? 0.1 : r == 2 ? -INFINITY : -1.0;
+        sp.hi[i] = r == 0 ? 0.4 : r == 1 ? INFINITY : r == 2 ? 0.2 : -0.5;
+        sp.b[i] *= 3.0;
+    }
+    check_bounds("blcp bounds 36", &sp);
+    /* findex: normals [lo, inf), tangents -+mu x_normal; dlo moves the normals held, dmu the tangents */
+    sp.findex = malloc((size_t)n * sizeof(int));
+    sp.mu = malloc((size_t)n * sizeof(double));
+    sp.nmu = n;
+    for (int i = 0; i < n; i++) {
+        sp.findex[i] = i % 3 ? i - i % 3 : -1;
+        sp.mu[i] = i % 3 ? 0.3 + 0.1 * (i % 5) : 0.0;
+        sp.lo[i] = i % 3 ? 0.0 : 0.05 + 0.05 * (i % 2); /* normals held at lo stay > 0: |x_n| smooth */
+        sp.hi[i] = i % 3 ? 0.0 : INFINITY;
+        sp.b[i] = i % 3 ? 2.0 * urand() : -fabs(urand()) * (i % 2 ? 1.0 : -1.0);
+    }
+    check_bounds("blcp findex bounds 36", &sp);
+    /* another kind: no bounds */
+    lcps_problem *p = NULL;
+    char err[512];
+    spec sl;
+    random_spd(&sl, "lcp", 5, 0.5);
+    p = make(&sl);
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    lcps_diff *d = NULL;
+    CHECK(lcps_solve(p, NULL, NULL, &r, err, sizeof err) == 0);
+    CHECK(lcps_diff_new(p, NULL, &r, &d, err, sizeof err) == 0);
+    double v[5] = {1, 1, 1, 1, 1}, out[5], glo[5] = {7};
+    CHECK(lcps_diff_len(d, "lo") == 0);
+    CHECK(lcps_jvp_bounds(d, NULL, NULL, NULL, v, NULL, out, err, sizeof err) == 2 && strstr(err, "blcp"));
+    CHECK(lcps_vjp_bounds(d, v, NULL, out, NULL, glo, NULL, err, sizeof err) == 0 && norm_inf(glo, 5) == 0.0);
+    lcps_diff_free(d);
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+    spec_free(&sl);
+    spec_free(&sp);
+}
+
+/* ---- singular Jacobians: the minimum-norm derivative --------------------- */
+
+/* A problem whose solution is not unique (redundant contacts), at its
+ * solution (planted: that one, else hw's solver's): a handle with a null
+ * space; the JVP of w = A x + b (unique where A = J M^-1 J') along db = A y
+ * (a change the problem stays solvable under, as b = J v) against central
+ * differences of re-solved problems (hw->h > 0: where the solution is
+ * strictly complementary, w moving), and the dot-product test along any
+ * direction. */
+static void check_singular(const char *name, const spec *sp, const how *hw, const double *planted)
+{
+    unsigned long long rng0 = rng; /* the later checks' random directions as without this one */
+    lcps_problem *p = make(sp);
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    if (planted) {
+        r.n = sp->n, r.x = malloc((size_t)sp->n * sizeof(double));
+        memcpy(r.x, planted, (size_t)sp->n * sizeof(double));
+    } else {
+        CHECK(p && solve(p, hw, NULL, &r) == 0);
+    }
+    lcps_diff *d = NULL;
+    char err[512];
+    int rc = lcps_diff_new(p, NULL, &r, &d, err, sizeof err);
+    if (rc) fprintf(stderr, "%s: %s\n", name, err);
+    CHECK(rc == 0 && d);
+    if (!d) {
+        lcps_result_free(&r), lcps_problem_free(p);
+        return;
+    }
+    int null = lcps_diff_minimum_norm(d);
+    CHECK(null > 0);
+    const lcp_problem *lp = lcp_api_problem(p, NULL, NULL, &(lcp_err){{0}});
+    int n = lp->n, nmu = lcps_diff_len(d, "mu");
+    double *y = malloc((size_t)n * sizeof *y), *db = malloc((size_t)n * sizeof *db), *dx = malloc((size_t)n * sizeof *dx);
+    double *dw = malloc((size_t)n * sizeof *dw), *wp = malloc((size_t)n * sizeof *wp), *wm = malloc((size_t)n * sizeof *wm);
+    double *xp = malloc((size_t)n * sizeof *xp), *zero = calloc((size_t)n + 1, sizeof *zero);
+    for (int i = 0; i < n; i++) y[i] = urand();
+    lcp_csr_matvec(&lp->A, y, db);
+    CHECK(lcps_jvp(d, NULL, db, NULL, dx, err, sizeof err) == 0);
+    lcp_csr_matvec(&lp->A, dx, dw);
+    for (int i = 0; i < n; i++) dw[i] += db[i];
+    double h = hw->h, rel = 0;
+    int ok = 1;
+    for (int side = 0; h > 0 && side < 2 && ok; side++) {
+        ok = !perturbed(sp, hw, lp->A.x, lp->b, lp->mu, NULL, db, zero, lcp_csr_nnz(&lp->A), n, nmu, side ? -h : h,
+                        r.x, xp);
+        double *w = side ? wm : wp;
+        lcp_csr_matvec(&lp->A, xp, w);
+        for (int i = 0; i < n; i++) w[i] += lp->b[i] + (side ? -h : h) * db[i];
+    }
+    CHECK(ok);
+    double e = 0;
+    for (int i = 0; h > 0 && ok && i < n; i++) e = fmax(e, fabs((wp[i] - wm[i]) / (2 * h) - dw[i]));
+    if (h > 0) rel = e / fmax(norm_inf(dw, n), 1e-300);
+    if (!(rel <= hw->rel)) fprintf(stderr, "%s: w's finite differences differ by %.3g relative\n", name, rel);
+    CHECK(rel <= hw->rel);
+    if (h > 0) CHECK(norm_inf(dw, n) > 0);
+    /* the dot-product test along any (dA, db, dmu) */
+    long na = lcp_csr_nnz(&lp->A);
+    double *dA = malloc((size_t)(na + 1) * sizeof *dA), *gA = malloc((size_t)(na + 1) * sizeof *gA);
+    double *g = malloc((size_t)n * sizeof *g), *gb = malloc((size_t)n * sizeof *gb);
+    double *dmu = malloc((size_t)(nmu + 1) * sizeof *dmu), *gmu = malloc((size_t)(nmu + 1) * sizeof *gmu);
+    for (long k = 0; k < na; k++) dA[k] = urand();
+    for (int i = 0; i < n; i++) db[i] = urand(), g[i] = urand();
+    for (int c = 0; c < nmu; c++) dmu[c] = urand();
+    CHECK(lcps_jvp(d, dA, db, nmu ? dmu : NULL, dx, err, sizeof err) == 0);
+    CHECK(lcps_vjp(d, g, gA, gb, nmu ? gmu : NULL, err, sizeof err) == 0);
+    double lhs = dot(g, dx, n), rhs = dot(gA, dA, (int)na) + dot(gb, db, n) + dot(gmu, dmu, nmu);
+    double scale = sqrt(dot(g, g, n) * dot(dx, dx, n));
+    CHECK(fabs(lhs - rhs) <= 1e-10 * scale);
+    printf("%-34s n %5d  null space %3d  w fd rel %.1e  dot %.1e\n", name, n, null, rel, fabs(lhs - rhs) / scale);
+    free(y), free(db), free(dx), free(dw), free(wp), free(wm), free(xp), free(zero);
+    free(dA), free(gA), free(g), free(gb), free(dmu), free(gmu);
+    lcps_diff_free(d);
+    if (planted) free(r.x), r.x = NULL;
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+    rng = rng0;
+}
+
+/* Redundant contacts in an lcp: a random SPD problem of m rows with a
+ * planted strictly complementary solution, rows 3k (active) duplicated
+ * (A's row and column, b's entry): A is singular, the solution's force
+ * on a duplicated row is any split between the copies; the copies' halves
+ * planted. */
+static void test_duplicated_rows(void)
+{
+    spec base;
+    int m = 24, extra = 8, n = m + extra;
+    random_spd(&base, "lcp", m, 0.5);
+    plant_solution(&base, NULL, 0);
+    double *x0 = malloc((size_t)m * sizeof *x0); /* the planted x: solve the base exactly */
+    {
+        lcps_problem *p = make(&base);
+        lcps_result r;
+        memset(&r, 0, sizeof r);
+        CHECK(p && solve(p, &EXACT_LCP, NULL, &r) == 0);
+        memcpy(x0, r.x, (size_t)m * sizeof *x0);
+        lcps_result_free(&r);
+        lcps_problem_free(p);
+    }
+    int *src = malloc((size_t)n * sizeof *src);
+    for (int i = 0; i < m; i++) src[i] = i;
+    for (int k = 0; k < extra; k++) src[m + k] = 3 * k; /* copies of active rows 0, 3, ... */
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.kind = "lcp", sp.n = n;
+    sp.rp = malloc((size_t)(n + 1) * sizeof(int));
+    sp.cj = malloc((size_t)n * n * sizeof(int));
+    sp.vx = malloc((size_t)n * n * sizeof(double));
+    sp.b = malloc((size_t)n * sizeof(double));
+    for (int i = 0; i <= n; i++) sp.rp[i] = i * n;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) sp.cj[i * n + j] = j, sp.vx[i * n + j] = base.vx[src[i] * m + src[j]];
+        sp.b[i] = base.b[src[i]];
+    }
+    double *x = malloc((size_t)n * sizeof *x);
+    for (int i = 0; i < m; i++) x[i] = x0[i];
+    for (int k = 0; k < extra; k++) x[3 * k] = x[m + k] = 0.5 * x0[3 * k];
+    CHECK(x0[0] > 0 && x0[3 * (extra - 1)] > 0);
+    check_singular("lcp duplicated rows (singular)", &sp, &EXACT_LCP, x);
+    free(x0), free(src), free(x);
+    spec_free(&sp);
+    spec_free(&base);
+}
+
+/* Redundant contacts in a ccp: a random problem's sticking contact copied
+ * (its 3 rows and columns of A, its q and mu), the force split in halves:
+ * the symmetric reduction's M is singular, so the general path's
+ * pseudo-inverse takes over; w's derivative against differences. */
+static void test_duplicated_contact_ccp(void)
+{
+    spec base;
+    random_friction(&base, "ccp", 8);
+    lcps_problem *p0 = make(&base);
+    how hw = {"nsn", 1e-14, 0, 1e-6, 1e-5, 0, -1, NULL, 0};
+    lcps_result r0;
+    memset(&r0, 0, sizeof r0);
+    CHECK(p0 && solve(p0, &hw, NULL, &r0) == 0);
+    int m = base.n, n = m + 3, dup = -1;
+    for (int c = 0; c < m / 3 && dup < 0; c++) { /* a sticking contact: r strictly inside its cone */
+        const double *rc = r0.x + 3 * c;
+        if (rc[0] > 1e-3 && sqrt(rc[1] * rc[1] + rc[2] * rc[2]) < 0.9 * base.mu[c] * rc[0]) dup = c;
+    }
+    CHECK(dup >= 0);
+    if (dup < 0) {
+        lcps_result_free(&r0), lcps_problem_free(p0), spec_free(&base);
+        return;
+    }
+    int *src = malloc((size_t)n * sizeof *src);
+    for (int i = 0; i < m; i++) src[i] = i;
+    for (int k = 0; k < 3; k++) src[m + k] = 3 * dup + k;
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.kind = "ccp", sp.n = n, sp.nmu = n / 3;
+    sp.rp = malloc((size_t)(n + 1) * sizeof(int));
+    sp.cj = malloc((size_t)n * n * sizeof(int));
+    sp.vx = malloc((size_t)n * n * sizeof(double));
+    sp.b = malloc((size_t)n * sizeof(double));
+    sp.mu = malloc((size_t)sp.nmu * sizeof(double));
+    for (int i = 0; i <= n; i++) sp.rp[i] = i * n;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) sp.cj[i * n + j] = j, sp.vx[i * n + j] = base.vx[src[i] * m + src[j]];
+        sp.b[i] = base.b[src[i]];
+    }
+    for (int c = 0; c < sp.nmu; c++) sp.mu[c] = base.mu[src[3 * c] / 3];
+    double *x = malloc((size_t)n * sizeof *x);
+    memcpy(x, r0.x, (size_t)m * sizeof *x);
+    for (int k = 0; k < 3; k++) x[3 * dup + k] = x[m + k] = 0.5 * r0.x[3 * dup + k];
+    check_singular("ccp duplicated contact (singular)", &sp, &hw, x);
+    free(src), free(x);
+    lcps_result_free(&r0);
+    lcps_problem_free(p0);
+    spec_free(&sp);
+    spec_free(&base);
+}
+
+/* The minimum norm by construction: two copies of one contact (a
+ * duplicated row and column of A): the derivative splits the force
+ * equally between them. */
+static void test_minimum_norm_split(void)
+{
+    /* A = [2 2 1; 2 2 1; 1 1 3], b = (-2, -2, -0.5): rows 0 and 1 the same contact */
+    int rp[] = {0, 3, 6, 9}, cj[] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
+    double vx[] = {2, 2, 1, 2, 2, 1, 1, 1, 3}, b[] = {-2, -2, -0.5};
+    lcps_problem *p = NULL;
+    char err[512];
+    CHECK(lcps_problem_csr("lcp", 3, rp, cj, vx, b, &p, err, sizeof err) == 0);
+    double x[3] = {0.75, 0.25, 0.0}; /* x0 + x1 = 1, x2 = 0: w = (0, 0, 0.5) */
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    r.n = 3, r.x = x;
+    lcps_diff *d = NULL;
+    CHECK(lcps_diff_new(p, NULL, &r, &d, err, sizeof err) == 0 && d);
+    CHECK(lcps_diff_minimum_norm(d) == 1);
+    double db[3] = {-1, -1, 0}, dx[3];
+    CHECK(lcps_jvp(d, NULL, db, NULL, dx, err, sizeof err) == 0);
+    /* 2 (dx0 + dx1) = 1, dx0 = dx1 (minimal norm), x2 stays 0 */
+    CHECK_NEAR(dx[0], 0.25, 1e-12);
+    CHECK_NEAR(dx[1], 0.25, 1e-12);
+    CHECK_NEAR(dx[2], 0.0, 1e-12);
+    lcps_diff_free(d);
+    lcps_problem_free(p);
+}
+
+/* ccp with a symmetric A takes the symmetric reduction (a Cholesky of M;
+ * its JVP and VJP are checked against finite differences and the
+ * dot-product test by check_problem): here the method named, sliding and
+ * sticking contacts present, and each contact's T diag(D) T' equal to the
+ * cone projection's Jacobian P'. */
+static void test_ccp_reduction(void)
+{
+    spec sp;
+    random_friction(&sp, "ccp", 12);
+    lcps_problem *p = make(&sp);
+    how hw = {"nsn", 1e-14, 0, 1e-6, 1e-6, 0, 0, NULL, 0};
+    lcps_result r;
+    memset(&r, 0, sizeof r);
+    CHECK(p && solve(p, &hw, NULL, &r) == 0);
+    lcps_diff *h = NULL;
+    char err[512];
+    CHECK(lcps_diff_new(p, NULL, &r, &h, err, sizeof err) == 0 && h);
+    if (!h) return;
+    const lcp_diff *d = lcp_diff_of(h);
+    CHECK(strstr(lcp_diff_method(d), "symmetric reduction") != NULL);
+    int pieces[3] = {0, 0, 0};
+    for (int c = 0; c < d->nc; c++) {
+        const double *D = d->D + 3 * c;
+        pieces[D[0] == 0 ? 0 : D[2] == 0 ? 1 : 2]++;
+    }
+    printf("ccp reduction: %d polar, %d surface, %d interior contacts\n", pieces[0], pieces[1], pieces[2]);
+    CHECK(pieces[1] > 0 && pieces[2] > 0); /* sliding and sticking (separated: "ccp planted") */
+    /* P' = T diag(D) T' against the cone projection's Jacobian, each contact */
+    double worst = 0;
+    for (int c = 0; c < d->nc; c++) {
+        const double *u = d->w + 3 * c, *x = d->x + 3 * c, *T = d->T + 9 * c, *D = d->D + 3 * c;
+        double z[3] = {x[0] - u[0], x[1] - u[1], x[2] - u[2]}, Jp[9], Pmu[3];
+        int deg;
+        lcp_diff_cone_jacobian(sp.mu[c], z, 1e-7 * fmax(1.0, norm_inf(sp.b, sp.n)), Jp, Pmu, &deg);
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                double v = 0;
+                for (int k = 0; k < 3; k++) v += T[3 * k + a] * D[k] * T[3 * k + b];
+                worst = fmax(worst, fabs(v - Jp[3 * a + b]));
+            }
+    }
+    CHECK(worst <= 1e-14);
+    lcps_diff_free(h);
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+    /* with "reg": the reduction of A + reg I (the diagonal of M and the
+     * products with A) gives the derivative of the problem with reg added
+     * to A's diagonal, at that problem's solution */
+    double eps = 1e-2;
+    spec ss = sp;
+    ss.vx = malloc((size_t)sp.n * sp.n * sizeof(double));
+    for (int i = 0; i < sp.n; i++)
+        for (int j = 0; j < sp.n; j++) ss.vx[i * sp.n + j] = sp.vx[i * sp.n + j] + (i == j ? eps : 0.0);
+    lcps_problem *ps = make(&ss), *p0 = make(&sp);
+    memset(&r, 0, sizeof r);
+    CHECK(ps && p0 && solve(ps, &hw, NULL, &r) == 0);
+    lcps_settings *sr = lcps_settings_new();
+    lcps_settings_set(sr, "reg", "0.01", NULL, 0);
+    lcps_diff *hs = NULL, *hreg = NULL;
+    CHECK(lcps_diff_new(ps, NULL, &r, &hs, err, sizeof err) == 0);
+    CHECK(lcps_diff_new(p0, sr, &r, &hreg, err, sizeof err) == 0);
+    if (hs && hreg) {
+        CHECK(strstr(lcp_diff_method(lcp_diff_of(hreg)), "symmetric reduction") != NULL);
+        double db[36], g[36], d1[36], d2[36], g1[36], g2[36], e = 0, eg = 0;
+        for (int i = 0; i < 36; i++) db[i] = urand(), g[i] = urand();
+        CHECK(lcps_jvp(hs, NULL, db, NULL, d1, err, sizeof err) == 0 && lcps_jvp(hreg, NULL, db, NULL, d2, err, sizeof err) == 0);
+        CHECK(lcps_vjp(hs, g, NULL, g1, NULL, err, sizeof err) == 0 && lcps_vjp(hreg, g, NULL, g2, NULL, err, sizeof err) == 0);
+        for (int i = 0; i < 36; i++) e = fmax(e, fabs(d1[i] - d2[i])), eg = fmax(eg, fabs(g1[i] - g2[i]));
+        CHECK(e <= 1e-12 * norm_inf(d1, 36) && eg <= 1e-12 * norm_inf(g1, 36) && norm_inf(d1, 36) > 0);
+    }
+    lcps_diff_free(hs), lcps_diff_free(hreg);
+    lcps_settings_free(sr);
+    lcps_result_free(&r);
+    lcps_problem_free(ps), lcps_problem_free(p0);
+    free(ss.vx);
+    spec_free(&sp);
 }
 
 static void test_bad_arguments(void)
@@ -765,5 +1195,10 @@ int main(void)
     test_factored();
     test_scenes();
     test_siconos();
+    test_blcp_bounds();
+    test_minimum_norm_split();
+    test_duplicated_rows();
+    test_ccp_reduction();
+    test_duplicated_contact_ccp();
     CHECK_DONE();
 }
