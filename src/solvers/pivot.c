@@ -203,10 +203,19 @@ int pivot_done(pv *W, double *x)
         /* w afresh (the monitor's sums, the same bits without --reg): after every pivot on a
          * sparse A, so the steps are those of a traced solve; every EXACT_EVERY on a dense one,
          * where A x costs more than the pivot and w goes on along the steps in between */
-        if (!W->Ad || ++W->since_exact >= EXACT_EVERY) {
+        if (!W->Ad) {
             const lcp_csr *A = &W->p->A;
-            W->since_exact = 0;
             for (int k = 0; k < W->n; k++) W->w[k] = lcp_csr_row_dot(A->j, A->x, x, A->p[k], A->p[k + 1]) + W->p->b[k];
+        } else if (++W->since_exact >= EXACT_EVERY) { /* the rows taken: b + the columns of the nonzero x_j */
+            int nx = 0, hr = W->hi_rows;
+            W->since_exact = 0;
+            for (int j = 0; j < W->n; j++)
+                if (x[j] != 0.0) {
+                    W->cols[nx] = j;
+                    W->coef[nx++] = x[j];
+                }
+            memcpy(W->w, W->p->b, (size_t)hr * sizeof(double));
+            pivot_cols_axpy(hr, nx, W->Ad, (size_t)W->n, W->cols, W->coef, W->w);
         }
     } else {
         W->seen = 1;
@@ -279,17 +288,36 @@ static int ray(pv *W, int i, double dir)
                    i + 1, rmax, bd);
 }
 
-/* dw += d c, da += |d c| over n rows (the dense drive's A dx and |A||dx|). */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
-#endif
-static void axpy_abs(int n, double d, const double *restrict c, double *restrict dw, double *restrict da)
+/* dx at full length in W->dxf (x_i: d; C: dx_C); returns 1. */
+static int fill_dxf(pv *W, int i, double d)
 {
-    for (int r = 0; r < n; r++) {
-        double v = c[r] * d;
-        dw[r] += v;
-        da[r] += fabs(v);
-    }
+    W->dxf[i] = d;
+    for (int q = 0; q < W->nc; q++) W->dxf[W->cidx[q]] = W->dxc[q];
+    return 1;
+}
+
+static void clear_dxf(pv *W, int i)
+{
+    W->dxf[i] = 0.0;
+    for (int q = 0; q < W->nc; q++) W->dxf[W->cidx[q]] = 0.0;
+}
+
+/* Does w_k move along the step: |dw_k| > PIV_ZERO max((|A||dx|)_k, max|A_k.| max(1, max|dx|))?
+ * On a dense A the scale |A||dx| is formed only where the bounds
+ * max|A_k.| max(1, max|dx|) <= (|A||dx|)_k <= max|A_k.| sum|dx| do not
+ * decide (*full: dx at full length in W->dxf, filled at the first need). */
+static int dw_moves(pv *W, int k, int i, double dir, double dxmax, double dxsum, int *full)
+{
+    double a = fabs(W->dw[k]);
+    if (!W->Ad) return a > W->dwabs[k];
+    double f = W->rowmax[k] * dxmax;
+    if (a <= PIV_ZERO * f) return 0;
+    if (a > PIV_ZERO * W->rowmax[k] * dxsum) return 1;
+    if (!*full) *full = fill_dxf(W, i, dir);
+    const lcp_csr *A = &W->p->A;
+    double s = 0.0;
+    for (int e = A->p[k]; e < A->p[k + 1]; e++) s += fabs(A->x[e] * W->dxf[A->j[e]]);
+    return a > PIV_ZERO * MAX2(s, f);
 }
 
 /* Places row i if it is complementary where it stands (inside its box):
@@ -359,31 +387,59 @@ static int drive(pv *W, double *x, int i)
             for (int e = T->p[i]; e < T->p[i + 1]; e++)
                 if (W->pos[T->j[e]] >= 0) dxc[W->pos[T->j[e]]] = -dir * T->x[e];
         }
-        pivot_cc_solve(W, dxc); /* dx_C = -d A_CC^-1 A_Ci */
-        memset(dw, 0, (size_t)nr * sizeof(double));
-        memset(da, 0, (size_t)nr * sizeof(double));
-        double dxmax = 1.0;
-        for (int q = -1; q < m; q++) { /* dw = A dx, column by column */
-            int k = q < 0 ? i : W->cidx[q];
-            double d = q < 0 ? dir : dxc[q];
-            dxmax = MAX2(dxmax, fabs(d));
-            if (W->Ad) { /* dense: contiguous columns (vectorised) */
-                axpy_abs(nr, d, W->Ad + (size_t)k * n, dw, da);
-                continue;
-            }
-            for (int e = T->p[k]; e < T->p[k + 1]; e++) {
-                dw[T->j[e]] += T->x[e] * d;
-                da[T->j[e]] += fabs(T->x[e] * d);
-            }
+        pivot_cc_solve_l(W, dxc); /* dx_C = -d A_CC^-1 A_Ci: L z = -d A_Ci, ... */
+        if (W->at_shared && m) { /* z kept: if i joins C, its row of L is -d z (pivot_c_add) */
+            for (int q = 0; q < m; q++) W->zc[q] = -dir * dxc[q];
+            W->zc_row = i;
         }
-        for (int k = 0; k < nr; k++) { /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
-            double f = W->rowmax[k] * dxmax;
-            da[k] = PIV_ZERO * MAX2(da[k], f);
+        pivot_cc_solve_u(W, dxc); /* ... U dx_C = z */
+        int nR = 0, *R = W->rlist; /* the rows at a bound (taken rows: below nr), in order */
+        for (int k = 0; k < nr; k++)
+            if (W->state[k] == S_LO || W->state[k] == S_HI) R[nR++] = k;
+        double dxmax = 1.0, dxsum = 1.0; /* max(1, max|dx|), max(1, sum|dx|) */
+        int full = 0;                    /* dxf holds dx */
+        if (W->Ad) {
+            dxsum = fabs(dir);
+            for (int q = 0; q < m; q++) {
+                dxmax = MAX2(dxmax, fabs(dxc[q]));
+                dxsum += fabs(dxc[q]);
+            }
+            dxsum = MAX2(dxsum, dxmax);
+            int hr = W->hi_rows;
+            if (W->at_shared && (double)(nR + 1) * hr < (double)(m + 1) * nr) {
+                /* few rows at a bound: dw_k = A(k, :) dx = A(:, k)' dx on them and i only (A symmetric) */
+                full = fill_dxf(W, i, dir);
+                dw[i] = pivot_dot(hr, W->Ad + (size_t)i * n, W->dxf);
+                for (int r = 0; r < nR; r++) dw[R[r]] = pivot_dot(hr, W->Ad + (size_t)R[r] * n, W->dxf);
+            } else { /* dw = A dx over the rows up to nr, the moving columns four at a time */
+                W->cols[0] = i;
+                W->coef[0] = dir;
+                memcpy(W->cols + 1, W->cidx, (size_t)m * sizeof(int));
+                memcpy(W->coef + 1, dxc, (size_t)m * sizeof(double));
+                memset(dw, 0, (size_t)nr * sizeof(double));
+                pivot_cols_axpy(nr, m + 1, W->Ad, (size_t)n, W->cols, W->coef, dw);
+            }
+        } else {
+            memset(dw, 0, (size_t)nr * sizeof(double));
+            memset(da, 0, (size_t)nr * sizeof(double));
+            for (int q = -1; q < m; q++) { /* dw = A dx, column by column */
+                int k = q < 0 ? i : W->cidx[q];
+                double d = q < 0 ? dir : dxc[q];
+                dxmax = MAX2(dxmax, fabs(d));
+                for (int e = T->p[k]; e < T->p[k + 1]; e++) {
+                    dw[T->j[e]] += T->x[e] * d;
+                    da[T->j[e]] += fabs(T->x[e] * d);
+                }
+            }
+            for (int k = 0; k < nr; k++) { /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
+                double f = W->rowmax[k] * dxmax;
+                da[k] = PIV_ZERO * MAX2(da[k], f);
+            }
         }
         /* the ratio test: row i's own ends first, so that they win ties */
         double tmin = INFINITY, t;
         int kind = B_NONE, blk = -1;
-        int moves = fabs(dw[i]) > da[i]; /* the Schur complement is not 0 */
+        int moves = dw_moves(W, i, i, dir, dxmax, dxsum, &full); /* the Schur complement is not 0 */
         if (moves && dw[i] * dir < 0) return pivot_negative_schur(W, i, m, dw[i] * dir, dxc, dir);
         if (outside) { /* (e) x_i enters its box */
             tmin = dir > 0 ? lo - x[i] : x[i] - hi;
@@ -413,9 +469,10 @@ static int drive(pv *W, double *x, int i)
                 blk = q;
             }
         }
-        for (int k = 0; k < nr; k++) { /* (d) w_k of a row at a bound reaches 0 (rows taken: below nr) */
-            int st = W->state[k];
-            if (!((st == S_LO && dw[k] < -da[k]) || (st == S_HI && dw[k] > da[k]))) continue;
+        for (int r = 0; r < nR; r++) { /* (d) w_k of a row at a bound reaches 0 (rows taken: below nr) */
+            int k = R[r], st = W->state[k];
+            if (!((st == S_LO && dw[k] < 0) || (st == S_HI && dw[k] > 0)) || !dw_moves(W, k, i, dir, dxmax, dxsum, &full))
+                continue;
             t = MAX2(0.0, -w[k] / dw[k]);
             if (t < tmin) {
                 tmin = t;
@@ -423,10 +480,16 @@ static int drive(pv *W, double *x, int i)
                 blk = k;
             }
         }
+        if (full) clear_dxf(W, i);
         if (kind == B_NONE || !isfinite(tmin)) return ray(W, i, dir);
         for (int q = 0; q < m; q++) x[W->cidx[q]] += tmin * dxc[q]; /* the step */
         x[i] += tmin * dir;
-        for (int k = 0; k < nr; k++) w[k] += tmin * dw[k];
+        if (W->Ad) { /* w along the step: rows at a bound and i (w_C stays 0; the others are formed when needed) */
+            w[i] += tmin * dw[i];
+            for (int r = 0; r < nR; r++) w[R[r]] += tmin * dw[R[r]];
+        } else {
+            for (int k = 0; k < nr; k++) w[k] += tmin * dw[k];
+        }
         int done = 0, rc = 0;
         switch (kind) {
         case B_SELF_C: /* (a) */
@@ -631,6 +694,34 @@ static void pv_free(pv *W)
     free(W->key);
     free(W->dep);
     free(W->cand);
+    free(W->rlist);
+    free(W->cols);
+    free(W->coef);
+    free(W->dxf);
+    free(W->zc);
+}
+
+/* The dense n x n matrix D: test only (1 where D = D' exactly, as
+ * lcp_csr_is_symmetric at tolerance 0), or transpose in place; in tiles. */
+static int dense_transpose(double *D, int n, int test)
+{
+    enum { TILE = 32 };
+    for (int i0 = 0; i0 < n; i0 += TILE)
+        for (int j0 = i0; j0 < n; j0 += TILE) {
+            int i1 = i0 + TILE < n ? i0 + TILE : n, j1 = j0 + TILE < n ? j0 + TILE : n;
+            for (int i = i0; i < i1; i++)
+                for (int j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) {
+                    double *a = D + (size_t)i * n + j, *b = D + (size_t)j * n + i;
+                    if (test) {
+                        if (fabs(*a - *b) > 0) return 0;
+                    } else {
+                        double t = *a;
+                        *a = *b;
+                        *b = t;
+                    }
+                }
+        }
+    return 1;
 }
 
 static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -680,7 +771,17 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         W.Ad = dense ? W.L + 2 * nn : NULL;
         W.blk = W.L + (dense ? 3 : 2) * nn;
     }
-    if (lcp_csr_is_symmetric(&p->A, 0.0)) { /* A' = A: shared, not copied */
+    int sym;
+    if (W.L && W.Ad) { /* a dense A: copied, and the symmetry test on the copy */
+        memset(W.Ad, 0, nn * sizeof(double));
+        for (int k = 0; k < n; k++) /* row k at Ad + k n */
+            for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.Ad[(size_t)k * n + p->A.j[e]] = p->A.x[e];
+        sym = dense_transpose(W.Ad, n, 1);
+        if (!sym) dense_transpose(W.Ad, n, 0); /* column k at Ad + k n */
+    } else {
+        sym = lcp_csr_is_symmetric(&p->A, 0.0);
+    }
+    if (sym) { /* A' = A: shared, not copied */
         W.At = p->A;
         W.at_shared = 1;
     }
@@ -704,16 +805,18 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.key = lcp_alloc(n1, sizeof(lcp_crash_key));
     W.dep = lcp_alloc(n1, sizeof(int));
     W.cand = lcp_alloc(n1, sizeof(int));
+    W.rlist = lcp_alloc(n1, sizeof(int));
+    W.cols = lcp_alloc(n1 + 1, sizeof(int));
+    W.coef = lcp_alloc(n1 + 1, sizeof(double));
+    W.dxf = lcp_calloc(n1, sizeof(double));
+    W.zc = lcp_alloc(n1, sizeof(double));
+    W.zc_row = -1;
     if (!W.L || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
         !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand ||
+        !W.rlist || !W.cols || !W.coef || !W.dxf || !W.zc ||
         (!W.at_shared && lcp_csr_transpose(&p->A, &W.At))) {
         pv_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pivot, n = %d)", n);
-    }
-    if (W.Ad) { /* a dense A: column k at Ad + k n (row k of A') */
-        memset(W.Ad, 0, nn * sizeof(double));
-        for (int k = 0; k < n; k++)
-            for (int e = W.At.p[k]; e < W.At.p[k + 1]; e++) W.Ad[(size_t)k * n + W.At.j[e]] = W.At.x[e];
     }
     int nf = 0; /* rows with findex */
     for (int k = 0; k < n; k++) {

@@ -36,8 +36,7 @@ static void small_trsv(int m, const double *T, int ld, int trans, int unit, doub
     }
     for (int j = m - 1; j >= 0; j--) {
         const double *c = T + (size_t)j * ld;
-        double s = v[j];
-        for (int i = j + 1; i < m; i++) s -= c[i] * v[i];
+        double s = v[j] - pivot_dot(m - j - 1, c + j + 1, v + j + 1);
         v[j] = unit ? s : s / c[j];
     }
 }
@@ -49,12 +48,21 @@ static void trsv(const pv *W, int m, const double *T, int trans, int unit, doubl
                      W->n, v, 1);
 }
 
-/* v <- A_CC^-1 v (v: |C| entries, factor order). */
+/* v <- L^-1 v, v <- U^-1 v, v <- A_CC^-1 v (v: |C| entries, factor order). */
+void pivot_cc_solve_l(const pv *W, double *v)
+{
+    if (W->nc) trsv(W, W->nc, W->L, 0, 1, v); /* L z = v */
+}
+
+void pivot_cc_solve_u(const pv *W, double *v)
+{
+    if (W->nc) trsv(W, W->nc, W->Ut, 1, 0, v); /* U y = z */
+}
+
 void pivot_cc_solve(const pv *W, double *v)
 {
-    if (!W->nc) return;
-    trsv(W, W->nc, W->L, 0, 1, v);  /* L z = v */
-    trsv(W, W->nc, W->Ut, 1, 0, v); /* U y = z */
+    pivot_cc_solve_l(W, v);
+    pivot_cc_solve_u(W, v);
 }
 
 /* A negative Schur complement d of row k on the clamped set (m rows).  With
@@ -125,6 +133,7 @@ int pivot_refactor(pv *W)
     int m = W->nc, n = W->n;
     double *a = W->L;
     const lcp_csr *T = &W->At;
+    W->zc_row = -1;
     for (int q = 0; q < m; q++) { /* column q of A_CC = column cidx[q] of A at rows C */
         double *col = a + (size_t)q * n;
         memset(col, 0, (size_t)m * sizeof(double));
@@ -167,15 +176,27 @@ int pivot_c_add(pv *W, int k)
     int m = W->nc, n = W->n;
     const lcp_csr *A = &W->p->A, *T = &W->At;
     double *u = W->dxc, *l = W->tmp;
-    memset(u, 0, (size_t)m * sizeof(double));
-    memset(l, 0, (size_t)m * sizeof(double));
-    for (int e = T->p[k]; e < T->p[k + 1]; e++) /* u = A(C, k) */
-        if (W->pos[T->j[e]] >= 0) u[W->pos[T->j[e]]] = T->x[e];
-    for (int e = A->p[k]; e < A->p[k + 1]; e++) /* l = A(k, C)' */
-        if (W->pos[A->j[e]] >= 0) l[W->pos[A->j[e]]] = A->x[e];
-    if (m) {
-        trsv(W, m, W->L, 0, 1, u);  /* L u = A(C,k) */
-        trsv(W, m, W->Ut, 0, 0, l); /* U' l = A(k,C)' */
+    if (W->zc_row == k) { /* L^-1 A(C, k) from the drive of row k, the factor unchanged since */
+        memcpy(u, W->zc, (size_t)m * sizeof(double));
+    } else {
+        memset(u, 0, (size_t)m * sizeof(double));
+        if (W->Ad) {
+            const double *ck = W->Ad + (size_t)k * n;
+            for (int q = 0; q < m; q++) u[q] = ck[W->cidx[q]];
+        } else {
+            for (int e = T->p[k]; e < T->p[k + 1]; e++) /* u = A(C, k) */
+                if (W->pos[T->j[e]] >= 0) u[W->pos[T->j[e]]] = T->x[e];
+        }
+        if (m) trsv(W, m, W->L, 0, 1, u); /* L u = A(C,k) */
+    }
+    W->zc_row = -1;
+    if (W->at_shared) { /* A symmetric: U = D L', so U'^-1 A(k,C)' = D^-1 u */
+        for (int q = 0; q < m; q++) l[q] = u[q] / W->Ut[q + (size_t)q * n];
+    } else {
+        memset(l, 0, (size_t)m * sizeof(double));
+        for (int e = A->p[k]; e < A->p[k + 1]; e++) /* l = A(k, C)' */
+            if (W->pos[A->j[e]] >= 0) l[W->pos[A->j[e]]] = A->x[e];
+        if (m) trsv(W, m, W->Ut, 0, 0, l); /* U' l = A(k,C)' */
     }
     double d = W->diag[k]; /* the Schur complement of k */
     if (m && n <= SMALL_N)
@@ -207,6 +228,7 @@ int pivot_c_remove(pv *W, int p, int newstate)
 {
     int m = W->nc, n = W->n, k = W->cidx[p];
     double *L = W->L, *Ut = W->Ut, *x = W->xv, *y = W->yv;
+    W->zc_row = -1;
     int r = m - 1 - p; /* trailing size */
     memcpy(x, L + (p + 1) + (size_t)p * n, (size_t)r * sizeof(double));  /* L(p+1:, p) */
     memcpy(y, Ut + (p + 1) + (size_t)p * n, (size_t)r * sizeof(double)); /* U(p, p+1:)' */

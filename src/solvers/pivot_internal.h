@@ -38,6 +38,12 @@ typedef struct {
     double *xv, *yv;        /* the rank-1 vectors of a removal */
     double *tmp;            /* gathered rows and columns */
     double *Ad;             /* NULL, or a dense A (n x n, column-major): the drive's A dx without the CSR walk */
+    int *rlist;             /* the rows at a bound a step may bring to w = 0 (the ratio test's rows) */
+    int *cols;              /* the moving columns of a dense step (i, then C), ... */
+    double *coef;           /* ... and their dx */
+    double *dxf;            /* dx at full length (zero off i and C between uses) */
+    double *zc;             /* L^-1 A(C, zc_row): the direction's first solve, for the row's entry into C */
+    int zc_row;             /* -1, or the row whose zc holds for the current factor */
     double diagmax;
     double wscale;          /* max(1, |b|_inf), the residual's scale */
     int updates;            /* factor changes since the last refactorisation */
@@ -78,8 +84,16 @@ int pivot_done(pv *W, double *x);
  * non-zero: stop the solve. */
 int pivot_check(pv *W, double *x);
 
-/* pivot_factor.c.  v <- A_CC^-1 v (|C| entries, factor order). */
+/* pivot_factor.c.  v <- A_CC^-1 v (|C| entries, factor order); or its two
+ * halves, v <- L^-1 v and v <- U^-1 v. */
 void pivot_cc_solve(const pv *W, double *v);
+void pivot_cc_solve_l(const pv *W, double *v);
+void pivot_cc_solve_u(const pv *W, double *v);
+
+/* pivot_kernels.c.  y[0..nr) += sum_q coef[q] A(0..nr, cols[q]) (A
+ * column-major, leading dimension ld, m columns); and a . b (n entries). */
+void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols, const double *coef, double *y);
+double pivot_dot(int n, const double *a, const double *b);
 
 /* pivot_factor.c.  The verdict on a negative Schur complement d of row k
  * on the first m clamped rows (with its direction vc, vk when known);
