@@ -173,6 +173,7 @@ static const char *const columns[] = {"pivots", "clamped", NULL};
 #define MAX2(a, b) ((a) > (b) ? (a) : (b)) /* fmax without the call (no NaN here) */
 #define DENSE_COPY_N 2048 /* A kept as a dense copy (contiguous columns) at n <= DENSE_COPY_N with nnz >= n^2 / 4 */
 #define CRASH_MIN_N 128   /* --crash auto on an lcp: no ipm guess at n <= CRASH_MIN_N (it costs more than the pivots) */
+#define CRASH_DENSE_N 1024 /* ... nor on a dense symmetric A of n <= CRASH_DENSE_N (the dense steps are cheaper) */
 #define MAX_DENSE_BYTES (4.0 * 1024 * 1024 * 1024) /* both factors together */
 
 enum { B_NONE, B_SELF_C, B_SELF_BOUND, B_C_OUT, B_N_IN }; /* what ends a step: (a) (b)/(e) (c) (d) */
@@ -206,7 +207,13 @@ int pivot_done(pv *W, double *x)
         if (!W->Ad) {
             const lcp_csr *A = &W->p->A;
             for (int k = 0; k < W->n; k++) W->w[k] = lcp_csr_row_dot(A->j, A->x, x, A->p[k], A->p[k + 1]) + W->p->b[k];
-        } else if (++W->since_exact >= EXACT_EVERY) { /* the rows taken: b + the columns of the nonzero x_j */
+        } else if (W->perm && ++W->since_exact >= EXACT_EVERY) { /* the rows taken: b + A(k, :) x, permuted */
+            int len = 0, hr = W->hi_rows;
+            W->since_exact = 0;
+            for (int a = 0; a < W->n; a++)
+                if ((W->dxp[a] = x[W->cperm[a]]) != 0.0) len = a + 1;
+            for (int k = 0; k < hr; k++) W->w[k] = W->p->b[k] + pivot_dot(len, W->Ad + (size_t)k * W->n, W->dxp);
+        } else if (!W->perm && ++W->since_exact >= EXACT_EVERY) { /* the rows taken: b + the columns of the nonzero x_j */
             int nx = 0, hr = W->hi_rows;
             W->since_exact = 0;
             for (int j = 0; j < W->n; j++)
@@ -286,6 +293,34 @@ static int ray(pv *W, int i, double dir)
                    "ray termination driving row %d without a certificate of infeasibility (|A'd| = %.2g, "
                    "b'd = %.3g): A is probably not positive semidefinite",
                    i + 1, rmax, bd);
+}
+
+/* Permuted mode: the columns at positions a and b of every row of Ad swapped. */
+static void perm_swap(pv *W, int a, int b)
+{
+    int n = W->n, ca = W->cperm[a], cb = W->cperm[b];
+    double *r = W->Ad;
+    for (int k = 0; k < n; k++, r += n) {
+        double t = r[a];
+        r[a] = r[b];
+        r[b] = t;
+    }
+    W->cperm[a] = cb;
+    W->cperm[b] = ca;
+    W->ppos[ca] = b;
+    W->ppos[cb] = a;
+}
+
+void pivot_perm_sync(pv *W)
+{
+    if (!W->perm) return;
+    int nc = W->nc, a = 0;
+    for (int q = 0; q < nc; q++) {
+        int k = W->cidx[q];
+        if (W->ppos[k] < nc) continue;
+        while (W->pos[W->cperm[a]] >= 0) a++; /* a position below |C| holding a column off C */
+        perm_swap(W, a, W->ppos[k]);
+    }
 }
 
 /* dx at full length in W->dxf (x_i: d; C: dx_C); returns 1. */
@@ -379,7 +414,11 @@ static int drive(pv *W, double *x, int i)
                            W->guard, i + 1);
         int m = W->nc;
         double *dxc = W->dxc, *dw = W->dw, *da = W->dwabs;
-        if (W->Ad) { /* -d A(C, i) */
+        if (W->perm) { /* -d A(C, i) = -d A(i, C)' */
+            pivot_perm_sync(W);
+            const double *ri = W->Ad + (size_t)i * n;
+            for (int q = 0; q < m; q++) dxc[q] = -dir * ri[W->ppos[W->cidx[q]]];
+        } else if (W->Ad) { /* -d A(C, i) */
             const double *ci = W->Ad + (size_t)i * n;
             for (int q = 0; q < m; q++) dxc[q] = -dir * ci[W->cidx[q]];
         } else {
@@ -405,12 +444,16 @@ static int drive(pv *W, double *x, int i)
                 dxsum += fabs(dxc[q]);
             }
             dxsum = MAX2(dxsum, dxmax);
-            int hr = W->hi_rows;
-            if (W->at_shared && (double)(nR + 1) * hr < (double)(m + 1) * nr) {
-                /* few rows at a bound: dw_k = A(k, :) dx = A(:, k)' dx on them and i only (A symmetric) */
-                full = fill_dxf(W, i, dir);
-                dw[i] = pivot_dot(hr, W->Ad + (size_t)i * n, W->dxf);
-                for (int r = 0; r < nR; r++) dw[R[r]] = pivot_dot(hr, W->Ad + (size_t)R[r] * n, W->dxf);
+            if (W->perm) { /* dw_k = A(k, C) dx_C + A(k, i) d on i and the rows at a bound only: the
+                            * clamped columns contiguous (Dantzig's scheme, as Bullet and ODE keep it) */
+                int pi = W->ppos[i];
+                for (int q = 0; q < m; q++) W->dxp[W->ppos[W->cidx[q]]] = dxc[q];
+                const double *ri = W->Ad + (size_t)i * n;
+                dw[i] = pivot_dot(m, ri, W->dxp) + ri[pi] * dir;
+                for (int r = 0; r < nR; r++) {
+                    const double *rk = W->Ad + (size_t)R[r] * n;
+                    dw[R[r]] = pivot_dot(m, rk, W->dxp) + rk[pi] * dir;
+                }
             } else { /* dw = A dx over the rows up to nr, the moving columns four at a time */
                 W->cols[0] = i;
                 W->coef[0] = dir;
@@ -560,7 +603,8 @@ static int pass(pv *W, double *x, int first)
         W->hi_rows = 0; /* no row taken yet */
     }
     W->pass_start = W->pivots;
-    if (first && !W->crashed) { /* w = A x + b (a later pass goes on with w of the last pivot, or of the crash) */
+    if (first && !W->crashed && !W->Ad) { /* w = A x + b (a later pass goes on with w of the last pivot, or of
+                                             * the crash; on a dense A each row's w is formed when it is taken) */
         lcp_csr_matvec(&p->A, x, W->w);
         for (int k = 0; k < n; k++) W->w[k] += p->b[k];
     }
@@ -695,6 +739,9 @@ static void pv_free(pv *W)
     free(W->dep);
     free(W->cand);
     free(W->rlist);
+    free(W->cperm);
+    free(W->ppos);
+    free(W->dxp);
     free(W->cols);
     free(W->coef);
     free(W->dxf);
@@ -811,13 +858,18 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.dxf = lcp_calloc(n1, sizeof(double));
     W.zc = lcp_alloc(n1, sizeof(double));
     W.zc_row = -1;
+    W.cperm = lcp_alloc(n1, sizeof(int));
+    W.ppos = lcp_alloc(n1, sizeof(int));
+    W.dxp = lcp_alloc(n1, sizeof(double));
     if (!W.L || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
         !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand ||
-        !W.rlist || !W.cols || !W.coef || !W.dxf || !W.zc ||
+        !W.rlist || !W.cols || !W.coef || !W.dxf || !W.zc || !W.cperm || !W.ppos || !W.dxp ||
         (!W.at_shared && lcp_csr_transpose(&p->A, &W.At))) {
         pv_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pivot, n = %d)", n);
     }
+    W.perm = W.Ad && W.at_shared; /* rows of A in Ad (= its columns), their columns permuted as C changes */
+    for (int k = 0; k < n; k++) W.cperm[k] = W.ppos[k] = k;
     int nf = 0; /* rows with findex */
     for (int k = 0; k < n; k++) {
         W.diag[k] = lcp_csr_diag(&p->A, k);
@@ -855,6 +907,10 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                    !warm_start(x, n)) {
             snprintf(W.note, sizeof W.note, "from scratch (no crash start: n = %d, where ipm's guess costs more "
                      "than the pivots)", n);
+        } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && W.perm && n <= CRASH_DENSE_N &&
+                   !warm_start(x, n)) {
+            snprintf(W.note, sizeof W.note, "from scratch (no crash start: a dense A, n = %d, where ipm's guess "
+                     "costs more than the pivots)", n);
         } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W.guess, mon->t0, how,
                                          sizeof how)) {
             if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)

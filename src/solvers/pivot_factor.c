@@ -180,7 +180,11 @@ int pivot_c_add(pv *W, int k)
         memcpy(u, W->zc, (size_t)m * sizeof(double));
     } else {
         memset(u, 0, (size_t)m * sizeof(double));
-        if (W->Ad) {
+        if (W->perm) { /* A(C, k) = A(k, C)': row k of A, its columns permuted */
+            pivot_perm_sync(W);
+            const double *rk = W->Ad + (size_t)k * n;
+            for (int q = 0; q < m; q++) u[q] = rk[W->ppos[W->cidx[q]]];
+        } else if (W->Ad) {
             const double *ck = W->Ad + (size_t)k * n;
             for (int q = 0; q < m; q++) u[q] = ck[W->cidx[q]];
         } else {

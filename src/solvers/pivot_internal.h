@@ -38,6 +38,10 @@ typedef struct {
     double *xv, *yv;        /* the rank-1 vectors of a removal */
     double *tmp;            /* gathered rows and columns */
     double *Ad;             /* NULL, or a dense A (n x n, column-major): the drive's A dx without the CSR walk */
+    int perm;               /* A symmetric and dense: Ad holds the rows of A with their columns permuted
+                             * (cperm), the clamped ones first (positions 0..|C|-1, any order) */
+    int *cperm, *ppos;      /* position -> column, column -> position */
+    double *dxp;            /* a vector in the permuted order */
     int *rlist;             /* the rows at a bound a step may bring to w = 0 (the ratio test's rows) */
     int *cols;              /* the moving columns of a dense step (i, then C), ... */
     double *coef;           /* ... and their dx */
@@ -89,6 +93,10 @@ int pivot_check(pv *W, double *x);
 void pivot_cc_solve(const pv *W, double *v);
 void pivot_cc_solve_l(const pv *W, double *v);
 void pivot_cc_solve_u(const pv *W, double *v);
+
+/* pivot.c.  Permuted mode: the columns of Ad swapped so that positions
+ * 0..|C|-1 hold C (after C changed); nothing otherwise. */
+void pivot_perm_sync(pv *W);
 
 /* pivot_kernels.c.  y[0..nr) += sum_q coef[q] A(0..nr, cols[q]) (A
  * column-major, leading dimension ld, m columns); and a . b (n entries). */
