@@ -391,9 +391,15 @@ static int drive(pv *W, double *x, int i)
     int n = W->n;
     double *w = W->w;
     double wi = p->b[i], wabs = fabs(p->b[i]); /* w_i afresh, and its rounding scale */
-    for (int e = A->p[i]; e < A->p[i + 1]; e++) {
-        wi += A->x[e] * x[A->j[e]];
-        wabs += fabs(A->x[e] * x[A->j[e]]);
+    if (A->p[i + 1] - A->p[i] == n) { /* a full row (columns 0..n-1 in order) */
+        double s;
+        wi += pivot_dot_abs(n, A->x + A->p[i], x, &s);
+        wabs += s;
+    } else {
+        for (int e = A->p[i]; e < A->p[i + 1]; e++) {
+            wi += A->x[e] * x[A->j[e]];
+            wabs += fabs(A->x[e] * x[A->j[e]]);
+        }
     }
     w[i] = wi;
     double wtiny = 64 * DBL_EPSILON * wabs, dir = 1.0;
@@ -448,12 +454,8 @@ static int drive(pv *W, double *x, int i)
                             * clamped columns contiguous (Dantzig's scheme, as Bullet and ODE keep it) */
                 int pi = W->ppos[i];
                 for (int q = 0; q < m; q++) W->dxp[W->ppos[W->cidx[q]]] = dxc[q];
-                const double *ri = W->Ad + (size_t)i * n;
-                dw[i] = pivot_dot(m, ri, W->dxp) + ri[pi] * dir;
-                for (int r = 0; r < nR; r++) {
-                    const double *rk = W->Ad + (size_t)R[r] * n;
-                    dw[R[r]] = pivot_dot(m, rk, W->dxp) + rk[pi] * dir;
-                }
+                pivot_rows_dot(m, W->Ad, (size_t)n, &i, 1, W->dxp, pi, dir, dw);
+                pivot_rows_dot(m, W->Ad, (size_t)n, R, nR, W->dxp, pi, dir, dw);
             } else { /* dw = A dx over the rows up to nr, the moving columns four at a time */
                 W->cols[0] = i;
                 W->coef[0] = dir;
@@ -748,6 +750,56 @@ static void pv_free(pv *W)
     free(W->zc);
 }
 
+/* The crash start (a symmetric A): from the warm start, --crash SOLVER, or
+ * (lcp) ipm's answer -- or none, the reason in W->note (dense_skip: none on
+ * a dense A of n <= CRASH_DENSE_N under --crash auto, W->dense_scratch set).
+ * 1: the monitor stopped the solve there. */
+static int crash_start(pv *W, const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                       lcp_info *info, lcp_status status0, int dense_skip)
+{
+    int n = W->n;
+    if (s->crash.mode != LCP_CRASH_NONE) {
+        static const char *const by_lcp[] = {"ipm", NULL};
+        char how[96] = "";
+        if (!W->at_shared && !lcp_csr_is_symmetric(&p->A, 1e-12)) { /* (at_shared: A = A' exactly) */
+            snprintf(W->note, sizeof W->note, "from scratch (no crash start: A is not symmetric)");
+        } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && n <= CRASH_MIN_N &&
+                   !warm_start(x, n)) {
+            snprintf(W->note, sizeof W->note, "from scratch (no crash start: n = %d, where ipm's guess costs more "
+                     "than the pivots)", n);
+        } else if (dense_skip && s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && W->perm &&
+                   n <= CRASH_DENSE_N && !warm_start(x, n)) {
+            W->dense_scratch = 1;
+            snprintf(W->note, sizeof W->note, "from scratch (no crash start: a dense A, n = %d, where ipm's guess "
+                     "costs more than the pivots)", n);
+        } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W->guess, mon->t0, how,
+                                         sizeof how)) {
+            if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
+                snprintf(W->note, sizeof W->note, "from scratch (no crash start: %s gave no answer in time)",
+                         s->crash.mode == LCP_CRASH_SOLVER ? s->crash.by->name : "ipm");
+        } else {
+            int ncl = 0, ndep = 0, npur = -1, nout = 0;
+            int rc = pivot_crash(W, x, s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0, &ncl, &ndep, &npur, &nout);
+            char pur[48] = "";
+            if (npur >= 0) snprintf(pur, sizeof pur, " (purified to a vertex: %d exchanges)", npur);
+            if (rc >= 0)
+                snprintf(W->note, sizeof W->note,
+                         "crash start from %s: %d rows clamped, %d dependent ones dropped%s, %d left to take", how,
+                         ncl - ndep, ndep, pur, nout);
+            if (rc > 0) return 1;
+            if (rc < 0) {
+                snprintf(W->note, sizeof W->note, "the crash start from %s failed (%.60s): from scratch", how,
+                         *info->message ? info->message : "the clamped set is not positive definite");
+                W->crashed = 0;
+                W->regs = 0;
+                info->status = status0;
+                *info->message = '\0';
+            }
+        }
+    }
+    return 0;
+}
+
 /* The dense n x n matrix D: test only (1 where D = D' exactly, as
  * lcp_csr_is_symmetric at tolerance 0), or transpose in place; in tiles. */
 static int dense_transpose(double *D, int n, int test)
@@ -820,9 +872,15 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     }
     int sym;
     if (W.L && W.Ad) { /* a dense A: copied, and the symmetry test on the copy */
-        memset(W.Ad, 0, nn * sizeof(double));
-        for (int k = 0; k < n; k++) /* row k at Ad + k n */
-            for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.Ad[(size_t)k * n + p->A.j[e]] = p->A.x[e];
+        for (int k = 0; k < n; k++) { /* row k at Ad + k n */
+            double *r = W.Ad + (size_t)k * n;
+            if (p->A.p[k + 1] - p->A.p[k] == n) { /* a full row: columns 0..n-1 in order */
+                memcpy(r, p->A.x + p->A.p[k], (size_t)n * sizeof(double));
+                continue;
+            }
+            memset(r, 0, (size_t)n * sizeof(double));
+            for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) r[p->A.j[e]] = p->A.x[e];
+        }
         sym = dense_transpose(W.Ad, n, 1);
         if (!sym) dense_transpose(W.Ad, n, 0); /* column k at Ad + k n */
     } else {
@@ -872,9 +930,9 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     for (int k = 0; k < n; k++) W.cperm[k] = W.ppos[k] = k;
     int nf = 0; /* rows with findex */
     for (int k = 0; k < n; k++) {
-        W.diag[k] = lcp_csr_diag(&p->A, k);
+        W.diag[k] = W.Ad ? W.Ad[(size_t)k * n + k] : lcp_csr_diag(&p->A, k);
         W.diagmax = MAX2(W.diagmax, fabs(W.diag[k]));
-        for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.rowmax[k] = MAX2(W.rowmax[k], fabs(p->A.x[e]));
+        W.rowmax[k] = pivot_max_abs(p->A.p[k + 1] - p->A.p[k], p->A.x + p->A.p[k]);
         nf += p->findex && p->findex[k] >= 0;
     }
     W.wscale = 1.0;
@@ -898,44 +956,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     lcp_status status0 = info->status;
     if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
     /* the crash start (symmetric A): from the warm start, --crash SOLVER, or (lcp) ipm's answer */
-    if (s->crash.mode != LCP_CRASH_NONE) {
-        static const char *const by_lcp[] = {"ipm", NULL};
-        char how[96] = "";
-        if (!W.at_shared && !lcp_csr_is_symmetric(&p->A, 1e-12)) { /* (at_shared: A = A' exactly) */
-            snprintf(W.note, sizeof W.note, "from scratch (no crash start: A is not symmetric)");
-        } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && n <= CRASH_MIN_N &&
-                   !warm_start(x, n)) {
-            snprintf(W.note, sizeof W.note, "from scratch (no crash start: n = %d, where ipm's guess costs more "
-                     "than the pivots)", n);
-        } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && W.perm && n <= CRASH_DENSE_N &&
-                   !warm_start(x, n)) {
-            snprintf(W.note, sizeof W.note, "from scratch (no crash start: a dense A, n = %d, where ipm's guess "
-                     "costs more than the pivots)", n);
-        } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W.guess, mon->t0, how,
-                                         sizeof how)) {
-            if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
-                snprintf(W.note, sizeof W.note, "from scratch (no crash start: %s gave no answer in time)",
-                         s->crash.mode == LCP_CRASH_SOLVER ? s->crash.by->name : "ipm");
-        } else {
-            int ncl = 0, ndep = 0, npur = -1, nout = 0;
-            int rc = pivot_crash(&W, x, s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0, &ncl, &ndep, &npur, &nout);
-            char pur[48] = "";
-            if (npur >= 0) snprintf(pur, sizeof pur, " (purified to a vertex: %d exchanges)", npur);
-            if (rc >= 0)
-                snprintf(W.note, sizeof W.note,
-                         "crash start from %s: %d rows clamped, %d dependent ones dropped%s, %d left to take", how,
-                         ncl - ndep, ndep, pur, nout);
-            if (rc > 0) goto done;
-            if (rc < 0) {
-                snprintf(W.note, sizeof W.note, "the crash start from %s failed (%.60s): from scratch", how,
-                         *info->message ? info->message : "the clamped set is not positive definite");
-                W.crashed = 0;
-                W.regs = 0;
-                info->status = status0;
-                *info->message = '\0';
-            }
-        }
-    }
+    if (crash_start(&W, p, s, x, mon, info, status0, 1)) goto done;
     double best = INFINITY, change = INFINITY;
     int best_pass = 0;
     for (int ps = 1; ps <= MAX_PASSES; ps++) {
@@ -949,6 +970,35 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             *info->message = '\0';
             ps = 0;
             continue;
+        }
+        if ((rc < 0 && info->status == LCP_ERROR) || (!rc && !nf)) {
+            if (W.dense_scratch) { /* from scratch on a dense A without an answer: the crash start after all */
+                char why[120], note0[sizeof W.note];
+                lcp_status st = info->status;
+                long regs = W.regs;
+                snprintf(why, sizeof why, "%.100s", rc ? info->message : "the residual above tol");
+                memcpy(note0, W.note, sizeof note0);
+                memcpy(W.dw, x, (size_t)n * sizeof(double)); /* the answer from scratch (dw: unused by the crash) */
+                W.dense_scratch = 0;
+                W.regs = 0;
+                info->status = status0;
+                *info->message = '\0';
+                memset(x, 0, (size_t)n * sizeof(double)); /* the caller's x was 0 */
+                if (crash_start(&W, p, s, x, mon, info, status0, 0)) goto done;
+                if (W.crashed) {
+                    size_t len = strlen(W.note);
+                    snprintf(W.note + len, sizeof W.note - len, ", after the pivots from scratch ended with %s", why);
+                    ps = 0;
+                    continue;
+                }
+                /* no guess: the answer from scratch stands, as it was */
+                memcpy(x, W.dw, (size_t)n * sizeof(double));
+                memcpy(W.note, note0, sizeof note0);
+                info->status = st;
+                snprintf(info->message, sizeof info->message, "%s", why);
+                W.regs = regs;
+                if (!rc) *info->message = '\0';
+            }
         }
         if (rc) goto done; /* the monitor stopped it, or a verdict */
         if (!nf && W.crashed) { /* the crash start's clamped set too ill-conditioned: afresh */

@@ -22,28 +22,9 @@
  * dimension ld; m rows. */
 #define SMALL_N 128
 
-/* T v = b in place (trans 0), or T' v = b (trans 1); unit: T's diagonal is 1. */
-static void small_trsv(int m, const double *T, int ld, int trans, int unit, double *restrict v)
-{
-    if (!trans) {
-        for (int j = 0; j < m; j++) {
-            const double *c = T + (size_t)j * ld;
-            double vj = unit ? v[j] : v[j] / c[j];
-            v[j] = vj;
-            for (int i = j + 1; i < m; i++) v[i] -= c[i] * vj;
-        }
-        return;
-    }
-    for (int j = m - 1; j >= 0; j--) {
-        const double *c = T + (size_t)j * ld;
-        double s = v[j] - pivot_dot(m - j - 1, c + j + 1, v + j + 1);
-        v[j] = unit ? s : s / c[j];
-    }
-}
-
 static void trsv(const pv *W, int m, const double *T, int trans, int unit, double *v)
 {
-    if (W->n <= SMALL_N) small_trsv(m, T, W->n, trans, unit, v);
+    if (W->n <= SMALL_N) pivot_trsv(m, T, (size_t)W->n, trans, unit, v);
     else cblas_dtrsv(CblasColMajor, CblasLower, trans ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, T,
                      W->n, v, 1);
 }

@@ -60,6 +60,7 @@ typedef struct {
     int since_exact;        /* ticked pivots since w was last taken afresh from A x + b */
     int hi_rows;            /* 1 + the largest row index taken so far (n after a crash start) */
     int crashed;            /* the first pass goes on from the crash start's sets */
+    int dense_scratch;      /* from scratch on a dense A for want of a crash start (--crash auto) */
     double *guess;          /* the crash start's guess x* (n) */
     char *dropq;            /* crash: dependent rows of a block; C rows to leave; purify's flags */
     int *dep;               /* crash: the dropped rows (purification) */
@@ -102,6 +103,14 @@ void pivot_perm_sync(pv *W);
  * column-major, leading dimension ld, m columns); and a . b (n entries). */
 void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols, const double *coef, double *y);
 double pivot_dot(int n, const double *a, const double *b);
+double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out); /* and sum |a_r b_r| */
+void pivot_axpy(int n, double s, const double *c, double *v);                   /* v -= s c */
+double pivot_max_abs(int n, const double *a);
+/* T v = b in place (trans 0) or T' v = b (trans 1), T lower column-major (leading dimension ld, m rows; unit
+ * diagonal where unit); out[rows[r]] = A(rows[r], 0..m) v + A(rows[r], col) d (A row-major, leading dimension ld) */
+void pivot_trsv(int m, const double *T, size_t ld, int trans, int unit, double *v);
+void pivot_rows_dot(int m, const double *A, size_t ld, const int *rows, int nrows, const double *v, int col, double d,
+                    double *out);
 
 /* pivot_factor.c.  The verdict on a negative Schur complement d of row k
  * on the first m clamped rows (with its direction vc, vk when known);

@@ -9,7 +9,8 @@
 # with ipm's to 1e-8), a box blcp against pgs, findex friction of 100 and
 # 300 contacts (A dense and singular: 300 and 900 rows) solved to 1e-10, a
 # non-symmetric P-matrix against lemke; the same answer with and without a
-# trace; the start named.  Run from the repository root: sh
+# trace; the start named, and the crash start tried where the pivots from
+# scratch end without an answer.  Run from the repository root: sh
 # tests/e2e/pivot_dense.sh.  Ends with "N passed, N failed, N skipped".
 . tests/lib.sh
 if ! python3 -c 'import numpy' 2>/dev/null; then
@@ -131,6 +132,14 @@ solve "findex friction, 300 contacts on 120 bodies (900 rows)" "$T/fric300.json"
 solve "P-matrix n=200" "$T/pmat200.json" && ref lemke "$T/pmat200.json" &&
     check "P-matrix n=200: pivot = lemke (1e-7)" "$LCP" -s pivot -t 1e-10 --quiet --reference "$T/ref.mtx" \
         --ref-tol 1e-7 "$T/pmat200.json"
+
+# from scratch without an answer (tol out of reach): the crash start tried after all, then from
+# scratch again; the answer judged, at rounding
+"$LCP" -s pivot -t 1e-18 --json "$T/spd300.json" >"$T/out" 2>&1; rc=$?
+check "tol 1e-18: exit 1 (exit $rc)" [ $rc -eq 1 ]
+check "tol 1e-18: the crash start tried after the pivots from scratch" grep -q 'pivots from the crash start' "$T/out"
+check "tol 1e-18: the answer's residual at rounding (<= 1e-13)" python3 -c \
+    "import json, sys; sys.exit(0 if json.load(open('$T/out'))['residual'] <= 1e-13 else 1)"
 
 # with and without a trace (w afresh each pivot, or along the steps): the same answer
 for p in spd300 psd200 pmat200; do
