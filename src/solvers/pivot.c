@@ -36,7 +36,7 @@
  * makes every w_k d_k >= 0 -- no solution, with that evidence.
  *
  * Factorisation: A_CC = L U (no pivoting, L unit lower, U kept as U' in a
- * lower triangle), dense n x n each (BLAS dtrsv for the solves).  A row
+ * lower triangle), dense n x n each (the solves: see Dense A below).  A row
  * joining C borders the factors (O(|C|^2)); a row leaving C drops its row
  * and column, which leaves L2 U2 + l u' on the trailing block, a rank-1
  * update done in place (Bennett 1965, "Triangular factors of modified
@@ -52,15 +52,32 @@
  * nonsingular.  Rounding: after each pivot w is taken afresh from A x + b
  * (the monitor's, or the same sums without a trace: no drift, the same
  * steps) -- except on a dense A without a trace, where w goes on along
- * each step (w + t A dx, A dx computed afresh, so its rows of C carry the
- * solve's error) and is taken afresh every 16 pivots and at the end of a
- * pass (on a dense A, A x + b costs more than the pivot), and the steps
- * update only the rows up to the last one taken (the others' w is formed
- * when they are taken); when w_C has
- * drifted from 0 by more than 1e-12 max(1, |b|), one step of iterative
- * refinement corrects x_C.  A dense A (n <= 2048,
- * nnz >= n^2 / 4) is copied column-major once a solve, so that A dx is a
- * few contiguous axpys instead of a CSR walk.
+ * each step (w + t dw on the rows that can end a step: i and the rows at
+ * a bound; w_C stays 0) and is taken afresh every 16 pivots and at the
+ * end of a pass (on a dense A, A x + b costs more than the pivot) on the
+ * rows up to the last one taken (the others' w is formed when they are
+ * taken); when w_C has drifted from 0 by more than 1e-12 max(1, |b|), one
+ * step of iterative refinement corrects x_C.
+ *
+ * Dense A (n <= 2048, nnz >= n^2 / 4): copied once a solve (the symmetry
+ * test on the copy).  A symmetric: the copy holds A's rows with their
+ * columns permuted so that the clamped ones come first (positions
+ * 0..|C|-1, in any order; one column swap across the rows when a row
+ * joins or leaves C, Dantzig's layout as Bullet's btDantzigLCP and ODE's
+ * dLCP keep it), so A_Ci and a new row's A_Ck are gathered from one row,
+ * and dw_k = A(k, C) dx_C + A_ki d is a contiguous dot of |C| entries on
+ * i and the rows at a bound only -- the rows a step can end on: |N| |C|
+ * per pivot, not n |C|.  Not symmetric: A's columns, and dw = A dx over
+ * the taken rows, four columns at a time.  The rounding scale |A||dx| of
+ * dw_k is formed only where its bounds max|A_k.| max(1, max|dx|) and
+ * max|A_k.| sum|dx| leave the test undecided (a CSR row).  A symmetric A
+ * has U = D L', so a row joining C takes its row of L from its column of
+ * U (l = D^-1 u), and the row that ends its own drive takes u from the
+ * direction's first triangular solve: the bordering costs no solve then.
+ * The inner loops (src/solvers/pivot_kernels.c) are written once with
+ * GCC's vector extensions and compiled for AVX2 and for the baseline, the
+ * same bits either way; the triangular solves of n <= 2048 are theirs
+ * (four columns at a time), BLAS dtrsv above.
  *
  * Friction (findex[i] = j): the bounds of row i are -+ mu_i |x_j|.  As in
  * ODE, findex rows are taken after all the others (free rows first, then
@@ -116,7 +133,11 @@
  * pyramid, mass ratio 1e6, ends its crash pass at 5e-7): from scratch,
  * once.  On an lcp of n <= 128 without a warm start, --crash auto takes no
  * guess (ipm's solve and the crash factor cost more than the few pivots
- * from scratch; "from scratch (no crash start: n = ..."); a warm start or
+ * from scratch; "from scratch (no crash start: n = ..."), nor on an lcp
+ * with a dense symmetric A of n <= 1024 (the dense steps above cost less
+ * than ipm's guess: "from scratch (no crash start: a dense A, n = ...");
+ * where those pivots end in an error or above tol, the crash start is
+ * taken after all, from x = 0 again, and named); a warm start or
  * --crash SOLVER is still the crash's guess there.  The message names the
  * start used.  --crash none: from scratch, always.
  *
@@ -147,7 +168,8 @@
  * Files: this one holds the method (the drive of a row and its ratio test,
  * the ray certificate, the passes, the solve); the factors of A_CC -- the
  * bordering, Bennett's update, the blocked refactorisation, the pivot
- * checks -- are src/solvers/pivot_factor.c, the crash start (its clamped
+ * checks -- are src/solvers/pivot_factor.c, the dense inner loops
+ * src/solvers/pivot_kernels.c, the crash start (its clamped
  * set, factor and purification) src/solvers/pivot_crash.c, their shared
  * declarations src/solvers/pivot_internal.h.
  */
@@ -602,6 +624,7 @@ static int pass(pv *W, double *x, int first)
         }
         W->nc = 0;
         W->updates = 0;
+        W->zc_row = -1;
         W->hi_rows = 0; /* no row taken yet */
     }
     W->pass_start = W->pivots;

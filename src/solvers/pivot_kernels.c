@@ -145,13 +145,40 @@ static inline __attribute__((always_inline)) void axpy_body(int n, double s, con
     for (; r < n; r++) v[r] -= c[r] * s;
 }
 
+static inline __attribute__((always_inline)) double hsum(v4 s)
+{
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
 /* T v = b in place (trans 0), or T' v = b (trans 1); T lower, column-major,
- * leading dimension ld, m rows; unit: T's diagonal is 1. */
+ * leading dimension ld, m rows; unit: T's diagonal is 1.  Four columns at a
+ * time: the 4 x 4 diagonal block by substitution, the rows below it by one
+ * pass over v (trans 0: v -= T(below, block) v_block; trans 1: four dots). */
 static inline __attribute__((always_inline)) void trsv_body(int m, const double *T, size_t ld, int trans, int unit,
                                                             double *restrict v)
 {
     if (!trans) {
-        for (int j = 0; j < m; j++) {
+        int j = 0;
+        for (; j + 4 <= m; j += 4) {
+            const double *c0 = T + (size_t)j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+            double d0 = unit ? v[j] : v[j] / c0[j];
+            double d1 = v[j + 1] - c0[j + 1] * d0;
+            d1 = unit ? d1 : d1 / c1[j + 1];
+            double d2 = v[j + 2] - c0[j + 2] * d0 - c1[j + 2] * d1;
+            d2 = unit ? d2 : d2 / c2[j + 2];
+            double d3 = v[j + 3] - c0[j + 3] * d0 - c1[j + 3] * d1 - c2[j + 3] * d2;
+            d3 = unit ? d3 : d3 / c3[j + 3];
+            v[j] = d0;
+            v[j + 1] = d1;
+            v[j + 2] = d2;
+            v[j + 3] = d3;
+            v4 e0 = {d0, d0, d0, d0}, e1 = {d1, d1, d1, d1}, e2 = {d2, d2, d2, d2}, e3 = {d3, d3, d3, d3};
+            int r = j + 4;
+            for (; r + 4 <= m; r += 4)
+                st4(v + r, ld4(v + r) - ((ld4(c0 + r) * e0 + ld4(c1 + r) * e1) + (ld4(c2 + r) * e2 + ld4(c3 + r) * e3)));
+            for (; r < m; r++) v[r] -= (c0[r] * d0 + c1[r] * d1) + (c2[r] * d2 + c3[r] * d3);
+        }
+        for (; j < m; j++) {
             const double *c = T + (size_t)j * ld;
             double vj = unit ? v[j] : v[j] / c[j];
             v[j] = vj;
@@ -159,10 +186,43 @@ static inline __attribute__((always_inline)) void trsv_body(int m, const double 
         }
         return;
     }
-    for (int j = m - 1; j >= 0; j--) {
+    int j0 = m;
+    for (; j0 - 4 >= 0; j0 -= 4) { /* the block j0-4..j0-1; rows j0.. solved */
+        int j = j0 - 4;
+        const double *c0 = T + (size_t)j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        v4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
+        int r = j0;
+        for (; r + 4 <= m; r += 4) {
+            v4 x = ld4(v + r);
+            a0 += ld4(c0 + r) * x;
+            a1 += ld4(c1 + r) * x;
+            a2 += ld4(c2 + r) * x;
+            a3 += ld4(c3 + r) * x;
+        }
+        double s0 = hsum(a0), s1 = hsum(a1), s2 = hsum(a2), s3 = hsum(a3);
+        for (; r < m; r++) {
+            s0 += c0[r] * v[r];
+            s1 += c1[r] * v[r];
+            s2 += c2[r] * v[r];
+            s3 += c3[r] * v[r];
+        }
+        double d3 = v[j + 3] - s3;
+        d3 = unit ? d3 : d3 / c3[j + 3];
+        double d2 = v[j + 2] - s2 - c2[j + 3] * d3;
+        d2 = unit ? d2 : d2 / c2[j + 2];
+        double d1 = v[j + 1] - s1 - c1[j + 2] * d2 - c1[j + 3] * d3;
+        d1 = unit ? d1 : d1 / c1[j + 1];
+        double d0 = v[j] - s0 - c0[j + 1] * d1 - c0[j + 2] * d2 - c0[j + 3] * d3;
+        d0 = unit ? d0 : d0 / c0[j];
+        v[j] = d0;
+        v[j + 1] = d1;
+        v[j + 2] = d2;
+        v[j + 3] = d3;
+    }
+    for (int j = j0 - 1; j >= 0; j--) {
         const double *c = T + (size_t)j * ld;
-        double s = v[j] - dot_body(m - j - 1, c + j + 1, v + j + 1);
-        v[j] = unit ? s : s / c[j];
+        double sj = v[j] - dot_body(m - j - 1, c + j + 1, v + j + 1);
+        v[j] = unit ? sj : sj / c[j];
     }
 }
 
