@@ -763,14 +763,6 @@ static void pv_free(pv *W)
     free(W->key);
     free(W->dep);
     free(W->cand);
-    free(W->rlist);
-    free(W->cperm);
-    free(W->ppos);
-    free(W->dxp);
-    free(W->cols);
-    free(W->coef);
-    free(W->dxf);
-    free(W->zc);
 }
 
 /* The crash start (a symmetric A): from the warm start, --crash SOLVER, or
@@ -887,11 +879,23 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     size_t nn = (size_t)n * (size_t)n, n1 = (size_t)(n > 0 ? n : 1);
     int dense = n <= DENSE_COPY_N && (double)p->A.p[n] >= 0.25 * (double)n * (double)n;
     size_t nblk = (2 * n1 + LU_BLOCK) * LU_BLOCK; /* L, Ut, [Ad,] blk in one buffer */
-    W.L = ws_take(2 * nn + (dense ? nn : 0) + nblk, &W.ws_cached);
+    size_t nvec = 4 * n1 + 1 + (4 * n1 + 1 + 1) / 2; /* coef, dxf, zc, dxp; rlist, cols, cperm, ppos (ints) */
+    W.L = ws_take(2 * nn + (dense ? nn : 0) + nblk + nvec, &W.ws_cached);
     if (W.L) {
         W.Ut = W.L + nn;
         W.Ad = dense ? W.L + 2 * nn : NULL;
         W.blk = W.L + (dense ? 3 : 2) * nn;
+        double *v = W.blk + nblk; /* the step's vectors, after the blocks */
+        W.coef = v;
+        W.dxf = v + n1 + 1;
+        W.zc = v + 2 * n1 + 1;
+        W.dxp = v + 3 * n1 + 1;
+        int *iv = (int *)(v + 4 * n1 + 1);
+        W.rlist = iv;
+        W.cols = iv + n1;
+        W.cperm = iv + 2 * n1 + 1;
+        W.ppos = iv + 3 * n1 + 1;
+        memset(W.dxf, 0, n1 * sizeof(double));
     }
     int sym;
     if (W.L && W.Ad) { /* a dense A: copied, and the symmetry test on the copy */
@@ -933,18 +937,9 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.key = lcp_alloc(n1, sizeof(lcp_crash_key));
     W.dep = lcp_alloc(n1, sizeof(int));
     W.cand = lcp_alloc(n1, sizeof(int));
-    W.rlist = lcp_alloc(n1, sizeof(int));
-    W.cols = lcp_alloc(n1 + 1, sizeof(int));
-    W.coef = lcp_alloc(n1 + 1, sizeof(double));
-    W.dxf = lcp_calloc(n1, sizeof(double));
-    W.zc = lcp_alloc(n1, sizeof(double));
     W.zc_row = -1;
-    W.cperm = lcp_alloc(n1, sizeof(int));
-    W.ppos = lcp_alloc(n1, sizeof(int));
-    W.dxp = lcp_alloc(n1, sizeof(double));
     if (!W.L || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
         !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand ||
-        !W.rlist || !W.cols || !W.coef || !W.dxf || !W.zc || !W.cperm || !W.ppos || !W.dxp ||
         (!W.at_shared && lcp_csr_transpose(&p->A, &W.At))) {
         pv_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pivot, n = %d)", n);
