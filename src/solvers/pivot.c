@@ -158,7 +158,8 @@
  * no_solution on a certified ray; error on cycling (more than 50 n + 1000
  * pivots in a pass), on a negative pivot, or a ray without certificate.
  * Memory: two dense n x n factors (and (2 n + 64) 64 doubles for the
- * crash's blocks, n x n more for the copy of a dense A), one buffer kept
+ * crash's blocks, 6 n for the steps' vectors, n x n more for the copy of
+ * a dense A), one buffer kept
  * per thread between solves up to 32 MiB (no fresh pages a solve for the
  * problems an engine solves again and again); n with more than 4 GiB of
  * factors is refused; A' is shared with A when A is symmetric, copied
