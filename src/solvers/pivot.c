@@ -36,7 +36,7 @@
  * makes every w_k d_k >= 0 -- no solution, with that evidence.
  *
  * Factorisation: A_CC = L U (no pivoting, L unit lower, U kept as U' in a
- * lower triangle), dense n x n each (BLAS dtrsv for the solves).  A row
+ * lower triangle), dense n x n each (the solves: see Dense A below).  A row
  * joining C borders the factors (O(|C|^2)); a row leaving C drops its row
  * and column, which leaves L2 U2 + l u' on the trailing block, a rank-1
  * update done in place (Bennett 1965, "Triangular factors of modified
@@ -52,15 +52,32 @@
  * nonsingular.  Rounding: after each pivot w is taken afresh from A x + b
  * (the monitor's, or the same sums without a trace: no drift, the same
  * steps) -- except on a dense A without a trace, where w goes on along
- * each step (w + t A dx, A dx computed afresh, so its rows of C carry the
- * solve's error) and is taken afresh every 16 pivots and at the end of a
- * pass (on a dense A, A x + b costs more than the pivot), and the steps
- * update only the rows up to the last one taken (the others' w is formed
- * when they are taken); when w_C has
- * drifted from 0 by more than 1e-12 max(1, |b|), one step of iterative
- * refinement corrects x_C.  A dense A (n <= 2048,
- * nnz >= n^2 / 4) is copied column-major once a solve, so that A dx is a
- * few contiguous axpys instead of a CSR walk.
+ * each step (w + t dw on the rows that can end a step: i and the rows at
+ * a bound; w_C stays 0) and is taken afresh every 16 pivots and at the
+ * end of a pass (on a dense A, A x + b costs more than the pivot) on the
+ * rows up to the last one taken (the others' w is formed when they are
+ * taken); when w_C has drifted from 0 by more than 1e-12 max(1, |b|), one
+ * step of iterative refinement corrects x_C.
+ *
+ * Dense A (n <= 2048, nnz >= n^2 / 4): copied once a solve (the symmetry
+ * test on the copy).  A symmetric: the copy holds A's rows with their
+ * columns permuted so that the clamped ones come first (positions
+ * 0..|C|-1, in any order; one column swap across the rows when a row
+ * joins or leaves C, Dantzig's layout as Bullet's btDantzigLCP and ODE's
+ * dLCP keep it), so A_Ci and a new row's A_Ck are gathered from one row,
+ * and dw_k = A(k, C) dx_C + A_ki d is a contiguous dot of |C| entries on
+ * i and the rows at a bound only -- the rows a step can end on: |N| |C|
+ * per pivot, not n |C|.  Not symmetric: A's columns, and dw = A dx over
+ * the taken rows, four columns at a time.  The rounding scale |A||dx| of
+ * dw_k is formed only where its bounds max|A_k.| max(1, max|dx|) and
+ * max|A_k.| sum|dx| leave the test undecided (a CSR row).  A symmetric A
+ * has U = D L', so a row joining C takes its row of L from its column of
+ * U (l = D^-1 u), and the row that ends its own drive takes u from the
+ * direction's first triangular solve: the bordering costs no solve then.
+ * The inner loops (src/solvers/pivot_kernels.c) are written once with
+ * GCC's vector extensions and compiled for AVX2 and for the baseline, the
+ * same bits either way; the triangular solves of n <= 2048 are theirs
+ * (four columns at a time), BLAS dtrsv above.
  *
  * Friction (findex[i] = j): the bounds of row i are -+ mu_i |x_j|.  As in
  * ODE, findex rows are taken after all the others (free rows first, then
@@ -116,7 +133,11 @@
  * pyramid, mass ratio 1e6, ends its crash pass at 5e-7): from scratch,
  * once.  On an lcp of n <= 128 without a warm start, --crash auto takes no
  * guess (ipm's solve and the crash factor cost more than the few pivots
- * from scratch; "from scratch (no crash start: n = ..."); a warm start or
+ * from scratch; "from scratch (no crash start: n = ..."), nor on an lcp
+ * with a dense symmetric A of n <= 1024 (the dense steps above cost less
+ * than ipm's guess: "from scratch (no crash start: a dense A, n = ...");
+ * where those pivots end in an error or above tol, the crash start is
+ * taken after all, from x = 0 again, and named); a warm start or
  * --crash SOLVER is still the crash's guess there.  The message names the
  * start used.  --crash none: from scratch, always.
  *
@@ -137,7 +158,8 @@
  * no_solution on a certified ray; error on cycling (more than 50 n + 1000
  * pivots in a pass), on a negative pivot, or a ray without certificate.
  * Memory: two dense n x n factors (and (2 n + 64) 64 doubles for the
- * crash's blocks, n x n more for the copy of a dense A), one buffer kept
+ * crash's blocks, 6 n for the steps' vectors, n x n more for the copy of
+ * a dense A), one buffer kept
  * per thread between solves up to 32 MiB (no fresh pages a solve for the
  * problems an engine solves again and again); n with more than 4 GiB of
  * factors is refused; A' is shared with A when A is symmetric, copied
@@ -147,7 +169,8 @@
  * Files: this one holds the method (the drive of a row and its ratio test,
  * the ray certificate, the passes, the solve); the factors of A_CC -- the
  * bordering, Bennett's update, the blocked refactorisation, the pivot
- * checks -- are src/solvers/pivot_factor.c, the crash start (its clamped
+ * checks -- are src/solvers/pivot_factor.c, the dense inner loops
+ * src/solvers/pivot_kernels.c, the crash start (its clamped
  * set, factor and purification) src/solvers/pivot_crash.c, their shared
  * declarations src/solvers/pivot_internal.h.
  */
@@ -173,6 +196,7 @@ static const char *const columns[] = {"pivots", "clamped", NULL};
 #define MAX2(a, b) ((a) > (b) ? (a) : (b)) /* fmax without the call (no NaN here) */
 #define DENSE_COPY_N 2048 /* A kept as a dense copy (contiguous columns) at n <= DENSE_COPY_N with nnz >= n^2 / 4 */
 #define CRASH_MIN_N 128   /* --crash auto on an lcp: no ipm guess at n <= CRASH_MIN_N (it costs more than the pivots) */
+#define CRASH_DENSE_N 1024 /* ... nor on a dense symmetric A of n <= CRASH_DENSE_N (the dense steps are cheaper) */
 #define MAX_DENSE_BYTES (4.0 * 1024 * 1024 * 1024) /* both factors together */
 
 enum { B_NONE, B_SELF_C, B_SELF_BOUND, B_C_OUT, B_N_IN }; /* what ends a step: (a) (b)/(e) (c) (d) */
@@ -203,10 +227,25 @@ int pivot_done(pv *W, double *x)
         /* w afresh (the monitor's sums, the same bits without --reg): after every pivot on a
          * sparse A, so the steps are those of a traced solve; every EXACT_EVERY on a dense one,
          * where A x costs more than the pivot and w goes on along the steps in between */
-        if (!W->Ad || ++W->since_exact >= EXACT_EVERY) {
+        if (!W->Ad) {
             const lcp_csr *A = &W->p->A;
-            W->since_exact = 0;
             for (int k = 0; k < W->n; k++) W->w[k] = lcp_csr_row_dot(A->j, A->x, x, A->p[k], A->p[k + 1]) + W->p->b[k];
+        } else if (W->perm && ++W->since_exact >= EXACT_EVERY) { /* the rows taken: b + A(k, :) x, permuted */
+            int len = 0, hr = W->hi_rows;
+            W->since_exact = 0;
+            for (int a = 0; a < W->n; a++)
+                if ((W->dxp[a] = x[W->cperm[a]]) != 0.0) len = a + 1;
+            for (int k = 0; k < hr; k++) W->w[k] = W->p->b[k] + pivot_dot(len, W->Ad + (size_t)k * W->n, W->dxp);
+        } else if (!W->perm && ++W->since_exact >= EXACT_EVERY) { /* the rows taken: b + the columns of the nonzero x_j */
+            int nx = 0, hr = W->hi_rows;
+            W->since_exact = 0;
+            for (int j = 0; j < W->n; j++)
+                if (x[j] != 0.0) {
+                    W->cols[nx] = j;
+                    W->coef[nx++] = x[j];
+                }
+            memcpy(W->w, W->p->b, (size_t)hr * sizeof(double));
+            pivot_cols_axpy(hr, nx, W->Ad, (size_t)W->n, W->cols, W->coef, W->w);
         }
     } else {
         W->seen = 1;
@@ -279,17 +318,64 @@ static int ray(pv *W, int i, double dir)
                    i + 1, rmax, bd);
 }
 
-/* dw += d c, da += |d c| over n rows (the dense drive's A dx and |A||dx|). */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
-#endif
-static void axpy_abs(int n, double d, const double *restrict c, double *restrict dw, double *restrict da)
+/* Permuted mode: the columns at positions a and b of every row of Ad swapped. */
+static void perm_swap(pv *W, int a, int b)
 {
-    for (int r = 0; r < n; r++) {
-        double v = c[r] * d;
-        dw[r] += v;
-        da[r] += fabs(v);
+    int n = W->n, ca = W->cperm[a], cb = W->cperm[b];
+    double *r = W->Ad;
+    for (int k = 0; k < n; k++, r += n) {
+        double t = r[a];
+        r[a] = r[b];
+        r[b] = t;
     }
+    W->cperm[a] = cb;
+    W->cperm[b] = ca;
+    W->ppos[ca] = b;
+    W->ppos[cb] = a;
+}
+
+void pivot_perm_sync(pv *W)
+{
+    if (!W->perm) return;
+    int nc = W->nc, a = 0;
+    for (int q = 0; q < nc; q++) {
+        int k = W->cidx[q];
+        if (W->ppos[k] < nc) continue;
+        while (W->pos[W->cperm[a]] >= 0) a++; /* a position below |C| holding a column off C */
+        perm_swap(W, a, W->ppos[k]);
+    }
+}
+
+/* dx at full length in W->dxf (x_i: d; C: dx_C); returns 1. */
+static int fill_dxf(pv *W, int i, double d)
+{
+    W->dxf[i] = d;
+    for (int q = 0; q < W->nc; q++) W->dxf[W->cidx[q]] = W->dxc[q];
+    return 1;
+}
+
+static void clear_dxf(pv *W, int i)
+{
+    W->dxf[i] = 0.0;
+    for (int q = 0; q < W->nc; q++) W->dxf[W->cidx[q]] = 0.0;
+}
+
+/* Does w_k move along the step: |dw_k| > PIV_ZERO max((|A||dx|)_k, max|A_k.| max(1, max|dx|))?
+ * On a dense A the scale |A||dx| is formed only where the bounds
+ * max|A_k.| max(1, max|dx|) <= (|A||dx|)_k <= max|A_k.| sum|dx| do not
+ * decide (*full: dx at full length in W->dxf, filled at the first need). */
+static int dw_moves(pv *W, int k, int i, double dir, double dxmax, double dxsum, int *full)
+{
+    double a = fabs(W->dw[k]);
+    if (!W->Ad) return a > W->dwabs[k];
+    double f = W->rowmax[k] * dxmax;
+    if (a <= PIV_ZERO * f) return 0;
+    if (a > PIV_ZERO * W->rowmax[k] * dxsum) return 1;
+    if (!*full) *full = fill_dxf(W, i, dir);
+    const lcp_csr *A = &W->p->A;
+    double s = 0.0;
+    for (int e = A->p[k]; e < A->p[k + 1]; e++) s += fabs(A->x[e] * W->dxf[A->j[e]]);
+    return a > PIV_ZERO * MAX2(s, f);
 }
 
 /* Places row i if it is complementary where it stands (inside its box):
@@ -328,9 +414,15 @@ static int drive(pv *W, double *x, int i)
     int n = W->n;
     double *w = W->w;
     double wi = p->b[i], wabs = fabs(p->b[i]); /* w_i afresh, and its rounding scale */
-    for (int e = A->p[i]; e < A->p[i + 1]; e++) {
-        wi += A->x[e] * x[A->j[e]];
-        wabs += fabs(A->x[e] * x[A->j[e]]);
+    if (A->p[i + 1] - A->p[i] == n) { /* a full row (columns 0..n-1 in order) */
+        double s;
+        wi += pivot_dot_abs(n, A->x + A->p[i], x, &s);
+        wabs += s;
+    } else {
+        for (int e = A->p[i]; e < A->p[i + 1]; e++) {
+            wi += A->x[e] * x[A->j[e]];
+            wabs += fabs(A->x[e] * x[A->j[e]]);
+        }
     }
     w[i] = wi;
     double wtiny = 64 * DBL_EPSILON * wabs, dir = 1.0;
@@ -351,7 +443,11 @@ static int drive(pv *W, double *x, int i)
                            W->guard, i + 1);
         int m = W->nc;
         double *dxc = W->dxc, *dw = W->dw, *da = W->dwabs;
-        if (W->Ad) { /* -d A(C, i) */
+        if (W->perm) { /* -d A(C, i) = -d A(i, C)' */
+            pivot_perm_sync(W);
+            const double *ri = W->Ad + (size_t)i * n;
+            for (int q = 0; q < m; q++) dxc[q] = -dir * ri[W->ppos[W->cidx[q]]];
+        } else if (W->Ad) { /* -d A(C, i) */
             const double *ci = W->Ad + (size_t)i * n;
             for (int q = 0; q < m; q++) dxc[q] = -dir * ci[W->cidx[q]];
         } else {
@@ -359,31 +455,59 @@ static int drive(pv *W, double *x, int i)
             for (int e = T->p[i]; e < T->p[i + 1]; e++)
                 if (W->pos[T->j[e]] >= 0) dxc[W->pos[T->j[e]]] = -dir * T->x[e];
         }
-        pivot_cc_solve(W, dxc); /* dx_C = -d A_CC^-1 A_Ci */
-        memset(dw, 0, (size_t)nr * sizeof(double));
-        memset(da, 0, (size_t)nr * sizeof(double));
-        double dxmax = 1.0;
-        for (int q = -1; q < m; q++) { /* dw = A dx, column by column */
-            int k = q < 0 ? i : W->cidx[q];
-            double d = q < 0 ? dir : dxc[q];
-            dxmax = MAX2(dxmax, fabs(d));
-            if (W->Ad) { /* dense: contiguous columns (vectorised) */
-                axpy_abs(nr, d, W->Ad + (size_t)k * n, dw, da);
-                continue;
-            }
-            for (int e = T->p[k]; e < T->p[k + 1]; e++) {
-                dw[T->j[e]] += T->x[e] * d;
-                da[T->j[e]] += fabs(T->x[e] * d);
-            }
+        pivot_cc_solve_l(W, dxc); /* dx_C = -d A_CC^-1 A_Ci: L z = -d A_Ci, ... */
+        if (W->at_shared && m) { /* z kept: if i joins C, its row of L is -d z (pivot_c_add) */
+            for (int q = 0; q < m; q++) W->zc[q] = -dir * dxc[q];
+            W->zc_row = i;
         }
-        for (int k = 0; k < nr; k++) { /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
-            double f = W->rowmax[k] * dxmax;
-            da[k] = PIV_ZERO * MAX2(da[k], f);
+        pivot_cc_solve_u(W, dxc); /* ... U dx_C = z */
+        int nR = 0, *R = W->rlist; /* the rows at a bound (taken rows: below nr), in order */
+        for (int k = 0; k < nr; k++)
+            if (W->state[k] == S_LO || W->state[k] == S_HI) R[nR++] = k;
+        double dxmax = 1.0, dxsum = 1.0; /* max(1, max|dx|), max(1, sum|dx|) */
+        int full = 0;                    /* dxf holds dx */
+        if (W->Ad) {
+            dxsum = fabs(dir);
+            for (int q = 0; q < m; q++) {
+                dxmax = MAX2(dxmax, fabs(dxc[q]));
+                dxsum += fabs(dxc[q]);
+            }
+            dxsum = MAX2(dxsum, dxmax);
+            if (W->perm) { /* dw_k = A(k, C) dx_C + A(k, i) d on i and the rows at a bound only: the
+                            * clamped columns contiguous (Dantzig's scheme, as Bullet and ODE keep it) */
+                int pi = W->ppos[i];
+                for (int q = 0; q < m; q++) W->dxp[W->ppos[W->cidx[q]]] = dxc[q];
+                pivot_rows_dot(m, W->Ad, (size_t)n, &i, 1, W->dxp, pi, dir, dw);
+                pivot_rows_dot(m, W->Ad, (size_t)n, R, nR, W->dxp, pi, dir, dw);
+            } else { /* dw = A dx over the rows up to nr, the moving columns four at a time */
+                W->cols[0] = i;
+                W->coef[0] = dir;
+                memcpy(W->cols + 1, W->cidx, (size_t)m * sizeof(int));
+                memcpy(W->coef + 1, dxc, (size_t)m * sizeof(double));
+                memset(dw, 0, (size_t)nr * sizeof(double));
+                pivot_cols_axpy(nr, m + 1, W->Ad, (size_t)n, W->cols, W->coef, dw);
+            }
+        } else {
+            memset(dw, 0, (size_t)nr * sizeof(double));
+            memset(da, 0, (size_t)nr * sizeof(double));
+            for (int q = -1; q < m; q++) { /* dw = A dx, column by column */
+                int k = q < 0 ? i : W->cidx[q];
+                double d = q < 0 ? dir : dxc[q];
+                dxmax = MAX2(dxmax, fabs(d));
+                for (int e = T->p[k]; e < T->p[k + 1]; e++) {
+                    dw[T->j[e]] += T->x[e] * d;
+                    da[T->j[e]] += fabs(T->x[e] * d);
+                }
+            }
+            for (int k = 0; k < nr; k++) { /* the rounding scale of dw_k: |A||dx|, at least max|A_k.| max|dx| */
+                double f = W->rowmax[k] * dxmax;
+                da[k] = PIV_ZERO * MAX2(da[k], f);
+            }
         }
         /* the ratio test: row i's own ends first, so that they win ties */
         double tmin = INFINITY, t;
         int kind = B_NONE, blk = -1;
-        int moves = fabs(dw[i]) > da[i]; /* the Schur complement is not 0 */
+        int moves = dw_moves(W, i, i, dir, dxmax, dxsum, &full); /* the Schur complement is not 0 */
         if (moves && dw[i] * dir < 0) return pivot_negative_schur(W, i, m, dw[i] * dir, dxc, dir);
         if (outside) { /* (e) x_i enters its box */
             tmin = dir > 0 ? lo - x[i] : x[i] - hi;
@@ -413,9 +537,10 @@ static int drive(pv *W, double *x, int i)
                 blk = q;
             }
         }
-        for (int k = 0; k < nr; k++) { /* (d) w_k of a row at a bound reaches 0 (rows taken: below nr) */
-            int st = W->state[k];
-            if (!((st == S_LO && dw[k] < -da[k]) || (st == S_HI && dw[k] > da[k]))) continue;
+        for (int r = 0; r < nR; r++) { /* (d) w_k of a row at a bound reaches 0 (rows taken: below nr) */
+            int k = R[r], st = W->state[k];
+            if (!((st == S_LO && dw[k] < 0) || (st == S_HI && dw[k] > 0)) || !dw_moves(W, k, i, dir, dxmax, dxsum, &full))
+                continue;
             t = MAX2(0.0, -w[k] / dw[k]);
             if (t < tmin) {
                 tmin = t;
@@ -423,10 +548,16 @@ static int drive(pv *W, double *x, int i)
                 blk = k;
             }
         }
+        if (full) clear_dxf(W, i);
         if (kind == B_NONE || !isfinite(tmin)) return ray(W, i, dir);
         for (int q = 0; q < m; q++) x[W->cidx[q]] += tmin * dxc[q]; /* the step */
         x[i] += tmin * dir;
-        for (int k = 0; k < nr; k++) w[k] += tmin * dw[k];
+        if (W->Ad) { /* w along the step: rows at a bound and i (w_C stays 0; the others are formed when needed) */
+            w[i] += tmin * dw[i];
+            for (int r = 0; r < nR; r++) w[R[r]] += tmin * dw[R[r]];
+        } else {
+            for (int k = 0; k < nr; k++) w[k] += tmin * dw[k];
+        }
         int done = 0, rc = 0;
         switch (kind) {
         case B_SELF_C: /* (a) */
@@ -494,10 +625,12 @@ static int pass(pv *W, double *x, int first)
         }
         W->nc = 0;
         W->updates = 0;
+        W->zc_row = -1;
         W->hi_rows = 0; /* no row taken yet */
     }
     W->pass_start = W->pivots;
-    if (first && !W->crashed) { /* w = A x + b (a later pass goes on with w of the last pivot, or of the crash) */
+    if (first && !W->crashed && !W->Ad) { /* w = A x + b (a later pass goes on with w of the last pivot, or of
+                                             * the crash; on a dense A each row's w is formed when it is taken) */
         lcp_csr_matvec(&p->A, x, W->w);
         for (int k = 0; k < n; k++) W->w[k] += p->b[k];
     }
@@ -633,6 +766,79 @@ static void pv_free(pv *W)
     free(W->cand);
 }
 
+/* The crash start (a symmetric A): from the warm start, --crash SOLVER, or
+ * (lcp) ipm's answer -- or none, the reason in W->note (dense_skip: none on
+ * a dense A of n <= CRASH_DENSE_N under --crash auto, W->dense_scratch set).
+ * 1: the monitor stopped the solve there. */
+static int crash_start(pv *W, const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
+                       lcp_info *info, lcp_status status0, int dense_skip)
+{
+    int n = W->n;
+    if (s->crash.mode != LCP_CRASH_NONE) {
+        static const char *const by_lcp[] = {"ipm", NULL};
+        char how[96] = "";
+        if (!W->at_shared && !lcp_csr_is_symmetric(&p->A, 1e-12)) { /* (at_shared: A = A' exactly) */
+            snprintf(W->note, sizeof W->note, "from scratch (no crash start: A is not symmetric)");
+        } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && n <= CRASH_MIN_N &&
+                   !warm_start(x, n)) {
+            snprintf(W->note, sizeof W->note, "from scratch (no crash start: n = %d, where ipm's guess costs more "
+                     "than the pivots)", n);
+        } else if (dense_skip && s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && W->perm &&
+                   n <= CRASH_DENSE_N && !warm_start(x, n)) {
+            W->dense_scratch = 1;
+            snprintf(W->note, sizeof W->note, "from scratch (no crash start: a dense A, n = %d, where ipm's guess "
+                     "costs more than the pivots)", n);
+        } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W->guess, mon->t0, how,
+                                         sizeof how)) {
+            if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
+                snprintf(W->note, sizeof W->note, "from scratch (no crash start: %s gave no answer in time)",
+                         s->crash.mode == LCP_CRASH_SOLVER ? s->crash.by->name : "ipm");
+        } else {
+            int ncl = 0, ndep = 0, npur = -1, nout = 0;
+            int rc = pivot_crash(W, x, s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0, &ncl, &ndep, &npur, &nout);
+            char pur[48] = "";
+            if (npur >= 0) snprintf(pur, sizeof pur, " (purified to a vertex: %d exchanges)", npur);
+            if (rc >= 0)
+                snprintf(W->note, sizeof W->note,
+                         "crash start from %s: %d rows clamped, %d dependent ones dropped%s, %d left to take", how,
+                         ncl - ndep, ndep, pur, nout);
+            if (rc > 0) return 1;
+            if (rc < 0) {
+                snprintf(W->note, sizeof W->note, "the crash start from %s failed (%.60s): from scratch", how,
+                         *info->message ? info->message : "the clamped set is not positive definite");
+                W->crashed = 0;
+                W->regs = 0;
+                info->status = status0;
+                *info->message = '\0';
+            }
+        }
+    }
+    return 0;
+}
+
+/* The dense n x n matrix D: test only (1 where D = D' exactly, as
+ * lcp_csr_is_symmetric at tolerance 0), or transpose in place; in tiles. */
+static int dense_transpose(double *D, int n, int test)
+{
+    enum { TILE = 32 };
+    for (int i0 = 0; i0 < n; i0 += TILE)
+        for (int j0 = i0; j0 < n; j0 += TILE) {
+            int i1 = i0 + TILE < n ? i0 + TILE : n, j1 = j0 + TILE < n ? j0 + TILE : n;
+            for (int i = i0; i < i1; i++)
+                for (int j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) {
+                    double *a = D + (size_t)i * n + j, *b = D + (size_t)j * n + i;
+                    if (test) {
+                        if (fabs(*a - *b) > 0) return 0;
+                    } else {
+                        double t = *a;
+                        *a = *b;
+                        *b = t;
+                    }
+                }
+        }
+    return 1;
+}
+
 static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                        lcp_err *err)
 {
@@ -674,13 +880,41 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     size_t nn = (size_t)n * (size_t)n, n1 = (size_t)(n > 0 ? n : 1);
     int dense = n <= DENSE_COPY_N && (double)p->A.p[n] >= 0.25 * (double)n * (double)n;
     size_t nblk = (2 * n1 + LU_BLOCK) * LU_BLOCK; /* L, Ut, [Ad,] blk in one buffer */
-    W.L = ws_take(2 * nn + (dense ? nn : 0) + nblk, &W.ws_cached);
+    size_t nvec = 4 * n1 + 1 + (4 * n1 + 1 + 1) / 2; /* coef, dxf, zc, dxp; rlist, cols, cperm, ppos (ints) */
+    W.L = ws_take(2 * nn + (dense ? nn : 0) + nblk + nvec, &W.ws_cached);
     if (W.L) {
         W.Ut = W.L + nn;
         W.Ad = dense ? W.L + 2 * nn : NULL;
         W.blk = W.L + (dense ? 3 : 2) * nn;
+        double *v = W.blk + nblk; /* the step's vectors, after the blocks */
+        W.coef = v;
+        W.dxf = v + n1 + 1;
+        W.zc = v + 2 * n1 + 1;
+        W.dxp = v + 3 * n1 + 1;
+        int *iv = (int *)(v + 4 * n1 + 1);
+        W.rlist = iv;
+        W.cols = iv + n1;
+        W.cperm = iv + 2 * n1 + 1;
+        W.ppos = iv + 3 * n1 + 1;
+        memset(W.dxf, 0, n1 * sizeof(double));
     }
-    if (lcp_csr_is_symmetric(&p->A, 0.0)) { /* A' = A: shared, not copied */
+    int sym;
+    if (W.L && W.Ad) { /* a dense A: copied, and the symmetry test on the copy */
+        for (int k = 0; k < n; k++) { /* row k at Ad + k n */
+            double *r = W.Ad + (size_t)k * n;
+            if (p->A.p[k + 1] - p->A.p[k] == n) { /* a full row: columns 0..n-1 in order */
+                memcpy(r, p->A.x + p->A.p[k], (size_t)n * sizeof(double));
+                continue;
+            }
+            memset(r, 0, (size_t)n * sizeof(double));
+            for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) r[p->A.j[e]] = p->A.x[e];
+        }
+        sym = dense_transpose(W.Ad, n, 1);
+        if (!sym) dense_transpose(W.Ad, n, 0); /* column k at Ad + k n */
+    } else {
+        sym = lcp_csr_is_symmetric(&p->A, 0.0);
+    }
+    if (sym) { /* A' = A: shared, not copied */
         W.At = p->A;
         W.at_shared = 1;
     }
@@ -704,22 +938,20 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.key = lcp_alloc(n1, sizeof(lcp_crash_key));
     W.dep = lcp_alloc(n1, sizeof(int));
     W.cand = lcp_alloc(n1, sizeof(int));
+    W.zc_row = -1;
     if (!W.L || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
         !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand ||
         (!W.at_shared && lcp_csr_transpose(&p->A, &W.At))) {
         pv_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pivot, n = %d)", n);
     }
-    if (W.Ad) { /* a dense A: column k at Ad + k n (row k of A') */
-        memset(W.Ad, 0, nn * sizeof(double));
-        for (int k = 0; k < n; k++)
-            for (int e = W.At.p[k]; e < W.At.p[k + 1]; e++) W.Ad[(size_t)k * n + W.At.j[e]] = W.At.x[e];
-    }
+    W.perm = W.Ad && W.at_shared; /* rows of A in Ad (= its columns), their columns permuted as C changes */
+    for (int k = 0; k < n; k++) W.cperm[k] = W.ppos[k] = k;
     int nf = 0; /* rows with findex */
     for (int k = 0; k < n; k++) {
-        W.diag[k] = lcp_csr_diag(&p->A, k);
+        W.diag[k] = W.Ad ? W.Ad[(size_t)k * n + k] : lcp_csr_diag(&p->A, k);
         W.diagmax = MAX2(W.diagmax, fabs(W.diag[k]));
-        for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) W.rowmax[k] = MAX2(W.rowmax[k], fabs(p->A.x[e]));
+        W.rowmax[k] = pivot_max_abs(p->A.p[k + 1] - p->A.p[k], p->A.x + p->A.p[k]);
         nf += p->findex && p->findex[k] >= 0;
     }
     W.wscale = 1.0;
@@ -743,40 +975,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     lcp_status status0 = info->status;
     if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
     /* the crash start (symmetric A): from the warm start, --crash SOLVER, or (lcp) ipm's answer */
-    if (s->crash.mode != LCP_CRASH_NONE) {
-        static const char *const by_lcp[] = {"ipm", NULL};
-        char how[96] = "";
-        if (!W.at_shared && !lcp_csr_is_symmetric(&p->A, 1e-12)) { /* (at_shared: A = A' exactly) */
-            snprintf(W.note, sizeof W.note, "from scratch (no crash start: A is not symmetric)");
-        } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && n <= CRASH_MIN_N &&
-                   !warm_start(x, n)) {
-            snprintf(W.note, sizeof W.note, "from scratch (no crash start: n = %d, where ipm's guess costs more "
-                     "than the pivots)", n);
-        } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W.guess, mon->t0, how,
-                                         sizeof how)) {
-            if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
-                snprintf(W.note, sizeof W.note, "from scratch (no crash start: %s gave no answer in time)",
-                         s->crash.mode == LCP_CRASH_SOLVER ? s->crash.by->name : "ipm");
-        } else {
-            int ncl = 0, ndep = 0, npur = -1, nout = 0;
-            int rc = pivot_crash(&W, x, s->time_limit > 0 ? mon->t0 + s->time_limit : 0.0, &ncl, &ndep, &npur, &nout);
-            char pur[48] = "";
-            if (npur >= 0) snprintf(pur, sizeof pur, " (purified to a vertex: %d exchanges)", npur);
-            if (rc >= 0)
-                snprintf(W.note, sizeof W.note,
-                         "crash start from %s: %d rows clamped, %d dependent ones dropped%s, %d left to take", how,
-                         ncl - ndep, ndep, pur, nout);
-            if (rc > 0) goto done;
-            if (rc < 0) {
-                snprintf(W.note, sizeof W.note, "the crash start from %s failed (%.60s): from scratch", how,
-                         *info->message ? info->message : "the clamped set is not positive definite");
-                W.crashed = 0;
-                W.regs = 0;
-                info->status = status0;
-                *info->message = '\0';
-            }
-        }
-    }
+    if (crash_start(&W, p, s, x, mon, info, status0, 1)) goto done;
     double best = INFINITY, change = INFINITY;
     int best_pass = 0;
     for (int ps = 1; ps <= MAX_PASSES; ps++) {
@@ -790,6 +989,35 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             *info->message = '\0';
             ps = 0;
             continue;
+        }
+        if ((rc < 0 && info->status == LCP_ERROR) || (!rc && !nf)) {
+            if (W.dense_scratch) { /* from scratch on a dense A without an answer: the crash start after all */
+                char why[120], note0[sizeof W.note];
+                lcp_status st = info->status;
+                long regs = W.regs;
+                snprintf(why, sizeof why, "%.100s", rc ? info->message : "the residual above tol");
+                memcpy(note0, W.note, sizeof note0);
+                memcpy(W.dw, x, (size_t)n * sizeof(double)); /* the answer from scratch (dw: unused by the crash) */
+                W.dense_scratch = 0;
+                W.regs = 0;
+                info->status = status0;
+                *info->message = '\0';
+                memset(x, 0, (size_t)n * sizeof(double)); /* the caller's x was 0 */
+                if (crash_start(&W, p, s, x, mon, info, status0, 0)) goto done;
+                if (W.crashed) {
+                    size_t len = strlen(W.note);
+                    snprintf(W.note + len, sizeof W.note - len, ", after the pivots from scratch ended with %s", why);
+                    ps = 0;
+                    continue;
+                }
+                /* no guess: the answer from scratch stands, as it was */
+                memcpy(x, W.dw, (size_t)n * sizeof(double));
+                memcpy(W.note, note0, sizeof note0);
+                info->status = st;
+                snprintf(info->message, sizeof info->message, "%s", why);
+                W.regs = regs;
+                if (!rc) *info->message = '\0';
+            }
         }
         if (rc) goto done; /* the monitor stopped it, or a verdict */
         if (!nf && W.crashed) { /* the crash start's clamped set too ill-conditioned: afresh */

@@ -33,6 +33,7 @@ static int crash_factor(pv *W, const int *cand, int m)
     const lcp_csr *A = &W->p->A, *T = &W->At;
     int n = W->n, c = 0, nb = LU_BLOCK;
     double *L = W->L, *Ut = W->Ut, *Y = W->blk, *Z = Y + (size_t)n * nb, *S = Z + (size_t)n * nb;
+    W->zc_row = -1;
     for (int k = 0; k < n; k++) W->pos[k] = -1;
     for (int b0 = 0; b0 < m; b0 += nb) {
         int bs = m - b0 < nb ? m - b0 : nb;

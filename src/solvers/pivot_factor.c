@@ -1,7 +1,9 @@
 /* src/solvers/pivot_factor.c: the factors of the clamped block of pivot
  * (src/solvers/pivot.c, whose header describes the method):
  * A_CC = L U without pivoting, L unit lower, U kept as U', dense n x n
- * each; solves by dtrsv (plain loops at n <= 128); a row joining C borders the factors, a row
+ * each; solves by the vector loops of pivot_kernels.c (dtrsv at n > 2048);
+ * a row joining C borders the factors (A symmetric: its row of L from its
+ * column of U, l = D^-1 u, and u from the drive's first solve), a row
  * leaving C drops its row and column and updates the trailing block by
  * rank 1 (Bennett 1965); every 2|C| + 200 changes, and when an update
  * loses accuracy, the blocked refactorisation from A; the floor and the
@@ -16,45 +18,36 @@
 
 #define PIV_REG 1e-12     /* smallest pivot, relative to A_kk (regularisation) */
 
-/* The triangular solves of a small problem (n <= SMALL_N) in plain loops:
- * BLAS's dtrsv costs more in its call (a buffer taken under a lock) than
- * the solve of a block of a few rows.  T lower, column-major, leading
- * dimension ld; m rows. */
-#define SMALL_N 128
-
-/* T v = b in place (trans 0), or T' v = b (trans 1); unit: T's diagonal is 1. */
-static void small_trsv(int m, const double *T, int ld, int trans, int unit, double *restrict v)
-{
-    if (!trans) {
-        for (int j = 0; j < m; j++) {
-            const double *c = T + (size_t)j * ld;
-            double vj = unit ? v[j] : v[j] / c[j];
-            v[j] = vj;
-            for (int i = j + 1; i < m; i++) v[i] -= c[i] * vj;
-        }
-        return;
-    }
-    for (int j = m - 1; j >= 0; j--) {
-        const double *c = T + (size_t)j * ld;
-        double s = v[j];
-        for (int i = j + 1; i < m; i++) s -= c[i] * v[i];
-        v[j] = unit ? s : s / c[j];
-    }
-}
+/* The triangular solves in the loops of pivot_kernels.c (four columns at a
+ * time) up to n = SMALL_N: BLAS's dtrsv costs more in its call (a buffer
+ * taken under a lock) than the solve of a block of a few rows, and its
+ * blocking pays only on large blocks (on dense SPD problems of n = 300, the
+ * kernels' solves take less time than dtrsv's).  T lower, column-major,
+ * leading dimension ld; m rows. */
+#define SMALL_N 2048
 
 static void trsv(const pv *W, int m, const double *T, int trans, int unit, double *v)
 {
-    if (W->n <= SMALL_N) small_trsv(m, T, W->n, trans, unit, v);
+    if (W->n <= SMALL_N) pivot_trsv(m, T, (size_t)W->n, trans, unit, v);
     else cblas_dtrsv(CblasColMajor, CblasLower, trans ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, T,
                      W->n, v, 1);
 }
 
-/* v <- A_CC^-1 v (v: |C| entries, factor order). */
+/* v <- L^-1 v, v <- U^-1 v, v <- A_CC^-1 v (v: |C| entries, factor order). */
+void pivot_cc_solve_l(const pv *W, double *v)
+{
+    if (W->nc) trsv(W, W->nc, W->L, 0, 1, v); /* L z = v */
+}
+
+void pivot_cc_solve_u(const pv *W, double *v)
+{
+    if (W->nc) trsv(W, W->nc, W->Ut, 1, 0, v); /* U y = z */
+}
+
 void pivot_cc_solve(const pv *W, double *v)
 {
-    if (!W->nc) return;
-    trsv(W, W->nc, W->L, 0, 1, v);  /* L z = v */
-    trsv(W, W->nc, W->Ut, 1, 0, v); /* U y = z */
+    pivot_cc_solve_l(W, v);
+    pivot_cc_solve_u(W, v);
 }
 
 /* A negative Schur complement d of row k on the clamped set (m rows).  With
@@ -125,6 +118,7 @@ int pivot_refactor(pv *W)
     int m = W->nc, n = W->n;
     double *a = W->L;
     const lcp_csr *T = &W->At;
+    W->zc_row = -1;
     for (int q = 0; q < m; q++) { /* column q of A_CC = column cidx[q] of A at rows C */
         double *col = a + (size_t)q * n;
         memset(col, 0, (size_t)m * sizeof(double));
@@ -167,15 +161,31 @@ int pivot_c_add(pv *W, int k)
     int m = W->nc, n = W->n;
     const lcp_csr *A = &W->p->A, *T = &W->At;
     double *u = W->dxc, *l = W->tmp;
-    memset(u, 0, (size_t)m * sizeof(double));
-    memset(l, 0, (size_t)m * sizeof(double));
-    for (int e = T->p[k]; e < T->p[k + 1]; e++) /* u = A(C, k) */
-        if (W->pos[T->j[e]] >= 0) u[W->pos[T->j[e]]] = T->x[e];
-    for (int e = A->p[k]; e < A->p[k + 1]; e++) /* l = A(k, C)' */
-        if (W->pos[A->j[e]] >= 0) l[W->pos[A->j[e]]] = A->x[e];
-    if (m) {
-        trsv(W, m, W->L, 0, 1, u);  /* L u = A(C,k) */
-        trsv(W, m, W->Ut, 0, 0, l); /* U' l = A(k,C)' */
+    if (W->zc_row == k) { /* L^-1 A(C, k) from the drive of row k, the factor unchanged since */
+        memcpy(u, W->zc, (size_t)m * sizeof(double));
+    } else {
+        memset(u, 0, (size_t)m * sizeof(double));
+        if (W->perm) { /* A(C, k) = A(k, C)': row k of A, its columns permuted */
+            pivot_perm_sync(W);
+            const double *rk = W->Ad + (size_t)k * n;
+            for (int q = 0; q < m; q++) u[q] = rk[W->ppos[W->cidx[q]]];
+        } else if (W->Ad) {
+            const double *ck = W->Ad + (size_t)k * n;
+            for (int q = 0; q < m; q++) u[q] = ck[W->cidx[q]];
+        } else {
+            for (int e = T->p[k]; e < T->p[k + 1]; e++) /* u = A(C, k) */
+                if (W->pos[T->j[e]] >= 0) u[W->pos[T->j[e]]] = T->x[e];
+        }
+        if (m) trsv(W, m, W->L, 0, 1, u); /* L u = A(C,k) */
+    }
+    W->zc_row = -1;
+    if (W->at_shared) { /* A symmetric: U = D L', so U'^-1 A(k,C)' = D^-1 u */
+        for (int q = 0; q < m; q++) l[q] = u[q] / W->Ut[q + (size_t)q * n];
+    } else {
+        memset(l, 0, (size_t)m * sizeof(double));
+        for (int e = A->p[k]; e < A->p[k + 1]; e++) /* l = A(k, C)' */
+            if (W->pos[A->j[e]] >= 0) l[W->pos[A->j[e]]] = A->x[e];
+        if (m) trsv(W, m, W->Ut, 0, 0, l); /* U' l = A(k,C)' */
     }
     double d = W->diag[k]; /* the Schur complement of k */
     if (m && n <= SMALL_N)
@@ -207,6 +217,7 @@ int pivot_c_remove(pv *W, int p, int newstate)
 {
     int m = W->nc, n = W->n, k = W->cidx[p];
     double *L = W->L, *Ut = W->Ut, *x = W->xv, *y = W->yv;
+    W->zc_row = -1;
     int r = m - 1 - p; /* trailing size */
     memcpy(x, L + (p + 1) + (size_t)p * n, (size_t)r * sizeof(double));  /* L(p+1:, p) */
     memcpy(y, Ut + (p + 1) + (size_t)p * n, (size_t)r * sizeof(double)); /* U(p, p+1:)' */

@@ -38,6 +38,16 @@ typedef struct {
     double *xv, *yv;        /* the rank-1 vectors of a removal */
     double *tmp;            /* gathered rows and columns */
     double *Ad;             /* NULL, or a dense A (n x n, column-major): the drive's A dx without the CSR walk */
+    int perm;               /* A symmetric and dense: Ad holds the rows of A with their columns permuted
+                             * (cperm), the clamped ones first (positions 0..|C|-1, any order) */
+    int *cperm, *ppos;      /* position -> column, column -> position */
+    double *dxp;            /* a vector in the permuted order */
+    int *rlist;             /* the rows at a bound a step may bring to w = 0 (the ratio test's rows) */
+    int *cols;              /* the moving columns of a dense step (i, then C), ... */
+    double *coef;           /* ... and their dx */
+    double *dxf;            /* dx at full length (zero off i and C between uses) */
+    double *zc;             /* L^-1 A(C, zc_row): the direction's first solve, for the row's entry into C */
+    int zc_row;             /* -1, or the row whose zc holds for the current factor */
     double diagmax;
     double wscale;          /* max(1, |b|_inf), the residual's scale */
     int updates;            /* factor changes since the last refactorisation */
@@ -50,6 +60,7 @@ typedef struct {
     int since_exact;        /* ticked pivots since w was last taken afresh from A x + b */
     int hi_rows;            /* 1 + the largest row index taken so far (n after a crash start) */
     int crashed;            /* the first pass goes on from the crash start's sets */
+    int dense_scratch;      /* from scratch on a dense A for want of a crash start (--crash auto) */
     double *guess;          /* the crash start's guess x* (n) */
     char *dropq;            /* crash: dependent rows of a block; C rows to leave; purify's flags */
     int *dep;               /* crash: the dropped rows (purification) */
@@ -78,8 +89,28 @@ int pivot_done(pv *W, double *x);
  * non-zero: stop the solve. */
 int pivot_check(pv *W, double *x);
 
-/* pivot_factor.c.  v <- A_CC^-1 v (|C| entries, factor order). */
+/* pivot_factor.c.  v <- A_CC^-1 v (|C| entries, factor order); or its two
+ * halves, v <- L^-1 v and v <- U^-1 v. */
 void pivot_cc_solve(const pv *W, double *v);
+void pivot_cc_solve_l(const pv *W, double *v);
+void pivot_cc_solve_u(const pv *W, double *v);
+
+/* pivot.c.  Permuted mode: the columns of Ad swapped so that positions
+ * 0..|C|-1 hold C (after C changed); nothing otherwise. */
+void pivot_perm_sync(pv *W);
+
+/* pivot_kernels.c.  y[0..nr) += sum_q coef[q] A(0..nr, cols[q]) (A
+ * column-major, leading dimension ld, m columns); and a . b (n entries). */
+void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols, const double *coef, double *y);
+double pivot_dot(int n, const double *a, const double *b);
+double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out); /* and sum |a_r b_r| */
+void pivot_axpy(int n, double s, const double *c, double *v);                   /* v -= s c */
+double pivot_max_abs(int n, const double *a);
+/* T v = b in place (trans 0) or T' v = b (trans 1), T lower column-major (leading dimension ld, m rows; unit
+ * diagonal where unit); out[rows[r]] = A(rows[r], 0..m) v + A(rows[r], col) d (A row-major, leading dimension ld) */
+void pivot_trsv(int m, const double *T, size_t ld, int trans, int unit, double *v);
+void pivot_rows_dot(int m, const double *A, size_t ld, const int *rows, int nrows, const double *v, int col, double d,
+                    double *out);
 
 /* pivot_factor.c.  The verdict on a negative Schur complement d of row k
  * on the first m clamped rows (with its direction vc, vk when known);

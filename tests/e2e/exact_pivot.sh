@@ -11,7 +11,8 @@
 # A not positive semidefinite (exit 5), limits (exit 1), warm start, and
 # the dense-size refusal (exit 2).  The crash start (default for symmetric
 # A): the large singular contact scenes (pyramids of 3,600 and 10,000
-# contacts, a granular pile of 8,087, redundant points, a tower) and long
+# contacts, a granular pile of 8,087, redundant points -- a dense A of 640
+# rows, from scratch --, a tower) and long
 # columns to 1e-10 with the independent residual and ipm's w (x where
 # unique); fewer pivots than from scratch; --crash none as before; warm
 # starts; no verdict hidden by the crash.  Run from the repository root:
@@ -240,8 +241,9 @@ for i, j, v in a:
 sys.exit(0 if max(abs(t) for t in d) <= 1e-8 * max(1.0, max(abs(t) for t in b)) else 1)
 P
 }
-# scene NAME DIR UNIQUE: pivot (crash auto) to 1e-10, the independent residual,
-# the crash named in the message; agreement with ipm (w, or x when UNIQUE)
+# scene NAME DIR UNIQUE [dense]: pivot (crash auto) to 1e-10, the independent
+# residual, the crash (dense: from scratch) named in the message; agreement
+# with ipm (w, or x when UNIQUE)
 scene() {
     _n=$1; _d=$2; _u=$3
     "$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$_d" >"$T/out" 2>"$T/err"; rc=$?
@@ -250,7 +252,11 @@ scene() {
     fi
     ok "$_n: solved to 1e-10 ($(json_field iterations) pivots, $(json_field time_s) s)"
     check "$_n: independent residual <= 1e-10" indep "$_d/A.mtx" "$_d/b.mtx" "$T/x.mtx" --max 1e-10
-    check "$_n: the message names the crash start" grep -q 'crash start from ipm' "$T/out"
+    if [ "$4" = dense ]; then # a dense A of n <= 1024: from scratch (its steps cost less than ipm's guess)
+        check "$_n: the message names the start (from scratch: a dense A)" grep -q 'no crash start: a dense A' "$T/out"
+    else
+        check "$_n: the message names the crash start" grep -q 'crash start from ipm' "$T/out"
+    fi
     if ! "$LCP" -s ipm -t 1e-12 --quiet -o "$T/ref.mtx" "$_d" 2>/dev/null; then
         bad "$_n: the reference (ipm) fails"; return
     fi
@@ -263,7 +269,7 @@ scene() {
 "$LCP" generate pyramid --base 50 -o "$T/p50" >/dev/null 2>&1 && scene "pyramid-50 (10,000 contacts, singular)" "$T/p50" singular
 "$LCP" generate granular --base 16 --layers 8 -o "$T/g16" >/dev/null 2>&1 && scene "granular 16x8 (8,087 contacts)" "$T/g16" singular
 "$LCP" generate column --bodies 5000 -o "$T/c5000" >/dev/null 2>&1 && scene "column 5000" "$T/c5000" unique
-"$LCP" generate redundant --bodies 10 --points 8 -o "$T/red" >/dev/null 2>&1 && scene "redundant 10 boxes x 64 points" "$T/red" singular
+"$LCP" generate redundant --bodies 10 --points 8 -o "$T/red" >/dev/null 2>&1 && scene "redundant 10 boxes x 64 points" "$T/red" singular dense
 "$LCP" generate tower -o "$T/tow" >/dev/null 2>&1 && scene "tower" "$T/tow" singular
 # column --mass-ratio 1e4 (ill-conditioned): pivot names its start (ipm's
 # answer since ipm restarts after a stall; from scratch where ipm gives none)

@@ -67,13 +67,17 @@ for n in 1 2 5 8 20 50 100; do
     agree "box blcp n=$n" pgs "$T/box$n.json"
     agree "P-matrix lcp n=$n" lemke "$T/pmat$n.json"
 done
-# the message names the start: from scratch below the crash's size, the crash above
+# the message names the start: from scratch below the crash's size or on a dense A, the crash above
 "$LCP" -s pivot --json "$T/spd100.json" >"$T/out" 2>&1
 check "n = 100: from scratch, the reason named" grep -q 'no crash start: n = 100' "$T/out"
 "$LCP" generate random-spd --size 200 --density 1 -o "$T/spd200" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/spd200" >"$T/out" 2>&1
-check "n = 200: the crash start from ipm" grep -q "crash start from ipm's answer" "$T/out"
-check "n = 200: solved" [ "$(field status "$T/out")" = solved ]
+check "n = 200, dense: from scratch, the reason named" grep -q "no crash start: a dense A, n = 200" "$T/out"
+check "n = 200, dense: solved" [ "$(field status "$T/out")" = solved ]
+"$LCP" generate column --bodies 200 -o "$T/col200" >/dev/null 2>&1
+"$LCP" -s pivot --json "$T/col200" >"$T/out" 2>&1
+check "n = 200, sparse: the crash start from ipm" grep -q "crash start from ipm's answer" "$T/out"
+check "n = 200, sparse: solved" [ "$(field status "$T/out")" = solved ]
 
 # findex friction: the fixed point of the bounds reaches 1e-10
 for c in 2 5 10; do
