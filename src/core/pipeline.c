@@ -310,6 +310,9 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
 #else
     S->threads_used = 1;
 #endif
+    /* auto's runs have CPU budgets: the monitor reads the thread's CPU clock
+     * from its init (a named solver has none, and spares the system call) */
+    if (!strcmp(o->solver, "auto")) S->s.budget_cpu = -1;
     if (lcp_monitor_init(&S->mon, wp, &S->s, S->tr)) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     return 0;
 }

@@ -54,7 +54,12 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->best.residual = INFINITY;
     mon->status = LCP_MAX_ITER;
     mon->t0 = lcp_now();
-    mon->c0 = lcp_cpu_now(); /* for s->budget_cpu (auto sets it after this init) */
+    /* for s->budget_cpu (auto sets it after this init).  The thread's CPU
+     * clock is a system call (microseconds on a virtual machine: more than a
+     * small solve), so it is read here only where a budget may follow
+     * (budget_cpu != 0: the pipeline sets -1 before auto's first run), else
+     * at the first check under a budget (cpu_spent) */
+    mon->c0 = s->budget_cpu != 0 ? lcp_cpu_now() : NAN;
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
         double r0[3] = {0, 0, 0}, e2 = 0.0;
@@ -165,6 +170,15 @@ int lcp_monitor_poll(void)
     return mon->stop_pending;
 }
 
+/* The CPU time of the run so far (s->budget_cpu); 0 at the first call
+ * when the clock was not read at the init. */
+static double cpu_spent(lcp_monitor *mon)
+{
+    double c = lcp_cpu_now();
+    if (isnan(mon->c0)) mon->c0 = c;
+    return c - mon->c0;
+}
+
 /* give: NULL, or the caller's buffer (x = *give), swapped with best_x
  * instead of copied into it */
 static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
@@ -223,7 +237,7 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
-    if (mon->s->budget_cpu > 0 && lcp_cpu_now() - mon->c0 >= mon->s->budget_cpu) {
+    if (mon->s->budget_cpu > 0 && cpu_spent(mon) >= mon->s->budget_cpu) {
         mon->budget_hit = 1;
         mon->status = LCP_TIME_LIMIT;
         return 1;
@@ -250,7 +264,7 @@ int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
-    if (mon->s->budget_cpu > 0 && lcp_cpu_now() - mon->c0 >= mon->s->budget_cpu) {
+    if (mon->s->budget_cpu > 0 && cpu_spent(mon) >= mon->s->budget_cpu) {
         mon->budget_hit = 1;
         mon->status = LCP_TIME_LIMIT;
         return 1;
