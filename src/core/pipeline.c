@@ -317,6 +317,15 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
     return 0;
 }
 
+/* src into dst of size cap (cap >= 1), cut to fit: the messages copied on
+ * every solve, without the cost of a formatted print. */
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+    size_t l = strnlen(src, cap - 1);
+    memcpy(dst, src, l);
+    dst[l] = '\0';
+}
+
 /* best iterate -> verification -> map back, and the outcome in words. */
 static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status status, const lcp_info *info,
                         lcp_solve_out *r, lcp_err *err)
@@ -355,12 +364,12 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
     r->nnz_swept = info->nnz_swept;
     r->omega = info->omega;
     r->interrupted = mon->interrupted;
-    snprintf(r->message, sizeof r->message, "%s", info->message);
+    copy_text(r->message, sizeof r->message, info->message);
     if (status == LCP_ERROR && !*info->message)
-        snprintf(r->message, sizeof r->message, "%s",
-                 *mon->message ? mon->message
-                               : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
-                                 "another solver");
+        copy_text(r->message, sizeof r->message,
+                  *mon->message ? mon->message
+                                : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
+                                  "another solver");
     if (status == LCP_TIME_LIMIT && mon->interrupted) snprintf(r->message, sizeof r->message, "interrupted");
     if (S->tr) {
         S->tr = NULL;
@@ -414,6 +423,6 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
     free(S.x);
     free(S.cover);
     if (S.reg_copy) lcp_csr_free(&S.pr.A);
-    lcp_problem_free(&S.pc);
+    if (S.form) lcp_problem_free(&S.pc); /* the cone form: only with --cone */
     return rc;
 }
