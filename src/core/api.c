@@ -464,6 +464,10 @@ int lcps_settings_on_iteration(lcps_settings *s, int (*fn)(void *ctx, const lcps
 static void keep_texts(lcps_result *r, const char *message, const char *reason)
 {
     size_t lm = strlen(message), la = strlen(reason);
+    if (!lm && !la) { /* the common case: no block (lcps_result_free frees NULL) */
+        r->message = r->auto_reason = "";
+        return;
+    }
     char *b = malloc(lm + la + 2);
     if (!b) {
         r->message = r->auto_reason = "";

@@ -106,9 +106,17 @@ static int unbounded(lcp_monitor *mon, int iter)
     return 1;
 }
 
+/* The time of a check since the init, read only where something reads it
+ * (a trace row, the callback, a time limit); else 0: a read of the clock
+ * costs about what the check of a small problem does. */
+static double check_time(const lcp_monitor *mon)
+{
+    return mon->trace || mon->s->on_iteration || mon->s->time_limit > 0 ? lcp_now() - mon->t0 : 0.0;
+}
+
 int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *extra)
 {
-    double t = lcp_now() - mon->t0;
+    double t = check_time(mon);
     lcp_metrics m;
     lcp_verify_b(mon->p, x, mon->w, mon->bscale, &m);
     return lcp_monitor_record(mon, iter, t, 0, &m, x, extra);
@@ -254,7 +262,7 @@ int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *
 {
     if (mon->trace) return lcp_monitor_step(mon, iter, x, extra); /* every row is traced */
     mon->iter = iter;
-    double t = lcp_now() - mon->t0;
+    double t = check_time(mon);
     int stop = ask_stop(mon, iter, t, NULL, extra) || mon->stop_pending;
     if (iter >= mon->s->max_iter) {
         mon->status = LCP_MAX_ITER;
