@@ -336,13 +336,15 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
     /* the answer reported is verified here, not taken from the solver; short
      * of a solution, the best iterate the monitor saw (lowest residual, not
      * the last: iterations, interrupted or diverging, need not descend) */
+    /* |b|_inf as the monitor took it at its init (lcp_verify_bscale of wp):
+     * lcp_verify's bits without a pass over b */
     if (status != LCP_SOLVED) {
         lcp_metrics mx;
-        lcp_verify(wp, x, mon->w, &mx);
+        lcp_verify_b(wp, x, mon->w, mon->bscale, &mx);
         if (isfinite(mon->best.residual) && mon->best.residual <= mx.residual)
             memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
     }
-    lcp_verify(wp, x, mon->w, &r->m);
+    lcp_verify_b(wp, x, mon->w, mon->bscale, &r->m);
     for (int i = 0; wp->reg > 0 && i < wp->n; i++) mon->w[i] -= wp->reg * x[i]; /* the original w */
     if (S->form) { /* r of the original problem, and how far it is from solving it */
         lcp_metrics cm;
