@@ -6,8 +6,8 @@
 # workspace gives the answers of fresh solves whatever the sizes solved
 # before it on the thread (a batch of environments of different sizes,
 # larger, smaller, larger, against one solve each, the same bits); a time
-# limit and the iteration callback still stop the solve (the clock read
-# only where they read it).  Run from the repository root.
+# limit still stops the solve and a trace's rows still carry their times
+# (the clock read only where they read it).  Run from the repository root.
 . tests/lib.sh
 LOOP=build/bench/solve_loop
 make -s "$LOOP" >/dev/null 2>&1
