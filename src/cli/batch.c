@@ -286,11 +286,21 @@ static int read_env(const batch_cli *c, const char *dir, const char *entry, batc
     return 0;
 }
 
+/* src into e->msg, cut to its 250 characters: a copy on every solve,
+ * without the cost of a formatted print. */
+static void env_message(batch_env *e, const char *src)
+{
+    size_t l = strnlen(src, 250);
+    memcpy(e->msg, src, l);
+    e->msg[l] = '\0';
+}
+
 /* One environment, on the calling thread: the pipeline, as `lcpsolve
  * PROBLEM` with the same options solves it. */
 static void solve_env(batch_env *e, const lcp_solve_opts *o)
 {
-    lcp_err err = {{0}};
+    lcp_err err;
+    err.msg[0] = '\0';
     lcp_solve_out out;
     double t0 = lcp_now();
     int rc = lcp_pipeline_solve(&e->p, o, NULL, 0, NULL, &out, &err);
@@ -302,12 +312,12 @@ static void solve_env(batch_env *e, const lcp_solve_opts *o)
         e->rc = rc;
         e->status = (lcp_status)rc;
         e->residual = INFINITY;
-        snprintf(e->msg, sizeof e->msg, "%.250s", err.msg);
+        env_message(e, err.msg);
     } else {
         e->status = out.status;
         e->residual = out.m.residual;
         memcpy(e->x, out.x, (size_t)e->p.n * sizeof(double));
-        snprintf(e->msg, sizeof e->msg, "%.250s", out.message);
+        env_message(e, out.message);
     }
     lcp_solve_out_free(&out);
 }

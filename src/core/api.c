@@ -458,16 +458,16 @@ int lcps_settings_on_iteration(lcps_settings *s, int (*fn)(void *ctx, const lcps
 
 /* ---- solving ---------------------------------------------------------- */
 
-typedef struct {
-    char message[1024], auto_reason[1024];
-} result_text;
-
 /* r's message and auto_reason in one block of their own size, r's
  * internal_ (a batch keeps many results: 2 KB each would be fresh memory
  * to fault in). */
 static void keep_texts(lcps_result *r, const char *message, const char *reason)
 {
     size_t lm = strlen(message), la = strlen(reason);
+    if (!lm && !la) { /* the common case: no block (lcps_result_free frees NULL) */
+        r->message = r->auto_reason = "";
+        return;
+    }
     char *b = malloc(lm + la + 2);
     if (!b) {
         r->message = r->auto_reason = "";
@@ -496,8 +496,6 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     memset(r, 0, sizeof *r);
     r->status = LCPS_INPUT_ERROR;
     r->solver = r->precond = r->message = r->auto_reason = "";
-    result_text text, *t = &text; /* while the solve runs; kept at its size by keep_texts */
-    t->message[0] = t->auto_reason[0] = '\0';
     if (!hc) {
         keep_texts(r, "lcps_solve: no problem (NULL)", "");
         return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: no problem (NULL)");
@@ -506,16 +504,17 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     lcp_solve_opts defaults;
     const lcp_solve_opts *o = s ? &s->o : &defaults;
     if (!s) lcp_solve_opts_default(&defaults);
-    lcp_err e = {{0}};
-    lcp_solve_out out;
-    memset(&out, 0, sizeof out);
+    lcp_err e;
+    e.msg[0] = '\0';
+    lcp_solve_out out; /* filled by the pipeline (its first act), 3 KB of texts: not cleared here */
+    out.status = LCP_SOLVED; /* as cleared: a failed check reports LCPS_ERROR, or LCPS_INPUT_ERROR by rc */
+    out.x = out.w = NULL;
     int rc = check(h, &e);
     if (!rc) rc = lcp_pipeline_solve_cached(&h->p, o, x0, x0 ? h->p.n : 0, "x0", h->cache, &out, &e);
     if (rc) {
         r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;
         if (rc == LCP_INPUT_ERROR) r->status = LCPS_INPUT_ERROR;
-        snprintf(t->message, sizeof t->message, "%s", e.msg);
-        keep_texts(r, t->message, t->auto_reason);
+        keep_texts(r, e.msg, "");
         lcp_solve_out_free(&out);
         return from(&e, rc, err, errlen);
     }
@@ -532,9 +531,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     r->w = out.w;
     r->components = out.components;
     r->omega = out.omega;
-    snprintf(t->message, sizeof t->message, "%s", out.message);
-    snprintf(t->auto_reason, sizeof t->auto_reason, "%s", out.auto_reason);
-    keep_texts(r, t->message, t->auto_reason);
+    keep_texts(r, out.message, out.auto_reason);
     if (err && errlen) *err = '\0';
     return lcp_status_exit_code(out.status);
 }

@@ -56,7 +56,6 @@
 extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Makefile) */
 
 #define KNN 5
-#define HEDGE 3.0 /* see lcp_choose_auto_with */
 
 typedef struct {
     lcp_kind kind;
@@ -405,17 +404,6 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "auto: no solver of this build takes this %s problem",
                         lcp_kind_name(p->kind));
     qsort(r, (size_t)nr, sizeof *r, by_time);
-    /* a first-order candidate predicted within HEDGE times the first goes first: if it converges slowly the
-     * monitor cuts it within about half the next's predicted time (online switching), where a wrong pick
-     * without a rate to watch runs to its budget of 10 times its prediction */
-    if (nr > 1 && !(r[0].sv->flags & LCP_SOLVER_LINEAR))
-        for (int c = 1; c < nr && r[c].logt - r[0].logt < log(HEDGE); c++)
-            if (r[c].sv->flags & LCP_SOLVER_LINEAR) {
-                ranked lin = r[c];
-                memmove(r + 1, r, (size_t)c * sizeof *r);
-                r[0] = lin;
-                break;
-            }
     ch->ncand = nr < LCP_AUTO_MAXCAND ? nr : LCP_AUTO_MAXCAND;
     double first_tb = 0;
     for (int c = 0; c < ch->ncand; c++) {

@@ -76,6 +76,9 @@ int lcp_parse_number(const char *s, double *x);
 double lcp_now(void);
 /* The calling thread's CPU time, seconds: auto's budgets, which must not depend on the machine's load. */
 double lcp_cpu_now(void);
+/* the wall clock (CLOCK_MONOTONIC) whatever LCPSOLVE_CLOCK says: no system call (vDSO); a bound on a
+ * thread's CPU time, which cannot run ahead of it */
+double lcp_wall_now(void);
 /* The OpenMP threads to run for a request of `want` (-j): want, capped by the
  * CPUs this process may use less those busy with other processes' runnable
  * tasks at this moment (/proc/loadavg's running count less this process's

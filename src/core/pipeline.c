@@ -107,7 +107,7 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
         return rc;
     }
     if ((rc = lcp_solver_check_precond(sv, *precond, err))) return rc;
-    if (!lcp_memory_fits(solve_memory(sv, wp, s))) {
+    if (lcp_memory_limit && !lcp_memory_fits(solve_memory(sv, wp, s))) { /* the estimate only under --max-memory */
         char need[32], cap[32];
         return lcp_fail(err, LCP_ERROR, NULL, 0, "%s on n = %d needs about %s, more than --max-memory %s", sv->name,
                         wp->n, lcp_bytes_str(solve_memory(sv, wp, s), need),
@@ -197,6 +197,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         if (run.start == LCP_AUTO_FROM_BEST) memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
         else memset(x, 0, (size_t)wp->n * sizeof(double));
         lcp_monitor_free(mon);
+        s->budget_cpu = -1; /* a budget follows: the next run's monitor reads the CPU clock at its start */
         if (lcp_monitor_init(mon, wp, s, tr)) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
             break;
@@ -309,8 +310,20 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
 #else
     S->threads_used = 1;
 #endif
+    /* auto's runs have CPU budgets: the monitor reads the thread's CPU clock
+     * from its init (a named solver has none, and spares the system call) */
+    if (!strcmp(o->solver, "auto")) S->s.budget_cpu = -1;
     if (lcp_monitor_init(&S->mon, wp, &S->s, S->tr)) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     return 0;
+}
+
+/* src into dst of size cap (cap >= 1), cut to fit: the messages copied on
+ * every solve, without the cost of a formatted print. */
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+    size_t l = strnlen(src, cap - 1);
+    memcpy(dst, src, l);
+    dst[l] = '\0';
 }
 
 /* best iterate -> verification -> map back, and the outcome in words. */
@@ -323,13 +336,15 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
     /* the answer reported is verified here, not taken from the solver; short
      * of a solution, the best iterate the monitor saw (lowest residual, not
      * the last: iterations, interrupted or diverging, need not descend) */
+    /* |b|_inf as the monitor took it at its init (lcp_verify_bscale of wp):
+     * lcp_verify's bits without a pass over b */
     if (status != LCP_SOLVED) {
         lcp_metrics mx;
-        lcp_verify(wp, x, mon->w, &mx);
+        lcp_verify_b(wp, x, mon->w, mon->bscale, &mx);
         if (isfinite(mon->best.residual) && mon->best.residual <= mx.residual)
             memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
     }
-    lcp_verify(wp, x, mon->w, &r->m);
+    lcp_verify_b(wp, x, mon->w, mon->bscale, &r->m);
     for (int i = 0; wp->reg > 0 && i < wp->n; i++) mon->w[i] -= wp->reg * x[i]; /* the original w */
     if (S->form) { /* r of the original problem, and how far it is from solving it */
         lcp_metrics cm;
@@ -351,12 +366,12 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
     r->nnz_swept = info->nnz_swept;
     r->omega = info->omega;
     r->interrupted = mon->interrupted;
-    snprintf(r->message, sizeof r->message, "%s", info->message);
+    copy_text(r->message, sizeof r->message, info->message);
     if (status == LCP_ERROR && !*info->message)
-        snprintf(r->message, sizeof r->message, "%s",
-                 *mon->message ? mon->message
-                               : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
-                                 "another solver");
+        copy_text(r->message, sizeof r->message,
+                  *mon->message ? mon->message
+                                : "the iteration diverged or produced NaN: check the problem (lcpsolve info) or try "
+                                  "another solver");
     if (status == LCP_TIME_LIMIT && mon->interrupted) snprintf(r->message, sizeof r->message, "interrupted");
     if (S->tr) {
         S->tr = NULL;
@@ -394,7 +409,7 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
     r->threads_used = S.threads_used ? S.threads_used : 1;
     lcp_symbolic_store_set_current(lcp_pipeline_cache_store(cache)); /* the factorisations' update path */
     if (!rc) { /* the solve (decomposed or whole) with auto's fallbacks */
-        double ts = lcp_now();
+        double ts = S.mon.t0; /* the monitor's start, taken last in stage_start: one clock read less */
         rc = run_all(o, S.wp, &ch, &sv, &S.s, &precond, S.x, &S.mon, S.tr, &info, &status, r, err);
         r->solver = sv;
         r->precond = precond;
@@ -410,6 +425,6 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
     free(S.x);
     free(S.cover);
     if (S.reg_copy) lcp_csr_free(&S.pr.A);
-    lcp_problem_free(&S.pc);
+    if (S.form) lcp_problem_free(&S.pc); /* the cone form: only with --cone */
     return rc;
 }

@@ -54,7 +54,12 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->best.residual = INFINITY;
     mon->status = LCP_MAX_ITER;
     mon->t0 = lcp_now();
-    mon->c0 = lcp_cpu_now(); /* for s->budget_cpu (auto sets it after this init) */
+    /* for s->budget_cpu and s->switch_cpu (auto sets them after this init).  The thread's CPU clock is a
+     * system call (microseconds on a virtual machine: more than a small solve), so it is read here only where
+     * a budget may follow (budget_cpu != 0: the pipeline sets -1 before auto's first run), else at the first
+     * check under a budget (cpu_spent) */
+    mon->c0 = s->budget_cpu != 0 || s->switch_cpu > 0 ? lcp_cpu_now() : NAN;
+    mon->w0 = lcp_wall_now();
     mon->eta_cpu = NAN;
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
@@ -102,9 +107,18 @@ static int unbounded(lcp_monitor *mon, int iter)
     return 1;
 }
 
+/* The time of a check since the init, read only where something reads it
+ * (a trace row, the callback, a time limit); else 0: a read of the clock
+ * costs about what the check of a small problem does. */
+static double check_time(const lcp_monitor *mon)
+{
+    return mon->trace || mon->s->on_iteration || mon->s->time_limit > 0 || mon->s->reward_alpha > 0 ? lcp_now() - mon->t0
+                                                                                                    : 0.0;
+}
+
 int lcp_monitor_step(lcp_monitor *mon, int iter, const double *x, const double *extra)
 {
-    double t = lcp_now() - mon->t0;
+    double t = check_time(mon);
     lcp_metrics m;
     lcp_verify_b(mon->p, x, mon->w, mon->bscale, &m);
     return lcp_monitor_record(mon, iter, t, 0, &m, x, extra);
@@ -166,6 +180,15 @@ int lcp_monitor_poll(void)
     return mon->stop_pending;
 }
 
+/* The CPU time of the run so far (s->budget_cpu); 0 at the first call
+ * when the clock was not read at the init. */
+static double cpu_spent(lcp_monitor *mon)
+{
+    double c = lcp_cpu_now();
+    if (isnan(mon->c0)) mon->c0 = c;
+    return c - mon->c0;
+}
+
 int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double alpha, double beta)
 {
     if (b->ib == 0 || iter >= 2 * b->ib) {
@@ -185,25 +208,39 @@ int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double
  * the best residual (it never rises, where the residual of an accelerated
  * or splitting method may) against the iterations, from an anchor between a
  * half and a quarter of the iterations back (the fast start of a sweep
- * leaves the window), times the CPU time of an iteration since the first
- * check.  measured: the residual of this iteration was computed (a tick is
- * not). */
+ * leaves the window), times the CPU time of an iteration between the first
+ * read of the CPU clock and now.  The CPU clock is a system call (about 2 us
+ * on a virtual machine, more than a small solve's sweep): it is read only
+ * once the wall clock, which the thread's CPU time cannot pass, says a
+ * threshold (the budget, half the switch's prediction) may have been
+ * reached, from a quarter of it on, then at most every sixteenth of it.
+ * measured: the residual of this iteration was computed (a tick is not). */
 static int auto_cut(lcp_monitor *mon, int iter, int measured)
 {
     const lcp_settings *s = mon->s;
     if (!(s->budget_cpu > 0) && !(s->switch_cpu > 0)) return 0;
-    double e = lcp_cpu_now() - mon->c0;
-    if (measured && iter > 0) {
+    if (measured && iter > 0) { /* the rate's anchors: iterations and residuals only */
         double lr = log(fmax(mon->best.residual, 1e-300));
         if (mon->rate_ib == 0) {
-            mon->rate_i1 = mon->rate_ia = mon->rate_ib = iter;
+            mon->rate_ia = mon->rate_ib = iter;
             mon->rate_la = mon->rate_lb = lr;
-            mon->c1 = e;
         } else if (iter >= 2 * mon->rate_ib) {
             mon->rate_ia = mon->rate_ib, mon->rate_la = mon->rate_lb;
             mon->rate_ib = iter, mon->rate_lb = lr;
         }
-        if (iter - mon->rate_ia >= 4 && iter > mon->rate_i1) {
+    }
+    double th = s->budget_cpu > 0 ? s->budget_cpu : INFINITY;
+    if (s->switch_cpu > 0 && 0.5 * s->switch_cpu < th) th = 0.5 * s->switch_cpu;
+    double w = lcp_wall_now() - mon->w0;
+    if (w < fmax(mon->wall_next, 0.25 * th)) return 0;
+    mon->wall_next = w + th / 16;
+    double e = cpu_spent(mon);
+    if (measured && iter > 0) {
+        if (mon->rate_i1 == 0) {
+            mon->rate_i1 = iter;
+            mon->c1 = e;
+        } else if (iter > mon->rate_i1 && iter - mon->rate_ia >= 4) {
+            double lr = log(fmax(mon->best.residual, 1e-300));
             double rate = (mon->rate_la - lr) / (iter - mon->rate_ia); /* log residual an iteration */
             double per_it = fmax(e - mon->c1, 0) / (iter - mon->rate_i1);
             mon->eta_cpu = rate > 0 ? (lr - log(s->tol)) / rate * per_it : INFINITY;
@@ -302,7 +339,7 @@ int lcp_monitor_tick(lcp_monitor *mon, int iter, const double *x, const double *
 {
     if (mon->trace) return lcp_monitor_step(mon, iter, x, extra); /* every row is traced */
     mon->iter = iter;
-    double t = lcp_now() - mon->t0;
+    double t = check_time(mon);
     int stop = ask_stop(mon, iter, t, NULL, extra) || mon->stop_pending;
     if (iter >= mon->s->max_iter) {
         mon->status = LCP_MAX_ITER;

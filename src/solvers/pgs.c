@@ -42,7 +42,9 @@
 #include "solver.h"
 #include "../la/spectral.h"
 
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,21 +268,85 @@ static double ordered_sweep(const lcp_problem *p, const lcp_gs *gs, double *x, c
  * exit was mispredicted on every row of a pile (rows of 14 to 23 entries). */
 enum { PAD_ROW = 4 };
 
-/* The padded copy, an lcp_csr (-1 when there is no memory, or the padded
- * count exceeds an int) */
-static int padded_build(const lcp_csr *A, lcp_csr *a)
+/* The entries of A's padded copy. */
+static long padded_count(const lcp_csr *A)
+{
+    long nz = 0;
+    for (int i = 0; i < A->m; i++) nz += (A->p[i + 1] - A->p[i] + PAD_ROW - 1) / PAD_ROW * PAD_ROW;
+    return nz;
+}
+
+/* The padded copy into a, whose p (m + 1), j and x (padded_count) are
+ * given. */
+static void padded_build(const lcp_csr *A, lcp_csr *a)
 {
     int n = A->m;
-    long nz = 0;
-    for (int i = 0; i < n; i++) nz += (A->p[i + 1] - A->p[i] + PAD_ROW - 1) / PAD_ROW * PAD_ROW;
-    if (lcp_csr_alloc(a, n, A->n, nz > 0 ? nz : 1)) return -1;
+    a->m = n, a->n = A->n;
+    a->p[0] = 0;
     int t = 0;
     for (int i = 0; i < n; i++) {
         for (int k = A->p[i]; k < A->p[i + 1]; k++, t++) a->j[t] = A->j[k], a->x[t] = A->x[k];
         for (; t % PAD_ROW; t++) a->j[t] = i, a->x[t] = 0.0;
         a->p[i + 1] = t;
     }
-    return 0;
+}
+
+/* fused_solve's workspace (the padded A, x_old, the chunk's w, the
+ * partials) in one block: a thread keeps its block between solves, up to
+ * WS_KEEP bytes, so that a small problem solved again and again allocates
+ * nothing and touches no fresh page (a page fault on a virtual machine
+ * costs microseconds: more than a sweep of a small problem).  Freed when
+ * the thread ends; a solve nested in another one's takes its own block. */
+#define WS_KEEP ((size_t)4 << 20)
+typedef struct {
+    void *buf;
+    size_t cap; /* bytes */
+    int busy;
+} ws_block;
+static pthread_key_t ws_key;
+static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
+static int ws_ok;
+
+static void ws_destroy(void *v)
+{
+    ws_block *c = v;
+    free(c->buf);
+    free(c);
+}
+
+static void ws_key_init(void) { ws_ok = pthread_key_create(&ws_key, ws_destroy) == 0; }
+
+/* bytes of workspace: this thread's block where it fits (*kept: the block
+ * to give back), else a fresh one (*kept NULL); NULL without memory. */
+static void *ws_take(size_t bytes, ws_block **kept)
+{
+    *kept = NULL;
+    if (bytes <= WS_KEEP && !pthread_once(&ws_once, ws_key_init) && ws_ok) {
+        ws_block *c = pthread_getspecific(ws_key);
+        if (!c && (c = calloc(1, sizeof *c)) && pthread_setspecific(ws_key, c)) {
+            free(c);
+            c = NULL;
+        }
+        if (c && !c->busy) {
+            if (c->cap < bytes) {
+                free(c->buf);
+                c->buf = malloc(bytes);
+                c->cap = c->buf ? bytes : 0;
+            }
+            if (c->buf) {
+                c->busy = 1;
+                *kept = c;
+                return c->buf;
+            }
+        }
+    }
+    return malloc(bytes);
+}
+
+static void ws_give(void *buf, ws_block *kept)
+{
+    if (kept) kept->busy = 0;
+    else free(buf);
 }
 
 /* A forward sweep over the rows of an lcp (the bits of lcp_pgs_sweep) that
@@ -382,14 +448,30 @@ static double fused_sweep(const lcp_problem *p, const lcp_csr *a, const lcp_gs_r
 static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_monitor *mon)
 {
     int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
-    lcp_csr a;
-    if (padded_build(&p->A, &a)) return -1;
-    double *xo = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double)), *w = lcp_alloc(LCP_VERIFY_CHUNK, sizeof(double));
-    lcp_verify_partial *parts = lcp_alloc((size_t)(nchunks > 0 ? nchunks : 1), sizeof *parts);
-    if (!xo || !w || !parts) {
-        free(xo), free(w), free(parts), lcp_csr_free(&a);
+    long nz = padded_count(&p->A);
+    if (nz > INT_MAX) return -1;
+    /* one block (ws_take): the doubles a->x (nz), w (a chunk's rows), the
+     * partials, then the ints a->p (n + 1), a->j (nz); each part on a cache
+     * line of its own.  xo apart: the monitor may keep it as its best
+     * iterate (lcp_monitor_record_give swaps buffers) */
+    size_t nw = (size_t)(n < LCP_VERIFY_CHUNK ? (n > 0 ? n : 1) : LCP_VERIFY_CHUNK);
+#define WS_LINE(b) (((b) + 63) / 64 * 64)
+    size_t o_w = WS_LINE((size_t)(nz > 0 ? nz : 1) * sizeof(double)), o_parts = o_w + WS_LINE(nw * sizeof(double)),
+           o_p = o_parts + WS_LINE((size_t)(nchunks > 0 ? nchunks : 1) * sizeof(lcp_verify_partial)),
+           o_j = o_p + WS_LINE(((size_t)n + 1) * sizeof(int)), bytes = o_j + WS_LINE((size_t)(nz > 0 ? nz : 1) * sizeof(int));
+#undef WS_LINE
+    ws_block *kept;
+    char *ws = ws_take(bytes, &kept);
+    double *xo = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double));
+    if (!ws || !xo) {
+        if (ws) ws_give(ws, kept);
+        free(xo);
         return -1;
     }
+    lcp_csr a = {.x = (double *)ws, .p = (int *)(ws + o_p), .j = (int *)(ws + o_j)};
+    padded_build(&p->A, &a);
+    double *w = (double *)(ws + o_w);
+    lcp_verify_partial *parts = (lcp_verify_partial *)(ws + o_parts);
     double dx = 0.0, bscale = lcp_verify_bscale(p); /* dx: the largest change of the iteration judged (0 for the start) */
     for (int k = 0;; k++) {
         double next = fused_sweep(p, &a, gs->row, x, xo, w, parts);
@@ -399,13 +481,16 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
         lcp_metrics m;
         lcp_verify_finish_b(p, &t, bscale, &m);
         const double *judged = xo;
-        if (lcp_monitor_record_give(mon, k, lcp_now() - mon->t0, 0, &m, &xo, &dx)) {
+        /* the time read only where it is read (monitor.c: a trace, the callback, a time limit) */
+        double tc = mon->trace || mon->s->on_iteration || mon->s->time_limit > 0 ? lcp_now() - mon->t0 : 0.0;
+        if (lcp_monitor_record_give(mon, k, tc, 0, &m, &xo, &dx)) {
             memcpy(x, xo == judged ? xo : mon->best_x, (size_t)n * sizeof(double));
             break;
         }
         dx = next;
     }
-    free(xo), free(w), free(parts), lcp_csr_free(&a);
+    free(xo);
+    ws_give(ws, kept);
     return 0;
 }
 

@@ -114,8 +114,10 @@ typedef struct lcp_monitor_s {
     /* the convergence rate (s->budget_cpu or s->switch_cpu set): two anchors (iteration, log of the best
      * residual), the later set each time the iterations double, the rate taken from the earlier to now */
     int rate_i1, rate_ia, rate_ib;
-    double rate_la, rate_lb, c1; /* c1: the CPU clock at the first check after the start (iteration rate_i1): the
+    double rate_la, rate_lb, c1; /* c1: the CPU time at the first read after the start (iteration rate_i1): the
                                     set-up before it is not an iteration's cost */
+    double w0, wall_next;   /* the wall clock at the init; the wall time of the next CPU clock read (a system
+                               call: read only once the wall time, its bound, could have reached a threshold) */
     lcp_breakeven breakeven; /* the break-even stop (s->reward_alpha) */
     double eta_cpu;         /* the estimated CPU seconds still to the tolerance: NAN before an estimate,
                                INFINITY where the best residual has not moved over the window */
