@@ -365,8 +365,8 @@ int lcps_option_info(int k, const char **name, const char **arg, const char **he
  * status[k], iterations[k], residual[k] (INFINITY without an answer).
  * Before problem k is solved, val + k*nval (NULL: none) and b + k*n (NULL:
  * none) are its new values, as lcps_problem_update takes them (nval: the
- * values of each problem's A, checked first); x0 + k*n its start (x0 NULL:
- * zeros).  Returns lcps_solve_batch's exit code; err names the first
+ * values of each problem's A, checked first; then each problem at most
+ * once in p); x0 + k*n its start (x0 NULL: zeros).  Returns lcps_solve_batch's exit code; err names the first
  * problem that gave a 2 or 5. */
 int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, long nval, const double *b,
                        const double *x0, const lcps_settings *s, int threads, double *x, int *status,

@@ -775,6 +775,7 @@ class Stack:
             self._from_arrays(A, b, kind, mu, lo, hi, findex, values)
         self.count = len(self.problems)
         self._handles = (ctypes.c_void_p * max(self.count, 1))(*[p._h for p in self.problems])
+        self._distinct = len({p._h for p in self.problems}) == self.count
 
     def _from_arrays(self, A, b, kind, mu, lo, hi, findex, values):
         if not isinstance(kind, str):
@@ -853,6 +854,8 @@ class Stack:
             raise InputError("solve_batch: threads must be >= 1")
         s = _settings(solver, tol, options)
         nval = 0
+        if (values is not None or b is not None) and not self._distinct:
+            raise InputError("Stack.solve(values=, b=): a problem appears more than once in the stack")
         if values is not None:
             if self.nval is None:
                 self.nval = _clib_nval(self.problems)

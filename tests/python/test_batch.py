@@ -202,5 +202,9 @@ def test_stack_bad_input(envs):
     # a factored problem changes through v and e, not the values of A: refused, each environment's error
     with pytest.raises(lcpsolve.InputError, match="problem 0: .*factored"):
         lcpsolve.Stack(problems[:3]).solve(solver="pgs", values=np.ones((3, problems[0].A.nnz)))
+    twice = lcpsolve.Stack([problems[0], problems[0]])
+    assert twice.solve(solver="pgs").solved == 2  # one handle twice: solved, not changed
+    with pytest.raises(lcpsolve.InputError, match="more than once"):
+        twice.solve(solver="pgs", b=np.zeros((2, problems[0].n)))
     r = st.solve(solver="pgs")  # still whole after the refusals
     assert r.solved == 4 and np.array_equal(r.x, np.ones((4, 3)))
