@@ -851,7 +851,7 @@ class Stack:
         E, n = self.count, self.n
         threads = int(threads or os.cpu_count() or 1)
         if threads < 1:
-            raise InputError("solve_batch: threads must be >= 1")
+            raise InputError("Stack.solve: threads must be >= 1")
         s = _settings(solver, tol, options)
         nval = 0
         if (values is not None or b is not None) and not self._distinct:
