@@ -383,6 +383,27 @@ int lcps_solver_info(const char *name, char *kinds, size_t kindslen, const char 
  * past the last. */
 int lcps_option_info(int k, const char **name, const char **arg, const char **help);
 
+/* The stacked path: count problems of one size n (made once, e.g. by
+ * lcps_problem_csr from one pattern), solved as lcps_solve_batch solves
+ * them, the answers written into the caller's arrays instead of results:
+ * x[k*n .. k*n+n) (NaN where a solve gave no answer), and where not NULL
+ * status[k], iterations[k], residual[k] (INFINITY without an answer).
+ * Before problem k is solved, val + k*nval (NULL: none) and b + k*n (NULL:
+ * none) are its new values, as lcps_problem_update takes them (nval: the
+ * values of each problem's A, checked first; then each problem at most
+ * once in p); x0 + k*n its start (x0 NULL: zeros).  Returns lcps_solve_batch's exit code; err names the first
+ * problem that gave a 2 or 5. */
+int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, long nval, const double *b,
+                       const double *x0, const lcps_settings *s, int threads, double *x, int *status,
+                       int *iterations, double *residual, char *err, size_t errlen);
+
+/* Whether solver reads the solve option named option (a name of
+ * lcps_option_info): 1 when its answer can depend on it, 0 when it ignores
+ * it (the same answer as without) or refuses it ("order" of a solver that
+ * neither sweeps nor factorises), -1 for a name that is not a solver of
+ * this build or not a solve option. */
+int lcps_option_read_by(const char *option, const char *solver);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,7 +18,7 @@ import numpy as np
 from . import _clib
 
 __all__ = ["solve", "solve_batch", "read", "generate", "solvers", "options", "Problem", "Result",
-           "BatchResult", "LcpsolveError", "InputError", "SolverInfo", "OptionInfo", "version", "library_path"]
+           "BatchResult", "Stack", "StackResult", "LcpsolveError", "InputError", "SolverInfo", "OptionInfo", "version", "library_path"]
 
 version = _clib.version().decode()
 library_path = _clib.path
@@ -279,10 +279,14 @@ def generate(scene, **params):
 class _Settings:
     """A settings handle; in the main thread it carries the Ctrl-C stop
     (lcps_stop_on_fd on the wakeup pipe, see _wakeup_fd)."""
-    __slots__ = ("h", "stop")
+    __slots__ = ("h", "stop", "scratch")
 
     def __init__(self, key, main):
         self.stop = None
+        # (result struct, its byref, error buffer) for the plain solves of this
+        # thread (the settings are kept per thread); None while one is in use
+        r = _clib.Result()
+        self.scratch = (r, ctypes.byref(r), ctypes.create_string_buffer(_ERRLEN), _struct_view(r))
         self.h = _clib.settings_new()
         if not self.h:
             raise MemoryError("lcps_settings_new")
@@ -417,15 +421,34 @@ _TRACE_BASE = [("iteration", np.int32), ("time_s", np.float64), ("residual", np.
                ("complementarity", np.float64), ("feasibility", np.float64)]
 
 
+_DOUBLES = {}  # n -> the ctypes type of n doubles
+
+
 def _copy(addr, n):
     """n doubles at addr, copied into a new numpy array."""
-    return np.frombuffer((ctypes.c_double * n).from_address(addr)).copy() if addr and n else np.zeros(n)
+    if not (addr and n):
+        return np.zeros(n)
+    t = _DOUBLES.get(n)
+    if t is None:
+        t = _DOUBLES[n] = ctypes.c_double * n
+    return np.frombuffer(t.from_address(addr)).copy()
+
+
+_EXIT_CODE = tuple(int(c) for c in _EXIT_CODES)
+_NAMES = {}  # the solver and preconditioner names (static strings of the library), decoded once
+_RESULT_KEYS = ("x", "w", "status", "exit_code", "iterations", "residual", "complementarity", "feasibility",
+                "solver", "precond", "time_s", "message", "auto_reason", "components", "omega", "interrupted",
+                "trace")
+
+
+def _name(bs):
+    v = _NAMES.get(bs)
+    if v is None:
+        v = _NAMES[bs] = (bs or b"").decode()
+    return v
 
 
 def _result(r, trace_rows=None, trace_mode=False, interrupted=False):
-    n = r.n
-    x, w = _copy(r.x, n), _copy(r.w, n)
-    status = STATUSES[r.status] if 0 <= r.status < len(STATUSES) else "unknown"
     trace = None
     if trace_mode:
         if trace_mode == "rows":
@@ -434,12 +457,39 @@ def _result(r, trace_rows=None, trace_mode=False, interrupted=False):
             names = trace_rows.names
             dt = np.dtype(_TRACE_BASE + [(nm, np.float64) for nm in names])
             trace = np.array([tuple(row) + (np.nan,) * (len(dt) - len(row)) for row in trace_rows], dtype=dt)
-    return Result(x=x, w=w, status=status, exit_code=_clib.status_exit_code(r.status), iterations=r.iterations,
-                  residual=r.residual, complementarity=r.complementarity, feasibility=r.feasibility,
-                  solver=(r.solver or b"").decode(), precond=(r.precond or b"").decode(), time_s=r.time_s,
-                  message=(r.message or b"").decode(errors="replace"),
-                  auto_reason=(r.auto_reason or b"").decode(errors="replace"), components=r.components,
-                  omega=r.omega, interrupted=interrupted, trace=trace)
+    return _result_of(r, _struct_view(r).item(), interrupted, trace)
+
+
+def _struct_view(r):
+    """A numpy view of the numbers of one result struct (read with .item():
+    one call for them all)."""
+    return np.frombuffer(r, dtype=_ONE_DTYPE, count=1)
+
+
+def _result_of(r, v, interrupted=False, trace=None):
+    """The Result of struct r, v its numbers (_ONE_FIELDS)."""
+    st, iterations, time_s, residual, compl, feas, n, xa, wa, components, omega = v
+    msg, why = r.message, r.auto_reason
+    ok = 0 <= st < 8
+    res = _new(Result)
+    res.__dict__ = {"x": _copy(xa, n), "w": _copy(wa, n), "status": STATUSES[st] if ok else "unknown",
+                    "exit_code": _EXIT_CODE[st if ok else 8], "iterations": iterations, "residual": residual,
+                    "complementarity": compl, "feasibility": feas, "solver": _name(r.solver),
+                    "precond": _name(r.precond), "time_s": time_s,
+                    "message": msg.decode(errors="replace") if msg else "",
+                    "auto_reason": why.decode(errors="replace") if why else "", "components": components,
+                    "omega": omega, "interrupted": interrupted, "trace": trace}
+    return res
+
+
+_new = object.__new__
+_ONE_FIELDS = ("status", "iterations", "time_s", "residual", "complementarity", "feasibility", "n", "x", "w",
+               "components", "omega")
+_ONE_DTYPE = np.dtype({"names": list(_ONE_FIELDS),
+                       "formats": [np.int32, np.int32] + [np.float64] * 4 + [np.int32, np.uint64, np.uint64,
+                                                                             np.int32, np.float64],
+                       "offsets": [getattr(_clib.Result, f).offset for f in _ONE_FIELDS],
+                       "itemsize": ctypes.sizeof(_clib.Result)})
 
 
 class _TraceRows(list):
@@ -475,30 +525,39 @@ class _TraceInterrupt:
 def _solve(problem, solver, tol, x0, trace, options):
     s = _settings(solver, tol, options)
     x0a = None if x0 is None else _vector("x0", x0, problem.n)
-    r = _clib.Result()
-    err = ctypes.create_string_buffer(_ERRLEN)
     if trace:
-        return _solve_traced(problem, s, x0a, trace, r, err)
+        return _solve_traced(problem, s, x0a, trace, _clib.Result(), ctypes.create_string_buffer(_ERRLEN))
+    scratch = s.scratch
+    if scratch is None:  # in use below us (a signal handler's solve): a struct of its own
+        r = _clib.Result()
+        rref, err, view = ctypes.byref(r), ctypes.create_string_buffer(_ERRLEN), _struct_view(r)
+    else:
+        s.scratch = None
+        r, rref, err, view = scratch
     stop = s.stop
     if stop is not None:
         stop.stopped = stop.started_ = 0
     res = None
     try:
         try:
-            rc = _clib.solve(problem._h, s.h, _ptr(x0a), ctypes.byref(r), err, _ERRLEN)
-            if rc in (2, 5) and not r.x:
+            rc = _clib.solve(problem._h, s.h, None if x0a is None else x0a.ctypes.data, rref, err, _ERRLEN)
+            if rc and rc in (2, 5) and not r.x:
                 _raise(rc, err)
-            res = _result(r)
+            res = _result_of(r, view.item())
         except KeyboardInterrupt:  # Python's handler, after a Ctrl-C that stopped the solve
             if stop is None or not stop.stopped:  # (rc may be unset: raised as the call returned)
                 raise
         if res is None:
-            res = _result(r)
+            res = _result_of(r, view.item())
         if stop is not None and stop.stopped:
             res.interrupted = True
     finally:
-        _clib.result_free(ctypes.byref(r))
-    res._problem, res._settings = problem, s  # for its derivatives (Result.jvp, vjp)
+        _clib.result_free(rref)
+        if scratch is not None:
+            s.scratch = scratch
+    d = res.__dict__
+    d["_problem"] = problem  # for its derivatives (Result.jvp, vjp)
+    d["_settings"] = s
     return res
 
 
@@ -546,7 +605,7 @@ def solve(A, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, mu=None, lo=N
     as a numpy structured array (one row an iterate), trace="rows": a list of
     tuples.  Returns a Result; a solve that stops short (max_iter, ...) is a
     status, not an exception; bad input raises InputError."""
-    if isinstance(A, Problem):
+    if A.__class__ is Problem or isinstance(A, Problem):
         if b is not None or mu is not None or lo is not None or hi is not None or findex is not None:
             raise InputError("solve(problem, ...): b, mu, lo, hi and findex are the problem's own")
         return _solve(A, solver, tol, x0, trace, options)
@@ -593,9 +652,10 @@ def solve_batch(problems, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, 
     (lcps_solve_batch: `threads` problems at a time, each on one thread, the
     GIL released), as `lcpsolve batch -j threads` does.  problems: a list of
     Problem objects, or stacked equal-size environments (a 3-d array
-    (E, n, n) with b (E, n), mu (E, ...) for friction kinds).  x0: None, or
-    one start a problem.  threads: default os.cpu_count().  Returns a
-    BatchResult."""
+    (E, n, n) with b (E, n), mu (E, ...) for friction kinds: the stacked
+    path, Stack(A, b, kind, mu).solve(...), one C call into stacked arrays,
+    a StackResult).  x0: None, or one start a problem ((E, n) stacked).
+    threads: default os.cpu_count().  Returns a BatchResult."""
     if isinstance(problems, Problem):
         raise TypeError("solve_batch: a list of problems (or stacked arrays), not one Problem")
     if not isinstance(problems, (list, tuple)):
@@ -604,11 +664,9 @@ def solve_batch(problems, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, 
             raise InputError(f"solve_batch: stacked A must be 3-d (environments, n, n), got shape {A.shape}")
         if b is None:
             raise InputError("solve_batch: stacked A needs b (environments, n)")
-        B = np.asarray(b)
-        if B.shape != A.shape[:2]:
-            raise InputError(f"solve_batch: b has shape {B.shape}, expected {A.shape[:2]}")
-        problems = [Problem.from_arrays(A[k], B[k], kind, None if mu is None else np.asarray(mu)[k])
-                    for k in range(A.shape[0])]
+        if np.shape(b) != A.shape[:2]:
+            raise InputError(f"solve_batch: b has shape {np.shape(b)}, expected {A.shape[:2]}")
+        return Stack(A, b, kind, mu).solve(solver, tol, x0, threads, **options)
     elif b is not None or mu is not None:
         raise InputError("solve_batch(list of problems): b and mu are the problems' own")
     count = len(problems)
@@ -671,6 +729,230 @@ def solve_batch(problems, b=None, kind="lcp", solver="auto", tol=1e-8, x0=None, 
     return out
 
 
+# ---- the stacked path -----------------------------------------------------
+
+def _rows(name, v, E, m, dtype=np.float64):
+    """v as a C-contiguous (E, m) array: one row an environment (a 1-d v of
+    m entries: the same for all); float64 entries finite (lo, hi: not NaN)."""
+    a = np.asarray(v)
+    if a.dtype.kind not in "iuf" or a.dtype == np.float16:
+        raise TypeError(f"{name}: dtype {a.dtype} is not a real number type (float64, float32 or integer)")
+    if a.ndim == 1 and a.shape[0] == m:
+        a = np.broadcast_to(a, (E, m))
+    if a.shape != (E, m):
+        raise InputError(f"{name}: has shape {a.shape}, expected ({E}, {m})")
+    a = np.ascontiguousarray(a, dtype=dtype)
+    if dtype == np.float64:
+        bad = np.isnan(a) if name in ("lo", "hi") else ~np.isfinite(a)
+        if bad.any():
+            k, i = (int(t) for t in np.argwhere(bad)[0])
+            raise InputError(f"{name}[{k}, {i}] = {a[k, i]} is not finite" if name not in ("lo", "hi")
+                             else f"{name}[{k}, {i}] is NaN")
+    return a
+
+
+class Stack:
+    """Equal-size environments for the stacked path: E problems of one size
+    n held by the library, solved by one call of lcps_solve_stacked into
+    stacked arrays (StackResult: x (E, n), status, iterations, residual), no
+    Python object an environment.
+
+    Stack(A, b): A a 3-d array (E, n, n) (the pattern: the entries nonzero
+    in any environment), or one pattern (a scipy.sparse matrix or a 2-d
+    array: its nonzeros, row by row) with values=(E, nnz) in the order of
+    its CSR entries; b (E, n); mu, lo, hi (E, m) or one row for all; findex
+    (n,) for all.  Stack(problems): Problem objects of one size, used as
+    they are (values then needs each one's A of one count of entries).
+    solve(values=, b=) gives the environments new values of A and b in the
+    same call (the update path: lcps_problem_update)."""
+
+    def __init__(self, A, b=None, kind="lcp", mu=None, lo=None, hi=None, findex=None, values=None):
+        if isinstance(A, (list, tuple)):
+            if b is not None or mu is not None or lo is not None or hi is not None or findex is not None \
+                    or values is not None:
+                raise InputError("Stack(problems): b, mu, lo, hi, findex and values are the problems' own")
+            for k, p in enumerate(A):
+                if not isinstance(p, Problem):
+                    raise TypeError(f"Stack: problems[{k}] is a {type(p).__name__}, not a Problem")
+            self.problems = list(A)
+            self.n = self.problems[0].n if self.problems else 0
+            for k, p in enumerate(self.problems):
+                if p.n != self.n:
+                    raise InputError(f"Stack: problems[{k}] has n = {p.n}, problems[0] n = {self.n} (one size)")
+            self.nval = None
+        else:
+            self._from_arrays(A, b, kind, mu, lo, hi, findex, values)
+        self.count = len(self.problems)
+        self._handles = (ctypes.c_void_p * max(self.count, 1))(*[p._h for p in self.problems])
+        self._distinct = len({p._h for p in self.problems}) == self.count
+
+    def _from_arrays(self, A, b, kind, mu, lo, hi, findex, values):
+        if not isinstance(kind, str):
+            raise TypeError(f"kind: expected a string (lcp, blcp, ccp, fc3d), got {type(kind).__name__}")
+        if values is None:
+            a = np.asarray(A)
+            if a.dtype.kind not in "iuf" or a.dtype == np.float16:
+                raise TypeError(f"A: dtype {a.dtype} is not a real number type (float64, float32 or integer)")
+            if a.ndim != 3 or a.shape[1] != a.shape[2]:
+                raise InputError(f"Stack: A must be 3-d (environments, n, n), got shape {a.shape} "
+                                 "(or one pattern with values=(environments, nnz))")
+            if not np.isfinite(a).all():
+                k, i, j = (int(t) for t in np.argwhere(~np.isfinite(a))[0])
+                raise InputError(f"A[{k}, {i}, {j}] = {a[k, i, j]} is not finite")
+            mask = (a != 0).any(axis=0)
+            E, n = a.shape[0], a.shape[1]
+            rowptr = np.zeros(n + 1, dtype=np.int32)
+            np.cumsum(mask.sum(axis=1), out=rowptr[1:])
+            col = np.nonzero(mask)[1].astype(np.int32)
+            vals = np.ascontiguousarray(a[:, mask], dtype=np.float64)
+        else:
+            rowptr, col, _, n = _csr(A)
+            nnz = int(rowptr[-1])
+            v = np.asarray(values)
+            if v.ndim != 2 or v.shape[1] != nnz:
+                raise InputError(f"Stack: values has shape {v.shape}, expected (environments, {nnz}): "
+                                 "one row of the pattern's entries an environment")
+            E = v.shape[0]
+            vals = _rows("values", v, E, nnz)
+        if b is None:
+            raise InputError("Stack: b missing (environments, n)")
+        B = _rows("b", b, E, n)
+        M = None if mu is None else np.asarray(mu)
+        if M is not None and M.ndim < 2:
+            M = np.broadcast_to(np.atleast_1d(M), (E, np.atleast_1d(M).shape[0]))
+        if M is not None:
+            M = _rows("mu", M, E, M.shape[1])
+        L = None if lo is None else _rows("lo", lo, E, n)
+        H = None if hi is None else _rows("hi", hi, E, n)
+        F = None
+        if findex is not None:
+            f = np.asarray(findex)
+            if f.dtype.kind not in "iu":
+                raise TypeError(f"findex: dtype {f.dtype} is not an integer type")
+            F = _vector("findex", f, n, dtype=np.int32)
+        problems = []
+        rp, cp = rowptr.ctypes.data, col.ctypes.data
+        pattern = (rowptr.copy(), col.copy(), n, values is None and not _issparse(A))
+        for k in range(E):
+            h = ctypes.c_void_p()
+            _call(_clib.problem_csr, kind.encode(), n, rp, cp, vals[k].ctypes.data, B[k].ctypes.data,
+                  ctypes.byref(h))
+            p = Problem(h.value, pattern)
+            problems.append(p)
+            if M is not None:
+                _call(_clib.problem_set_vector, p._h, b"mu", M[k].ctypes.data, M.shape[1])
+            if L is not None:
+                _call(_clib.problem_set_vector, p._h, b"lo", L[k].ctypes.data, n)
+            if H is not None:
+                _call(_clib.problem_set_vector, p._h, b"hi", H[k].ctypes.data, n)
+            if F is not None:
+                _call(_clib.problem_set_findex, p._h, F.ctypes.data, n)
+        self.problems, self.n, self.nval = problems, n, int(rowptr[-1])
+
+    def __len__(self):
+        return self.count
+
+    def solve(self, solver="auto", tol=1e-8, x0=None, threads=None, values=None, b=None, **options):
+        """Solves every environment (threads at once, each on one thread, the
+        GIL released): one C call.  values (E, nnz), b (E, n): new data of
+        the environments first (kept for later solves); x0 (E, n) the
+        starts.  Returns a StackResult."""
+        E, n = self.count, self.n
+        threads = int(threads or os.cpu_count() or 1)
+        if threads < 1:
+            raise InputError("Stack.solve: threads must be >= 1")
+        s = _settings(solver, tol, options)
+        nval = 0
+        if (values is not None or b is not None) and not self._distinct:
+            raise InputError("Stack.solve(values=, b=): a problem appears more than once in the stack")
+        if values is not None:
+            if self.nval is None:
+                self.nval = _clib_nval(self.problems)
+            nval = self.nval
+            values = _rows("values", values, E, nval)
+        if b is not None:
+            b = _rows("b", b, E, n)
+        if x0 is not None:
+            x0 = _rows("x0", x0, E, n)
+        X = np.empty((E, n))
+        st = np.empty(E, dtype=np.int32)
+        it = np.empty(E, dtype=np.int32)
+        res = np.empty(E)
+        err = ctypes.create_string_buffer(_ERRLEN)
+        stop = s.stop
+        if stop is not None:
+            stop.stopped = stop.started_ = 0
+        t0 = time.perf_counter()
+        try:
+            rc = _clib.solve_stacked(self._handles, E, None if values is None else values.ctypes.data, nval,
+                                     None if b is None else b.ctypes.data, None if x0 is None else x0.ctypes.data,
+                                     s.h, threads, X.ctypes.data, st.ctypes.data, it.ctypes.data, res.ctypes.data,
+                                     err, _ERRLEN)
+        except KeyboardInterrupt:  # a Ctrl-C that stopped the batch (every solve with its best iterate)
+            if stop is None or not stop.stopped:
+                raise
+            rc = 1
+        solve_s = time.perf_counter() - t0
+        if rc in (2, 5) and (E == 0 or np.isnan(X).all(axis=1).all()):
+            _raise(rc, err)
+        out = StackResult(X, st, it, res, solve_s, rc, threads, solver)
+        out.message = err.value.decode(errors="replace")
+        return out
+
+
+def _clib_nval(problems):
+    """The values of A of each problem (equal, or InputError)."""
+    counts = {p.A.nnz if p._pattern is None else int(p._pattern[0][-1]) for p in problems}
+    if len(counts) > 1:
+        raise InputError("Stack.solve(values=...): the problems' A differ in their number of entries")
+    return counts.pop() if counts else 0
+
+
+class StackResult:
+    """The answers of the stacked path: x (E, n), status (names, a numpy
+    array), status_code (the library's codes), exit_codes, iterations,
+    residual (arrays), solve_s (the wall time of the one C call),
+    env_steps_per_s, exit_code (the worst, by lcpsolve batch's precedence),
+    solved, message (the first input error or breakdown, else "");  [k]:
+    a Result of environment k (x, status, exit_code, iterations, residual;
+    solver the one asked for)."""
+
+    def __init__(self, x, status_code, iterations, residual, solve_s, exit_code, threads, solver):
+        self.x, self.status_code, self.iterations, self.residual = x, status_code, iterations, residual
+        self.solve_s, self.exit_code, self.threads, self._solver = solve_s, exit_code, threads, solver
+        self.env_steps_per_s = len(status_code) / solve_s if solve_s > 0 else float("inf")
+
+    def _codes(self):
+        st = self.status_code
+        return np.where((st >= 0) & (st < 8), st, 8)
+
+    @property
+    def status(self):
+        return np.array(STATUSES + ("unknown",))[self._codes()]
+
+    @property
+    def exit_codes(self):
+        return _EXIT_CODES[self._codes()]
+
+    @property
+    def solved(self):
+        return int(np.count_nonzero(self.status_code == 0))
+
+    def __len__(self):
+        return len(self.status_code)
+
+    def __getitem__(self, k):
+        c = int(self._codes()[k])
+        res = Result.__new__(Result)
+        res.__dict__.update(x=self.x[k], w=None, status=(STATUSES + ("unknown",))[c], exit_code=_EXIT_CODE[c],
+                            iterations=int(self.iterations[k]), residual=float(self.residual[k]),
+                            complementarity=float("nan"), feasibility=float("nan"),
+                            solver=self._solver if isinstance(self._solver, str) else str(self._solver),
+                            precond="", time_s=float("nan"), message="", auto_reason="", components=1, omega=0.0,
+                            interrupted=False, trace=None)
+        return res
+
+
 _RESULT_FIELDS = ("status", "iterations", "time_s", "residual", "complementarity", "feasibility", "n", "x")
 _RESULT_DTYPE = np.dtype({"names": list(_RESULT_FIELDS),
                           "formats": [np.int32, np.int32] + [np.float64] * 4 + [np.int32, np.uint64],
@@ -715,15 +997,19 @@ class _LazyStrings:
 # ---- the registry ---------------------------------------------------------
 
 class SolverInfo(tuple):
-    """name, kinds (tuple), preconds (tuple, "none" first), summary."""
+    """name, kinds (tuple), preconds (tuple, "none" first), summary, options
+    (tuple: the names of the options of lcpsolve.options() this solver
+    reads; it ignores the others, or refuses them: "order")."""
     __slots__ = ()
     name = property(lambda self: self[0])
     kinds = property(lambda self: self[1])
     preconds = property(lambda self: self[2])
     summary = property(lambda self: self[3])
+    options = property(lambda self: self[4])
 
     def __repr__(self):
-        return f"SolverInfo(name={self.name!r}, kinds={self.kinds!r}, preconds={self.preconds!r})"
+        return (f"SolverInfo(name={self.name!r}, kinds={self.kinds!r}, preconds={self.preconds!r}, "
+                f"options={self.options!r})")
 
 
 class OptionInfo(tuple):
@@ -736,10 +1022,10 @@ class OptionInfo(tuple):
 
 def solvers():
     """The solvers of this build, in --list-solvers order: a dict name ->
-    SolverInfo (kinds, preconditioners, summary).  Every solver takes the
-    options of lcpsolve.options() (those that concern it)."""
+    SolverInfo (kinds, preconditioners, summary, the options it reads)."""
     out = {}
     names = _clib.solver_names()
+    every = [o.name for o in _all_options()]
     k = 0
     while names[k]:
         name = names[k]
@@ -752,15 +1038,14 @@ def solvers():
             while pre and pre[j]:
                 pl.append(pre[j].decode())
                 j += 1
+            reads = tuple(o for o in every if _clib.option_read_by(o.encode(), name) == 1)
             out[name.decode()] = SolverInfo((name.decode(), tuple(kinds.value.decode().split(",")), tuple(pl),
-                                             (summ.value or b"").decode()))
+                                             (summ.value or b"").decode(), reads))
         k += 1
     return out
 
 
-def options():
-    """The options solve() takes (the long options of the command that set a
-    solve): a list of OptionInfo (name, arg, help)."""
+def _all_options():
     out = []
     k = 0
     while True:
@@ -770,3 +1055,16 @@ def options():
         out.append(OptionInfo((nm.value.decode(), arg.value.decode() if arg.value else None,
                                (hl.value or b"").decode())))
         k += 1
+
+
+def options(solver=None):
+    """The options solve() takes (the long options of the command that set a
+    solve): a list of OptionInfo (name, arg, help); with solver, those that
+    solver reads (InputError for a name that is not a solver of this
+    build)."""
+    out = _all_options()
+    if solver is None:
+        return out
+    if not isinstance(solver, str) or _clib.option_read_by(b"tol", solver.encode()) < 0:
+        raise InputError(f"unknown solver {solver!r} (see lcpsolve.solvers())")
+    return [o for o in out if _clib.option_read_by(o.name.encode(), solver.encode()) == 1]

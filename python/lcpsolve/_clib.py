@@ -94,9 +94,12 @@ settings_on_iteration = _sig("lcps_settings_on_iteration", c_int, c_void_p, c_vo
 solve = _sig("lcps_solve", c_int, c_void_p, c_void_p, c_void_p, P(Result), *ERR)
 solve_batch = _sig("lcps_solve_batch", c_int, c_void_p, c_int, c_void_p, c_void_p, c_int, P(Result), *ERR)
 result_free = _sig("lcps_result_free", None, P(Result))
+solve_stacked = _sig("lcps_solve_stacked", c_int, c_void_p, c_int, c_void_p, ctypes.c_long, c_void_p, c_void_p,
+                     c_void_p, c_int, c_void_p, c_void_p, c_void_p, c_void_p, *ERR)
 results_x = _sig("lcps_results_x", ctypes.c_long, c_void_p, c_int, c_void_p)
 solver_names = _sig("lcps_solver_names", P(c_char_p))
 solver_info = _sig("lcps_solver_info", c_int, c_char_p, c_char_p, c_size_t, P(P(c_char_p)), P(c_char_p))
+option_read_by = _sig("lcps_option_read_by", c_int, c_char_p, c_char_p)
 option_info = _sig("lcps_option_info", c_int, c_int, P(c_char_p), P(c_char_p), P(c_char_p))
 stop_on_fd = ctypes.cast(lib.lcps_stop_on_fd, c_void_p).value
 # derivatives of a solution (src/diff/; lcpsolve._diff)

@@ -445,13 +445,23 @@ static int on_iteration(void *ctx, int iter, double time_s, const lcp_metrics *m
     return s->fn(s->ctx, &row);
 }
 
+/* lcps_stop_on_fd, called straight from the monitor: it reads the
+ * iteration and the time alone, so no row is filled for it. */
+static int stop_fd_tick(void *ctx, int iter, double time_s, const lcp_metrics *m, const char *const *columns,
+                        const double *extra)
+{
+    (void)m, (void)columns, (void)extra;
+    lcps_iteration row = {.iteration = iter, .time_s = time_s};
+    return lcps_stop_on_fd(ctx, &row);
+}
+
 int lcps_settings_on_iteration(lcps_settings *s, int (*fn)(void *ctx, const lcps_iteration *row), void *ctx)
 {
     if (!s) return put_err(NULL, 0, LCP_INPUT_ERROR, "");
     s->fn = fn;
     s->ctx = ctx;
-    s->o.s.on_iteration = fn ? on_iteration : NULL;
-    s->o.s.on_iteration_ctx = fn ? s : NULL;
+    s->o.s.on_iteration = !fn ? NULL : fn == lcps_stop_on_fd ? stop_fd_tick : on_iteration;
+    s->o.s.on_iteration_ctx = !fn ? NULL : fn == lcps_stop_on_fd ? ctx : s;
     s->o.s.on_iteration_rows = fn != NULL;
     return 0;
 }

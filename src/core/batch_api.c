@@ -8,6 +8,7 @@
 #include "../../include/lcpsolve.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "api_internal.h"
 #include "common.h"
 #include "options.h"
 #include "../solvers/solver.h"
@@ -57,6 +59,82 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     for (int k = 0; k < count; k++) {
         char e[512];
         int rc = lcps_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e);
+#ifdef _OPENMP
+#pragma omp critical(lcps_solve_batch)
+#endif
+        {
+            code = worse(code, rc);
+            if ((rc == 2 || rc == 5) && (first_bad < 0 || k < first_bad)) {
+                first_bad = k;
+                if (err && errlen) snprintf(err, errlen, "problem %d: %s", k, e);
+            }
+        }
+    }
+#ifndef _OPENMP
+    (void)threads;
+#endif
+    lcps_settings_free(one);
+    return code;
+}
+
+int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, long nval, const double *b,
+                       const double *x0, const lcps_settings *s, int threads, double *x, int *status,
+                       int *iterations, double *residual, char *err, size_t errlen)
+{
+    if (err && errlen) *err = '\0';
+    if (count < 0 || threads < 1 || (count > 0 && (!p || !x))) {
+        if (err && errlen)
+            snprintf(err, errlen, "lcps_solve_stacked: %s", count < 0 ? "negative count" : threads < 1 ?
+                     "threads must be >= 1" : !p ? "no problems" : "x is NULL");
+        return 2;
+    }
+    /* one size, and val of each problem's own length, checked before anything is solved or changed */
+    int n = count > 0 && p[0] ? lcps_problem_n(p[0]) : 0;
+    for (int k = 0; k < count; k++) {
+        lcp_err e = {{0}};
+        long nv = 0;
+        if (!p[k] || lcps_problem_n(p[k]) != n) {
+            if (err && errlen)
+                snprintf(err, errlen, "lcps_solve_stacked: problem %d %s", k, !p[k] ? "is NULL" : "is not of the size of problem 0");
+            return 2;
+        }
+        if (val && (!lcp_api_problem(p[k], NULL, &nv, &e) || nv != nval)) {
+            if (err && errlen)
+                snprintf(err, errlen, "lcps_solve_stacked: problem %d: %s", k, e.msg[0] ? e.msg : "its A does not have nval values");
+            return 2;
+        }
+    }
+    lcps_settings *one = s ? lcps_settings_copy(s) : lcps_settings_new();
+    if (!one || lcps_settings_set(one, "threads", "1", err, errlen)) {
+        lcps_settings_free(one);
+        if (err && errlen && !*err) snprintf(err, errlen, "out of memory");
+        return 5;
+    }
+    openblas_set_num_threads(1);
+    int code = 0, first_bad = -1;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
+    for (int k = 0; k < count; k++) {
+        char e[512];
+        lcps_result r;
+        int rc = lcps_problem_update(p[k], val ? val + (size_t)k * (size_t)nval : NULL,
+                                     b ? b + (size_t)k * (size_t)n : NULL, e, sizeof e);
+        if (rc) {
+            memset(&r, 0, sizeof r);
+            r.status = LCPS_INPUT_ERROR;
+            r.residual = INFINITY;
+        } else {
+            rc = lcps_solve(p[k], one, x0 ? x0 + (size_t)k * (size_t)n : NULL, &r, e, sizeof e);
+        }
+        double *xk = x + (size_t)k * (size_t)n;
+        if (r.x) memcpy(xk, r.x, (size_t)n * sizeof(double));
+        else
+            for (int i = 0; i < n; i++) xk[i] = NAN;
+        if (status) status[k] = r.status;
+        if (iterations) iterations[k] = r.iterations;
+        if (residual) residual[k] = r.x ? r.residual : INFINITY;
+        lcps_result_free(&r);
 #ifdef _OPENMP
 #pragma omp critical(lcps_solve_batch)
 #endif
@@ -147,4 +225,12 @@ int lcps_option_info(int k, const char **name, const char **arg, const char **he
         return 0;
     }
     return -1;
+}
+
+int lcps_option_read_by(const char *option, const char *solver)
+{
+    const lcp_option *o = option ? lcp_option_find(option) : NULL;
+    const lcp_solver *sv = solver ? lcp_solver_find(solver) : NULL;
+    if (!o || o->scope != LCP_OPT_SOLVE || !sv) return -1;
+    return lcp_option_read_by(o, sv);
 }

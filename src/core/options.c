@@ -231,3 +231,56 @@ int lcp_option_apply(lcp_solve_opts *o, const lcp_option *opt, const char *val, 
     }
     return 0;
 }
+
+/* Which solvers read a solve option, as data: the options that only some
+ * solvers read, each with the solvers that do.  The others ignore it (the
+ * same answer, bit for bit, as without it) or refuse it (--cone, --reg;
+ * and --order, whose readers come from the registry's flags: the solvers
+ * that sweep in an order or factorise).  An LCP_OPT_SOLVE option not
+ * listed here is read by every solver: the pipeline applies it (tol,
+ * max-iter, trace, warm-factor, decompose, ...).  lcps_option_read_by
+ * gives it to the Python package (lcpsolve.solvers(), options(solver));
+ * tests/python/test_options.py checks the lists against solves. */
+static const struct {
+    const char *option, *solvers; /* "!a,b": every solver but a and b */
+} option_readers[] = {
+    {"omega", "psor,sgs,jacobi,nsgs,admm,fixed-point"}, /* fixed-point: its inner nsgs */
+    {"linsolve", "lemke,ipm,newton-fb,newton-min"},
+    {"cycle", "pmg,ipm,mprgp"}, /* ipm and mprgp: with -p mg */
+    {"local", "nsgs,bgs,fixed-point"},
+    {"shuffle", "nsgs,fixed-point"},
+    {"rho", "nsgs,admm,fixed-point"},
+    {"inner", "fixed-point"},
+    {"crash", "lemke,pivot"},
+    {"cover", "lemke"},
+    {"reg", "!si"}, /* si works on M, J, v, not on A */
+    /* the pyramid's blcp with findex friction rows */
+    {"cone", "pgs,psor,sgs,jacobi,lemke,pivot,ipm,newton-fb,newton-min,bgs"},
+    {"auto-model", ""}, /* --solver auto's, no solver's */
+    {NULL, NULL},
+};
+
+static int in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *s = list; *s;) {
+        const char *e = strchr(s, ',');
+        size_t l = e ? (size_t)(e - s) : strlen(s);
+        if (l == len && !strncmp(s, name, len)) return 1;
+        if (!e) break;
+        s = e + 1;
+    }
+    return 0;
+}
+
+int lcp_option_read_by(const lcp_option *opt, const lcp_solver *sv)
+{
+    if (!opt || !sv || opt->scope != LCP_OPT_SOLVE) return 0;
+    if (opt->id == OPT_ORDER) return (sv->flags & (LCP_SOLVER_ORDER | LCP_SOLVER_FACTOR)) != 0;
+    for (int k = 0; option_readers[k].option; k++)
+        if (opt->name && !strcmp(option_readers[k].option, opt->name)) {
+            const char *list = option_readers[k].solvers;
+            return *list == '!' ? !in_list(list + 1, sv->name) : in_list(list, sv->name);
+        }
+    return 1;
+}

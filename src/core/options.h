@@ -55,4 +55,9 @@ const lcp_option *lcp_option_by_id(int id);
  * is refused, saying so. */
 int lcp_option_apply(lcp_solve_opts *o, const lcp_option *opt, const char *val, lcp_err *err);
 
+/* 1 when solver sv reads the LCP_OPT_SOLVE option opt (its answer can
+ * depend on it), 0 when it ignores it or the pipeline refuses it for sv
+ * (--order); 0 for an LCP_OPT_CLI option.  The data: options.c. */
+int lcp_option_read_by(const lcp_option *opt, const lcp_solver *sv);
+
 #endif

@@ -112,3 +112,99 @@ def test_ctrl_c_stops_a_long_solve_with_the_best_iterate(mode):
     assert status == "time_limit" and interrupted == "True" and message == "interrupted", out + err
     assert int(iterations) > 0 and finite == "True"
     assert lines[1] == "next ok", out + err
+
+
+# ---- the stacked path (Stack, lcps_solve_stacked) -------------------------
+
+def _bits(a):
+    return np.ascontiguousarray(a).view(np.uint64)
+
+
+def test_stack_of_problems_equals_the_batch(envs):
+    _, problems, _ = envs
+    st = lcpsolve.Stack(problems)
+    one = st.solve(solver="pgs", threads=1)
+    two = st.solve(solver="pgs", threads=2)
+    ref = lcpsolve.solve_batch(problems, solver="pgs", threads=2)
+    assert isinstance(one, lcpsolve.StackResult) and len(one) == 64 and one.exit_code == 0
+    assert one.x.shape == (64, problems[0].n) and one.status_code.dtype == np.int32
+    assert one.solved == 64 and list(one.status) == ["solved"] * 64 and (one.exit_codes == 0).all()
+    assert np.array_equal(_bits(one.x), _bits(two.x)) and np.array_equal(_bits(one.x), _bits(ref.x))
+    assert np.array_equal(one.iterations, ref.iterations) and np.array_equal(_bits(one.residual), _bits(ref.residual))
+    assert one[5].status == "solved" and one[5].iterations == ref[5].iterations and one.env_steps_per_s > 0
+    short = st.solve(solver="pgs", max_iter=2)
+    assert list(short.status) == ["max_iter"] * 64 and short.exit_code == 1 and (short.exit_codes == 1).all()
+    warm = st.solve(solver="pgs", x0=one.x)
+    assert (warm.iterations <= 1).all()
+
+
+def test_stack_on_one_pattern_with_new_values_each_step():
+    rng = np.random.default_rng(5)
+    E, n = 16, 7
+    G = rng.standard_normal((E, n, n))
+    A = G @ G.transpose(0, 2, 1) + n * np.eye(n)
+    A[:, 0, n - 1] = A[:, n - 1, 0] = 0.0  # one pattern with a hole
+    import scipy.sparse as sp
+    pattern = sp.csr_matrix(A[0])
+    V = np.stack([a[pattern.toarray() != 0] for a in A])
+    b = rng.standard_normal((E, n))
+    st = lcpsolve.Stack(pattern, b, values=V)
+    r = st.solve(solver="pgs", tol=1e-12)
+    for k in (0, E - 1):
+        s = lcpsolve.solve(A[k], b[k], solver="pgs", tol=1e-12)
+        assert np.array_equal(_bits(s.x), _bits(r.x[k])) and s.iterations == r.iterations[k]
+    # the next step: new values of A and b in the same call, kept for the solves after it
+    A2, b2 = A * 1.5, -np.abs(b)
+    V2 = np.stack([a[pattern.toarray() != 0] for a in A2])
+    r2 = st.solve(solver="pgs", tol=1e-12, values=V2, b=b2)
+    again = st.solve(solver="pgs", tol=1e-12)
+    for k in (1, 9):
+        s = lcpsolve.solve(A2[k], b2[k], solver="pgs", tol=1e-12)
+        assert np.array_equal(_bits(s.x), _bits(r2.x[k])) and np.array_equal(_bits(s.x), _bits(again.x[k]))
+
+
+def test_stack_friction_kinds_from_3d_arrays(gen):
+    p = lcpsolve.read(gen("col3mu", "column", "--bodies", "3", "--mu", "0.5"))
+    A, b, mu = p.A.toarray(), p.b, p.mu
+    E = 6
+    As, bs = np.stack([A] * E), np.stack([b * (1 + 0.1 * k) for k in range(E)])
+    r = lcpsolve.solve_batch(As, b=bs, kind="fc3d", mu=np.stack([mu] * E), solver="nsgs", threads=2)
+    assert isinstance(r, lcpsolve.StackResult) and r.solved == E
+    for k in (0, E - 1):
+        s = lcpsolve.solve(A, bs[k], kind="fc3d", mu=mu, solver="nsgs")
+        assert np.array_equal(_bits(s.x), _bits(r.x[k]))
+    # one row of mu for all
+    r1 = lcpsolve.Stack(As, bs, kind="fc3d", mu=mu).solve(solver="nsgs")
+    assert np.array_equal(_bits(r1.x), _bits(r.x))
+
+
+def test_stack_bad_input(envs):
+    _, problems, _ = envs
+    other = lcpsolve.read(os.path.join(ROOT, "problems", "murty-8"))
+    with pytest.raises(lcpsolve.InputError, match="one size"):
+        lcpsolve.Stack([problems[0], other])
+    with pytest.raises(TypeError, match="not a Problem"):
+        lcpsolve.Stack([problems[0], "x"])
+    A = np.stack([np.eye(3)] * 4)
+    with pytest.raises(lcpsolve.InputError, match=r"b: has shape \(5,\), expected \(4, 3\)"):
+        lcpsolve.Stack(A, np.ones(5))
+    with pytest.raises(lcpsolve.InputError, match=r"b\[0, 0\] = nan is not finite"):
+        lcpsolve.Stack(A, np.ones(3) * np.nan)  # one row for all
+    st = lcpsolve.Stack(A, -np.ones((4, 3)))
+    with pytest.raises(lcpsolve.InputError, match=r"values: has shape \(4, 2\), expected \(4, 3\)"):
+        st.solve(solver="pgs", values=np.ones((4, 2)))
+    bad = np.ones((4, 3))
+    bad[2, 1] = np.inf
+    with pytest.raises(lcpsolve.InputError, match=r"values\[2, 1\] = inf is not finite"):
+        st.solve(solver="pgs", values=bad)
+    with pytest.raises(lcpsolve.InputError, match="x0: has shape"):
+        st.solve(solver="pgs", x0=np.zeros((3, 3)))
+    # a factored problem changes through v and e, not the values of A: refused, each environment's error
+    with pytest.raises(lcpsolve.InputError, match="problem 0: .*factored"):
+        lcpsolve.Stack(problems[:3]).solve(solver="pgs", values=np.ones((3, problems[0].A.nnz)))
+    twice = lcpsolve.Stack([problems[0], problems[0]])
+    assert twice.solve(solver="pgs").solved == 2  # one handle twice: solved, not changed
+    with pytest.raises(lcpsolve.InputError, match="more than once"):
+        twice.solve(solver="pgs", b=np.zeros((2, problems[0].n)))
+    r = st.solve(solver="pgs")  # still whole after the refusals
+    assert r.solved == 4 and np.array_equal(r.x, np.ones((4, 3)))

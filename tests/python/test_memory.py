@@ -56,3 +56,25 @@ def test_batches_and_reads_do_not_grow():
     gc.collect()
     grew = rss_kib() - before
     assert grew < 2048, f"RSS grew by {grew} KiB over 400 batches of 20 (a leaked result: ~16 MiB)"
+
+
+def test_stacked_solves_do_not_grow():
+    rng = np.random.default_rng(1)
+    E, n = 64, 6
+    G = rng.standard_normal((E, n, n))
+    A = G @ G.transpose(0, 2, 1) + n * np.eye(n)
+    b = rng.standard_normal((E, n))
+    st = lcpsolve.Stack(A, b)
+    V = np.ascontiguousarray(A.reshape(E, -1))  # every entry is in the pattern
+    for _ in range(200):
+        st.solve(solver="pgs", threads=1, values=V, b=b, max_iter=20)
+    gc.collect()
+    objects = len(gc.get_objects())
+    before = rss_kib()
+    for _ in range(1500):
+        r = st.solve(solver="pgs", threads=1, values=V, b=b, max_iter=20)
+        assert r.x.shape == (E, n) and (r.iterations <= 20).all()
+    gc.collect()
+    grew = rss_kib() - before
+    assert len(gc.get_objects()) - objects < 100
+    assert grew < 2048, f"RSS grew by {grew} KiB over 1,500 stacked solves of 64 (a leaked result each: ~50 MiB)"

@@ -140,3 +140,38 @@ def test_registry():
     assert list(s) == listed
     names = [o.name for o in lcpsolve.options()]
     assert "max-iter" in names and "tol" in names and "output" not in names
+
+
+def test_results_are_their_own_after_the_next_solves():
+    """The plain solve reuses one result struct a thread: each Result keeps
+    its own copies, and a solve from a signal handler in the middle of
+    another (the struct in use) gives the same answers."""
+    import signal
+    p = lcpsolve.generate("column", bodies=10)
+    ref = lcpsolve.solve(p, solver="pgs")
+    r1 = lcpsolve.solve(p, solver="pgs", max_iter=1)
+    x1 = r1.x.copy()
+    r2 = lcpsolve.solve(p, solver="pgs")
+    assert r1.iterations == 1 and np.array_equal(r1.x, x1) and r1.x is not r2.x
+    assert r1.status == "max_iter" and r2.status == "solved" and r1.exit_code == 1 and r2.exit_code == 0
+    inner, busy = [], [False]
+
+    def on_alarm(signum, frame):
+        if busy[0]:  # not inside itself (a loaded machine: a solve longer than the period)
+            return
+        busy[0] = True
+        try:
+            inner.append(lcpsolve.solve(p, solver="pgs"))
+        finally:
+            busy[0] = False
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.0003, 0.0003)
+        outer = [lcpsolve.solve(p, solver="pgs") for _ in range(300)]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert inner, "the timer never fired"
+    for r in outer + inner:
+        assert r.status == "solved" and np.array_equal(r.x, ref.x) and r.iterations == ref.iterations
+        assert r.solver == "pgs" and r.residual == ref.residual
