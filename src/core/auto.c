@@ -67,6 +67,7 @@ typedef struct {
     char family[64], name[160];
     double f[LCP_NFEATURES];
     double t[LCP_AUTO_MAXCFG]; /* NAN: not of this kind */
+    double lt[LCP_AUTO_MAXCFG]; /* log max(t, 1e-6) where t >= 0 (scale_features) */
     int it[LCP_AUTO_MAXCFG];
 } am_sample;
 
@@ -80,12 +81,15 @@ struct lcp_auto_model {
      * scaling of the distances), computed once when the samples change (scale_features) */
     int nk[4];
     double mean[4][LCP_NFEATURES], sd[4][LCP_NFEATURES];
+    int *of_kind[4]; /* the samples of each kind, in order (nk[q] of them) */
 };
 
 static int kind_slot(lcp_kind k) { return k == LCP_KIND_LCP ? 0 : k == LCP_KIND_BLCP ? 1 : k == LCP_KIND_CCP ? 2 : 3; }
 
 static void scale_features(lcp_auto_model *m)
 {
+    for (int i = 0; i < m->ns; i++)
+        for (int c = 0; c < m->ncfg; c++) m->s[i].lt[c] = m->s[i].t[c] >= 0 ? log(fmax(m->s[i].t[c], 1e-6)) : NAN;
     memset(m->nk, 0, sizeof m->nk);
     memset(m->mean, 0, sizeof m->mean);
     memset(m->sd, 0, sizeof m->sd);
@@ -103,6 +107,16 @@ static void scale_features(lcp_auto_model *m)
     }
     for (int q = 0; q < 4; q++)
         for (int j = 0; j < LCP_NFEATURES; j++) m->sd[q][j] = m->nk[q] > 1 ? sqrt(m->sd[q][j] / (m->nk[q] - 1)) : 0;
+    int fill[4] = {0};
+    for (int q = 0; q < 4; q++) {
+        free(m->of_kind[q]);
+        m->of_kind[q] = lcp_alloc((size_t)(m->nk[q] > 0 ? m->nk[q] : 1), sizeof(int));
+        if (!m->of_kind[q]) m->nk[q] = 0; /* out of memory: no samples of the kind (the fallback order) */
+    }
+    for (int i = 0; i < m->ns; i++) {
+        int q = kind_slot(m->s[i].kind);
+        if (m->of_kind[q] && fill[q] < m->nk[q]) m->of_kind[q][fill[q]++] = i;
+    }
 }
 
 static int parse_kind(const char *w, lcp_kind *k)
@@ -124,6 +138,7 @@ static int cfg_name(const am_cfg *c, char *buf, size_t size)
 void lcp_auto_model_free(lcp_auto_model *m)
 {
     if (!m) return;
+    for (int q = 0; q < 4; q++) free(m->of_kind[q]);
     free(m->s);
     free(m);
 }
@@ -333,7 +348,12 @@ static int candidate(const lcp_problem *p, const lcp_features *f, const char *so
         r->pc = lcp_precond_find(precond);
         if (!r->pc || lcp_solver_check_precond(r->sv, precond, &e)) return 0;
     }
-    snprintf(r->name, sizeof r->name, "%s%s%s", solver, r->pc ? " -p " : "", r->pc ? precond : "");
+    /* "SOLVER[ -p PRECOND]", copied (no formatted print: the choice runs at every solve of auto) */
+    size_t ls = strlen(solver), lp = r->pc ? strlen(precond) : 0;
+    if (ls + lp + 5 > sizeof r->name) return 0;
+    memcpy(r->name, solver, ls);
+    if (r->pc) memcpy(r->name + ls, " -p ", 4), memcpy(r->name + ls + 4, precond, lp), ls += 4 + lp;
+    r->name[ls] = '\0';
     return 1;
 }
 
@@ -347,17 +367,18 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     int nr = 0;
     /* the neighbours: the K nearest samples of the kind in the feature space scaled by the model's standard
      * deviations (scale_features) */
-    const double *sd = m->sd[kind_slot(p->kind)];
+    const double *sd = m->sd[kind_slot(p->kind)]; /* (of the samples of the kind) */
     double w2[LCP_NFEATURES];
     for (int j = 0; j < LCP_NFEATURES; j++) w2[j] = sd[j] > 1e-9 ? 1 / (sd[j] * sd[j]) : 0;
     int nb[KNN];
     double nd[KNN];
     int k = 0;
-    for (int i = 0; i < m->ns; i++) {
-        if (m->s[i].kind != p->kind) continue;
-        double d = 0;
-        for (int j = 0; j < LCP_NFEATURES; j++) d += (f[j] - m->s[i].f[j]) * (f[j] - m->s[i].f[j]) * w2[j];
-        d = sqrt(d);
+    const int kq = kind_slot(p->kind);
+    for (int ii = 0; ii < m->nk[kq]; ii++) {
+        int i = m->of_kind[kq][ii];
+        const double *fs = m->s[i].f;
+        double d = 0; /* squared: the order is the same */
+        for (int j = 0; j < LCP_NFEATURES; j++) d += (f[j] - fs[j]) * (f[j] - fs[j]) * w2[j];
         int pos = k < KNN ? k++ : KNN;
         while (pos > 0 && nd[pos - 1] > d) {
             if (pos < KNN) nb[pos] = nb[pos - 1], nd[pos] = nd[pos - 1];
@@ -365,26 +386,35 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         }
         if (pos < KNN) nb[pos] = i, nd[pos] = d;
     }
+    for (int q = 0; q < k; q++) nd[q] = sqrt(nd[q]);
     ch->neighbours = k;
     double fail = log(10 * m->time_limit);
+    /* each neighbour's weight and the ratio of the nonzeros (log_n + log_row), once: its log (the times' scale)
+     * and its square root where this problem is larger (the iterations') */
+    double wq[KNN], lgrow[KNN], sqgrow[KNN];
+    for (int q = 0; q < k; q++) {
+        const am_sample *s = &m->s[nb[q]];
+        double x = fmin(2, fmax(-2, f[0] + f[1] - s->f[0] - s->f[1]));
+        wq[q] = 1 / (0.1 + nd[q]);
+        lgrow[q] = x * M_LN10;
+        sqgrow[q] = x > 0 ? pow(10, x / 2) : 1;
+    }
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
         if (m->cfg[c].kind != p->kind || !candidate(p, &ch->f, m->cfg[c].solver, m->cfg[c].precond, &r[nr])) continue;
         double sw = 0, sl = 0, slg = 0, sws = 0, sls = 0, most = -1;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
             if (isnan(s->t[c])) continue;
-            double w = 1 / (0.1 + nd[q]);
-            /* times scaled by the ratio of the nonzeros (log_n + log_row) */
-            double grow = pow(10, fmin(2, fmax(-2, f[0] + f[1] - s->f[0] - s->f[1])));
+            double w = wq[q], lt = s->lt[c]; /* log max(t, 1e-6) (scale_features) */
             sw += w;
-            sl += w * (s->t[c] >= 0 ? log(fmax(s->t[c], 1e-6)) : fail);
-            slg += w * (s->t[c] >= 0 ? log(fmax(s->t[c], 1e-6) * grow) : fail);
+            sl += w * (s->t[c] >= 0 ? lt : fail);
+            slg += w * (s->t[c] >= 0 ? lt + lgrow[q] : fail);
             if (s->t[c] < 0) continue;
             /* the budgets, from the neighbours that solved: their time, and their iterations scaled by the
              * square root of the ratio of the nonzeros where this problem is larger */
-            most = fmax(most, s->it[c] * sqrt(fmax(1, grow)));
+            most = fmax(most, s->it[c] * sqgrow[q]);
             sws += w;
-            sls += w * log(fmax(s->t[c], 1e-6) * grow);
+            sls += w * (lt + lgrow[q]);
         }
         r[nr].logt = sw > 0 ? sl / sw : fail + 1 + 1e-3 * c; /* no neighbour: after the measured, in model order */
         r[nr].t = exp(r[nr].logt);
