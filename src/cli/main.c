@@ -110,7 +110,17 @@ static void list_solvers(void)
                 if (*kinds) strcat(kinds, ",");
                 strcat(kinds, lcp_kind_name((lcp_kind)k));
             }
-        printf("%-11s %-17s precond: %-24s %s\n", (*s)->name, kinds, lcp_solver_precond_names(*s), (*s)->summary);
+        /* the solve options only some solvers read (src/core/options.c), those this one reads */
+        char own[256] = "";
+        size_t l = 0;
+        for (const lcp_option *o = lcp_options; o->name && l < sizeof own; o++) {
+            if (o->scope != LCP_OPT_SOLVE || !lcp_option_read_by(o, *s)) continue;
+            int all = 1;
+            for (const lcp_solver *const *t = lcp_solver_list(); *t && all; t++) all = lcp_option_read_by(o, *t);
+            if (!all) l += (size_t)snprintf(own + l, sizeof own - l, " --%s", o->name);
+        }
+        printf("%-11s %-17s precond: %-24s %s%s%s\n", (*s)->name, kinds, lcp_solver_precond_names(*s), (*s)->summary,
+               *own ? "; reads" : "", own);
     }
 }
 

@@ -51,4 +51,10 @@ check "exit 4: differs from --reference" [ $? -eq 4 ]
 cols=$(sed -n 's/.*header first: `\([^`]*\)`.*/\1/p' "$C")
 check "trace header starts '$cols'" sh -c "head -n 1 '$T/t.csv' | grep -q '^$cols'"
 check "trace row 0 is the start" sh -c "sed -n 2p '$T/t.csv' | grep -q '^0,'"
+# --list-solvers names the options only some solvers read, on the lines of those that read them
+lines=$("$LCP" --list-solvers)
+check "--list-solvers: psor reads --omega, pgs does not; lemke reads --cover, pivot --crash, ipm --linsolve" sh -c "
+    echo \"\$1\" | grep -q '^psor .*; reads.* --omega' && ! echo \"\$1\" | grep -q '^pgs .*--omega' &&
+    echo \"\$1\" | grep -q '^lemke .*; reads.* --cover' && echo \"\$1\" | grep -q '^pivot .*; reads.* --crash' &&
+    echo \"\$1\" | grep -q '^ipm .*; reads.* --linsolve'" sh "$lines"
 finish
