@@ -357,6 +357,29 @@ static int candidate(const lcp_problem *p, const lcp_features *f, const char *so
     return 1;
 }
 
+/* a text built by appends, cut at its size */
+typedef struct {
+    char *buf;
+    size_t size, len;
+} text;
+
+static void put(text *t, const char *s)
+{
+    size_t l = strlen(s);
+    if (t->len + 1 >= t->size) return;
+    if (l > t->size - 1 - t->len) l = t->size - 1 - t->len;
+    memcpy(t->buf + t->len, s, l);
+    t->len += l;
+    t->buf[t->len] = '\0';
+}
+
+static void put_g3(text *t, double x)
+{
+    char b[32];
+    lcp_fmt_g3(x, b);
+    put(t, b);
+}
+
 int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto_choice *ch, lcp_err *err)
 {
     double t0 = lcp_now();
@@ -377,8 +400,12 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     for (int ii = 0; ii < m->nk[kq]; ii++) {
         int i = m->of_kind[kq][ii];
         const double *fs = m->s[i].f;
-        double d = 0; /* squared: the order is the same */
-        for (int j = 0; j < LCP_NFEATURES; j++) d += (f[j] - fs[j]) * (f[j] - fs[j]) * w2[j];
+        double d4[4] = {0, 0, 0, 0}; /* squared (the order is the same); four sums, not one chain of adds */
+        int j = 0;
+        for (; j + 4 <= LCP_NFEATURES; j += 4)
+            for (int u = 0; u < 4; u++) d4[u] += (f[j + u] - fs[j + u]) * (f[j + u] - fs[j + u]) * w2[j + u];
+        for (; j < LCP_NFEATURES; j++) d4[0] += (f[j] - fs[j]) * (f[j] - fs[j]) * w2[j];
+        double d = (d4[0] + d4[1]) + (d4[2] + d4[3]);
         int pos = k < KNN ? k++ : KNN;
         while (pos > 0 && nd[pos - 1] > d) {
             if (pos < KNN) nb[pos] = nb[pos - 1], nd[pos] = nd[pos - 1];
@@ -452,23 +479,28 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     ch->solver = r[0].sv;
     ch->precond = r[0].pc;
     ch->precond_name = r[0].pc ? r[0].pc->name : "none";
-    size_t l = 0;
-    for (int c = 0; c < nr && l < sizeof ch->predicted; c++)
-        l += (size_t)snprintf(ch->predicted + l, sizeof ch->predicted - l, "%s%s=%.3g", c ? "," : "", r[c].name,
-                              isfinite(r[c].t) ? r[c].t : -1.0);
+    /* the texts, by appends (no formatted print: the choice runs at every solve of auto) */
+    text t = {ch->predicted, sizeof ch->predicted, 0};
+    for (int c = 0; c < nr; c++) {
+        if (c) put(&t, ",");
+        put(&t, r[c].name), put(&t, "="), put_g3(&t, isfinite(r[c].t) ? r[c].t : -1.0);
+    }
     char then[300] = "";
-    size_t tl = 0;
-    for (int c = 1; c < ch->ncand && tl < sizeof then; c++)
-        tl += (size_t)snprintf(then + tl, sizeof then - tl, "%s%s", c > 1 ? ", " : "", r[c].name);
-    if (k > 0)
-        snprintf(ch->reason, sizeof ch->reason,
-                 "auto: %s (predicted %.3g s from the %d nearest measured %s problems of %s, the nearest %s/%s; "
-                 "if it stops short: %s)",
-                 r[0].name, r[0].t, k, lcp_kind_name(p->kind), m->source, m->s[nb[0]].family, m->s[nb[0]].name,
-                 *then ? then : "nothing else");
-    else
-        snprintf(ch->reason, sizeof ch->reason, "auto: %s (%s holds no measured %s problem: the configurations in "
-                 "order; if it stops short: %s)", r[0].name, m->source, lcp_kind_name(p->kind), *then ? then : "nothing else");
+    text th = {then, sizeof then, 0};
+    for (int c = 1; c < ch->ncand; c++) put(&th, c > 1 ? ", " : ""), put(&th, r[c].name);
+    text rs = {ch->reason, sizeof ch->reason, 0};
+    put(&rs, "auto: "), put(&rs, r[0].name);
+    if (k > 0) {
+        char kk[16];
+        snprintf(kk, sizeof kk, "%d", k);
+        put(&rs, " (predicted "), put_g3(&rs, r[0].t), put(&rs, " s from the "), put(&rs, kk);
+        put(&rs, " nearest measured "), put(&rs, lcp_kind_name(p->kind)), put(&rs, " problems of "), put(&rs, m->source);
+        put(&rs, ", the nearest "), put(&rs, m->s[nb[0]].family), put(&rs, "/"), put(&rs, m->s[nb[0]].name);
+    } else {
+        put(&rs, " ("), put(&rs, m->source), put(&rs, " holds no measured "), put(&rs, lcp_kind_name(p->kind));
+        put(&rs, " problem: the configurations in order");
+    }
+    put(&rs, "; if it stops short: "), put(&rs, *then ? then : "nothing else"), put(&rs, ")");
     ch->time_s = lcp_now() - t0;
     return 0;
 }

@@ -184,6 +184,42 @@ char *lcp_strdup(const char *s)
 
 int lcp_procs = 1;
 
+int lcp_fmt_g3(double x, char *buf)
+{
+    if (!isfinite(x) || x == 0) return snprintf(buf, 16, "%.3g", x);
+    int l = 0;
+    if (x < 0) buf[l++] = '-', x = -x;
+    int e = (int)floor(log10(x));
+    double xs = x * pow(10, 2 - e), m = nearbyint(xs); /* the 3 significant digits */
+    if (fabs(xs - floor(xs) - 0.5) < 1e-9 || e > 300 || e < -300) /* next to a tie, or 10^(2-e) inexact: printf */
+        return l + snprintf(buf + l, 16, "%.3g", x);
+    if (m >= 1000) m = nearbyint(m / 10), e++;
+    if (m < 100) m *= 10, e--; /* log10 one below at an exact power of 10 */
+    int d[3] = {(int)m / 100, (int)m / 10 % 10, (int)m % 10}, nd = d[2] ? 3 : d[1] ? 2 : 1;
+    if (e < -4 || e >= 3) { /* d.dde+XX */
+        buf[l++] = (char)('0' + d[0]);
+        if (nd > 1) buf[l++] = '.';
+        for (int k = 1; k < nd; k++) buf[l++] = (char)('0' + d[k]);
+        int a = e < 0 ? -e : e;
+        buf[l++] = 'e', buf[l++] = e < 0 ? '-' : '+';
+        if (a >= 100) buf[l++] = (char)('0' + a / 100);
+        buf[l++] = (char)('0' + a / 10 % 10), buf[l++] = (char)('0' + a % 10);
+        buf[l] = '\0';
+        return l;
+    }
+    if (e >= 0) { /* e + 1 digits before the point */
+        for (int k = 0; k <= e; k++) buf[l++] = (char)('0' + d[k]);
+        if (nd > e + 1) buf[l++] = '.';
+        for (int k = e + 1; k < nd; k++) buf[l++] = (char)('0' + d[k]);
+    } else { /* 0.000ddd */
+        buf[l++] = '0', buf[l++] = '.';
+        for (int k = 0; k < -e - 1; k++) buf[l++] = '0';
+        for (int k = 0; k < nd; k++) buf[l++] = (char)('0' + d[k]);
+    }
+    buf[l] = '\0';
+    return l;
+}
+
 int lcp_parse_number(const char *s, double *x)
 {
     char *end;

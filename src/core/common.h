@@ -70,6 +70,9 @@ int lcp_parse_bytes(const char *s, size_t *bytes);
 const char *lcp_bytes_str(double bytes, char buf[32]);
 
 /* A whole string as a finite number (strtod); 1 when it is one. */
+/* x as printf's "%.3g" writes it, without printf (a tenth of its cost: auto's reasons at every solve),
+ * into buf (at least 16 bytes); the length.  Non-finite x and zero through snprintf. */
+int lcp_fmt_g3(double x, char *buf);
 int lcp_parse_number(const char *s, double *x);
 
 /* Monotonic wall-clock seconds. */

@@ -1338,6 +1338,38 @@ static void test_misc(void)
     CHECK(lcp_fail(NULL, 2, "f", 1, "x") == 2);
 }
 
+/* lcp_fmt_g3 writes what printf's "%.3g" writes: log-uniform values over 1e-300..1e300 of both signs, the
+ * powers of ten and the values next to the rounding's boundaries (9.995, 0.0009995, 999.5, ...) */
+static void test_fmt_g3(void)
+{
+    unsigned long long st = 88172645463325252ULL;
+    int same = 0, n = 0;
+    char a[32], b[32];
+    for (int k = 0; k < 200000; k++) {
+        st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+        double u = (double)(st >> 11) / 9007199254740992.0;
+        double x = pow(10, -300 + 600 * u) * (k & 1 ? -1 : 1);
+        lcp_fmt_g3(x, a);
+        snprintf(b, sizeof b, "%.3g", x);
+        same += !strcmp(a, b), n++;
+    }
+    CHECK(same == n);
+    const double edge[] = {1, 10, 100, 1000, 1e-5, 1e-4, 1e5, 9.995, 9.9949, 0.0009995, 999.5, 999.49, 99.95, 1e-300, 1e300,
+                           0.1, 0.5, 123456, 0.000123456, 1.5e-7, 2.25, 1e21, 1e-21, -0.00172, 4.37e-05, 0.0016, -1};
+    int esame = 1;
+    for (size_t k = 0; k < sizeof edge / sizeof *edge; k++) {
+        lcp_fmt_g3(edge[k], a);
+        snprintf(b, sizeof b, "%.3g", edge[k]);
+        if (strcmp(a, b)) esame = 0, printf("lcp_fmt_g3(%.17g) = %s, printf %s\n", edge[k], a, b);
+    }
+    CHECK(esame);
+    lcp_fmt_g3(0, a);
+    CHECK(!strcmp(a, "0"));
+    lcp_fmt_g3(NAN, a);
+    snprintf(b, sizeof b, "%.3g", NAN);
+    CHECK(!strcmp(a, b));
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0); /* the closing line survives a sanitizer's exit */
@@ -1359,6 +1391,7 @@ int main(void)
     test_config();
     test_writers();
     test_misc();
+    test_fmt_g3();
     for (int i = 0; i < nmade; i++) free(made[i]);
     rm_tree(tmpdir);
     CHECK(access(tmpdir, F_OK) != 0);
