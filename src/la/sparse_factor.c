@@ -28,6 +28,18 @@ static void free_symbolic(lcp_sparse_factor *F)
     F->symbolic = F->symref = NULL;
 }
 
+double lcp_sparse_factor_flops(const lcp_sparse_factor *F)
+{
+    if (F->L && F->L->ColCount) {
+        const int *cc = F->L->ColCount;
+        double fl = 0;
+        for (size_t k = 0; k < F->L->n; k++) fl += (double)cc[k] * cc[k];
+        return fl;
+    }
+    if (F->symbolic && !F->symref && F->info[UMFPACK_FLOPS_ESTIMATE] > 0) return F->info[UMFPACK_FLOPS_ESTIMATE];
+    return NAN;
+}
+
 /* UMFPACK's workspace and symbolic analysis of the pattern (once). */
 static int umf_setup(lcp_sparse_factor *F)
 {

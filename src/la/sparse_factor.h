@@ -89,6 +89,11 @@ typedef struct {
 int lcp_sparse_factor_init(lcp_sparse_factor *F, int n, const int *p, const int *j, const double *x, int sym,
                            int refine);
 
+/* The flops of a numeric factorisation predicted from the analysis of init:
+ * sum of the squared column counts of CHOLMOD's symbolic factor (sym), or
+ * UMFPACK's estimate where its analysis was made here; NAN where unknown. */
+double lcp_sparse_factor_flops(const lcp_sparse_factor *F);
+
 /* Numeric factorisation of M with the values x (on the pattern of init) by
  * method LCP_SF_CHOLESKY (needs sym) or LCP_SF_LU.  LCP_SF_OK: F->cur =
  * method; LCP_SF_SINGULAR (LU): the factor is kept and can still be used

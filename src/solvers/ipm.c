@@ -432,6 +432,12 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     }
     openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
     if ((rc = ipm_ls_init(&L, p, sparse, sym, pcg, s, ad, err))) goto done;
+    /* under auto's budget: a factorisation predicted far past it is not started */
+    if (sparse && !pcg && lcp_monitor_afford(mon, lcp_sparse_factor_flops(&L.sf) / LCP_FLOP_RATE)) {
+        snprintf(info->message, sizeof info->message, "ipm: a factorisation of %.3g flops: past auto's budget",
+                 lcp_sparse_factor_flops(&L.sf));
+        goto done;
+    }
 
     /* scales and the starting point */
     const double *b = p->b;

@@ -203,6 +203,14 @@ int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double
     return beta * best * (1 - rho) < alpha * (t - b->ta) / k;
 }
 
+int lcp_monitor_afford(lcp_monitor *mon, double cpu_s)
+{
+    if (!(mon->s->budget_cpu > 0) || !(cpu_s >= 0) || cpu_spent(mon) + cpu_s <= mon->s->budget_cpu) return 0;
+    mon->budget_hit = LCP_CUT_BUDGET;
+    mon->status = LCP_TIME_LIMIT;
+    return 1;
+}
+
 /* auto's cut of a run (s->budget_cpu, s->switch_cpu; see solver.h).  The
  * time to the tolerance is extrapolated from the observed rate: the log of
  * the best residual (it never rises, where the residual of an accelerated

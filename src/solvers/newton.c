@@ -578,6 +578,12 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
     openblas_set_num_threads(1); /* one BLAS/LAPACK thread: the same bits for every -j (threaded reductions reorder sums) */
     if (W->sparse) {
         if ((rc = sparse_setup(W, err))) goto done;
+        /* under auto's budget: a factorisation predicted far past it is not started */
+        if (lcp_monitor_afford(mon, lcp_sparse_factor_flops(&W->sf) / LCP_FLOP_RATE)) {
+            snprintf(info->message, sizeof info->message, "a factorisation of %.3g flops: past auto's budget",
+                     lcp_sparse_factor_flops(&W->sf));
+            goto done;
+        }
     } else {
         W->H = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
         W->rr = lcp_alloc((size_t)n, sizeof(double));

@@ -141,6 +141,12 @@ typedef struct lcp_monitor_s {
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
                      lcp_trace *trace);
+/* Under auto's budget (s->budget_cpu): 1 where a step predicted to take cpu_s seconds of CPU (a
+ * factorisation: its flops / LCP_FLOP_RATE) would end past the budget: the run is cut there
+ * (status time_limit, budget_hit) and the solver returns at once; 0 otherwise, and always without a
+ * budget or a prediction (NAN). */
+int lcp_monitor_afford(lcp_monitor *mon, double cpu_s);
+#define LCP_FLOP_RATE 1e10 /* flops a second: optimistic, so that only a step far past the budget is refused */
 void lcp_monitor_free(lcp_monitor *mon);
 /* Checks x after iteration iter (0 = the start).  extra: the solver's trace
  * columns or NULL.  Returns non-zero when the solve must stop: converged,

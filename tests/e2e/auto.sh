@@ -166,6 +166,30 @@ mkpgs "$T/m-pgs3.model" lemke none
 check "a pick converging well runs to the end: exit $rc, solver $(field solver "$T/out"), no hand-over" \
     sh -c "[ $rc -eq 0 ] && [ '$(field solver "$T/out")' = pgs ] && ! grep -q 'stopped' '$T/out'"
 
+# a factorisation predicted far past auto's budget is not started: newton-min measured at 1 us, so the
+# run's budget is the least (20 ms), and the sparse Cholesky of a random sparse SPD A of 3000 rows
+# (about 1.7e9 flops by CHOLMOD's analysis, 0.17 s even at 1e10 flops a second) is refused before it
+# starts; pgs, the next candidate, solves
+"$LCP" generate random-spd --size 3000 --cond 1e4 --seed 3000 -o "$T/rspd" >/dev/null 2>&1
+"$LCP" info --features --json "$T/rspd" >"$T/feat"
+python3 - "$T/feat" "$T/m-nm.model" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["features"]
+with open(sys.argv[2], "w") as o:
+    o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
+    o.write("config lcp newton-min none\nconfig lcp pgs none\n")
+    o.write("problem lcp x y %s 1e-06 3 0.5 20\n" % " ".join("%.6g" % v for v in f.values()))
+PY
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-nm.model" "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field auto_reason "$T/out")" in
+"0 auto: newton-min ("*"; newton-min stopped (time_limit after 0 iterations): pgs from zero"*)
+    check "a factorisation past auto's budget is not started: newton-min refused at 0 iterations, pgs solves (independent residual)" \
+        indep "$T/rspd/A.mtx" "$T/rspd/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+*) bad "a factorisation past auto's budget: exit $rc '$(field auto_reason "$T/out")'" ;;
+esac
+"$LCP" -s newton-min --json "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
+check "the same newton-min named (no budget): it factorises and solves (exit $rc)" [ $rc -eq 0 ]
+
 # bad model files: exit 2, one line naming the file (and the line)
 printf 'not a model\n' >"$T/bad1.model"
 "$LCP" --auto-model "$T/bad1.model" problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
