@@ -594,7 +594,8 @@ static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, l
     r->max_iter = ch->cand[c].budget > 0 && it < user_max ? (int)it : 0;
     r->time_limit = ch->cand[c].time_budget * g;
     r->switch_cpu = 0;
-    if (round == 0 && (ch->cand[c].solver->flags & LCP_SOLVER_LINEAR))
+    r->switch_by_rate = (ch->cand[c].solver->flags & LCP_SOLVER_LINEAR) != 0;
+    if (round == 0)
         for (int k = c + 1; k < ch->ncand; k++)
             if (isfinite(ch->cand[k].t_scaled) && ch->cand[k].t_scaled > 0 &&
                 (r->switch_cpu == 0 || ch->cand[k].t_scaled < r->switch_cpu))
@@ -634,6 +635,7 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
     r->start = warm ? LCP_AUTO_FROM_BEST : LCP_AUTO_FROM_ZERO;
     r->what = warm ? "from the best iterate (the rate was too slow)"
               : cut == LCP_CUT_RATE ? "from zero (the rate was too slow)"
+              : cut == LCP_CUT_STEP ? "from zero (a factorisation predicted past its time)"
               : round                ? "from zero (a longer round)"
                                      : "from zero";
     return 1;

@@ -90,6 +90,7 @@ typedef struct {
     int max_iter;                    /* its iteration budget; 0: none (the caller's --max-iter) */
     double time_limit;               /* its time budget (settings.budget_cpu); 0: none */
     double switch_cpu;               /* the next candidate's predicted time (settings.switch_cpu); 0: none */
+    int switch_by_rate;              /* a first-order candidate: cut by its rate too (settings.switch_by_rate) */
     lcp_auto_start start;            /* lcp_auto_next's runs: where x starts */
     const char *what;                /* the same in words ("from zero", ...) */
     int stage, round;                /* the candidate running; the round (budgets 4^round times the first) */

@@ -166,6 +166,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         /* auto's time budget and switch in the thread's CPU time: the same runs whatever the machine's load */
         s->budget_cpu = run.time_limit > 0 ? run.time_limit : 0;
         s->switch_cpu = run.switch_cpu > 0 ? run.switch_cpu : 0;
+        s->switch_by_rate = run.switch_by_rate;
         if (user_tl > 0) s->time_limit = fmax(user_tl - (lcp_now() - start), 1e-9);
         s->columns = sv->columns; /* the callback's extra columns */
         rc = -1;
@@ -183,6 +184,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         s->max_iter = user_max;
         s->time_limit = user_tl;
         s->budget_cpu = s->switch_cpu = 0;
+        s->switch_by_rate = 0;
         if (rc == LCP_INPUT_ERROR && ch->ncand > 1) { /* auto: a candidate that refuses the problem: the next */
             rc = 0;
             info->status = LCP_ERROR;

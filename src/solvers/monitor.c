@@ -205,8 +205,11 @@ int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double
 
 int lcp_monitor_afford(lcp_monitor *mon, double cpu_s)
 {
-    if (!(mon->s->budget_cpu > 0) || !(cpu_s >= 0) || cpu_spent(mon) + cpu_s <= mon->s->budget_cpu) return 0;
-    mon->budget_hit = LCP_CUT_BUDGET;
+    const lcp_settings *s = mon->s;
+    if (!(cpu_s >= 0) || (!(s->budget_cpu > 0) && !(s->switch_cpu > 0))) return 0;
+    int over_next = s->switch_cpu > 0 && cpu_s > LCP_SWITCH_MARGIN * s->switch_cpu;
+    if (!over_next && !(s->budget_cpu > 0 && cpu_spent(mon) + cpu_s > s->budget_cpu)) return 0;
+    mon->budget_hit = over_next ? LCP_CUT_STEP : LCP_CUT_BUDGET;
     mon->status = LCP_TIME_LIMIT;
     return 1;
 }
@@ -238,7 +241,7 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
         }
     }
     double th = s->budget_cpu > 0 ? s->budget_cpu : INFINITY;
-    if (s->switch_cpu > 0 && 0.5 * s->switch_cpu < th) th = 0.5 * s->switch_cpu;
+    if (s->switch_by_rate && s->switch_cpu > 0 && 0.5 * s->switch_cpu < th) th = 0.5 * s->switch_cpu;
     double w = lcp_wall_now() - mon->w0;
     if (w < fmax(mon->wall_next, 0.25 * th)) return 0;
     mon->wall_next = w + th / 16;
@@ -255,7 +258,7 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
         }
     }
     double eta = mon->eta_cpu;
-    if (s->switch_cpu > 0 && measured && !isnan(eta) && iter >= 10 && e >= 0.5 * s->switch_cpu &&
+    if (s->switch_by_rate && s->switch_cpu > 0 && measured && !isnan(eta) && iter >= 10 && e >= 0.5 * s->switch_cpu &&
         eta > LCP_SWITCH_MARGIN * fmax(s->switch_cpu, e)) {
         mon->budget_hit = LCP_CUT_RATE;
         mon->status = LCP_TIME_LIMIT;

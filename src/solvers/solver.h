@@ -28,9 +28,12 @@ typedef struct lcp_settings_s {
     double budget_cpu;  /* auto's budget of a run: seconds of the solving thread's CPU time (lcp_cpu_now), <= 0 for
                            none; a run past it ends with LCP_TIME_LIMIT and mon->budget_hit = LCP_CUT_BUDGET,
                            unless the observed rate says it ends within as much again (at most 4 budgets) */
-    double switch_cpu;  /* auto's switch: the predicted CPU seconds of the next candidate, <= 0 for none; a run whose
-                           estimated time to the tolerance (mon->eta_cpu, from the observed rate) passes
-                           LCP_SWITCH_MARGIN times it ends with LCP_TIME_LIMIT and mon->budget_hit = LCP_CUT_RATE */
+    double switch_cpu;  /* auto's switch: the predicted CPU seconds of the next candidate, <= 0 for none: a step
+                           predicted to take LCP_SWITCH_MARGIN times it is not started (lcp_monitor_afford); and
+                           with switch_by_rate (a first-order solver) a run whose estimated time to the tolerance
+                           (mon->eta_cpu, from the observed rate) passes that margin is cut (LCP_TIME_LIMIT,
+                           mon->budget_hit = LCP_CUT_RATE) */
+    int switch_by_rate;
     double omega;       /* relaxation; 0 = the solver's default */
     int omega_auto;     /* --omega auto: estimate the optimal omega */
     int threads;
@@ -141,10 +144,10 @@ typedef struct lcp_monitor_s {
 
 int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings *s,
                      lcp_trace *trace);
-/* Under auto's budget (s->budget_cpu): 1 where a step predicted to take cpu_s seconds of CPU (a
- * factorisation: its flops / LCP_FLOP_RATE) would end past the budget: the run is cut there
- * (status time_limit, budget_hit) and the solver returns at once; 0 otherwise, and always without a
- * budget or a prediction (NAN). */
+/* Under auto (s->budget_cpu, s->switch_cpu): 1 where a step predicted to take cpu_s seconds of CPU (a
+ * factorisation: its flops / LCP_FLOP_RATE) would end past the budget, or alone take LCP_SWITCH_MARGIN
+ * times the next candidate's predicted time: the run is cut there (status time_limit, budget_hit) and
+ * the solver returns at once; 0 otherwise, and always without auto or a prediction (NAN). */
 int lcp_monitor_afford(lcp_monitor *mon, double cpu_s);
 #define LCP_FLOP_RATE 1e10 /* flops a second: optimistic, so that only a step far past the budget is refused */
 void lcp_monitor_free(lcp_monitor *mon);
@@ -226,7 +229,8 @@ enum {
     LCP_SOLVER_LINEAR = 16,  /* a first-order method: its residual falls at a (roughly) linear rate, from any start;
                                 auto extrapolates its time to the tolerance (s->switch_cpu) and warm-starts it */
 };
-enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2 }; /* lcp_monitor.budget_hit */
+enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2, LCP_CUT_STEP = 3 }; /* lcp_monitor.budget_hit: past the budget; the
+                                                                  rate; a step predicted past the next's time */
 #define LCP_SWITCH_MARGIN 3.0 /* a run is cut when its estimated time passes this many times the next's */
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming

@@ -187,6 +187,22 @@ case "$rc $(field auto_reason "$T/out")" in
         indep "$T/rspd/A.mtx" "$T/rspd/b.mtx" "$T/x.mtx" --max 1e-9 ;;
 *) bad "a factorisation past auto's budget: exit $rc '$(field auto_reason "$T/out")'" ;;
 esac
+# and one predicted (at 1e10 flops a second) to take over 3 times the next candidate's predicted time is
+# not started either, inside the budget: newton-min measured at 40 ms (a budget of 0.4 s), pgs at 45 ms
+python3 - "$T/feat" "$T/m-nm2.model" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["features"]
+with open(sys.argv[2], "w") as o:
+    o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
+    o.write("config lcp newton-min none\nconfig lcp pgs none\n")
+    o.write("problem lcp x y %s 0.04 3 0.045 20\n" % " ".join("%.6g" % v for v in f.values()))
+PY
+"$LCP" --json -t 1e-9 --auto-model "$T/m-nm2.model" "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field auto_reason "$T/out")" in
+"0 auto: newton-min ("*"; newton-min stopped (time_limit after 0 iterations): pgs from zero (a factorisation predicted past its time)"*)
+    ok "a factorisation predicted past 3 times the next's time is not started (exit 0, pgs solved)" ;;
+*) bad "a factorisation past the next's time: exit $rc '$(field auto_reason "$T/out")'" ;;
+esac
 "$LCP" -s newton-min --json "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
 check "the same newton-min named (no budget): it factorises and solves (exit $rc)" [ $rc -eq 0 ]
 
