@@ -309,6 +309,7 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
      * another busy process makes every barrier wait for its time slice */
     S->threads_used = lcp_threads_free(S->s.threads);
     omp_set_num_threads(S->threads_used);
+    S->s.threads = S->threads_used; /* the sweeps' team (src/solvers/team.c) tries no more than that either */
 #else
     S->threads_used = 1;
 #endif
