@@ -23,6 +23,20 @@
 
 void openblas_set_num_threads(int);
 
+/* each solve of a batch on one thread: a copy of the settings with threads 1 (NULL, err set: out of memory),
+ * and one BLAS thread */
+static lcps_settings *one_thread(const lcps_settings *s, char *err, size_t errlen)
+{
+    lcps_settings *one = s ? lcps_settings_copy(s) : lcps_settings_new();
+    if (!one || lcps_settings_set(one, "threads", "1", err, errlen)) {
+        lcps_settings_free(one);
+        if (err && errlen && !*err) snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    openblas_set_num_threads(1);
+    return one;
+}
+
 /* lcpsolve batch's precedence of the exit codes: input error, breakdown,
  * no solution, limit. */
 static int worse(int a, int b)
@@ -45,13 +59,8 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
         return 2;
     }
     /* each solve on one thread (its own settings copy), threads: solves at once */
-    lcps_settings *one = s ? lcps_settings_copy(s) : lcps_settings_new();
-    if (!one || lcps_settings_set(one, "threads", "1", err, errlen)) {
-        lcps_settings_free(one);
-        if (err && errlen && !*err) snprintf(err, errlen, "out of memory");
-        return 5;
-    }
-    openblas_set_num_threads(1);
+    lcps_settings *one = one_thread(s, err, errlen);
+    if (!one) return 5;
     int code = 0, first_bad = -1;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -104,13 +113,8 @@ int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, lon
             return 2;
         }
     }
-    lcps_settings *one = s ? lcps_settings_copy(s) : lcps_settings_new();
-    if (!one || lcps_settings_set(one, "threads", "1", err, errlen)) {
-        lcps_settings_free(one);
-        if (err && errlen && !*err) snprintf(err, errlen, "out of memory");
-        return 5;
-    }
-    openblas_set_num_threads(1);
+    lcps_settings *one = one_thread(s, err, errlen);
+    if (!one) return 5;
     int code = 0, first_bad = -1;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
