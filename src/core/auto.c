@@ -33,7 +33,14 @@
  * best residual falls; once that passes LCP_SWITCH_MARGIN times the
  * smallest scaled prediction of the candidates after it, the run is cut and
  * the next starts, from the best iterate where it is first-order too (from
- * zero otherwise).  After the last candidate, the next round: the
+ * zero otherwise).  A candidate without such a rate (pivoting, Newton,
+ * interior point; admm and prox, whose residual stalls before it falls)
+ * also stops at 10 times the most iterations it took on a neighbour that
+ * it solved (scaled by the square root of the ratio of the nonzeros where
+ * this problem is larger; plus 50); ipm and the Newton solvers do not
+ * start a sparse factorisation predicted past the budget or past
+ * LCP_SWITCH_MARGIN times the next's prediction (lcp_monitor_afford).
+ * After the last candidate, the next round: the
  * candidates again, from zero, on 4 times the budgets (at most 9 rounds; a
  * candidate that broke down is not run again), so that a configuration
  * that solves the problem in time T is reached after at most about

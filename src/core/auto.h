@@ -98,7 +98,7 @@ typedef struct {
 } lcp_auto_run;
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);
-/* cut: how auto's monitor ended the run (lcp_monitor.budget_hit: 0, LCP_CUT_BUDGET, LCP_CUT_RATE); progressed:
+/* cut: how auto's monitor ended the run (lcp_monitor.budget_hit: 0 or LCP_CUT_*); progressed:
  * its best iterate is better than its start (a warm start worth taking) */
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
                   int progressed, lcp_auto_run *r);

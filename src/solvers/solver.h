@@ -113,7 +113,7 @@ typedef struct lcp_monitor_s {
     lcp_trace *trace;       /* NULL for none */
     double t0;              /* solve start (lcp_now) */
     double c0;              /* the same on the thread's CPU clock (lcp_cpu_now) */
-    int budget_hit;         /* auto cut the run: LCP_CUT_BUDGET (past s->budget_cpu) or LCP_CUT_RATE (s->switch_cpu) */
+    int budget_hit;         /* auto cut the run: LCP_CUT_BUDGET (past s->budget_cpu), LCP_CUT_RATE or LCP_CUT_STEP (s->switch_cpu) */
     /* the convergence rate (s->budget_cpu or s->switch_cpu set): two anchors (iteration, log of the best
      * residual), the later set each time the iterations double, the rate taken from the earlier to now */
     int rate_i1, rate_ia, rate_ib;
