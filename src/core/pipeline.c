@@ -199,7 +199,6 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         if (run.start == LCP_AUTO_FROM_BEST) memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
         else memset(x, 0, (size_t)wp->n * sizeof(double));
         lcp_monitor_free(mon);
-        s->budget_cpu = -1; /* a budget follows: the next run's monitor reads the CPU clock at its start */
         if (lcp_monitor_init(mon, wp, s, tr)) {
             rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
             break;
@@ -313,9 +312,6 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
 #else
     S->threads_used = 1;
 #endif
-    /* auto's runs have CPU budgets: the monitor reads the thread's CPU clock
-     * from its init (a named solver has none, and spares the system call) */
-    if (!strcmp(o->solver, "auto")) S->s.budget_cpu = -1;
     if (lcp_monitor_init(&S->mon, wp, &S->s, S->tr)) return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
     return 0;
 }

@@ -220,7 +220,7 @@ int lcp_solve_components(const lcp_solver *sv, const lcp_problem *p, const lcp_s
     } else { /* no OpenMP team: a team of one still spin-waits in the libraries' own regions (CHOLMOD) */
         for (int c = k - 1; c >= 0; c--) {
             /* auto's budget is of the whole run: on one thread, what the components before left of it */
-            if (s->budget_cpu > 0) sub.budget_cpu = fmax(s->budget_cpu - (lcp_cpu_now() - mon->c0), 1e-9);
+            if (s->budget_cpu > 0) sub.budget_cpu = fmax(s->budget_cpu - lcp_monitor_cpu(mon), 1e-9);
             solve_part(sv, p, s, &sub, rows, floor, t0, x, &parts[c]);
         }
     }

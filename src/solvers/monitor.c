@@ -55,10 +55,9 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->status = LCP_MAX_ITER;
     mon->t0 = lcp_now();
     /* for s->budget_cpu and s->switch_cpu (auto sets them after this init).  The thread's CPU clock is a
-     * system call (microseconds on a virtual machine: more than a small solve), so it is read here only where
-     * a budget may follow (budget_cpu != 0: the pipeline sets -1 before auto's first run), else at the first
-     * check under a budget (cpu_spent) */
-    mon->c0 = s->budget_cpu != 0 || s->switch_cpu > 0 ? lcp_cpu_now() : NAN;
+     * system call (microseconds on a virtual machine: more than a small solve), read only at auto's checks
+     * once a threshold may have been reached (auto_cut, cpu_spent): most small solves end before it */
+    mon->c0 = NAN;
     mon->w0 = lcp_wall_now();
     mon->eta_cpu = NAN;
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
@@ -180,14 +179,18 @@ int lcp_monitor_poll(void)
     return mon->stop_pending;
 }
 
-/* The CPU time of the run so far (s->budget_cpu); 0 at the first call
- * when the clock was not read at the init. */
+/* The CPU time of the run so far (s->budget_cpu, s->switch_cpu).  At the
+ * first read the time before it is counted as the wall time since the
+ * init: its bound (equal on a machine with a core free; on a busy one the
+ * run's first moments count a little more than their CPU time). */
 static double cpu_spent(lcp_monitor *mon)
 {
     double c = lcp_cpu_now();
-    if (isnan(mon->c0)) mon->c0 = c;
+    if (isnan(mon->c0)) mon->c0 = c - (lcp_wall_now() - mon->w0);
     return c - mon->c0;
 }
+
+double lcp_monitor_cpu(lcp_monitor *mon) { return cpu_spent(mon); }
 
 int lcp_breakeven_step(lcp_breakeven *b, int iter, double t, double best, double alpha, double beta)
 {

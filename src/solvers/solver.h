@@ -149,6 +149,8 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
  * times the next candidate's predicted time: the run is cut there (status time_limit, budget_hit) and
  * the solver returns at once; 0 otherwise, and always without auto or a prediction (NAN). */
 int lcp_monitor_afford(lcp_monitor *mon, double cpu_s);
+/* The CPU time of the solving thread since the monitor's init (a system call: auto's budgets only). */
+double lcp_monitor_cpu(lcp_monitor *mon);
 #define LCP_FLOP_RATE 1e10 /* flops a second: optimistic, so that only a step far past the budget is refused */
 void lcp_monitor_free(lcp_monitor *mon);
 /* Checks x after iteration iter (0 = the start).  extra: the solver's trace

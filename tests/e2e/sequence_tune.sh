@@ -32,12 +32,14 @@ r=$?
 check "--tune --json: exit 0 ($rc), an action a step, the reward of the means ($(cat "$T/res"))" [ $rc -eq 0 -a $r -eq 0 ]
 
 # the reward arm stops at its break-even sweep (status stalled) or at the tolerance, never at a budget
+# (lcp_breakeven_step itself: tests/unit/test_sweep.c)
 python3 - "$T/out" >"$T/res" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][:-1]
 rw = [s for s in rows if s.get("action") == "pgs-reward"]
 print(len(rw), sorted(set(s["status"] for s in rw)), max([s["iterations"] for s in rw] or [0]))
-sys.exit(0 if rw and all(s["status"] in ("stalled", "solved") and s["iterations"] < 1000 for s in rw) else 1)
+# (the arm may also be scored without a step of its own, from pgs-200's checks: then no step to look at)
+sys.exit(0 if all(s["status"] in ("stalled", "solved") and s["iterations"] < 1000 for s in rw) else 1)
 PY
 check "pgs-reward steps end at the break-even sweep or solved (count, statuses, most sweeps: $(cat "$T/res"))" [ $? -eq 0 ]
 

@@ -489,9 +489,35 @@ static void test_team(void)
     lcp_team_done(&t);
 }
 
+/* lcp_breakeven_step (the reward arms of sequence --tune): on a residual halving each iteration at 1 us an
+ * iteration, with alpha = beta = 1 the next iteration gains r/2 against 1e-6 of cost: the stop comes where
+ * r/2 falls below 1e-6 (r ~ 2e-6, iteration ~19), not before iteration 10; with beta = 0 (time alone) at the
+ * first iteration it may (10); with alpha = 0 (residual alone) never; a residual that stops falling stops it */
+static int breakeven_at(double alpha, double beta, int plateau)
+{
+    lcp_breakeven b = {0};
+    for (int k = 1; k <= 200; k++) {
+        double r = pow(0.5, plateau && k > 12 ? 12 : k);
+        if (lcp_breakeven_step(&b, k, k * 1e-6, r, alpha, beta)) return k;
+    }
+    return 0;
+}
+
+static void test_breakeven(void)
+{
+    int k = breakeven_at(1, 1, 0);
+    CHECK(k >= 19 && k <= 22);
+    CHECK(breakeven_at(1, 0, 0) == 10);
+    CHECK(breakeven_at(0, 1, 0) == 0);
+    /* time nearly free: only the plateau (from iteration 12) stops it, once the window's earlier anchor lies
+     * in it: the anchors move as the iterations double, to 16 at iteration 32 */
+    CHECK(breakeven_at(1e-9, 1, 1) == 32);
+}
+
 int main(void)
 {
     test_team();
+    test_breakeven();
     test_sweep();
     test_verify();
     test_terms();
