@@ -1,8 +1,9 @@
 #!/bin/sh
-# tests/e2e/small_solves.sh: the per-solve path of small problems.  A solve
-# with a named solver makes no system call (lcps_solve again and again in
-# one process, build/bench/solve_loop: the thread's CPU clock is read only
-# for auto's budgets; strace counts, SKIP without strace); pgs's kept
+# tests/e2e/small_solves.sh: the per-solve path of small problems.  A small
+# solve makes no system call, auto's included (lcps_solve again and again in
+# one process, build/bench/solve_loop: the thread's CPU clock is read only at
+# auto's checks once a budget may have been reached; strace counts, SKIP
+# without strace); pgs's kept
 # workspace gives the answers of fresh solves whatever the sizes solved
 # before it on the thread (a batch of environments of different sizes,
 # larger, smaller, larger, against one solve each, the same bits); a time
@@ -23,7 +24,7 @@ if [ ! -x "$LOOP" ]; then
 elif ! command -v strace >/dev/null 2>&1 || [ -n "$LCPSOLVE_WRAP" ]; then
     skip "strace is not installed (or a wrapped run): the system calls of a solve are not counted"
 else
-    for s in pivot pgs lemke; do
+    for s in pivot pgs lemke auto; do
         a=$(calls problems/murty-8 $s 500); b=$(calls problems/murty-8 $s 1500)
         check "-s $s: 1,000 more solves in one process make no system call each ($a calls for 500, $b for 1,500)" \
             [ "$a" -gt 0 -a "$b" -gt 0 -a $((b - a)) -lt 50 ]
