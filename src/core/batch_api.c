@@ -48,6 +48,21 @@ static int worse(int a, int b)
     return rb > ra ? b : a;
 }
 
+/* a batch's exit code (the worst) and the message of its first bad problem, from the solve of problem k */
+static void note(int *code, int *first_bad, int k, int rc, const char *e, char *err, size_t errlen)
+{
+#ifdef _OPENMP
+#pragma omp critical(lcps_solve_batch)
+#endif
+    {
+        *code = worse(*code, rc);
+        if ((rc == 2 || rc == 5) && (*first_bad < 0 || k < *first_bad)) {
+            *first_bad = k;
+            if (err && errlen) snprintf(err, errlen, "problem %d: %s", k, e);
+        }
+    }
+}
+
 int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_settings *s, const double *const *x0,
                      int threads, lcps_result *r, char *err, size_t errlen)
 {
@@ -68,16 +83,7 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     for (int k = 0; k < count; k++) {
         char e[512];
         int rc = lcps_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e);
-#ifdef _OPENMP
-#pragma omp critical(lcps_solve_batch)
-#endif
-        {
-            code = worse(code, rc);
-            if ((rc == 2 || rc == 5) && (first_bad < 0 || k < first_bad)) {
-                first_bad = k;
-                if (err && errlen) snprintf(err, errlen, "problem %d: %s", k, e);
-            }
-        }
+        note(&code, &first_bad, k, rc, e, err, errlen);
     }
 #ifndef _OPENMP
     (void)threads;
@@ -139,16 +145,7 @@ int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, lon
         if (iterations) iterations[k] = r.iterations;
         if (residual) residual[k] = r.x ? r.residual : INFINITY;
         lcps_result_free(&r);
-#ifdef _OPENMP
-#pragma omp critical(lcps_solve_batch)
-#endif
-        {
-            code = worse(code, rc);
-            if ((rc == 2 || rc == 5) && (first_bad < 0 || k < first_bad)) {
-                first_bad = k;
-                if (err && errlen) snprintf(err, errlen, "problem %d: %s", k, e);
-            }
-        }
+        note(&code, &first_bad, k, rc, e, err, errlen);
     }
 #ifndef _OPENMP
     (void)threads;
