@@ -35,7 +35,8 @@
  * the next starts, from the best iterate where it is first-order too (from
  * zero otherwise).  A candidate without such a rate (pivoting, Newton,
  * interior point; admm and prox, whose residual stalls before it falls)
- * also stops at 10 times the most iterations it took on a neighbour that
+ * stops once it has run LCP_SWITCH_MARGIN times the next's prediction (in
+ * the first round), or at 10 times the most iterations it took on a neighbour that
  * it solved (scaled by the square root of the ratio of the nonzeros where
  * this problem is larger; plus 50); ipm and the Newton solvers do not
  * start a sparse factorisation predicted past the budget or past
@@ -643,6 +644,7 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
     r->what = warm ? "from the best iterate (the rate was too slow)"
               : cut == LCP_CUT_RATE ? "from zero (the rate was too slow)"
               : cut == LCP_CUT_STEP ? "from zero (a factorisation predicted past its time)"
+              : cut == LCP_CUT_NEXT ? "from zero (it ran past 3 times the next's predicted time)"
               : round                ? "from zero (a longer round)"
                                      : "from zero";
     return 1;

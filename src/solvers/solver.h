@@ -231,8 +231,9 @@ enum {
     LCP_SOLVER_LINEAR = 16,  /* a first-order method: its residual falls at a (roughly) linear rate, from any start;
                                 auto extrapolates its time to the tolerance (s->switch_cpu) and warm-starts it */
 };
-enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2, LCP_CUT_STEP = 3 }; /* lcp_monitor.budget_hit: past the budget; the
-                                                                  rate; a step predicted past the next's time */
+enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2, LCP_CUT_STEP = 3, LCP_CUT_NEXT = 4 }; /* lcp_monitor.budget_hit: past
+                                   the budget; the rate; a step predicted past the next's time; a run without a rate
+                                   past it */
 #define LCP_SWITCH_MARGIN 3.0 /* a run is cut when its estimated time passes this many times the next's */
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming

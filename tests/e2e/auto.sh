@@ -206,6 +206,28 @@ esac
 "$LCP" -s newton-min --json "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
 check "the same newton-min named (no budget): it factorises and solves (exit $rc)" [ $rc -eq 0 ]
 
+# a run without a rate to watch is cut once it has run 3 times the next candidate's predicted time: lemke
+# on Murty's example of 16 rows (2^16 pivots) measured at 20 us, newton-min at 25 us: lemke stops after
+# about 75 us (long before its 150-pivot budget), newton-min solves
+"$LCP" generate murty --size 16 -o "$T/murty16" >/dev/null 2>&1
+"$LCP" info --features --json "$T/murty16" >"$T/feat"
+python3 - "$T/feat" "$T/m-lk.model" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["features"]
+with open(sys.argv[2], "w") as o:
+    o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
+    o.write("config lcp lemke none\nconfig lcp newton-min none\n")
+    o.write("problem lcp x y %s 2e-05 10 2.5e-05 3\n" % " ".join("%.6g" % v for v in f.values()))
+PY
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-lk.model" "$T/murty16" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field auto_reason "$T/out")" in
+"0 auto: lemke ("*"; lemke stopped (time_limit after "*" iterations): newton-min from zero (it ran past 3 times the next's predicted time)"*)
+    its=$(field auto_reason "$T/out" | sed -n 's/.*lemke stopped (time_limit after \([0-9]*\) iterations).*/\1/p')
+    check "lemke past 3 times newton-min's predicted time is cut ($its pivots, before its budget of 150); newton-min solves (independent residual)" \
+        sh -c "[ '$its' -lt 150 ] && python3 tests/check_residual.py '$T/murty16/A.mtx' '$T/murty16/b.mtx' '$T/x.mtx' --max 1e-9 >/dev/null" ;;
+*) bad "a run past the next's predicted time: exit $rc '$(field auto_reason "$T/out")'" ;;
+esac
+
 # bad model files: exit 2, one line naming the file (and the line)
 printf 'not a model\n' >"$T/bad1.model"
 "$LCP" --auto-model "$T/bad1.model" problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
