@@ -36,7 +36,7 @@
  * zero otherwise).  A candidate without such a rate (pivoting, Newton,
  * interior point; admm and prox, whose residual stalls before it falls)
  * stops once it has run LCP_SWITCH_MARGIN times the next's prediction (in
- * the first round), or at 10 times the most iterations it took on a neighbour that
+ * the first round; neither cut before LCP_SWITCH_FLOOR), or at 10 times the most iterations it took on a neighbour that
  * it solved (scaled by the square root of the ratio of the nonzeros where
  * this problem is larger; plus 50); ipm and the Newton solvers do not
  * start a sparse factorisation predicted past the budget or past

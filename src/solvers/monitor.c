@@ -244,7 +244,8 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
         }
     }
     double th = s->budget_cpu > 0 ? s->budget_cpu : INFINITY;
-    if (s->switch_cpu > 0) th = fmin(th, (s->switch_by_rate ? 0.5 : LCP_SWITCH_MARGIN) * s->switch_cpu);
+    if (s->switch_cpu > 0)
+        th = fmin(th, fmax((s->switch_by_rate ? 0.5 : LCP_SWITCH_MARGIN) * s->switch_cpu, LCP_SWITCH_FLOOR));
     double w = lcp_wall_now() - mon->w0;
     if (w < fmax(mon->wall_next, 0.25 * th)) return 0;
     mon->wall_next = w + th / 16;
@@ -261,14 +262,15 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
         }
     }
     double eta = mon->eta_cpu;
-    if (s->switch_by_rate && s->switch_cpu > 0 && measured && !isnan(eta) && iter >= 10 && e >= 0.5 * s->switch_cpu &&
+    if (s->switch_by_rate && s->switch_cpu > 0 && measured && !isnan(eta) && iter >= 10 &&
+        e >= fmax(0.5 * s->switch_cpu, LCP_SWITCH_FLOOR) &&
         eta > LCP_SWITCH_MARGIN * fmax(s->switch_cpu, e)) {
         mon->budget_hit = LCP_CUT_RATE;
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
     /* a run without a rate to watch: cut once it has taken LCP_SWITCH_MARGIN times the next's prediction */
-    if (!s->switch_by_rate && s->switch_cpu > 0 && e > LCP_SWITCH_MARGIN * s->switch_cpu) {
+    if (!s->switch_by_rate && s->switch_cpu > 0 && e > fmax(LCP_SWITCH_MARGIN * s->switch_cpu, LCP_SWITCH_FLOOR)) {
         mon->budget_hit = LCP_CUT_NEXT;
         mon->status = LCP_TIME_LIMIT;
         return 1;

@@ -235,6 +235,9 @@ enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2, LCP_CUT_STEP = 3, LCP_CUT_NEXT = 4 
                                    the budget; the rate; a step predicted past the next's time; a run without a rate
                                    past it */
 #define LCP_SWITCH_MARGIN 3.0 /* a run is cut when its estimated time passes this many times the next's */
+#define LCP_SWITCH_FLOOR 0.02 /* seconds of CPU: no cut by the rate or the next's time before it (the time of a
+                                 small run varies from run to run by about a millisecond: the same problem must
+                                 take the same runs whatever the load) */
 
 /* Inverse diagonal of A (n doubles, caller frees); LCP_INPUT_ERROR naming
  * the row when a diagonal entry is not positive.  (src/solvers/pgs.c) */

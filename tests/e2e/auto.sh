@@ -116,12 +116,13 @@ check "--auto-model (ipm fastest, pgs failed): auto -> ipm, exit $rc ($(field au
 check "--auto-model: the reason names the model file" grep -q "m-ipm.model" "$T/out"
 
 # online switching: pgs measured at 1e-6 s, the next candidate at 1 ms; on a
-# mass ratio of 1e6 pgs converges so slowly that its extrapolated time to the
-# tolerance passes 3 times the next's prediction within a few dozen sweeps:
-# the monitor cuts it (long before its 20 ms budget), the next candidate
-# solves -- lemke from zero (a pivoting method takes no iterate), mprgp from
+# mass ratio of 1e6 (100 bodies) pgs converges so slowly that its extrapolated time to the
+# tolerance passes 3 times the next's prediction: the monitor cuts it for its
+# rate (at the 20 ms below which no run is cut: LCP_SWITCH_FLOOR), the next
+# candidate solves -- lemke from zero (a pivoting method takes no iterate), mprgp from
 # pgs's best iterate (a first-order method does)
-"$LCP" info --features --json "$T/mr6" >"$T/feat"
+"$LCP" generate mass-ratio --bodies 100 --ratio 1e6 -o "$T/mr100" >/dev/null 2>&1
+"$LCP" info --features --json "$T/mr100" >"$T/feat"
 mkpgs() { # MODEL NEXT-SOLVER NEXT-PRECOND
     python3 - "$T/feat" "$1" "$2" "$3" <<'PY'
 import json, sys
@@ -133,21 +134,21 @@ with open(sys.argv[2], "w") as o:
 PY
 }
 mkpgs "$T/m-pgs.model" lemke none
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs.model" "$T/mr6" >"$T/out" 2>/dev/null; rc=$?
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs.model" "$T/mr100" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
 "0 auto: pgs ("*"; pgs stopped (time_limit after "*" iterations): lemke from zero (the rate was too slow)")
     check "a pick converging too slowly: the monitor cuts pgs for its rate, lemke from zero; solved (independent residual)" \
-        indep "$T/mr6/A.mtx" "$T/mr6/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+        indep "$T/mr100/A.mtx" "$T/mr100/b.mtx" "$T/x.mtx" --max 1e-9 ;;
 *) bad "a pick converging too slowly: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
 its=$(field auto_reason "$T/out" | sed -n 's/.*pgs stopped (time_limit after \([0-9]*\) iterations).*/\1/p')
-check "the cut comes from the rate, not the 20 ms budget: after $its sweeps (< 2000)" [ -n "$its" ] && [ "$its" -lt 2000 ]
+check "the cut comes from the rate (the reason says so), after $its sweeps" [ -n "$its" ] && [ "$its" -gt 10 ]
 mkpgs "$T/m-pgs2.model" mprgp ichol
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs2.model" "$T/mr6" >"$T/out" 2>/dev/null; rc=$?
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs2.model" "$T/mr100" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
 "0 auto: pgs ("*"; pgs stopped (time_limit after "*" iterations): mprgp from the best iterate (the rate was too slow)")
     check "a first-order next candidate goes on from the best iterate: mprgp warm-started; solved (independent residual)" \
-        indep "$T/mr6/A.mtx" "$T/mr6/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+        indep "$T/mr100/A.mtx" "$T/mr100/b.mtx" "$T/x.mtx" --max 1e-9 ;;
 *) bad "warm start after a rate cut: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
 # and a pick that converges at a good rate is not cut, however fast the next is predicted
@@ -206,9 +207,9 @@ esac
 "$LCP" -s newton-min --json "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
 check "the same newton-min named (no budget): it factorises and solves (exit $rc)" [ $rc -eq 0 ]
 
-# a run without a rate to watch is cut once it has run 3 times the next candidate's predicted time: lemke
-# on Murty's example of 16 rows (2^16 pivots) measured at 20 us, newton-min at 25 us: lemke stops after
-# about 75 us (long before its 150-pivot budget), newton-min solves
+# a run without a rate to watch is cut once it has run 3 times the next candidate's predicted time (and
+# 20 ms): lemke on Murty's example of 16 rows (2^16 pivots) measured at 5 ms and 100,000 pivots (budgets of
+# 50 ms and a million pivots), newton-min at 10 ms: lemke stops at about 30 ms, newton-min solves
 "$LCP" generate murty --size 16 -o "$T/murty16" >/dev/null 2>&1
 "$LCP" info --features --json "$T/murty16" >"$T/feat"
 python3 - "$T/feat" "$T/m-lk.model" <<'PY'
@@ -217,14 +218,13 @@ f = json.load(open(sys.argv[1]))["features"]
 with open(sys.argv[2], "w") as o:
     o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
     o.write("config lcp lemke none\nconfig lcp newton-min none\n")
-    o.write("problem lcp x y %s 2e-05 10 2.5e-05 3\n" % " ".join("%.6g" % v for v in f.values()))
+    o.write("problem lcp x y %s 0.005 100000 0.01 3\n" % " ".join("%.6g" % v for v in f.values()))
 PY
 "$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-lk.model" "$T/murty16" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
 "0 auto: lemke ("*"; lemke stopped (time_limit after "*" iterations): newton-min from zero (it ran past 3 times the next's predicted time)"*)
-    its=$(field auto_reason "$T/out" | sed -n 's/.*lemke stopped (time_limit after \([0-9]*\) iterations).*/\1/p')
-    check "lemke past 3 times newton-min's predicted time is cut ($its pivots, before its budget of 150); newton-min solves (independent residual)" \
-        sh -c "[ '$its' -lt 150 ] && python3 tests/check_residual.py '$T/murty16/A.mtx' '$T/murty16/b.mtx' '$T/x.mtx' --max 1e-9 >/dev/null" ;;
+    check "lemke past 3 times newton-min's predicted time is cut; newton-min solves (independent residual)" \
+        indep "$T/murty16/A.mtx" "$T/murty16/b.mtx" "$T/x.mtx" --max 1e-9 ;;
 *) bad "a run past the next's predicted time: exit $rc '$(field auto_reason "$T/out")'" ;;
 esac
 
