@@ -123,16 +123,20 @@ check "--auto-model: the reason names the model file" grep -q "m-ipm.model" "$T/
 # pgs's best iterate (a first-order method does)
 "$LCP" generate mass-ratio --bodies 100 --ratio 1e6 -o "$T/mr100" >/dev/null 2>&1
 "$LCP" info --features --json "$T/mr100" >"$T/feat"
-mkpgs() { # MODEL NEXT-SOLVER NEXT-PRECOND
-    python3 - "$T/feat" "$1" "$2" "$3" <<'PY'
+# model2 MODEL "SOLVER PRECOND" TIME ITERATIONS "SOLVER PRECOND" TIME ITERATIONS: a model of two lcp
+# configurations measured on one problem, the one whose features are in $T/feat
+model2() {
+    python3 - "$T/feat" "$@" <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))["features"]
-with open(sys.argv[2], "w") as o:
+m, c1, t1, i1, c2, t2, i2 = sys.argv[2:9]
+with open(m, "w") as o:
     o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
-    o.write("config lcp pgs none\nconfig lcp %s %s\n" % (sys.argv[3], sys.argv[4]))
-    o.write("problem lcp x y %s 1e-06 1 0.001 10\n" % " ".join("%.6g" % v for v in f.values()))
+    o.write("config lcp %s\nconfig lcp %s\n" % (c1, c2))
+    o.write("problem lcp x y %s %s %s %s %s\n" % (" ".join("%.6g" % v for v in f.values()), t1, i1, t2, i2))
 PY
 }
+mkpgs() { model2 "$1" "pgs none" 1e-06 1 "$2 $3" 0.001 10; } # MODEL NEXT-SOLVER NEXT-PRECOND
 mkpgs "$T/m-pgs.model" lemke none
 "$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs.model" "$T/mr100" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
@@ -173,14 +177,7 @@ check "a pick converging well runs to the end: exit $rc, solver $(field solver "
 # starts; pgs, the next candidate, solves
 "$LCP" generate random-spd --size 3000 --cond 1e4 --seed 3000 -o "$T/rspd" >/dev/null 2>&1
 "$LCP" info --features --json "$T/rspd" >"$T/feat"
-python3 - "$T/feat" "$T/m-nm.model" <<'PY'
-import json, sys
-f = json.load(open(sys.argv[1]))["features"]
-with open(sys.argv[2], "w") as o:
-    o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
-    o.write("config lcp newton-min none\nconfig lcp pgs none\n")
-    o.write("problem lcp x y %s 1e-06 3 0.5 20\n" % " ".join("%.6g" % v for v in f.values()))
-PY
+model2 "$T/m-nm.model" "newton-min none" 1e-06 3 "pgs none" 0.5 20
 "$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-nm.model" "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
 "0 auto: newton-min ("*"; newton-min stopped (time_limit after 0 iterations): pgs from zero"*)
@@ -190,14 +187,7 @@ case "$rc $(field auto_reason "$T/out")" in
 esac
 # and one predicted (at 1e10 flops a second) to take over 3 times the next candidate's predicted time is
 # not started either, inside the budget: newton-min measured at 40 ms (a budget of 0.4 s), pgs at 45 ms
-python3 - "$T/feat" "$T/m-nm2.model" <<'PY'
-import json, sys
-f = json.load(open(sys.argv[1]))["features"]
-with open(sys.argv[2], "w") as o:
-    o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
-    o.write("config lcp newton-min none\nconfig lcp pgs none\n")
-    o.write("problem lcp x y %s 0.04 3 0.045 20\n" % " ".join("%.6g" % v for v in f.values()))
-PY
+model2 "$T/m-nm2.model" "newton-min none" 0.04 3 "pgs none" 0.045 20
 "$LCP" --json -t 1e-9 --auto-model "$T/m-nm2.model" "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
 "0 auto: newton-min ("*"; newton-min stopped (time_limit after 0 iterations): pgs from zero (a factorisation predicted past its time)"*)
@@ -212,14 +202,7 @@ check "the same newton-min named (no budget): it factorises and solves (exit $rc
 # 50 ms and a million pivots), newton-min at 10 ms: lemke stops at about 30 ms, newton-min solves
 "$LCP" generate murty --size 16 -o "$T/murty16" >/dev/null 2>&1
 "$LCP" info --features --json "$T/murty16" >"$T/feat"
-python3 - "$T/feat" "$T/m-lk.model" <<'PY'
-import json, sys
-f = json.load(open(sys.argv[1]))["features"]
-with open(sys.argv[2], "w") as o:
-    o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
-    o.write("config lcp lemke none\nconfig lcp newton-min none\n")
-    o.write("problem lcp x y %s 0.005 100000 0.01 3\n" % " ".join("%.6g" % v for v in f.values()))
-PY
+model2 "$T/m-lk.model" "lemke none" 0.005 100000 "newton-min none" 0.01 3
 "$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-lk.model" "$T/murty16" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
 "0 auto: lemke ("*"; lemke stopped (time_limit after "*" iterations): newton-min from zero (it ran past 3 times the next's predicted time)"*)
