@@ -8,7 +8,7 @@
 # Refusals through standard input: tests/bad/EXPECT (#stdin cases).
 # Run from the repository root: sh tests/e2e/stdin.sh; ends "N passed, N failed".
 . tests/lib.sh
-SICONOS=../shared/data/siconos
+SICONOS=$SICONOS_DATA
 case $LCP in /*) ;; *) LCP=$PWD/$LCP ;; esac
 mkdir "$T/tmpdir"
 
@@ -69,7 +69,10 @@ fi
 # --- FCLIB HDF5 (through a temporary file, removed)
 same "FCLIB HDF5" tests/bad/fclib_good.hdf5
 if [ -f "$SICONOS/fc3d/Box_Stacks-i0122-82-5.hdf5" ]; then
-    same "FCLIB Box_Stacks" "$SICONOS/fc3d/Box_Stacks-i0122-82-5.hdf5" -n 50
+    # a named solver: auto's runs end on CPU-time budgets, and where one is
+    # reached (a slow sanitized build) the count of iterations in the reason
+    # varies from run to run
+    same "FCLIB Box_Stacks" "$SICONOS/fc3d/Box_Stacks-i0122-82-5.hdf5" -n 50 --solver nsgs
 else
     skip "Box_Stacks-i0122-82-5.hdf5 is not here"
 fi
