@@ -25,6 +25,7 @@
 #include "tune.h"
 
 #include "../core/auto.h"
+#include "../core/auto_memo.h"
 #include "../core/common.h"
 #include "../core/pipeline.h"
 #include "../io/io.h"
@@ -186,6 +187,7 @@ static double run(const lcp_problem *p, const char *solver, const char *precond,
     o.auto_model = model;
     lcp_solve_out out;
     lcp_err err = {{0}};
+    lcp_auto_memo_forget(); /* auto chooses afresh at every run, as on a problem it has not seen */
     double t0 = lcp_now();
     int rc = lcp_pipeline_solve(p, &o, NULL, 0, NULL, &out, &err);
     double t = lcp_now() - t0;

@@ -145,7 +145,7 @@ void *lcp_calloc(size_t count, size_t size)
 /* LCPSOLVE_CLOCK=thread: the calling thread's CPU time instead of the wall
  * clock, for benchmarks on a shared machine (scripts/auto-check: the time a
  * run waits for a core is not its own); read once. */
-double lcp_now(void)
+static int now_clock(void)
 {
     static atomic_int clock_id = -1;
     int id = atomic_load_explicit(&clock_id, memory_order_relaxed);
@@ -154,10 +154,17 @@ double lcp_now(void)
         id = e && !strcmp(e, "thread") ? (int)CLOCK_THREAD_CPUTIME_ID : (int)CLOCK_MONOTONIC;
         atomic_store_explicit(&clock_id, id, memory_order_relaxed);
     }
+    return id;
+}
+
+double lcp_now(void)
+{
     struct timespec ts;
-    clock_gettime((clockid_t)id, &ts);
+    clock_gettime((clockid_t)now_clock(), &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+int lcp_now_is_wall(void) { return now_clock() == (int)CLOCK_MONOTONIC; }
 
 double lcp_wall_now(void)
 {

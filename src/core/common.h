@@ -82,6 +82,8 @@ double lcp_cpu_now(void);
 /* the wall clock (CLOCK_MONOTONIC) whatever LCPSOLVE_CLOCK says: no system call (vDSO); a bound on a
  * thread's CPU time, which cannot run ahead of it */
 double lcp_wall_now(void);
+/* 1 where lcp_now reads that wall clock too (LCPSOLVE_CLOCK unset): one read serves both */
+int lcp_now_is_wall(void);
 /* The OpenMP threads to run for a request of `want` (-j): want, capped by the
  * CPUs this process may use less those busy with other processes' runnable
  * tasks at this moment (/proc/loadavg's running count less this process's

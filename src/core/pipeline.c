@@ -3,6 +3,7 @@
 
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #endif
 
 #include "auto.h"
+#include "auto_memo.h"
 #include "../graph/decompose.h"
 #include "../io/io.h"
 #include "../la/sparse_factor.h"
@@ -77,9 +79,11 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
     *precond = o->precond;
     if (strcmp(o->solver, "auto")) {
         sv = lcp_solver_find(o->solver);
-    } else if ((rc = lcp_choose_auto_model(wp, o->auto_model, ch, err))) {
-        return rc;
     } else {
+        if (!lcp_auto_memo_get(wp, o->auto_model, ch)) { /* the same problem but b as the last: its choice */
+            if ((rc = lcp_choose_auto_model(wp, o->auto_model, ch, err))) return rc;
+            lcp_auto_memo_put(wp, o->auto_model, ch);
+        }
         if (strcmp(o->precond, "none")) lcp_auto_drop_probe(ch); /* -p is for the rules' pick */
         sv = ch->solver;
         snprintf(r->auto_reason, sizeof r->auto_reason, "%s", ch->reason);
@@ -158,7 +162,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
 {
     const lcp_solver *sv = *svp;
     int rc, user_max = s->max_iter;
-    double user_tl = s->time_limit, start = lcp_now(); /* the caller's limit: of the whole solve, all runs */
+    double user_tl = s->time_limit, start = mon->t0; /* the caller's limit: of the whole solve, all runs */
     lcp_auto_run run;
     lcp_auto_begin(ch, sv, s->precond, user_max, &run);
     for (;;) {
@@ -307,7 +311,7 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
     /* -j N on the CPUs free at this moment: a thread sharing its core with
      * another busy process makes every barrier wait for its time slice */
     S->threads_used = lcp_threads_free(S->s.threads);
-    omp_set_num_threads(S->threads_used);
+    if (omp_get_max_threads() != S->threads_used) omp_set_num_threads(S->threads_used);
     S->s.threads = S->threads_used; /* the sweeps' team (src/solvers/team.c) tries no more than that either */
 #else
     S->threads_used = 1;
@@ -390,7 +394,8 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
     lcp_auto_choice ch = {0};
     const lcp_solver *sv = NULL;
     const char *precond = o->precond;
-    memset(r, 0, sizeof *r);
+    memset(r, 0, offsetof(lcp_solve_out, message)); /* not the 3 KB of texts after it: emptied */
+    r->message[0] = r->choice[0] = r->auto_reason[0] = r->auto_predicted[0] = '\0';
     r->status = LCP_INPUT_ERROR;
     r->precond = "none";
     r->components = 1;

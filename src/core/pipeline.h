@@ -62,9 +62,6 @@ typedef struct {
     const lcp_solver *solver;  /* the solver of the answer (auto: after its fallbacks) */
     const char *precond;       /* "none" or its name (static storage) */
     int interrupted;           /* the iteration callback asked to stop (status time_limit) */
-    char message[512];         /* why it stopped where that is not plain ("" for none) */
-    char choice[1024];         /* auto: the pick and why, as chosen ("" unless auto) */
-    char auto_reason[1024];    /* auto: the pick, then what its fallbacks did ("" unless auto) */
     double auto_time_s;        /* the time spent choosing */
     double *x, *w;             /* the answer and w = A x + b (u), of the problem given */
     /* the problem solved, when not the one given (--cone): its facts */
@@ -74,6 +71,10 @@ typedef struct {
     double reg;                /* --reg: A + reg I was solved */
     lcp_cone_form cone_form;   /* LCP_CONE_NONE unless --cone */
     double cone_error;         /* --cone: the residual of the mapped-back r on the problem given */
+    /* the texts last: a solve clears what comes before message and empties these */
+    char message[512];         /* why it stopped where that is not plain ("" for none) */
+    char choice[1024];         /* auto: the pick and why, as chosen ("" unless auto) */
+    char auto_reason[1024];    /* auto: the pick, then what its fallbacks did ("" unless auto) */
     char auto_predicted[600];  /* auto: "CONFIG=SECONDS,..." the ranked configurations' predicted times */
 } lcp_solve_out;
 

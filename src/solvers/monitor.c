@@ -58,7 +58,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
      * system call (microseconds on a virtual machine: more than a small solve), read only at auto's checks
      * once a threshold may have been reached (auto_cut, cpu_spent): most small solves end before it */
     mon->c0 = NAN;
-    mon->w0 = lcp_wall_now();
+    mon->w0 = lcp_now_is_wall() ? mon->t0 : lcp_wall_now(); /* a clock read costs ~50 ns here: one where one does */
     mon->eta_cpu = NAN;
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */

@@ -1,0 +1,34 @@
+/* src/core/auto_memo.h: auto's last choice on this thread, kept with what it
+ * was computed from.
+ *
+ * Auto's choice (src/core/auto.c) is a function of the model and of what
+ * the features and the candidates' checks read: the kind, A, the bounds,
+ * findex, mu, the factored form, and which contacts open (the sign of b's
+ * normal rows) -- not of b's values.  A solve whose problem agrees with the
+ * last one chosen for on this thread in all of these (compared entry by
+ * entry, not by a hash) takes that choice again without computing the
+ * features and the neighbours: the same choice, bit for bit, as computing
+ * it would give.  The case it serves: the same contacts solved again with
+ * another b (a time step with persistent contacts, a loop over right-hand
+ * sides, a benchmark's repeated solve).  Problems whose arrays exceed
+ * LCP_AUTO_MEMO_BYTES are not kept (their choice costs little beside their
+ * solve); the memory is the thread's and is freed when the thread ends. */
+#ifndef LCPSOLVE_AUTO_MEMO_H
+#define LCPSOLVE_AUTO_MEMO_H
+
+#include "auto.h"
+
+#define LCP_AUTO_MEMO_BYTES (256 * 1024)
+
+/* 1 and ch filled where p (with the model named model, NULL the built-in)
+ * is the problem of the choice kept on this thread; 0 otherwise. */
+int lcp_auto_memo_get(const lcp_problem *p, const char *model, lcp_auto_choice *ch);
+/* Keeps ch as the choice for p and model on this thread (nothing where p is
+ * too large or memory is short). */
+void lcp_auto_memo_put(const lcp_problem *p, const char *model, const lcp_auto_choice *ch);
+
+/* Drops this thread's kept choice (tune's validation: every run of auto
+ * chooses afresh, as on a problem never seen). */
+void lcp_auto_memo_forget(void);
+
+#endif

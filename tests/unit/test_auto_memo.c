@@ -1,0 +1,134 @@
+/* tests/unit/test_auto_memo.c: auto's choice kept on a thread
+ * (src/core/auto_memo.c) is given back only for the same problem but b's
+ * values -- the same choice, bit for bit, as computing it gives -- and for
+ * nothing that differs in what the choice reads. */
+#include "check.h"
+#include "../../src/core/auto.h"
+#include "../../src/core/auto_memo.h"
+#include "../../src/core/pipeline.h"
+#include "../../src/scenes/scenes.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static int same_choice(const lcp_auto_choice *a, const lcp_auto_choice *b)
+{
+    if (a->solver != b->solver || a->precond != b->precond || a->ncand != b->ncand) return 0;
+    if (strcmp(a->reason, b->reason) || strcmp(a->predicted, b->predicted)) return 0;
+    for (int c = 0; c < a->ncand; c++)
+        if (a->cand[c].solver != b->cand[c].solver || a->cand[c].budget != b->cand[c].budget ||
+            memcmp(&a->cand[c].time_budget, &b->cand[c].time_budget, sizeof(double)))
+            return 0;
+    return memcmp(a->f.v, b->f.v, sizeof a->f.v) == 0;
+}
+
+static int gen(const char *scene, const char *const *opts, lcp_problem *p)
+{
+    lcp_err e;
+    lcp_problem_init(p);
+    return lcp_generate_problem(scene, opts, p, &e);
+}
+
+static void *other_thread(void *arg)
+{
+    lcp_auto_choice ch;
+    return (void *)(long)lcp_auto_memo_get(arg, NULL, &ch);
+}
+
+int main(void)
+{
+    lcp_problem p, q;
+    lcp_auto_choice fresh, kept, again;
+    lcp_err e;
+    const char *spd[] = {"size", "12", "density", "1", "cond", "1e3", "seed", "3", NULL};
+    CHECK(gen("random-spd", spd, &p) == 0);
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 0); /* nothing kept yet */
+    CHECK(lcp_choose_auto(&p, &fresh, &e) == 0);
+    lcp_auto_memo_put(&p, NULL, &fresh);
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 1);
+    CHECK(same_choice(&fresh, &kept));
+    CHECK(kept.time_s == 0);
+    CHECK(lcp_auto_memo_get(&p, "models/other.model", &kept) == 0); /* another model */
+
+    /* b's values, its signs kept: the same choice, as computing it again gives */
+    for (int i = 0; i < p.n; i++) p.b[i] *= 1.5;
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 1);
+    CHECK(lcp_choose_auto(&p, &again, &e) == 0);
+    CHECK(same_choice(&again, &kept));
+
+    /* a sign of b (a contact that opens): the opening fraction is a feature */
+    int k = 0;
+    while (k < p.n && p.b[k] <= 0) k++;
+    CHECK(k < p.n);
+    double bk = p.b[k];
+    p.b[k] = -bk;
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 0);
+    p.b[k] = bk;
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 1);
+
+    /* one entry of A, the bounds, the kind */
+    double a0 = p.A.x[3];
+    p.A.x[3] = a0 * (1 + 1e-15) + 1e-300;
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 0);
+    p.A.x[3] = a0;
+    double *hi = malloc((size_t)p.n * sizeof(double));
+    for (int i = 0; i < p.n; i++) hi[i] = 1;
+    p.hi = hi;
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 0);
+    p.hi = NULL;
+    free(hi);
+    lcp_kind kind = p.kind;
+    p.kind = LCP_KIND_BLCP;
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 0);
+    p.kind = kind;
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 1);
+
+    /* another thread keeps its own (none) */
+    pthread_t t;
+    void *hit = (void *)1;
+    CHECK(pthread_create(&t, NULL, other_thread, &p) == 0 && pthread_join(t, &hit) == 0);
+    CHECK(hit == NULL);
+
+    /* a friction problem: mu is read */
+    const char *fc[] = {"bodies", "4", "mu", "0.5", NULL};
+    CHECK(gen("column", fc, &q) == 0);
+    lcp_auto_choice fq;
+    CHECK(lcp_choose_auto(&q, &fq, &e) == 0);
+    lcp_auto_memo_put(&q, NULL, &fq);
+    CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 0); /* one kept a thread: the last */
+    CHECK(lcp_auto_memo_get(&q, NULL, &kept) == 1 && same_choice(&fq, &kept));
+    if (q.mu && q.nmu > 0) {
+        q.mu[0] *= 2;
+        CHECK(lcp_auto_memo_get(&q, NULL, &kept) == 0);
+        q.mu[0] /= 2;
+    }
+
+    /* too large to keep: not kept (the last stays) */
+    const char *big[] = {"size", "200", "density", "1", "seed", "1", NULL};
+    lcp_problem r;
+    CHECK(gen("random-spd", big, &r) == 0);
+    lcp_auto_memo_put(&r, NULL, &fq);
+    CHECK(lcp_auto_memo_get(&r, NULL, &kept) == 0);
+    CHECK(lcp_auto_memo_get(&q, NULL, &kept) == 1);
+
+    lcp_auto_memo_forget();
+    CHECK(lcp_auto_memo_get(&q, NULL, &kept) == 0);
+    lcp_auto_memo_put(&q, NULL, &fq);
+
+    /* through the pipeline: a second solve gives the same answer and reason */
+    lcp_solve_opts o;
+    lcp_solve_opts_default(&o);
+    lcp_solve_out a, b;
+    CHECK(lcp_pipeline_solve(&p, &o, NULL, 0, NULL, &a, &e) == 0);
+    CHECK(lcp_pipeline_solve(&p, &o, NULL, 0, NULL, &b, &e) == 0);
+    CHECK(a.status == LCP_SOLVED && b.status == LCP_SOLVED);
+    CHECK(!strcmp(a.auto_reason, b.auto_reason) && a.solver == b.solver);
+    CHECK(memcmp(a.x, b.x, (size_t)p.n * sizeof(double)) == 0);
+    CHECK(b.auto_time_s <= a.auto_time_s);
+    lcp_solve_out_free(&a);
+    lcp_solve_out_free(&b);
+    lcp_problem_free(&p);
+    lcp_problem_free(&q);
+    lcp_problem_free(&r);
+    CHECK_DONE();
+}
