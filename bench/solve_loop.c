@@ -8,7 +8,10 @@
  *
  * Solves up to MAX_REPEATS times (default 1000), stopping once the solves
  * have taken BUDGET_S seconds in all (default 0.5; at least one solve), and
- * NAME=VALUE pairs are further settings (lcps_settings_set: crash=none ...).
+ * NAME=VALUE pairs are further settings (lcps_settings_set: crash=none ...);
+ * fresh=1 makes auto choose afresh at every solve (without it a repeated
+ * solve of one problem takes the thread's last choice again:
+ * src/core/auto_memo.h).
  * Prints one line: the status of the last solve, its iterations, the median
  * seconds of one solve, the verified residual, the solver that answered
  * (auto: its pick) and the number of solves timed.  Exit code: that of the
@@ -21,6 +24,7 @@
 #include <time.h>
 
 #include "median.h"
+#include "core/auto_memo.h"
 
 static double now(void)
 {
@@ -49,8 +53,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 2;
     }
+    int fresh = 0;
     for (int a = 6; a < argc; a++) {
         char name[64], *eq = strchr(argv[a], '=');
+        if (!strcmp(argv[a], "fresh=1")) {
+            fresh = 1;
+            continue;
+        }
         if (!eq || eq - argv[a] >= (long)sizeof name) {
             fprintf(stderr, "%s: not NAME=VALUE\n", argv[a]);
             return 2;
@@ -67,6 +76,7 @@ int main(int argc, char **argv)
     char who[64] = "";
     if (!t) return 5;
     while (k < maxr && (k == 0 || spent < budget)) {
+        if (fresh) lcp_auto_memo_forget();
         double t0 = now();
         rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
         double dt = now() - t0;

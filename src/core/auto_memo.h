@@ -18,7 +18,7 @@
 
 #include "auto.h"
 
-#define LCP_AUTO_MEMO_BYTES (256 * 1024)
+#define LCP_AUTO_MEMO_BYTES ((size_t)4 << 20)
 
 /* 1 and ch filled where p (with the model named model, NULL the built-in)
  * is the problem of the choice kept on this thread; 0 otherwise. */

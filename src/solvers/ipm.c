@@ -139,6 +139,7 @@
  */
 #include "../la/linsolve_cost.h"
 #include "ipm_internal.h"
+#include "../core/scratch.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -426,7 +427,7 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     }
     W.At = sym ? &p->A : &W.At_own;                        /* A' (A itself when symmetric; sparse path only) */
     if (rc || !W.keep || (!sparse && !ad) || (sparse && !sym && lcp_csr_transpose(&p->A, &W.At_own))) {
-        free(ad);
+        lcp_scratch_give(LCP_SCRATCH_DENSE_A, ad);
         work_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "ipm: out of memory");
     }

@@ -8,6 +8,7 @@
  * products with A (the dense copy by dgemv, else CSR).
  */
 #include "ipm_internal.h"
+#include "../core/scratch.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -39,8 +40,8 @@ const char *ipm_ls_method(const linsys *L)
 
 void ipm_ls_free(linsys *L)
 {
-    free(L->ad);
-    free(L->m);
+    lcp_scratch_give(LCP_SCRATCH_DENSE_A, L->ad);
+    lcp_scratch_give(LCP_SCRATCH_DENSE_M, L->m);
     free(L->ipiv);
     free(L->bidx);
     free(L->tmp);
@@ -71,7 +72,7 @@ int ipm_ls_init(linsys *L, const lcp_problem *p, int sparse, int sym, int pcg, c
     L->s = s;
     if (!sparse) {
         L->ad = ad;                              /* ours from here on */
-        L->m = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+        L->m = lcp_scratch_take(LCP_SCRATCH_DENSE_M, (size_t)n * (size_t)n * sizeof(double)); /* kept by the thread */
         L->ipiv = lcp_alloc((size_t)n, sizeof(int));
         L->bidx = lcp_alloc((size_t)n, sizeof(int));
         L->tmp = lcp_alloc((size_t)n, sizeof(double));
@@ -273,7 +274,7 @@ void ipm_ls_matvec_t(const linsys *L, const lcp_csr *At, const double *x, double
 double *ipm_dense_rows(const lcp_csr *A)
 {
     int n = A->m;
-    double *d = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+    double *d = lcp_scratch_take(LCP_SCRATCH_DENSE_A, (size_t)n * (size_t)n * sizeof(double)); /* kept by the thread */
     if (!d) return NULL;
     for (int i = 0; i < n; i++) {
         double *row = d + (size_t)i * n;

@@ -108,6 +108,7 @@
  * Trace columns: merit (psi of the scaled problem after the step) and step
  * (the accepted t; 0 at iteration 0).  lcp only.
  */
+#include "../core/scratch.h"
 #include "../la/linsolve_cost.h"
 #include "solver.h"
 #include "../la/sparse_factor.h"
@@ -514,8 +515,9 @@ static void work_free(newton_work *W)
 {
     lcp_csr_free(&W->At);
     double *dv[] = {W->b, W->sc, W->z, W->w, W->phi, W->da, W->db, W->ma, W->mb, W->rhs, W->g, W->d,
-                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->rowsum, W->colsum, W->sv, W->H, W->rr, W->Hx};
+                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->rowsum, W->colsum, W->sv, W->rr, W->Hx};
     for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
+    lcp_scratch_give(LCP_SCRATCH_DENSE_M, W->H);
     free(W->ipiv);
     free(W->pos);
     free(W->fidx);
@@ -585,7 +587,7 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
             goto done;
         }
     } else {
-        W->H = lcp_alloc((size_t)n * (size_t)n, sizeof(double));
+        W->H = lcp_scratch_take(LCP_SCRATCH_DENSE_M, (size_t)n * (size_t)n * sizeof(double)); /* kept by the thread */
         W->rr = lcp_alloc((size_t)n, sizeof(double));
         W->ipiv = lcp_alloc((size_t)n, sizeof(int));
         W->pos = lcp_alloc((size_t)n, sizeof(int));

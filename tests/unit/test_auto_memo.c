@@ -104,7 +104,7 @@ int main(void)
     }
 
     /* too large to keep: not kept (the last stays) */
-    const char *big[] = {"size", "200", "density", "1", "seed", "1", NULL};
+    const char *big[] = {"size", "700", "density", "1", "seed", "1", NULL}; /* 5.9 MB > LCP_AUTO_MEMO_BYTES */
     lcp_problem r;
     CHECK(gen("random-spd", big, &r) == 0);
     lcp_auto_memo_put(&r, NULL, &fq);
