@@ -318,6 +318,12 @@ static void report(const cli *c, const run_report *r)
             cJSON_AddNumberToObject(j, "ref_tol", c->ref_tol);
         }
         if (r->message && *r->message) cJSON_AddStringToObject(j, "message", r->message);
+        if (c->d.done) { /* --sensitivity / --adjoint: the flags of the derivative written */
+            cJSON *dv = cJSON_AddObjectToObject(j, "derivative");
+            cJSON_AddNumberToObject(dv, "degenerate_rows", c->d.degenerate);
+            cJSON_AddBoolToObject(dv, "minimum_norm", c->d.minimum_norm);
+            cJSON_AddNumberToObject(dv, "null_space", c->d.null_space);
+        }
         if (*o->auto_reason) {
             cJSON_AddStringToObject(j, "auto_reason", o->auto_reason);
             cJSON_AddNumberToObject(j, "auto_time_s", o->auto_time_s);

@@ -242,6 +242,9 @@ int lcp_cli_diff(lcp_cli_diff_opts *d, const lcp_problem *p, const double *x, do
     snprintf(note, sizeof note, "; degenerate rows %d; %s", rc ? 0 : lcp_diff_count_degenerate(&D),
              !rc && D.pinv ? "minimum-norm (the Jacobian is singular)" : "unique");
     if (D.pinv) snprintf(note + strlen(note), sizeof note - strlen(note), ", null space %d", D.nullity);
+    d->degenerate = rc ? 0 : lcp_diff_count_degenerate(&D);
+    d->minimum_norm = !rc && D.pinv;
+    d->null_space = !rc && D.pinv ? D.nullity : 0;
     char comment[512];
     double *const *v = (double *const *)d->dir;
     if (!rc && d->sensitivity) {
@@ -273,6 +276,7 @@ int lcp_cli_diff(lcp_cli_diff_opts *d, const lcp_problem *p, const double *x, do
             if (!rc) rc = write_vec(dir, "grad_e.mtx", gb, n, err); /* b = J v + e */
         }
     }
+    d->done = !rc;
     free(out);
     lcp_diff_free(&D);
     return rc;

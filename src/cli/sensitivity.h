@@ -15,6 +15,8 @@ typedef struct {
     const char *adjoint, *adjoint_out;         /* G.mtx -> DIR of gradients */
     double *db, *g;                            /* read by lcp_cli_diff_check */
     double *dir[LCP_DIR_N];                    /* the direction (dir[LCP_DIR_B] is db) */
+    /* what lcp_cli_diff found (--json's "derivative"): done 1 once written */
+    int done, degenerate, minimum_norm, null_space;
 } lcp_cli_diff_opts;
 
 /* Before the solve: the options in pairs, no --cone, the vectors (and a

@@ -68,6 +68,16 @@ vec 36 '1' >"$T/ones.mtx"
 check "redundant contacts (singular Jacobian): exit 0, the minimum-norm derivative flagged in the file ($(grep -m1 minimum-norm "$T/d4.mtx"))" \
     sh -c "[ $rc -eq 0 ] && grep -q '^% .*minimum-norm.*null space [1-9]' '$T/d4.mtx'"
 check "a regular Jacobian's derivative says unique" grep -q '^% .*unique' "$T/dx.mtx"
+# the same flags in --json's "derivative"
+"$LCP" -s pgs --quiet --json "$T/pyr" --sensitivity "$T/ones.mtx" --sensitivity-out "$T/d4.mtx" >"$T/j4.json" 2>"$T/e"
+"$LCP" --quiet --json "$T/col" --sensitivity "$T/db.mtx" --sensitivity-out "$T/d5.mtx" >"$T/j5.json" 2>"$T/e"
+"$LCP" --quiet --json "$T/col" >"$T/j6.json" 2>"$T/e"
+check "--json: the singular Jacobian's derivative flagged minimum-norm with its null space" python3 -c "
+import json, sys; d = json.load(open('$T/j4.json'))['derivative']
+sys.exit(not (d['minimum_norm'] is True and d['null_space'] >= 1 and d['degenerate_rows'] >= 0))"
+check "--json: a regular one not, and no \"derivative\" without --sensitivity or --adjoint" python3 -c "
+import json, sys; d = json.load(open('$T/j5.json'))['derivative']
+sys.exit(not (d['minimum_norm'] is False and d['null_space'] == 0 and 'derivative' not in json.load(open('$T/j6.json'))))"
 
 # the largest relative difference of dx (file DX) from central differences
 # of two solutions (files XP, XM) at +-1e-6
