@@ -166,7 +166,10 @@ int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
     if (n == 0 || !A->p) return 1;
     double amax = 0.0;
     long nnz = lcp_csr_nnz(A);
-    for (long k = 0; k < nnz; k++) amax = fmax(amax, fabs(A->x[k]));
+    for (long k = 0; k < nnz; k++) { /* fmax's result (a NaN is passed over), without its call an entry */
+        double a = fabs(A->x[k]);
+        if (a > amax) amax = a;
+    }
     double lim = tol * amax;
     /* No transpose: the rows are visited in order and cur[j] walks the lower
      * part of row j, (j, i) for i < j in increasing i, in step with the

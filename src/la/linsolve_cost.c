@@ -12,6 +12,10 @@ int lcp_linsolve_prefer_sparse(const lcp_csr *A, double *sparse_flops, double *d
 {
     int m = A->m;
     double n = m, sp = 0, dense = n * n * n / 3;
+    if (!sparse_flops && dense <= SPARSE_SETUP) { /* the set-up alone costs more than dense: no pass needed */
+        if (dense_flops) *dense_flops = dense;
+        return 0;
+    }
     int *first = malloc((size_t)(m > 0 ? m : 1) * sizeof *first);
     if (!first) { /* no memory for the estimate: the old rule */
         if (sparse_flops) *sparse_flops = -1;

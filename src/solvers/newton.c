@@ -181,12 +181,38 @@ typedef struct {
     lcp_sparse_factor sf;        /* UMFPACK on that pattern */
 } newton_work;
 
+/* buf[len..] = t, cut at size (size >= 1): the new length */
+static size_t put_text(char *buf, size_t size, size_t len, const char *t)
+{
+    while (*t && len + 1 < size) buf[len++] = *t++;
+    buf[len] = '\0';
+    return len;
+}
+
+/* the same with v in decimal */
+static size_t put_long(char *buf, size_t size, size_t len, long v)
+{
+    char d[24];
+    int k = 0;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    do d[k++] = (char)('0' + u % 10); while ((u /= 10) && k < 22);
+    if (v < 0) d[k++] = '-';
+    while (k > 0 && len + 1 < size) buf[len++] = d[--k];
+    buf[len] = '\0';
+    return len;
+}
+
 /* phi(a, b) = a + b - sqrt(a^2 + b^2) without cancellation (2ab / (a + b + r)
  * when a + b > 0); da, db (if not NULL): 1 - a/r, 1 - b/r, also free of
  * cancellation.  Returns r = sqrt(a^2 + b^2); da, db are unset when r = 0. */
 static double fb(double a, double b, double *phi, double *da, double *db)
 {
-    double r = hypot(a, b), s = a + b;
+    /* sqrt(a^2 + b^2) where it cannot overflow or underflow (libm's hypot costs several times that: it runs
+     * for every row at every merit evaluation) */
+    double fa = fabs(a), fb2 = fabs(b);
+    double r = fa < 1e150 && fb2 < 1e150 && (fa > 1e-150 || fb2 > 1e-150 || (a == 0 && b == 0)) ? sqrt(a * a + b * b)
+                                                                                                : hypot(a, b),
+           s = a + b;
     *phi = s > 0 ? 2.0 * a * b / (s + r) : s - r;
     if (da && r > 0) {
         *da = (a > 0 ? b * b / (r + a) : r - a) / r; /* (r - a) / r */
@@ -323,6 +349,41 @@ static int sparse_setup(newton_work *W, lcp_err *err)
  * becomes column pos[i]: H holds the transpose, equal to it for Cholesky,
  * solved with dgetrs "T" for LU).  Returns 0, 1 when the system is
  * singular, or LCP_ERROR. */
+/* Systems of up to SMALL_CHOL rows: Cholesky and the two triangular solves
+ * here (LAPACK's dpotrf and dpotrs cost more in their calls -- OpenBLAS's
+ * buffer lock and dispatch -- than in their flops at these sizes).  H: the
+ * lower triangle of an m x m column-major matrix, overwritten by L; b:
+ * overwritten by the solution.  0, or j + 1 where the pivot of column j is
+ * not positive (dpotrf's info; b is then untouched). */
+#define SMALL_CHOL 32
+static int small_cholesky(int m, double *H, double *b)
+{
+    for (int j = 0; j < m; j++) {
+        double *cj = H + (size_t)j * m, d = cj[j];
+        for (int k = 0; k < j; k++) d -= H[(size_t)k * m + j] * H[(size_t)k * m + j];
+        if (!(d > 0)) return j + 1;
+        d = sqrt(d);
+        cj[j] = d;
+        for (int i = j + 1; i < m; i++) {
+            double v = cj[i];
+            for (int k = 0; k < j; k++) v -= H[(size_t)k * m + i] * H[(size_t)k * m + j];
+            cj[i] = v / d;
+        }
+    }
+    for (int i = 0; i < m; i++) { /* L y = b */
+        double v = b[i];
+        for (int k = 0; k < i; k++) v -= H[(size_t)k * m + i] * b[k];
+        b[i] = v / H[(size_t)i * m + i];
+    }
+    for (int i = m - 1; i >= 0; i--) { /* L' x = y */
+        const double *ci = H + (size_t)i * m;
+        double v = b[i];
+        for (int k = i + 1; k < m; k++) v -= ci[k] * b[k];
+        b[i] = v / ci[i];
+    }
+    return 0;
+}
+
 static int dense_solve(newton_work *W, lcp_err *err)
 {
     const lcp_csr *A = W->A;
@@ -357,10 +418,11 @@ static int dense_solve(newton_work *W, lcp_err *err)
             col[a] += W->delta + ma[i] / mb[i];
             rr[a] = rhs[i] / mb[i] - acc;
         }
-        dpotrf_("L", &m, H, &m, &info);
+        if (m <= SMALL_CHOL) info = small_cholesky(m, H, rr);
+        else dpotrf_("L", &m, H, &m, &info);
         if (info < 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "dpotrf: argument %d invalid", -info);
         if (info == 0) {
-            dpotrs_("L", &m, &one, H, &m, rr, &m, &info);
+            if (m > SMALL_CHOL) dpotrs_("L", &m, &one, H, &m, rr, &m, &info);
             for (int a = 0; a < m; a++) d[W->fidx[a]] = rr[a];
             W->nchol++;
             return 0;
@@ -514,9 +576,9 @@ static int newton_step(newton_work *W, const double *z, double psi, lcp_err *err
 static void work_free(newton_work *W)
 {
     lcp_csr_free(&W->At);
-    double *dv[] = {W->b, W->sc, W->z, W->w, W->phi, W->da, W->db, W->ma, W->mb, W->rhs, W->g, W->d,
-                    W->ad, W->hg, W->zt, W->wt, W->tmp, W->rowsum, W->colsum, W->sv, W->rr, W->Hx};
-    for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
+    free(W->b); /* the block of the n-vectors b ... sv (newton_solve_lcp) */
+    free(W->rr);
+    free(W->Hx);
     lcp_scratch_give(LCP_SCRATCH_DENSE_M, W->H);
     free(W->ipiv);
     free(W->pos);
@@ -549,11 +611,13 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                         DENSE_MAX);
     double **dv[] = {&W->b, &W->sc, &W->z,  &W->w,  &W->phi, &W->da,  &W->db,     &W->ma,     &W->mb, &W->rhs,
                      &W->g, &W->d,  &W->ad, &W->hg, &W->zt,  &W->wt,  &W->rowsum, &W->colsum, &W->tmp, &W->sv};
-    for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++)
-        if (!(*dv[i] = lcp_alloc((size_t)n, sizeof(double)))) {
-            rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-            goto done;
-        }
+    enum { NV = sizeof dv / sizeof dv[0] };
+    double *blk = lcp_alloc((size_t)NV * (size_t)(n > 0 ? n : 1), sizeof(double)); /* one block: W->b first */
+    if (!blk) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < NV; i++) *dv[i] = blk + i * (size_t)(n > 0 ? n : 1);
     const lcp_csr *A = W->A = &p->A;
     for (int i = 0; i < n; i++) {
         double a = lcp_csr_diag(A, i);
@@ -715,14 +779,23 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                        : !W->nlu                    ? "dense Cholesky (LAPACK)" /* or nothing factored yet */
                        : W->nchol                   ? "dense Cholesky, then LU (LAPACK)"
                                                     : "dense LU, Cholesky failed (LAPACK)";
-    char sizes[32] = "";                                     /* the mean size of the reduced systems */
-    if (W->nsys > 0) snprintf(sizes, sizeof sizes, "; mean size %.0f/%d", W->msum / (double)W->nsys, n);
-    char steps[72];                                          /* which steps were taken */
-    if (use_min)
-        snprintf(steps, sizeof steps, "%d min-map, %d FB Newton, %d gradient steps", min_steps, newton_steps,
-                 gradient_steps);
-    else
-        snprintf(steps, sizeof steps, "%d Newton, %d gradient steps", newton_steps, gradient_steps);
+    /* the mean size of the reduced systems; which steps were taken (appends: no formatted print a solve) */
+    char sizes[48] = "", steps[96] = "";
+    size_t ls = 0, lt = 0;
+    if (W->nsys > 0) {
+        ls = put_text(sizes, sizeof sizes, ls, "; mean size ");
+        ls = put_long(sizes, sizeof sizes, ls, (long)nearbyint(W->msum / (double)W->nsys)); /* as %.0f */
+        ls = put_text(sizes, sizeof sizes, ls, "/");
+        put_long(sizes, sizeof sizes, ls, n);
+    }
+    if (use_min) {
+        lt = put_long(steps, sizeof steps, lt, min_steps);
+        lt = put_text(steps, sizeof steps, lt, " min-map, ");
+    }
+    lt = put_long(steps, sizeof steps, lt, newton_steps);
+    lt = put_text(steps, sizeof steps, lt, use_min ? " FB Newton, " : " Newton, ");
+    lt = put_long(steps, sizeof steps, lt, gradient_steps);
+    put_text(steps, sizeof steps, lt, " gradient steps");
     if (info->status == LCP_ERROR) {
         /* message already set (factorization failure) */
     } else if (why && mon->last.residual <= ROUNDING_RESIDUAL) {
@@ -736,7 +809,11 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                  "%.3g; %s; %s)",
                  why ? why : "NaN or overflow", psi, steps, path);
     } else {
-        snprintf(info->message, sizeof info->message, "%s%s%s; %s", path, how, sizes, steps);
+        size_t lm = put_text(info->message, sizeof info->message, 0, path);
+        lm = put_text(info->message, sizeof info->message, lm, how);
+        lm = put_text(info->message, sizeof info->message, lm, sizes);
+        lm = put_text(info->message, sizeof info->message, lm, "; ");
+        put_text(info->message, sizeof info->message, lm, steps);
     }
 done:
     work_free(W);
