@@ -39,6 +39,15 @@ static inline double lcp_csr_row_dot(const int *restrict aj, const double *restr
 {
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     int e = lo;
+    if (hi - lo >= 16 && aj[hi - 1] - aj[lo] == hi - lo - 1) { /* columns in one run (a dense row): no gather */
+        const double *restrict xs = x + (aj[lo] - lo);           /* (sorted, no duplicates: x[aj[e]] = xs[e]) */
+        for (; e + 4 <= hi; e += 4) {
+            s0 += ax[e] * xs[e];
+            s1 += ax[e + 1] * xs[e + 1];
+            s2 += ax[e + 2] * xs[e + 2];
+            s3 += ax[e + 3] * xs[e + 3];
+        }
+    }
     for (; e + 4 <= hi; e += 4) {
         s0 += ax[e] * x[aj[e]];
         s1 += ax[e + 1] * x[aj[e + 1]];

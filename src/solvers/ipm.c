@@ -391,8 +391,8 @@ static int ipm_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     }
     /* --linsolve pcg, or -p NAME with --linsolve auto: conjugate gradients */
     int pcg = s->linsolve == LCP_LINSOLVE_PCG || (s->precond && s->linsolve == LCP_LINSOLVE_AUTO);
-    double sp_flops = 0, de_flops = 0; /* --linsolve auto: the predicted costs (src/la/linsolve_cost.c) */
-    int cheaper = s->linsolve == LCP_LINSOLVE_AUTO && !pcg && lcp_linsolve_prefer_sparse(&p->A, &sp_flops, &de_flops);
+    /* --linsolve auto: the cheaper by the predicted costs (src/la/linsolve_cost.c) */
+    int cheaper = s->linsolve == LCP_LINSOLVE_AUTO && !pcg && lcp_linsolve_prefer_sparse(&p->A, NULL, NULL);
     int sparse = s->linsolve == LCP_LINSOLVE_SPARSE || pcg || (s->linsolve == LCP_LINSOLVE_AUTO && (n > AUTO_DENSE_MAX || cheaper));
     if (s->precond && !pcg)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "ipm: -p %s preconditions --linsolve pcg only",
