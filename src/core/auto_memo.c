@@ -1,7 +1,7 @@
 /* src/core/auto_memo.c: auto's last choice on this thread; see auto_memo.h. */
 #include "auto_memo.h"
+#include "per_thread.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,29 +28,13 @@ typedef struct {
     lcp_auto_choice ch;
 } memo;
 
-static pthread_key_t memo_key;
-static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
-static int memo_ok;
-
-static void memo_destroy(void *v)
+static void memo_cleanup(void *v)
 {
     memo *m = v;
     free(m->data);
-    free(m);
 }
 
-static void memo_init(void) { memo_ok = pthread_key_create(&memo_key, memo_destroy) == 0; }
-
-static memo *this_thread(int create)
-{
-    if (pthread_once(&memo_once, memo_init) || !memo_ok) return NULL;
-    memo *m = pthread_getspecific(memo_key);
-    if (!m && create && (m = calloc(1, sizeof *m)) && pthread_setspecific(memo_key, m)) {
-        free(m);
-        m = NULL;
-    }
-    return m;
-}
+static memo *this_thread(int create) { return lcp_per_thread(LCP_PER_THREAD_AUTO_MEMO, sizeof(memo), memo_cleanup, create); }
 
 /* p's scalars and arrays; the bytes of the arrays and of b's bits in all. */
 static size_t describe(const lcp_problem *p, const char *model, memo_head *h, memo_parts *q)

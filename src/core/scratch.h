@@ -14,15 +14,16 @@
 
 #include <stddef.h>
 
-#define LCP_SCRATCH_MAX ((size_t)32 << 20)
+#define LCP_SCRATCH_MAX ((size_t)32 << 20) /* LCP_SCRATCH_SWEEP: 4 MiB */
 
 typedef enum {
     LCP_SCRATCH_DENSE_A, /* a dense copy of A (ipm) */
     LCP_SCRATCH_DENSE_M, /* a dense matrix to factor (ipm's M, the Newton solvers' H) */
+    LCP_SCRATCH_SWEEP,   /* pgs's fused sweeps: the padded A, x_old, w, the partials (kept up to 4 MiB) */
     LCP_SCRATCH_SLOTS
 } lcp_scratch_slot;
 
-/* bytes from this thread's slot where it is free and bytes <= LCP_SCRATCH_MAX, else from malloc
+/* bytes from this thread's slot where it is free and bytes <= the slot's cap, else from malloc
  * (subject to --max-memory as lcp_alloc); NULL when out of memory. */
 void *lcp_scratch_take(lcp_scratch_slot slot, size_t bytes);
 /* Gives back what lcp_scratch_take returned (the slot's buffer, or frees a malloc'd one); NULL is fine. */

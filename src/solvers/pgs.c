@@ -39,12 +39,12 @@
  * loop of whole steps a row: padded_build below), and sums w_i in the
  * residual's order (lcp_csr_row_dot, four running sums).
  */
+#include "../core/scratch.h"
 #include "solver.h"
 #include "../la/spectral.h"
 
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,62 +292,11 @@ static void padded_build(const lcp_csr *A, lcp_csr *a)
 }
 
 /* fused_solve's workspace (the padded A, x_old, the chunk's w, the
- * partials) in one block: a thread keeps its block between solves, up to
- * WS_KEEP bytes, so that a small problem solved again and again allocates
- * nothing and touches no fresh page (a page fault on a virtual machine
- * costs microseconds: more than a sweep of a small problem).  Freed when
- * the thread ends; a solve nested in another one's takes its own block. */
-#define WS_KEEP ((size_t)4 << 20)
-typedef struct {
-    void *buf;
-    size_t cap; /* bytes */
-    int busy;
-} ws_block;
-static pthread_key_t ws_key;
-static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
-static int ws_ok;
-
-static void ws_destroy(void *v)
-{
-    ws_block *c = v;
-    free(c->buf);
-    free(c);
-}
-
-static void ws_key_init(void) { ws_ok = pthread_key_create(&ws_key, ws_destroy) == 0; }
-
-/* bytes of workspace: this thread's block where it fits (*kept: the block
- * to give back), else a fresh one (*kept NULL); NULL without memory. */
-static void *ws_take(size_t bytes, ws_block **kept)
-{
-    *kept = NULL;
-    if (bytes <= WS_KEEP && !pthread_once(&ws_once, ws_key_init) && ws_ok) {
-        ws_block *c = pthread_getspecific(ws_key);
-        if (!c && (c = calloc(1, sizeof *c)) && pthread_setspecific(ws_key, c)) {
-            free(c);
-            c = NULL;
-        }
-        if (c && !c->busy) {
-            if (c->cap < bytes) {
-                free(c->buf);
-                c->buf = malloc(bytes);
-                c->cap = c->buf ? bytes : 0;
-            }
-            if (c->buf) {
-                c->busy = 1;
-                *kept = c;
-                return c->buf;
-            }
-        }
-    }
-    return malloc(bytes);
-}
-
-static void ws_give(void *buf, ws_block *kept)
-{
-    if (kept) kept->busy = 0;
-    else free(buf);
-}
+ * partials) in one block, the thread's LCP_SCRATCH_SWEEP (src/core/scratch.h):
+ * kept between solves (up to 4 MiB), so that a small problem solved again
+ * and again allocates nothing and touches no fresh page (a page fault on a
+ * virtual machine costs microseconds: more than a sweep of a small
+ * problem); a solve nested in another one's takes its own block. */
 
 /* A forward sweep over the rows of an lcp (the bits of lcp_pgs_sweep) that
  * also computes, from the same pass over A, w = A x_old + b with x_old the
@@ -450,7 +399,7 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
     int n = p->n, nchunks = (n + LCP_VERIFY_CHUNK - 1) / LCP_VERIFY_CHUNK;
     long nz = padded_count(&p->A);
     if (nz > INT_MAX) return -1;
-    /* one block (ws_take): the doubles a->x (nz), w (a chunk's rows), the
+    /* one block (lcp_scratch_take): the doubles a->x (nz), w (a chunk's rows), the
      * partials, then the ints a->p (n + 1), a->j (nz); each part on a cache
      * line of its own.  xo apart: the monitor may keep it as its best
      * iterate (lcp_monitor_record_give swaps buffers) */
@@ -460,11 +409,10 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
            o_p = o_parts + WS_LINE((size_t)(nchunks > 0 ? nchunks : 1) * sizeof(lcp_verify_partial)),
            o_j = o_p + WS_LINE(((size_t)n + 1) * sizeof(int)), bytes = o_j + WS_LINE((size_t)(nz > 0 ? nz : 1) * sizeof(int));
 #undef WS_LINE
-    ws_block *kept;
-    char *ws = ws_take(bytes, &kept);
+    char *ws = lcp_scratch_take(LCP_SCRATCH_SWEEP, bytes);
     double *xo = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof(double));
     if (!ws || !xo) {
-        if (ws) ws_give(ws, kept);
+        lcp_scratch_give(LCP_SCRATCH_SWEEP, ws);
         free(xo);
         return -1;
     }
@@ -490,7 +438,7 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
         dx = next;
     }
     free(xo);
-    ws_give(ws, kept);
+    lcp_scratch_give(LCP_SCRATCH_SWEEP, ws);
     return 0;
 }
 
