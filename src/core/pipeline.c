@@ -154,6 +154,47 @@ static int set_order(const lcp_solve_opts *o, const lcp_solver *sv, const lcp_pr
     return 0;
 }
 
+/* auto's probe.  Where the model's pick is not a first-order method and a
+ * few sweeps of the kind's Gauss-Seidel method (pgs; nsgs for friction)
+ * cost a small share of the pick's predicted time, the sweeps run first:
+ * after PROBE_SWEEPS of them their rate (the log of the best residual an
+ * iteration) extrapolated to the tolerance, at a sweep's modelled cost,
+ * must come within the pick's predicted time / LCP_PROBE_MARGIN, else the
+ * monitor cuts the run; where it does, the sweeps go on for up to
+ * LCP_PROBE_MARGIN times the sweeps extrapolated (and the pick's predicted
+ * time as their budget and switch, as any first-order candidate).  Short of
+ * the tolerance the model's candidates run from zero, as without the probe.
+ * The decisions use iterations and residuals only (the same runs whatever
+ * the load): the cost of a sweep is modelled, not timed (the monitor's
+ * probe_cut). */
+#define PROBE_SWEEPS 6        /* the sweeps the rate is taken over */
+#define PROBE_SHARE 0.1       /* those cost at most this share of the pick's predicted time */
+#define SWEEP_S_ENTRY 2e-9    /* a sweep's seconds a stored entry of A (a row's bookkeeping: 3 entries' worth) */
+#define SWEEP_S_FRICTION 4.0  /* a friction sweep (nsgs: a local problem a contact) costs this many times more */
+
+/* The probe's solver and its sweep's modelled seconds, where a probe fits ch's pick (else NULL). */
+static const lcp_solver *probe_plan(const lcp_solve_opts *o, const lcp_problem *wp, const lcp_auto_choice *ch,
+                                    double *sweep_s, double *top)
+{
+    if (strcmp(o->solver, "auto") || ch->ncand < 1 || (ch->cand[0].solver->flags & LCP_SOLVER_LINEAR) || o->reg > 0)
+        return NULL;
+    const lcp_solver *ps = lcp_solver_find(wp->kind & LCP_KIND_FRICTION ? "nsgs" : "pgs");
+    if (!ps || lcp_solver_check(ps, wp, NULL)) return NULL;
+    /* a configuration the model measured for the kind ("NAME=SECONDS" in its ranking): auto's candidates
+     * are the model's */
+    size_t ln = strlen(ps->name);
+    const char *q = ch->predicted;
+    while (q && (strncmp(q, ps->name, ln) || q[ln] != '=')) {
+        q = strchr(q, ',');
+        if (q) q++;
+    }
+    if (!q) return NULL;
+    *top = isfinite(ch->cand[0].t_scaled) && ch->cand[0].t_scaled > 0 ? ch->cand[0].t_scaled : ch->cand[0].t_pred;
+    *sweep_s = SWEEP_S_ENTRY * ((double)lcp_csr_nnz(&wp->A) + 3.0 * wp->n) *
+               (wp->kind & LCP_KIND_FRICTION ? SWEEP_S_FRICTION : 1.0);
+    return isfinite(*top) && PROBE_SWEEPS * *sweep_s <= PROBE_SHARE * *top ? ps : NULL;
+}
+
 /* The runs: the solver (whole or by components), then auto's fallbacks
  * while lcp_auto_next gives one.  x in place; status and info of the last. */
 static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choice *ch, const lcp_solver **svp,
@@ -163,8 +204,23 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
     const lcp_solver *sv = *svp;
     int rc, user_max = s->max_iter;
     double user_tl = s->time_limit, start = mon->t0; /* the caller's limit: of the whole solve, all runs */
-    lcp_auto_run run;
+    lcp_auto_run run, model_run;
     lcp_auto_begin(ch, sv, s->precond, user_max, &run);
+    double sweep_s = 0, top = 0;
+    const lcp_solver *ps = probe_plan(o, wp, ch, &sweep_s, &top), *pick = sv;
+    const lcp_precond_type *pick_precond = s->precond;
+    int probe = ps && (user_max <= 0 || user_max > PROBE_SWEEPS);
+    if (probe) { /* the probe's sweeps first */
+        model_run = run;
+        run = (lcp_auto_run){.solver = ps, .time_limit = fmax(top, LCP_SWITCH_FLOOR), .switch_cpu = top,
+                             .switch_by_rate = 1};
+        sv = ps;
+        s->precond = NULL;
+        *precond = "none";
+        s->probe_iter = PROBE_SWEEPS;
+        s->probe_sweep_s = sweep_s;
+        s->probe_top = top;
+    }
     for (;;) {
         if (run.max_iter > 0) s->max_iter = run.max_iter;
         /* auto's time budget and switch in the thread's CPU time: the same runs whatever the machine's load */
@@ -189,13 +245,40 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         s->time_limit = user_tl;
         s->budget_cpu = s->switch_cpu = 0;
         s->switch_by_rate = 0;
-        if (rc == LCP_INPUT_ERROR && ch->ncand > 1) { /* auto: a candidate that refuses the problem: the next */
+        if (rc == LCP_INPUT_ERROR && (ch->ncand > 1 || probe)) { /* auto: a candidate that refuses the problem: the next */
             rc = 0;
             info->status = LCP_ERROR;
         }
         if (rc) break;
         *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
         if (*status == LCP_TIME_LIMIT && (!mon->budget_hit || mon->interrupted)) break; /* the caller's limit */
+        if (probe) { /* the probe's sweeps ended short of the tolerance: the model's order from zero */
+            s->probe_iter = 0;
+            probe = 0;
+            size_t l = strlen(r->auto_reason);
+            char t1[32], t2[32];
+            lcp_fmt_g3(mon->probe_more, t1);
+            lcp_fmt_g3(top, t2);
+            if (*status == LCP_SOLVED) {
+                snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s solved it in %d iterations (its "
+                         "rate said %s s, %s %s s)", ps->name, info->iterations, t1, pick->name, t2);
+                break;
+            }
+            snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s stopped (%s after %d iterations; "
+                     "its rate said %s s more, %s %s s): %s from zero", ps->name, lcp_status_name(*status),
+                     info->iterations, t1, pick->name, t2, pick->name);
+            run = model_run;
+            memset(x, 0, (size_t)wp->n * sizeof(double));
+            lcp_monitor_free(mon);
+            if (lcp_monitor_init(mon, wp, s, tr)) {
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+                break;
+            }
+            sv = pick;
+            s->precond = pick_precond;
+            *precond = s->precond ? s->precond->name : "none";
+            continue;
+        }
         if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, mon->best.residual < mon->first_residual, &run)) break;
         size_t l = strlen(r->auto_reason);
         snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",

@@ -60,6 +60,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->c0 = NAN;
     mon->w0 = lcp_now_is_wall() ? mon->t0 : lcp_wall_now(); /* a clock read costs ~50 ns here: one where one does */
     mon->eta_cpu = NAN;
+    mon->probe_i0 = -1;
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
         double r0[3] = {0, 0, 0}, e2 = 0.0;
@@ -284,6 +285,41 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
     return 0;
 }
 
+/* auto's probe (s->probe_iter; solver.h): iterations and residuals only, no clock -- the same runs whatever
+ * the load.  The rate is taken over the second half of the probe's iterations (a sweep's fast start, before
+ * the slow modes dominate, would promise too much).  Called at the iterations whose residual was computed. */
+static int probe_cut(lcp_monitor *mon, int iter)
+{
+    const lcp_settings *s = mon->s;
+    if (s->probe_iter <= 0) return 0;
+    double lr = log(fmax(mon->best.residual, 1e-300));
+    if (mon->probe_i0 < 0) { /* the first measured iteration */
+        mon->probe_i0 = iter;
+        mon->probe_l0 = NAN;
+        return 0;
+    }
+    if (!mon->probe_cap) {
+        int half = mon->probe_i0 + (s->probe_iter + 1) / 2;
+        if (isnan(mon->probe_l0)) {
+            if (iter >= half) mon->probe_l0 = lr, mon->probe_i0 = iter; /* the window's start */
+            return 0;
+        }
+        if (iter < mon->probe_i0 + s->probe_iter / 2) return 0;
+        double rate = (mon->probe_l0 - lr) / (iter - mon->probe_i0);
+        double more = rate > 0 ? fmax(lr - log(s->tol), 0) / rate : INFINITY; /* iterations */
+        mon->probe_more = more * s->probe_sweep_s;
+        if (LCP_PROBE_MARGIN * mon->probe_more <= s->probe_top) {
+            mon->probe_cap = iter + s->probe_iter + (int)ceil(LCP_PROBE_MARGIN * more);
+            return 0;
+        }
+    } else if (iter < mon->probe_cap) {
+        return 0;
+    }
+    mon->budget_hit = LCP_CUT_PROBE;
+    mon->status = LCP_TIME_LIMIT;
+    return 1;
+}
+
 /* give: NULL, or the caller's buffer (x = *give), swapped with best_x
  * instead of copied into it */
 static int record(lcp_monitor *mon, int iter, double t, int interrupted, const lcp_metrics *m, const double *x,
@@ -342,7 +378,7 @@ static int record(lcp_monitor *mon, int iter, double t, int interrupted, const l
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
-    if (auto_cut(mon, iter, 1)) return 1;
+    if (auto_cut(mon, iter, 1) || probe_cut(mon, iter)) return 1;
     /* the reward's break-even (lcp_breakeven_step) */
     if (mon->s->reward_alpha > 0 && iter > 0 &&
         lcp_breakeven_step(&mon->breakeven, iter, t, mon->best.residual, mon->s->reward_alpha, mon->s->reward_beta)) {

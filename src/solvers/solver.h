@@ -34,6 +34,12 @@ typedef struct lcp_settings_s {
                            (mon->eta_cpu, from the observed rate) passes that margin is cut (LCP_TIME_LIMIT,
                            mon->budget_hit = LCP_CUT_RATE) */
     int switch_by_rate;
+    /* auto's probe (src/core/pipeline.c): after probe_iter iterations the run's rate (log of the best residual
+     * an iteration) extrapolated to the tolerance at probe_sweep_s seconds an iteration must come within
+     * probe_top / LCP_PROBE_MARGIN, else the run is cut (LCP_TIME_LIMIT, budget_hit = LCP_CUT_PROBE); where it
+     * does, it may take LCP_PROBE_MARGIN times the iterations extrapolated (and probe_iter) more.  0: none */
+    int probe_iter;
+    double probe_sweep_s, probe_top;
     double omega;       /* relaxation; 0 = the solver's default */
     int omega_auto;     /* --omega auto: estimate the optimal omega */
     int threads;
@@ -122,6 +128,8 @@ typedef struct lcp_monitor_s {
     double w0, wall_next;   /* the wall clock at the init; the wall time of the next CPU clock read (a system
                                call: read only once the wall time, its bound, could have reached a threshold) */
     lcp_breakeven breakeven; /* the break-even stop (s->reward_alpha) */
+    int probe_i0, probe_cap; /* s->probe_iter: the first measured iteration; the iterations allowed (0: not yet) */
+    double probe_l0, probe_more; /* the log of the best residual there; the seconds extrapolated at probe_iter */
     double eta_cpu;         /* the estimated CPU seconds still to the tolerance: NAN before an estimate,
                                INFINITY where the best residual has not moved over the window */
     double *w;              /* n: workspace, A x + b of the last check */
@@ -231,9 +239,10 @@ enum {
     LCP_SOLVER_LINEAR = 16,  /* a first-order method: its residual falls at a (roughly) linear rate, from any start;
                                 auto extrapolates its time to the tolerance (s->switch_cpu) and warm-starts it */
 };
-enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2, LCP_CUT_STEP = 3, LCP_CUT_NEXT = 4 }; /* lcp_monitor.budget_hit: past
-                                   the budget; the rate; a step predicted past the next's time; a run without a rate
-                                   past it */
+enum { LCP_CUT_BUDGET = 1, LCP_CUT_RATE = 2, LCP_CUT_STEP = 3, LCP_CUT_NEXT = 4, LCP_CUT_PROBE = 5 };
+                                /* lcp_monitor.budget_hit: past the budget; the rate; a step predicted past the
+                                   next's time; a run without a rate past it; auto's probe (s->probe_iter) */
+#define LCP_PROBE_MARGIN 2.0 /* auto's probe goes on where its extrapolated time is this many times below the pick's */
 #define LCP_SWITCH_MARGIN 3.0 /* a run is cut when its estimated time passes this many times the next's */
 #define LCP_SWITCH_FLOOR 0.02 /* seconds of CPU: no cut by the rate or the next's time before it (the time of a
                                  small run varies from run to run by about a millisecond: the same problem must

@@ -186,16 +186,48 @@ case "$rc $(field auto_reason "$T/out")" in
 *) bad "a factorisation past auto's budget: exit $rc '$(field auto_reason "$T/out")'" ;;
 esac
 # and one predicted (at 1e10 flops a second) to take over 3 times the next candidate's predicted time is
-# not started either, inside the budget: newton-min measured at 40 ms (a budget of 0.4 s), pgs at 45 ms
-model2 "$T/m-nm2.model" "newton-min none" 0.04 3 "pgs none" 0.045 20
+# not started either, inside the budget: newton-min measured at 40 ms (a budget of 0.4 s), apgd at 45 ms
+# (not pgs: a model with pgs would have pgs's sweeps probe first, and solve this problem)
+model2 "$T/m-nm2.model" "newton-min none" 0.04 3 "apgd none" 0.045 200
 "$LCP" --json -t 1e-9 --auto-model "$T/m-nm2.model" "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
 case "$rc $(field auto_reason "$T/out")" in
-"0 auto: newton-min ("*"; newton-min stopped (time_limit after 0 iterations): pgs from zero (a factorisation predicted past its time)"*)
-    ok "a factorisation predicted past 3 times the next's time is not started (exit 0, pgs solved)" ;;
+"0 auto: newton-min ("*"; newton-min stopped (time_limit after 0 iterations): apgd from zero (a factorisation predicted past its time)"*)
+    ok "a factorisation predicted past 3 times the next's time is not started (exit 0, apgd solved)" ;;
 *) bad "a factorisation past the next's time: exit $rc '$(field auto_reason "$T/out")'" ;;
 esac
 "$LCP" -s newton-min --json "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
 check "the same newton-min named (no budget): it factorises and solves (exit $rc)" [ $rc -eq 0 ]
+
+# auto's probe: the pick is not first-order (newton-min, predicted 1 s) and the model has pgs for the kind:
+# a few pgs sweeps run first.  On the random SPD problem their rate promises the tolerance far sooner:
+# they go on and solve it; the same runs a second time; no probe under --max-iter 6 (its sweeps)
+model2 "$T/m-probe.model" "newton-min none" 1 3 "pgs none" 2 1000
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-probe.model" "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
+reason=$(field auto_reason "$T/out")
+case "$rc $(field solver "$T/out") $reason" in
+"0 pgs auto: newton-min ("*"; probe: pgs solved it in "*" iterations (its rate said "*" s, newton-min 1 s)")
+    check "the probe's sweeps promise far less than the pick: they go on and solve (independent residual)" \
+        indep "$T/rspd/A.mtx" "$T/rspd/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+*) bad "the probe on a fast problem: exit $rc $(field solver "$T/out") '$reason'" ;;
+esac
+"$LCP" --json -t 1e-9 --auto-model "$T/m-probe.model" "$T/rspd" >"$T/out2" 2>/dev/null
+check "the probe decides by iterations and residuals: the same reason a second time" [ "$(field auto_reason "$T/out2")" = "$reason" ]
+"$LCP" --json -t 1e-9 -n 6 --auto-model "$T/m-probe.model" "$T/rspd" >"$T/out2" 2>/dev/null
+check "no probe within --max-iter 6 (its sweeps): newton-min runs ($(field solver "$T/out2"))" \
+    sh -c "! grep -q '; probe:' '$T/out2' && [ '$(field solver "$T/out2")' = newton-min ]"
+# on the mass-ratio stack the sweeps' rate is slow: cut after the probe's sweeps, newton-min from zero
+"$LCP" info --features --json "$T/mr100" >"$T/feat"
+model2 "$T/m-probe2.model" "newton-min none" 1e-4 3 "pgs none" 1 100000
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-probe2.model" "$T/mr100" >"$T/out" 2>/dev/null; rc=$?
+reason=$(field auto_reason "$T/out")
+case "$rc $(field solver "$T/out") $reason" in
+"0 newton-min auto: newton-min ("*"; probe: pgs stopped (time_limit after "*" iterations; its rate said "*" s more, newton-min 0.0001 s): newton-min from zero")
+    check "the probe's sweeps too slow: cut, newton-min from zero solves (independent residual)" \
+        indep "$T/mr100/A.mtx" "$T/mr100/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+*) bad "the probe on a slow problem: exit $rc $(field solver "$T/out") '$reason'" ;;
+esac
+its=$(printf '%s' "$reason" | sed -n 's/.*probe: pgs stopped (time_limit after \([0-9]*\) iterations.*/\1/p')
+check "the probe's cut comes after its 6 sweeps ($its iterations)" [ -n "$its" ] && [ "$its" -ge 6 ] && [ "$its" -le 12 ]
 
 # a run without a rate to watch is cut once it has run 3 times the next candidate's predicted time (and
 # 20 ms): lemke on Murty's example of 16 rows (2^16 pivots) measured at 5 ms and 100,000 pivots (budgets of
