@@ -187,7 +187,10 @@ int lcp_monitor_poll(void)
 static double cpu_spent(lcp_monitor *mon)
 {
     double c = lcp_cpu_now();
-    if (isnan(mon->c0)) mon->c0 = c - (lcp_wall_now() - mon->w0);
+    /* the CPU time before this first read, unknown without a read at the init: its wall time, but at most a
+     * quarter of the least budget (LCP_SWITCH_FLOOR) -- a thread descheduled before it (a loaded machine) is
+     * not charged the time it waited, and no run is cut for it before 3/4 of that budget of its own CPU */
+    if (isnan(mon->c0)) mon->c0 = c - fmin(lcp_wall_now() - mon->w0, 0.25 * LCP_SWITCH_FLOOR);
     return c - mon->c0;
 }
 
