@@ -9,7 +9,8 @@
  * fast beyond, lemke slower still: a wrong neighbour shows in the ranking
  * or in the predicted time, the weighted (1 / (0.1 + distance)) geometric
  * mean of the neighbours' times.  Then the same with one family left out
- * (leave-one-family-out: the model's scaling computed anew). */
+ * (leave-one-family-out: the model's scaling computed anew), and a model
+ * without a problem of the kind (the fixed order of the build's solvers). */
 #include "check.h"
 #include "core/auto.h"
 #include "io/io.h"
@@ -132,6 +133,30 @@ int main(void)
 
     lcp_auto_model_free(m);
     free(text);
+
+    /* a model without a measured problem of the kind: every solver of the build that takes the problem, in
+     * the fixed order (pgs first), nothing predicted ("-1"); the box-only mprgp (with ichol) only where A is
+     * symmetric: on a column of spheres, not on Murty's example */
+    m = lcp_auto_model_parse("lcpsolve-auto-model 1\nconfig fc3d nsgs none\n", "empty.model", &e);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(lcp_choose_auto_with(&p, m, &ch, &e) == 0);
+        CHECK(ch.neighbours == 0 && ch.ncand >= 2 && !strcmp(ch.solver->name, "pgs"));
+        CHECK(!strncmp(ch.reason, "auto: pgs (empty.model holds no measured lcp problem: the configurations in order",
+                       strlen("auto: pgs (empty.model holds no measured lcp problem: the configurations in order")));
+        CHECK(!strncmp(ch.predicted, "pgs=-1,", 7) && !strstr(ch.predicted, "mprgp"));
+        lcp_problem col;
+        lcp_problem_init(&col);
+        CHECK(lcp_read_problem("problems/column-20", LCP_KIND_NONE, &col, &e) == 0);
+        if (col.n) {
+            CHECK(lcp_choose_auto_with(&col, m, &ch, &e) == 0);
+            CHECK(!strncmp(ch.predicted, "pgs=-1,mprgp -p ichol=-1,", 25));
+            CHECK(ch.ncand >= 2 && !strcmp(ch.cand[1].solver->name, "mprgp") && ch.cand[1].precond &&
+                  !strcmp(ch.cand[1].precond->name, "ichol"));
+        }
+        lcp_problem_free(&col);
+        lcp_auto_model_free(m);
+    }
     lcp_problem_free(&p);
     CHECK_DONE();
 }
