@@ -53,6 +53,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +65,19 @@
 extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Makefile) */
 
 #define KNN 5
+#define NFP ((LCP_NFEATURES + 3) / 4 * 4) /* the features padded to blocks of 4 (the distances' sums) */
+typedef double v2 __attribute__((vector_size(16), aligned(8), may_alias)); /* two lanes of the distances */
 
 typedef struct {
     lcp_kind kind;
     char solver[32], precond[32];
+    /* resolved once when the model is read (the choice runs at every solve of auto): the solver and
+     * preconditioner (sv NULL: not in this build, or the preconditioner is not, or the solver refuses it),
+     * whether the solver takes box bounds alone and a symmetric A (box_only), and "SOLVER[ -p PRECOND]" */
+    const lcp_solver *sv;
+    const lcp_precond_type *pc;
+    int box_only;
+    char name[80];
 } am_cfg;
 
 typedef struct {
@@ -90,6 +100,11 @@ struct lcp_auto_model {
     int nk[4];
     double mean[4][LCP_NFEATURES], sd[4][LCP_NFEATURES];
     int *of_kind[4]; /* the samples of each kind, in order (nk[q] of them) */
+    /* the same per kind for the distances: each feature's weight 1 / sd^2 (0 where sd <= 1e-9, and in
+     * the padding), and the samples' features in one block, NFP a sample in of_kind's order (the padding
+     * 0): the nearest are found by one pass over contiguous memory */
+    double w2[4][NFP];
+    double *feat[4];
 };
 
 static int kind_slot(lcp_kind k) { return k == LCP_KIND_LCP ? 0 : k == LCP_KIND_BLCP ? 1 : k == LCP_KIND_CCP ? 2 : 3; }
@@ -118,12 +133,19 @@ static void scale_features(lcp_auto_model *m)
     int fill[4] = {0};
     for (int q = 0; q < 4; q++) {
         free(m->of_kind[q]);
+        free(m->feat[q]);
         m->of_kind[q] = lcp_alloc((size_t)(m->nk[q] > 0 ? m->nk[q] : 1), sizeof(int));
-        if (!m->of_kind[q]) m->nk[q] = 0; /* out of memory: no samples of the kind (the fallback order) */
+        m->feat[q] = lcp_calloc((size_t)(m->nk[q] > 0 ? m->nk[q] : 1) * NFP, sizeof(double));
+        if (!m->of_kind[q] || !m->feat[q]) m->nk[q] = 0; /* out of memory: no samples of the kind (the fallback order) */
+        for (int j = 0; j < NFP; j++)
+            m->w2[q][j] = j < LCP_NFEATURES && m->sd[q][j] > 1e-9 ? 1 / (m->sd[q][j] * m->sd[q][j]) : 0;
     }
     for (int i = 0; i < m->ns; i++) {
         int q = kind_slot(m->s[i].kind);
-        if (m->of_kind[q] && fill[q] < m->nk[q]) m->of_kind[q][fill[q]++] = i;
+        if (m->of_kind[q] && m->feat[q] && fill[q] < m->nk[q]) {
+            memcpy(m->feat[q] + (size_t)fill[q] * NFP, m->s[i].f, sizeof m->s[i].f);
+            m->of_kind[q][fill[q]++] = i;
+        }
     }
 }
 
@@ -143,10 +165,30 @@ static int cfg_name(const am_cfg *c, char *buf, size_t size)
                     strcmp(c->precond, "none") ? c->precond : "");
 }
 
+/* the solvers that take box bounds only (no findex rows) and need a symmetric A: they refuse the rest
+ * at their start */
+static const char *const box_only[] = {"mprgp", "apgd", "pmg", "bb"};
+
+/* what of a configuration does not depend on the problem, once (am_cfg) */
+static void resolve_cfg(am_cfg *c)
+{
+    c->sv = lcp_solver_find(c->solver);
+    c->pc = NULL;
+    c->box_only = 0;
+    for (size_t k = 0; k < sizeof box_only / sizeof *box_only; k++)
+        if (!strcmp(c->solver, box_only[k])) c->box_only = 1;
+    if (c->sv && strcmp(c->precond, "none")) {
+        lcp_err e;
+        c->pc = lcp_precond_find(c->precond);
+        if (!c->pc || lcp_solver_check_precond(c->sv, c->precond, &e)) c->sv = NULL;
+    }
+    cfg_name(c, c->name, sizeof c->name);
+}
+
 void lcp_auto_model_free(lcp_auto_model *m)
 {
     if (!m) return;
-    for (int q = 0; q < 4; q++) free(m->of_kind[q]);
+    for (int q = 0; q < 4; q++) free(m->of_kind[q]), free(m->feat[q]);
     free(m->s);
     free(m);
 }
@@ -201,6 +243,7 @@ lcp_auto_model *lcp_auto_model_parse(const char *text, const char *source, lcp_e
                 return MBAD("config: want KIND SOLVER PRECOND");
             snprintf(c->solver, sizeof c->solver, "%s", sv);
             snprintf(c->precond, sizeof c->precond, "%s", pc);
+            resolve_cfg(c);
             m->ncfg++;
         } else if (!strcmp(w, "problem")) {
             if (!features) return MBAD("a problem line before the features line");
@@ -280,11 +323,8 @@ const char *lcp_auto_model_name(const lcp_auto_model *m, int i) { return m->s[i]
 
 double lcp_auto_model_time(const lcp_auto_model *m, int i, const char *config)
 {
-    for (int c = 0; c < m->ncfg; c++) {
-        char name[80];
-        cfg_name(&m->cfg[c], name, sizeof name);
-        if (m->cfg[c].kind == m->s[i].kind && !strcmp(name, config)) return m->s[i].t[c];
-    }
+    for (int c = 0; c < m->ncfg; c++)
+        if (m->cfg[c].kind == m->s[i].kind && !strcmp(m->cfg[c].name, config)) return m->s[i].t[c];
     return NAN;
 }
 
@@ -317,51 +357,36 @@ int lcp_auto_model_write(const lcp_auto_model *m, FILE *out)
 }
 
 /* the candidates of a kind where a model has none: every solver of the build
- * that takes the kind, in the registry's order (lcp_solver_check sorts out
- * the rest) */
-static const char *const fallback_cfgs[][2] = {
-    {"pgs", "none"}, {"mprgp", "ichol"}, {"ipm", "none"}, {"lemke", "none"}, {"pivot", "none"}, {"newton-fb", "none"},
-    {"admm", "none"}, {"nsgs", "none"}, {"nsn", "none"}, {"socp-ipm", "none"}, {"psor", "none"},
+ * in a fixed order (lcp_solver_check sorts out
+ * the rest); the third column: the name auto shows */
+static const char *const fallback_cfgs[][3] = {
+    {"pgs", "none", "pgs"},       {"mprgp", "ichol", "mprgp -p ichol"}, {"ipm", "none", "ipm"},
+    {"lemke", "none", "lemke"},   {"pivot", "none", "pivot"},           {"newton-fb", "none", "newton-fb"},
+    {"admm", "none", "admm"},     {"nsgs", "none", "nsgs"},             {"nsn", "none", "nsn"},
+    {"socp-ipm", "none", "socp-ipm"}, {"psor", "none", "psor"},
 };
 
 typedef struct {
     const lcp_solver *sv;
     const lcp_precond_type *pc;
-    double t, logt, tmax; /* tmax: the time on the neighbours that solved (scaled), -1 none */
-    double tscaled;       /* the time on all the neighbours (those that solved scaled, failures as in t) */
-    int budget;           /* iterations, from the neighbours that solved; 0 none */
-    char name[80];
+    double t, logt; /* the predicted time and its log */
+    double lscaled; /* the log of the time on all the neighbours (those that solved scaled, failures as in t);
+                     * NAN: none */
+    double lmax;    /* the log of the time on the neighbours that solved (scaled); NAN: none */
+    int budget;     /* iterations, from the neighbours that solved; 0 none */
+    const char *name;
 } ranked;
 
-static int by_time(const void *a, const void *b)
-{
-    double x = ((const ranked *)a)->logt, y = ((const ranked *)b)->logt;
-    return x < y ? -1 : x > y;
-}
-
-/* the solvers that take box bounds only (no findex rows) and need a symmetric A: they refuse the rest
- * at their start */
-static const char *const box_only[] = {"mprgp", "apgd", "pmg", "bb"};
-
-static int candidate(const lcp_problem *p, const lcp_features *f, const char *solver, const char *precond, ranked *r)
+/* a configuration that takes the problem: its solver's check, and the box-only solvers' (the rest of what
+ * it takes is the problem's kind, resolved when the model was read: resolve_cfg) */
+static int candidate(const lcp_problem *p, const lcp_features *f, const am_cfg *c, ranked *r)
 {
     memset(r, 0, sizeof *r);
-    r->sv = lcp_solver_find(solver);
-    if (!r->sv || lcp_solver_check(r->sv, p, NULL)) return 0;
-    if (!(p->kind & LCP_KIND_FRICTION) && (f->v[13] > 0 || !f->symmetric))
-        for (size_t k = 0; k < sizeof box_only / sizeof *box_only; k++)
-            if (!strcmp(solver, box_only[k])) return 0;
-    if (strcmp(precond, "none")) {
-        lcp_err e;
-        r->pc = lcp_precond_find(precond);
-        if (!r->pc || lcp_solver_check_precond(r->sv, precond, &e)) return 0;
-    }
-    /* "SOLVER[ -p PRECOND]", copied (no formatted print: the choice runs at every solve of auto) */
-    size_t ls = strlen(solver), lp = r->pc ? strlen(precond) : 0;
-    if (ls + lp + 5 > sizeof r->name) return 0;
-    memcpy(r->name, solver, ls);
-    if (r->pc) memcpy(r->name + ls, " -p ", 4), memcpy(r->name + ls + 4, precond, lp), ls += 4 + lp;
-    r->name[ls] = '\0';
+    if (!c->sv || lcp_solver_check(c->sv, p, NULL)) return 0;
+    if (c->box_only && !(p->kind & LCP_KIND_FRICTION) && (f->v[13] > 0 || !f->symmetric)) return 0;
+    r->sv = c->sv;
+    r->pc = c->pc;
+    r->name = c->name;
     return 1;
 }
 
@@ -397,29 +422,35 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     ranked r[LCP_AUTO_MAXCFG];
     int nr = 0;
     /* the neighbours: the K nearest samples of the kind in the feature space scaled by the model's standard
-     * deviations (scale_features) */
-    const double *sd = m->sd[kind_slot(p->kind)]; /* (of the samples of the kind) */
-    double w2[LCP_NFEATURES];
-    for (int j = 0; j < LCP_NFEATURES; j++) w2[j] = sd[j] > 1e-9 ? 1 / (sd[j] * sd[j]) : 0;
+     * deviations (scale_features: the weights and the samples' features in one block), by squared
+     * distance (the same order), summed in four lanes (feature j into lane j mod 4; the padding adds 0);
+     * with K found, a sample stops once its partial sum reaches the K-th distance (the sums only grow: the
+     * same neighbours as the full sums) */
+    const int kq = kind_slot(p->kind);
+    const double *w2 = m->w2[kq], *xf = m->feat[kq];
+    double fq[NFP] = {0};
+    memcpy(fq, f, sizeof(double) * LCP_NFEATURES);
     int nb[KNN];
     double nd[KNN];
     int k = 0;
-    const int kq = kind_slot(p->kind);
     for (int ii = 0; ii < m->nk[kq]; ii++) {
-        int i = m->of_kind[kq][ii];
-        const double *fs = m->s[i].f;
-        double d4[4] = {0, 0, 0, 0}; /* squared (the order is the same); four sums, not one chain of adds */
+        const double *fs = xf + (size_t)ii * NFP;
+        v2 a01 = {0, 0}, a23 = {0, 0}; /* lanes 0, 1 and 2, 3: each lane's operations as in scalar code */
         int j = 0;
-        for (; j + 4 <= LCP_NFEATURES; j += 4)
-            for (int u = 0; u < 4; u++) d4[u] += (f[j + u] - fs[j + u]) * (f[j + u] - fs[j + u]) * w2[j + u];
-        for (; j < LCP_NFEATURES; j++) d4[0] += (f[j] - fs[j]) * (f[j] - fs[j]) * w2[j];
-        double d = (d4[0] + d4[1]) + (d4[2] + d4[3]);
+        for (; j < NFP; j += 4) {
+            v2 e01 = *(const v2 *)(fq + j) - *(const v2 *)(fs + j), e23 = *(const v2 *)(fq + j + 2) - *(const v2 *)(fs + j + 2);
+            a01 += e01 * e01 * *(const v2 *)(w2 + j);
+            a23 += e23 * e23 * *(const v2 *)(w2 + j + 2);
+            if (k == KNN && j + 4 < NFP && (a01[0] + a01[1]) + (a23[0] + a23[1]) >= nd[KNN - 1]) break;
+        }
+        if (j < NFP) continue; /* past the K-th */
+        double d = (a01[0] + a01[1]) + (a23[0] + a23[1]);
         int pos = k < KNN ? k++ : KNN;
         while (pos > 0 && nd[pos - 1] > d) {
             if (pos < KNN) nb[pos] = nb[pos - 1], nd[pos] = nd[pos - 1];
             pos--;
         }
-        if (pos < KNN) nb[pos] = i, nd[pos] = d;
+        if (pos < KNN) nb[pos] = m->of_kind[kq][ii], nd[pos] = d;
     }
     for (int q = 0; q < k; q++) nd[q] = sqrt(nd[q]);
     ch->neighbours = k;
@@ -435,7 +466,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         sqgrow[q] = x > 0 ? pow(10, x / 2) : 1;
     }
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
-        if (m->cfg[c].kind != p->kind || !candidate(p, &ch->f, m->cfg[c].solver, m->cfg[c].precond, &r[nr])) continue;
+        if (m->cfg[c].kind != p->kind || !candidate(p, &ch->f, &m->cfg[c], &r[nr])) continue;
         double sw = 0, sl = 0, slg = 0, sws = 0, sls = 0, most = -1;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
@@ -453,22 +484,35 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         }
         r[nr].logt = sw > 0 ? sl / sw : fail + 1 + 1e-3 * c; /* no neighbour: after the measured, in model order */
         r[nr].t = exp(r[nr].logt);
-        r[nr].tscaled = sw > 0 ? exp(slg / sw) : NAN;
+        r[nr].lscaled = sw > 0 ? slg / sw : NAN; /* (exp taken for the candidates that run alone) */
         r[nr].budget = most >= 0 ? (int)fmin(10 * most + 50, 1e8) : 0;
-        r[nr].tmax = sws > 0 ? exp(sls / sws) : -1;
+        r[nr].lmax = sws > 0 ? sls / sws : NAN;
         nr++;
     }
     if (nr == 0) /* a kind the model does not cover */
-        for (size_t c = 0; c < sizeof fallback_cfgs / sizeof *fallback_cfgs; c++)
-            if (candidate(p, &ch->f, fallback_cfgs[c][0], fallback_cfgs[c][1], &r[nr])) {
+        for (size_t c = 0; c < sizeof fallback_cfgs / sizeof *fallback_cfgs; c++) {
+            am_cfg fc = {.kind = p->kind};
+            snprintf(fc.solver, sizeof fc.solver, "%s", fallback_cfgs[c][0]);
+            snprintf(fc.precond, sizeof fc.precond, "%s", fallback_cfgs[c][1]);
+            resolve_cfg(&fc);
+            if (candidate(p, &ch->f, &fc, &r[nr])) {
+                r[nr].name = fallback_cfgs[c][2];
                 r[nr].logt = (double)c;
-                r[nr].t = r[nr].tscaled = NAN;
+                r[nr].t = NAN;
+                r[nr].lscaled = r[nr].lmax = NAN;
                 nr++;
             }
+        }
     if (nr == 0)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "auto: no solver of this build takes this %s problem",
                         lcp_kind_name(p->kind));
-    qsort(r, (size_t)nr, sizeof *r, by_time);
+    /* by predicted time, ties in model order (a stable insertion sort of the few) */
+    for (int c = 1; c < nr; c++) {
+        ranked x = r[c];
+        int q = c;
+        for (; q > 0 && r[q - 1].logt > x.logt; q--) r[q] = r[q - 1];
+        r[q] = x;
+    }
     ch->ncand = nr < LCP_AUTO_MAXCAND ? nr : LCP_AUTO_MAXCAND;
     double first_tb = 0;
     for (int c = 0; c < ch->ncand; c++) {
@@ -476,12 +520,15 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         a->solver = r[c].sv;
         a->precond = r[c].pc;
         a->t_pred = r[c].t;
-        a->t_scaled = r[c].tscaled;
+        a->t_scaled = isnan(r[c].lscaled) ? NAN : exp(r[c].lscaled);
         /* a candidate without a rate to watch (pivoting, Newton) is cut by its iterations */
         a->budget = (r[c].sv->flags & LCP_SOLVER_LINEAR) ? 0 : r[c].budget;
         /* the time budget of a round is the first candidate's for all: a prediction that is off costs
          * rounds, not one long run of a poor candidate */
-        if (c == 0) first_tb = fmax(10 * (r[0].tmax >= 0 ? r[0].tmax : isfinite(r[0].t) ? r[0].t : 0), AUTO_MIN_BUDGET);
+        if (c == 0) {
+            double tmax = isnan(r[0].lmax) ? -1 : exp(r[0].lmax);
+            first_tb = fmax(10 * (tmax >= 0 ? tmax : isfinite(r[0].t) ? r[0].t : 0), AUTO_MIN_BUDGET);
+        }
         a->time_budget = first_tb;
     }
     ch->solver = r[0].sv;
@@ -499,8 +546,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     text rs = {ch->reason, sizeof ch->reason, 0};
     put(&rs, "auto: "), put(&rs, r[0].name);
     if (k > 0) {
-        char kk[16];
-        snprintf(kk, sizeof kk, "%d", k);
+        char kk[2] = {(char)('0' + k), '\0'}; /* k <= KNN < 10 */
         put(&rs, " (predicted "), put_g3(&rs, r[0].t), put(&rs, " s from the "), put(&rs, kk);
         put(&rs, " nearest measured "), put(&rs, lcp_kind_name(p->kind)), put(&rs, " problems of "), put(&rs, m->source);
         put(&rs, ", the nearest "), put(&rs, m->s[nb[0]].family), put(&rs, "/"), put(&rs, m->s[nb[0]].name);
@@ -518,9 +564,10 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
  * slot taken, the least recently used one that no solve is reading (users,
  * counted under the lock: a model is read only inside lcp_choose_auto_with)
  * makes room, and where all are being read the model is read for this solve
- * alone */
+ * alone.  The built-in model, once read, is never replaced or freed: a solve
+ * that finds it read takes it without the lock */
 #define MODEL_SLOTS 16
-static lcp_auto_model *builtin;
+static _Atomic(lcp_auto_model *) builtin;
 static struct {
     char path[1024];
     long long size, mtime_ns, used;
@@ -535,14 +582,16 @@ int lcp_choose_auto_model(const lcp_problem *p, const char *path, lcp_auto_choic
     int owned = 0, slot = -1; /* owned: a model read for this solve alone (no slot left): freed after it */
     struct stat st;
     long long size = -1, mt = -1;
+    if (!path && (m = atomic_load_explicit(&builtin, memory_order_acquire)))
+        return lcp_choose_auto_with(p, m, ch, err);
     if (path && stat(path, &st) == 0) size = (long long)st.st_size, mt = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 #ifdef _OPENMP
 #pragma omp critical(lcp_auto_model_cache)
 #endif
     {
         if (!path) {
-            if (!builtin) builtin = lcp_auto_model_load(NULL, err);
-            m = builtin;
+            m = atomic_load_explicit(&builtin, memory_order_relaxed);
+            if (!m && (m = lcp_auto_model_load(NULL, err))) atomic_store_explicit(&builtin, m, memory_order_release);
         } else {
             int k = 0, free_slot = -1;
             for (; k < MODEL_SLOTS; k++) {

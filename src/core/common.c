@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,8 +197,25 @@ int lcp_fmt_g3(double x, char *buf)
     if (!isfinite(x) || x == 0) return snprintf(buf, 16, "%.3g", x);
     int l = 0;
     if (x < 0) buf[l++] = '-', x = -x;
-    int e = (int)floor(log10(x));
-    double xs = x * pow(10, 2 - e), m = nearbyint(xs); /* the 3 significant digits */
+    int e;
+    double xs;
+    if (x >= 1e-20 && x < 1e20) {
+        /* without log10 and pow (auto's texts, at every solve): the decimal exponent from the binary one
+         * (x in [2^(b-1), 2^b): floor(log10 x) is e or e + 1), and the scaling by an exact power of ten
+         * (10^k, k <= 22, is a double); one off at a power of ten is mended as below */
+        static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        int b = (int)((bits >> 52) & 0x7ff) - 1022; /* x normal here */
+        e = (int)floor((b - 1) * 0.30102999566398120);
+        if (e + 1 >= 0 ? x >= p10[e + 1] : x * p10[-(e + 1)] >= 1) e++;
+        xs = e <= 2 ? x * p10[2 - e] : x / p10[e - 2];
+    } else {
+        e = (int)floor(log10(x));
+        xs = x * pow(10, 2 - e);
+    }
+    double m = nearbyint(xs); /* the 3 significant digits */
     if (fabs(xs - floor(xs) - 0.5) < 1e-9 || e > 300 || e < -300) /* next to a tie, or 10^(2-e) inexact: printf */
         return l + snprintf(buf + l, 16, "%.3g", x);
     if (m >= 1000) m = nearbyint(m / 10), e++;

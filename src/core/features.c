@@ -72,13 +72,10 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
     f->largest = nn;
     f->diameter = 0;
     if (nn <= 0) return 0;
-    int *dist = lcp_alloc((size_t)nn, sizeof *dist), *queue = lcp_alloc((size_t)nn, sizeof *queue);
-    int *parent = f->symmetric ? NULL : lcp_alloc((size_t)nn, sizeof *parent);
-    int *size = f->symmetric ? NULL : lcp_alloc((size_t)nn, sizeof *size);
-    if (!dist || !queue || (!f->symmetric && (!parent || !size))) {
-        free(dist), free(queue), free(parent), free(size);
-        return LCP_ERROR;
-    }
+    /* one block: dist and queue, and parent and size where A is not symmetric (nn each) */
+    int *dist = lcp_alloc((size_t)nn * (f->symmetric ? 2 : 4), sizeof *dist);
+    if (!dist) return LCP_ERROR;
+    int *queue = dist + nn, *parent = f->symmetric ? NULL : queue + nn, *size = f->symmetric ? NULL : queue + 2 * (size_t)nn;
     for (int v = 0; v < nn; v++) dist[v] = -1;
     int comps = 0, tail = 0, bstart = 0, bsize = 0, blast = 0, last, far;
     if (f->symmetric) {
@@ -116,7 +113,7 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
     /* the second sweep, from the farthest node of the first */
     bfs(&p->A, block, blast, dist, queue, bstart, &last, &far);
     f->diameter = far;
-    free(dist), free(queue), free(parent), free(size);
+    free(dist);
     return 0;
 }
 

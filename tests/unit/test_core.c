@@ -1354,6 +1354,31 @@ static void test_fmt_g3(void)
         same += !strcmp(a, b), n++;
     }
     CHECK(same == n);
+    /* the range of auto's predicted times and the like (1e-20..1e20: the way without log10 and pow) */
+    same = n = 0;
+    for (int k = 0; k < 200000; k++) {
+        st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+        double u = (double)(st >> 11) / 9007199254740992.0;
+        double x = pow(10, -21 + 42 * u) * (k & 1 ? -1 : 1);
+        lcp_fmt_g3(x, a);
+        snprintf(b, sizeof b, "%.3g", x);
+        same += !strcmp(a, b), n++;
+    }
+    CHECK(same == n);
+    /* the doubles next to each power of ten of the range, and to the boundaries d.dd5 of a few decades */
+    int nsame = 1;
+    for (int p = -21; p <= 21; p++) {
+        const double mant[] = {1, 9.995, 9.9995, 1.005, 5.555};
+        for (size_t q = 0; q < sizeof mant / sizeof *mant; q++) {
+            double x = mant[q] * pow(10, p), y[3] = {nextafter(x, 0), x, nextafter(x, INFINITY)};
+            for (int r = 0; r < 3; r++) {
+                lcp_fmt_g3(y[r], a);
+                snprintf(b, sizeof b, "%.3g", y[r]);
+                if (strcmp(a, b)) nsame = 0, printf("lcp_fmt_g3(%.17g) = %s, printf %s\n", y[r], a, b);
+            }
+        }
+    }
+    CHECK(nsame);
     const double edge[] = {1, 10, 100, 1000, 1e-5, 1e-4, 1e5, 9.995, 9.9949, 0.0009995, 999.5, 999.49, 99.95, 1e-300, 1e300,
                            0.1, 0.5, 123456, 0.000123456, 1.5e-7, 2.25, 1e21, 1e-21, -0.00172, 4.37e-05, 0.0016, -1};
     int esame = 1;

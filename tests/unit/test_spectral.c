@@ -3,7 +3,10 @@
  * by --solver auto) against the general one (scattered product, LAPACK
  * dstev) and against closed forms: the path Laplacian plus 2 I, whose
  * scaled spectrum is 1 + cos(k pi / (n + 1)) / 2 ... (exact once the Krylov
- * space is the whole space), and a diagonal matrix with a known spread. */
+ * space is the whole space), a singular one, and a nearly singular one.
+ * The symmetric variant finds its Ritz values to a relative 1e-6 (what a
+ * log-condition feature needs, src/la/spectral.c RITZ_RTOL): the checks
+ * against LAPACK allow that much. */
 #include "check.h"
 #include "la/spectral.h"
 
@@ -39,12 +42,21 @@ int main(void)
     double emin = 1 - cos(M_PI / (n + 1)) / 2, emax = 1 + cos(M_PI / (n + 1)) / 2;
     CHECK_NEAR(lo, emin, 1e-6);
     CHECK_NEAR(hi, emax, 1e-6);
-    CHECK_NEAR(lo, lo2, 1e-10); /* the same estimate as LAPACK's */
-    CHECK_NEAR(hi, hi2, 1e-10);
+    CHECK_NEAR(lo, lo2, 1e-6 * lo2); /* the same estimate as LAPACK's, to the relative 1e-6 */
+    CHECK_NEAR(hi, hi2, 1e-6 * hi2);
+    CHECK_NEAR(log10(hi / lo), log10(emax / emin), 1e-6); /* the log-condition feature */
     CHECK(steps == steps2 && steps >= 1 && steps <= n);
-    /* 30 steps: Ritz values inside the spectrum (a lower bound on the condition) */
+    /* 30 steps: Ritz values inside the spectrum (a lower bound on the condition), to the relative 1e-6,
+     * and LAPACK's Ritz values of the same 30 steps to it */
     CHECK(lcp_spectrum_symmetric(&A, 30, &lo, &hi, &steps) == 0);
-    CHECK(lo >= emin - 1e-12 && hi <= emax + 1e-12 && steps <= 30);
+    CHECK(lo >= emin * (1 - 1e-6) && hi <= emax * (1 + 1e-6) && steps <= 30);
+    CHECK(lcp_spectrum(&A, NULL, 30, &lo2, &hi2, &steps2) == 0);
+    CHECK(steps == steps2);
+    CHECK_NEAR(lo, lo2, 1e-6 * lo2);
+    CHECK_NEAR(hi, hi2, 1e-6 * hi2);
+    /* deterministic: the same bits again */
+    CHECK(lcp_spectrum_symmetric(&A, 30, &lo2, &hi2, &steps2) == 0);
+    CHECK(lo == lo2 && hi == hi2);
     lcp_csr_free(&A);
 
     /* a singular one: the path Laplacian (2 inside, 1 at the ends, -1 beside) has lmin = 0 */
@@ -53,7 +65,20 @@ int main(void)
     A.x[lcp_csr_nnz(&A) - 1] = 1.0;   /* row n-1: its diagonal comes last */
     CHECK(lcp_csr_diag(&A, 0) == 1.0 && lcp_csr_diag(&A, n - 1) == 1.0);
     CHECK(lcp_spectrum_symmetric(&A, n, &lo, &hi, &steps) == 0);
-    CHECK(lo < 1e-8 && hi > 1.9 && hi <= 2.0 + 1e-9);
+    CHECK(lo == 0 && hi > 1.9 && hi <= 2.0 * (1 + 1e-6));
+    lcp_csr_free(&A);
+
+    /* nearly singular: the path Laplacian shifted by 1e-8 on the diagonal: the
+     * smallest scaled eigenvalue a few 1e-9, found to the relative 1e-6 as LAPACK finds it (above
+     * the floor, 1e-14 of the largest, under which it reads 0) */
+    tridiag(&A, 10, 2.0 + 1e-8, -1.0);
+    A.x[0] = 1.0 + 1e-8;
+    A.x[lcp_csr_nnz(&A) - 1] = 1.0 + 1e-8;
+    CHECK(lcp_spectrum_symmetric(&A, 10, &lo, &hi, &steps) == 0);
+    CHECK(lcp_spectrum(&A, NULL, 10, &lo2, &hi2, &steps2) == 0);
+    CHECK(lo > 0 && lo2 > 1e-9 && lo2 < 1e-7);
+    CHECK_NEAR(lo, lo2, 1e-6 * lo2);
+    CHECK_NEAR(hi, hi2, 1e-6 * hi2);
     lcp_csr_free(&A);
 
     /* a zero diagonal entry is refused */

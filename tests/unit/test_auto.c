@@ -1,0 +1,162 @@
+/* tests/unit/test_auto.c: --solver auto's prediction (src/core/auto.c) on
+ * hand-written models, against the same prediction computed here by brute
+ * force (every distance, sorted).  The samples differ from the problem's
+ * own features in log_n (the first block of four features the search sums)
+ * or in offdiag_pos_share (the last), ten of them nearly tied (offsets 1.00
+ * ... 1.09) and listed farthest first, then thirty farther ones in a
+ * shuffled order: the search must take each nearer one in, and stops early
+ * on the farther ones.  Configuration pgs is slow on the nearest five and
+ * fast beyond, lemke slower still: a wrong neighbour shows in the ranking
+ * or in the predicted time, the weighted (1 / (0.1 + distance)) geometric
+ * mean of the neighbours' times.  Then the same with one family left out
+ * (leave-one-family-out: the model's scaling computed anew), and a model
+ * without a problem of the kind (the fixed order of the build's solvers). */
+#include "check.h"
+#include "core/auto.h"
+#include "io/io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS 40
+
+static double off[NS], tp[NS], tl[NS];
+static int feat_of(int i) { return i % 2 ? LCP_NFEATURES - 1 : 0; }
+
+/* the expected predicted times of pgs and lemke over the samples i with keep[i] */
+static void expect(const int *keep, double *pgs, double *lemke, int *nearest)
+{
+    double mean[2] = {0, 0}, ss[2] = {0, 0}, sd[2], d[NS];
+    int n = 0, idx[NS];
+    for (int i = 0; i < NS; i++)
+        if (keep[i]) mean[0] += feat_of(i) == 0 ? off[i] : 0, mean[1] += feat_of(i) ? off[i] : 0, n++;
+    mean[0] /= n, mean[1] /= n;
+    for (int i = 0; i < NS; i++)
+        if (keep[i]) {
+            double x0 = feat_of(i) == 0 ? off[i] : 0, x1 = feat_of(i) ? off[i] : 0;
+            ss[0] += (x0 - mean[0]) * (x0 - mean[0]), ss[1] += (x1 - mean[1]) * (x1 - mean[1]);
+        }
+    sd[0] = sqrt(ss[0] / (n - 1)), sd[1] = sqrt(ss[1] / (n - 1));
+    int m = 0;
+    for (int i = 0; i < NS; i++)
+        if (keep[i]) d[i] = off[i] / sd[feat_of(i) ? 1 : 0], idx[m++] = i;
+    for (int a = 1; a < m; a++) /* by distance */
+        for (int b = a; b > 0 && d[idx[b - 1]] > d[idx[b]]; b--) {
+            int t = idx[b];
+            idx[b] = idx[b - 1], idx[b - 1] = t;
+        }
+    double sw = 0, slp = 0, sll = 0;
+    for (int q = 0; q < 5; q++) {
+        double w = 1 / (0.1 + d[idx[q]]);
+        sw += w, slp += w * log(tp[idx[q]]), sll += w * log(tl[idx[q]]);
+    }
+    *pgs = exp(slp / sw), *lemke = exp(sll / sw), *nearest = idx[0];
+}
+
+int main(void)
+{
+    lcp_problem p;
+    lcp_err e = {{0}};
+    lcp_problem_init(&p);
+    CHECK(lcp_read_problem("problems/murty-8", LCP_KIND_NONE, &p, &e) == 0); /* from the repository root */
+    if (!p.n) CHECK_DONE();
+    lcp_features f;
+    CHECK(lcp_features_compute(&p, &f) == 0);
+
+    /* the model: the nearly tied ten farthest first, then the rest shuffled */
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    int order[NS], keep[NS];
+    for (int i = 0; i < NS; i++) {
+        off[i] = i < 10 ? 1 + 0.01 * i : 2 + 0.1 * i;
+        tp[i] = i < 5 ? 1e-3 * (i + 1) : 1e-5; /* pgs: slow on the five nearest, fast beyond */
+        tl[i] = i < 5 ? 2e-2 : 1e-1;           /* lemke: slower than pgs near, slower still far */
+        order[i] = i < 10 ? 9 - i : 10 + (7 * (i - 10) + 3) % 30;
+        keep[i] = 1;
+    }
+    len += (size_t)snprintf(text + len, cap - len, "lcpsolve-auto-model 1\ntime-limit 1\nfeatures");
+    for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %s", lcp_feature_names[j]);
+    len += (size_t)snprintf(text + len, cap - len, "\nconfig lcp pgs none\nconfig lcp lemke none\n");
+    for (int r = 0; r < NS; r++) {
+        int i = order[r];
+        len += (size_t)snprintf(text + len, cap - len, "problem lcp fam%d s%d", i % 3, i);
+        for (int j = 0; j < LCP_NFEATURES; j++)
+            len += (size_t)snprintf(text + len, cap - len, " %.17g", f.v[j] + (j == feat_of(i) ? off[i] : 0));
+        len += (size_t)snprintf(text + len, cap - len, " %.17g 10 %.17g 20\n", tp[i], tl[i]);
+    }
+    CHECK(len < cap);
+    lcp_auto_model *m = lcp_auto_model_parse(text, "test.model", &e);
+    CHECK(m != NULL);
+    if (!m) {
+        printf("%s\n", e.msg);
+        CHECK_DONE();
+    }
+    CHECK(lcp_auto_model_size(m) == NS);
+
+    double want_pgs, want_lemke;
+    int nearest;
+    expect(keep, &want_pgs, &want_lemke, &nearest);
+    char near_name[32];
+    snprintf(near_name, sizeof near_name, "the nearest fam%d/s%d", nearest % 3, nearest);
+    lcp_auto_choice ch;
+    CHECK(lcp_choose_auto_with(&p, m, &ch, &e) == 0);
+    CHECK(ch.neighbours == 5);
+    CHECK(ch.ncand == 2 && !strcmp(ch.solver->name, "pgs"));
+    CHECK(ch.ncand == 2 && !strcmp(ch.cand[1].solver->name, "lemke"));
+    CHECK_NEAR(ch.cand[0].t_pred, want_pgs, 1e-12 * want_pgs);
+    CHECK_NEAR(ch.cand[1].t_pred, want_lemke, 1e-12 * want_lemke);
+    CHECK(strstr(ch.reason, near_name) != NULL);
+    char g3[32], want[96];
+    lcp_fmt_g3(want_pgs, g3);
+    snprintf(want, sizeof want, "pgs=%s,lemke=", g3);
+    CHECK(!strncmp(ch.predicted, want, strlen(want)));
+    /* the same bits a second time (nothing kept from one choice to the next) */
+    lcp_auto_choice ch2;
+    CHECK(lcp_choose_auto_with(&p, m, &ch2, &e) == 0);
+    CHECK(ch2.cand[0].t_pred == ch.cand[0].t_pred && ch2.cand[1].t_pred == ch.cand[1].t_pred &&
+          !strcmp(ch2.predicted, ch.predicted) && !strcmp(ch2.reason, ch.reason));
+
+    /* a family left out: the five nearest of the rest, on the rest's scaling */
+    for (int i = 0; i < NS; i++) keep[i] = i % 3 != 0;
+    CHECK(lcp_auto_model_drop_family(m, "fam0") == NS - (NS + 2) / 3);
+    expect(keep, &want_pgs, &want_lemke, &nearest);
+    snprintf(near_name, sizeof near_name, "the nearest fam%d/s%d", nearest % 3, nearest);
+    CHECK(lcp_choose_auto_with(&p, m, &ch, &e) == 0);
+    CHECK(strstr(ch.reason, near_name) != NULL);
+    for (int c = 0; c < ch.ncand; c++) {
+        double want_c = !strcmp(ch.cand[c].solver->name, "pgs") ? want_pgs : want_lemke;
+        CHECK_NEAR(ch.cand[c].t_pred, want_c, 1e-12 * want_c);
+    }
+    CHECK(ch.ncand == 2 && ch.cand[0].t_pred <= ch.cand[1].t_pred);
+
+    lcp_auto_model_free(m);
+    free(text);
+
+    /* a model without a measured problem of the kind: every solver of the build that takes the problem, in
+     * the fixed order (pgs first), nothing predicted ("-1"); the box-only mprgp (with ichol) only where A is
+     * symmetric: on a column of spheres, not on Murty's example */
+    m = lcp_auto_model_parse("lcpsolve-auto-model 1\nconfig fc3d nsgs none\n", "empty.model", &e);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(lcp_choose_auto_with(&p, m, &ch, &e) == 0);
+        CHECK(ch.neighbours == 0 && ch.ncand >= 2 && !strcmp(ch.solver->name, "pgs"));
+        CHECK(!strncmp(ch.reason, "auto: pgs (empty.model holds no measured lcp problem: the configurations in order",
+                       strlen("auto: pgs (empty.model holds no measured lcp problem: the configurations in order")));
+        CHECK(!strncmp(ch.predicted, "pgs=-1,", 7) && !strstr(ch.predicted, "mprgp"));
+        lcp_problem col;
+        lcp_problem_init(&col);
+        CHECK(lcp_read_problem("problems/column-20", LCP_KIND_NONE, &col, &e) == 0);
+        if (col.n) {
+            CHECK(lcp_choose_auto_with(&col, m, &ch, &e) == 0);
+            CHECK(!strncmp(ch.predicted, "pgs=-1,mprgp -p ichol=-1,", 25));
+            CHECK(ch.ncand >= 2 && !strcmp(ch.cand[1].solver->name, "mprgp") && ch.cand[1].precond &&
+                  !strcmp(ch.cand[1].precond->name, "ichol"));
+        }
+        lcp_problem_free(&col);
+        lcp_auto_model_free(m);
+    }
+    lcp_problem_free(&p);
+    CHECK_DONE();
+}
