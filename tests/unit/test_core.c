@@ -1395,6 +1395,40 @@ static void test_fmt_g3(void)
     CHECK(!strcmp(a, b));
 }
 
+/* lcp_csr_row_dot: a row whose columns are one run (the dense rows' path without the gather) gives the bits of
+ * the gathered sums, entry e on running sum e mod 4, (s0 + s1) + (s2 + s3); a row with a gap takes the gather */
+static double row_dot_reference(const int *aj, const double *ax, const double *x, int lo, int hi)
+{
+    double s[4] = {0, 0, 0, 0};
+    for (int e = lo; e < hi; e++) s[(e - lo) % 4] += ax[e] * x[aj[e]];
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+static void test_row_dot(void)
+{
+    enum { N = 90 };
+    int aj[N];
+    double ax[N], x[N + 40];
+    unsigned u = 12345;
+    for (int k = 0; k < N + 40; k++) {
+        u = u * 1103515245u + 12345u;
+        x[k] = ((double)(u >> 8) / (1 << 24) - 0.5) * pow(10, (int)(u % 7) - 3);
+    }
+    int ok = 1;
+    for (int len = 1; len <= N; len++)
+        for (int start = 0; start < 40; start += 13)
+            for (int gap = 0; gap < 2; gap++) {
+                for (int e = 0; e < len; e++) {
+                    aj[e] = start + e + (gap && e >= len / 2); /* gap: one column skipped halfway */
+                    u = u * 1103515245u + 12345u;
+                    ax[e] = ((double)(u >> 8) / (1 << 24) - 0.5) * pow(10, (int)(u % 5) - 2);
+                }
+                double a = lcp_csr_row_dot(aj, ax, x, 0, len), b = row_dot_reference(aj, ax, x, 0, len);
+                if (memcmp(&a, &b, sizeof a)) ok = 0;
+            }
+    CHECK(ok);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0); /* the closing line survives a sanitizer's exit */
@@ -1417,6 +1451,7 @@ int main(void)
     test_writers();
     test_misc();
     test_fmt_g3();
+    test_row_dot();
     for (int i = 0; i < nmade; i++) free(made[i]);
     rm_tree(tmpdir);
     CHECK(access(tmpdir, F_OK) != 0);
