@@ -21,7 +21,7 @@ typedef struct {
     const lcp_problem *p;   /* borrowed */
     lcp_csr At;             /* A' (row k = column k of A), owned unless at_shared (A symmetric: A itself) */
     int at_shared;
-    int ws_cached;          /* L, Ut, Ad, blk: one buffer, from the thread's cache (pivot.c) */
+    int ws_cached;          /* every array below: one buffer (pv_layout), from the thread's cache (pivot.c) */
     int n;
     int nc;                 /* |C| */
     double *L, *Ut;         /* n x n column-major: A_CC = L U, L unit lower, Ut = U' */
@@ -54,6 +54,7 @@ typedef struct {
     long regs;              /* pivots raised by the regularisation */
     int pivots, pass_start; /* pivots so far, at the start of this pass */
     long guard;             /* pivots a pass may take */
+    int full_rows;          /* every row of A holds all n columns (in order): the monitor's A x + b by contiguous dots */
     int seen;               /* the monitor has seen the current x */
     int quick;              /* no trace: pivots ticked (limits only), x checked at the end of a pass */
     int ticked;             /* pivots ticked since the last check */
@@ -103,6 +104,7 @@ void pivot_perm_sync(pv *W);
  * column-major, leading dimension ld, m columns); and a . b (n entries). */
 void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols, const double *coef, double *y);
 double pivot_dot(int n, const double *a, const double *b);
+double pivot_dot_csr(int n, const double *a, const double *b); /* the same bits as lcp_csr_row_dot on a full row */
 double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out); /* and sum |a_r b_r| */
 void pivot_axpy(int n, double s, const double *c, double *v);                   /* v -= s c */
 double pivot_max_abs(int n, const double *a);

@@ -74,6 +74,21 @@ static inline __attribute__((always_inline)) double dot_body(int n, const double
     return t;
 }
 
+/* a . b over n entries in the order of lcp_csr_row_dot (src/la/csr.h) on a
+ * full row: entry e into sum e mod 4 (one vector lane each), the last 1-3
+ * into sums 0-2, then (s0 + s1) + (s2 + s3) -- the same bits, contiguous. */
+static inline __attribute__((always_inline)) double dot_csr_body(int n, const double *a, const double *b)
+{
+    v4 s = {0, 0, 0, 0};
+    int r = 0;
+    for (; r + 4 <= n; r += 4) s += ld4(a + r) * ld4(b + r);
+    double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    if (r < n) s0 += a[r] * b[r];
+    if (r + 1 < n) s1 += a[r + 1] * b[r + 1];
+    if (r + 2 < n) s2 += a[r + 2] * b[r + 2];
+    return (s0 + s1) + (s2 + s3);
+}
+
 typedef long long vl __attribute__((vector_size(32), aligned(8), may_alias));
 
 static inline __attribute__((always_inline)) v4 vabs(v4 x)
@@ -258,6 +273,11 @@ static double dot_base(int n, const double *a, const double *b)
     return dot_body(n, a, b);
 }
 
+static double dot_csr_base(int n, const double *a, const double *b)
+{
+    return dot_csr_body(n, a, b);
+}
+
 static double dot_abs_base(int n, const double *a, const double *b, double *abs_out)
 {
     return dot_abs_body(n, a, b, abs_out);
@@ -283,6 +303,11 @@ __attribute__((target("avx2"))) static void cols_avx2(int nr, int m, const doubl
 __attribute__((target("avx2"))) static double dot_avx2(int n, const double *a, const double *b)
 {
     return dot_body(n, a, b);
+}
+
+__attribute__((target("avx2"))) static double dot_csr_avx2(int n, const double *a, const double *b)
+{
+    return dot_csr_body(n, a, b);
 }
 
 __attribute__((target("avx2"))) static double dot_abs_avx2(int n, const double *a, const double *b, double *abs_out)
@@ -330,6 +355,11 @@ double pivot_dot(int n, const double *a, const double *b)
     return have_avx2() ? dot_avx2(n, a, b) : dot_base(n, a, b);
 }
 
+double pivot_dot_csr(int n, const double *a, const double *b)
+{
+    return have_avx2() ? dot_csr_avx2(n, a, b) : dot_csr_base(n, a, b);
+}
+
 double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out)
 {
     return have_avx2() ? dot_abs_avx2(n, a, b, abs_out) : dot_abs_base(n, a, b, abs_out);
@@ -367,6 +397,11 @@ void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols,
 double pivot_dot(int n, const double *a, const double *b)
 {
     return dot_base(n, a, b);
+}
+
+double pivot_dot_csr(int n, const double *a, const double *b)
+{
+    return dot_csr_base(n, a, b);
 }
 
 double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out)
