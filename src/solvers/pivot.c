@@ -213,8 +213,9 @@ int pivot_verdict(pv *W, lcp_status st, const char *fmt, ...)
 
 /* The monitor's check of x (lcp_monitor_step): on an A of full rows, w =
  * A x + b by contiguous dots in the order of lcp_csr_row_dot (the same
- * bits as the monitor's CSR walk) and the metrics of x and w
- * (lcp_verify_w), where the monitor reads no clock: no trace, callback,
+ * bits as the monitor's CSR walk) and the metrics of x and w (an lcp by
+ * the partial sums of verify.h, chunk by chunk as verify.c forms them; a
+ * blcp by lcp_verify_w), where the monitor reads no clock: no trace, callback,
  * time limit or reward (then lcp_monitor_step's time is 0 as well), and
  * no --reg (whose w is not A x + b). */
 static int pv_step(pv *W, int iter, const double *x, const double *extra)
@@ -225,9 +226,28 @@ static int pv_step(pv *W, int iter, const double *x, const double *extra)
     if (!W->full_rows || mon->trace || s->on_iteration || s->time_limit > 0 || s->reward_alpha > 0 || p->reg > 0)
         return lcp_monitor_step(mon, iter, x, extra);
     int n = W->n;
-    for (int k = 0; k < n; k++) mon->w[k] = pivot_dot_csr(n, p->A.x + p->A.p[k], x) + p->b[k];
+    double *w = mon->w;
     lcp_metrics m;
-    lcp_verify_w(p, x, mon->w, &m);
+    if (p->kind != LCP_KIND_LCP) {
+        for (int k = 0; k < n; k++) w[k] = pivot_dot_csr(n, p->A.x + p->A.p[k], x) + p->b[k];
+        lcp_verify_w(p, x, w, &m);
+        return lcp_monitor_record(mon, iter, 0.0, 0, &m, x, extra);
+    }
+    lcp_verify_partial t = {0}; /* lcp: the chunks of verify.c, each its comp row by row, then its rows' terms */
+    for (int lo = 0; lo < n; lo += LCP_VERIFY_CHUNK) {
+        int hi = lo + LCP_VERIFY_CHUNK < n ? lo + LCP_VERIFY_CHUNK : n;
+        double comp = 0.0;
+        for (int k = lo; k < hi; k++) {
+            double wk = pivot_dot_csr(n, p->A.x + p->A.p[k], x) + p->b[k];
+            comp += x[k] * wk;
+            w[k] = wk;
+        }
+        lcp_verify_partial c = {.comp = comp};
+        lcp_verify_lcp_rows(&c, x + lo, w + lo, hi - lo, NULL, NULL);
+        if (lo) lcp_verify_add(p, &t, &c);
+        else t = c;
+    }
+    lcp_verify_finish_b(p, &t, mon->bscale, &m);
     return lcp_monitor_record(mon, iter, 0.0, 0, &m, x, extra);
 }
 

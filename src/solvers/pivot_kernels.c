@@ -320,6 +320,18 @@ __attribute__((target("avx2"))) static double max_abs_avx2(int n, const double *
     return max_abs_body(n, a);
 }
 
+/* the two solves of pivot (L z = v, L unit; U y = z with U' stored, U not
+ * unit) each compiled on its own: the flags constant in the loops */
+__attribute__((target("avx2"))) static void trsv_avx2_l(int m, const double *T, size_t ld, double *v)
+{
+    trsv_body(m, T, ld, 0, 1, v);
+}
+
+__attribute__((target("avx2"))) static void trsv_avx2_ut(int m, const double *T, size_t ld, double *v)
+{
+    trsv_body(m, T, ld, 1, 0, v);
+}
+
 __attribute__((target("avx2"))) static void trsv_avx2(int m, const double *T, size_t ld, int trans, int unit,
                                                       double *v)
 {
@@ -367,8 +379,10 @@ double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out)
 
 void pivot_trsv(int m, const double *T, size_t ld, int trans, int unit, double *v)
 {
-    if (have_avx2()) trsv_avx2(m, T, ld, trans, unit, v);
-    else trsv_base(m, T, ld, trans, unit, v);
+    if (!have_avx2()) trsv_base(m, T, ld, trans, unit, v);
+    else if (!trans && unit) trsv_avx2_l(m, T, ld, v);
+    else if (trans && !unit) trsv_avx2_ut(m, T, ld, v);
+    else trsv_avx2(m, T, ld, trans, unit, v);
 }
 
 void pivot_rows_dot(int m, const double *A, size_t ld, const int *rows, int nrows, const double *v, int col, double d,
