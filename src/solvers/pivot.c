@@ -570,7 +570,9 @@ static int drive(pv *W, double *x, int i)
             int k = W->cidx[q];
             double d = dxc[q];
             if (fabs(d) <= DX_ZERO * dxmax) continue;
-            t = MAX2(0.0, d < 0 ? (W->lo[k] - x[k]) / d : (W->hi[k] - x[k]) / d);
+            double bd = d < 0 ? W->lo[k] : W->hi[k];
+            if (d < 0 ? bd == -INFINITY : bd == INFINITY) continue; /* t = inf (an lcp's hi): no division */
+            t = MAX2(0.0, (bd - x[k]) / d);
             if (t < tmin) {
                 tmin = t;
                 kind = B_C_OUT;
@@ -932,6 +934,12 @@ static int dense_transpose(double *D, int n, int test)
     return 1;
 }
 
+/* A(i,i): on a full row (columns 0..n-1 in order) without the search. */
+static double diag_of(const lcp_csr *A, int n, int i)
+{
+    return A->p[i + 1] - A->p[i] == n ? A->x[A->p[i] + i] : lcp_csr_diag(A, i);
+}
+
 static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                        lcp_err *err)
 {
@@ -946,7 +954,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
      * neither P nor symmetric positive semidefinite (where a zero diagonal
      * forces a zero row and column), and a principal pivot on it is zero */
     for (int i = 0; i < n; i++) {
-        if (lcp_csr_diag(&p->A, i) != 0) continue;
+        if (diag_of(&p->A, n, i) != 0) continue;
         int row = -1; /* the first zero-diagonal row with an off-diagonal entry in its row or column */
         for (int k = 0; k < n && row < 0; k++)
             for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) {
