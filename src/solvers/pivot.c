@@ -1023,15 +1023,19 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     }
     W.wscale = 1.0;
     for (int k = 0; k < n; k++) W.wscale = MAX2(W.wscale, fabs(p->b[k]));
-    int no = 0; /* order: free rows, bounded rows, findex rows */
-    for (int pass_kind = 0; pass_kind < 3; pass_kind++)
-        for (int k = 0; k < n; k++) {
-            int fr = p->findex && p->findex[k] >= 0;
-            double lo, hi;
-            lcp_problem_bounds(p, x, k, &lo, &hi);
-            int kind = fr ? 2 : (lo == -INFINITY && hi == INFINITY) ? 0 : 1;
-            if (kind == pass_kind) W.order[no++] = k;
-        }
+    int start[3] = {0, 0, 0}; /* order: free rows, bounded rows, findex rows (each in row order); */
+    for (int k = 0; k < n; k++) { /* the kinds in cand meanwhile (the crash's, later) */
+        int fr = p->findex && p->findex[k] >= 0;
+        double lo, hi;
+        lcp_problem_bounds(p, x, k, &lo, &hi);
+        int kind = fr ? 2 : (lo == -INFINITY && hi == INFINITY) ? 0 : 1;
+        W.cand[k] = kind;
+        start[kind]++;
+    }
+    start[2] = start[0] + start[1];
+    start[1] = start[0];
+    start[0] = 0;
+    for (int k = 0; k < n; k++) W.order[start[W.cand[k]]++] = k;
 
     openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
     info->iterations = 0;
