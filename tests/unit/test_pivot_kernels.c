@@ -1,0 +1,158 @@
+/* tests/unit/test_pivot_kernels.c: the dense kernels of pivot
+ * (src/solvers/pivot_kernels.c, pivot_factor.c) against reference loops.
+ *
+ * - pivot_dot_csr, the contiguous dot of the monitor's check on an A of full
+ *   rows, must give the bits of lcp_csr_row_dot (the residual's CSR walk,
+ *   src/la/csr.h) on the same row, for every length 0..67 (every remainder
+ *   of the steps of four) and values of mixed signs and magnitudes, zeros
+ *   of both signs among them;
+ * - pivot_cc_solve_u on a symmetric A solves U y = z as L' y = D^-1 z
+ *   (U = D L'): with D a diagonal of powers of two, U = D L' is exact in
+ *   floating point and the two ways give the same bits, so the symmetric
+ *   path must equal the general one (U' kept, a division a row) bit for
+ *   bit; and on random factors (U = D L' only to rounding) both must solve
+ *   U y = z to a small relative residual, for |C| = 1..40 in a leading
+ *   dimension larger than |C|;
+ * - pivot_trsv's four forms (L z = v, L' y = v, unit or not) against the
+ *   plain substitution loops, to 1e-12 relative.
+ */
+#include "check.h"
+#include "la/csr.h"
+#include "solvers/pivot_internal.h"
+
+#include <string.h>
+
+static unsigned long long rng = 88172645463325252ULL;
+static double urand(void) /* uniform in [-1, 1) */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
+}
+
+static double mixed(void) /* mixed signs and magnitudes, and zeros of both signs */
+{
+    double u = urand();
+    if (u > 0.9) return 0.0;
+    if (u < -0.9) return -0.0;
+    return urand() * ldexp(1.0, (int)(20 * urand()));
+}
+
+static void test_dot_csr(void)
+{
+    enum { N = 67 };
+    double a[N], x[N];
+    int j[N];
+    for (int n = 0; n <= N; n++)
+        for (int rep = 0; rep < 20; rep++) {
+            for (int k = 0; k < n; k++) {
+                a[k] = mixed();
+                x[k] = mixed();
+                j[k] = k;
+            }
+            double ref = lcp_csr_row_dot(j, a, x, 0, n), got = pivot_dot_csr(n, a, x);
+            CHECK(memcmp(&ref, &got, sizeof ref) == 0);
+        }
+}
+
+/* y: U y = z by the plain loop (U = Ut', Ut lower, leading dimension ld) */
+static void ref_solve_ut(int m, const double *Ut, int ld, double *y)
+{
+    for (int jj = m - 1; jj >= 0; jj--) {
+        double s = y[jj];
+        for (int r = jj + 1; r < m; r++) s -= Ut[r + (size_t)jj * ld] * y[r];
+        y[jj] = s / Ut[jj + (size_t)jj * ld];
+    }
+}
+
+static void test_solve_u(void)
+{
+    enum { MAXM = 40, LD = 45 };
+    static double L[LD * LD], Ut[LD * LD];
+    double z[MAXM], y1[MAXM], y2[MAXM], y3[MAXM];
+    for (int exact = 0; exact < 2; exact++)
+        for (int m = 1; m <= MAXM; m++) {
+            memset(L, 0, sizeof L);
+            memset(Ut, 0, sizeof Ut);
+            for (int q = 0; q < m; q++) { /* column q: L(q, q) = 1, L(r, q) below; Ut(r, q) = D_q L(r, q) */
+                double d = exact ? ldexp(1.0, (int)(6 * urand())) : 0.5 + fabs(urand());
+                L[q + (size_t)q * LD] = 1.0;
+                Ut[q + (size_t)q * LD] = d;
+                for (int r = q + 1; r < m; r++) {
+                    L[r + (size_t)q * LD] = 0.5 * urand();
+                    Ut[r + (size_t)q * LD] = exact ? d * L[r + (size_t)q * LD] : d * L[r + (size_t)q * LD] * (1 + 1e-15 * urand());
+                }
+            }
+            for (int q = 0; q < m; q++) z[q] = urand();
+            pv W;
+            memset(&W, 0, sizeof W);
+            W.n = LD;
+            W.nc = m;
+            W.L = L;
+            W.Ut = Ut;
+            memcpy(y1, z, sizeof z);
+            memcpy(y2, z, sizeof z);
+            memcpy(y3, z, sizeof z);
+            W.at_shared = 1; /* symmetric: L' y = D^-1 z */
+            pivot_cc_solve_u(&W, y1);
+            W.at_shared = 0; /* general: U y = z with U' */
+            pivot_cc_solve_u(&W, y2);
+            ref_solve_ut(m, Ut, LD, y3);
+            if (exact) CHECK(memcmp(y1, y2, (size_t)m * sizeof(double)) == 0);
+            double e1 = 0, e2 = 0, sc = 0; /* U y - z */
+            for (int q = 0; q < m; q++) {
+                double s1 = -z[q], s2 = -z[q];
+                for (int r = q; r < m; r++) {
+                    s1 += Ut[r + (size_t)q * LD] * y1[r];
+                    s2 += Ut[r + (size_t)q * LD] * y2[r];
+                }
+                e1 = fmax(e1, fabs(s1));
+                e2 = fmax(e2, fabs(s2));
+                sc = fmax(sc, fabs(y3[q]));
+            }
+            CHECK(e1 <= 1e-12 * fmax(1.0, sc));
+            CHECK(e2 <= 1e-12 * fmax(1.0, sc));
+        }
+}
+
+static void test_trsv(void)
+{
+    enum { MAXM = 37, LD = 41 };
+    static double T[LD * LD];
+    double v[MAXM], ref[MAXM];
+    for (int trans = 0; trans < 2; trans++)
+        for (int unit = 0; unit < 2; unit++)
+            for (int m = 0; m <= MAXM; m++) {
+                for (int c = 0; c < m; c++)
+                    for (int r = c; r < m; r++) T[r + (size_t)c * LD] = r == c ? 1.0 + fabs(urand()) : 0.3 * urand();
+                for (int q = 0; q < m; q++) v[q] = ref[q] = urand();
+                pivot_trsv(m, T, LD, trans, unit, v);
+                if (!trans) /* T z = v, forward */
+                    for (int r = 0; r < m; r++) {
+                        double s = ref[r];
+                        for (int c = 0; c < r; c++) s -= T[r + (size_t)c * LD] * ref[c];
+                        ref[r] = unit ? s : s / T[r + (size_t)r * LD];
+                    }
+                else /* T' y = v, backward */
+                    for (int r = m - 1; r >= 0; r--) {
+                        double s = ref[r];
+                        for (int c = r + 1; c < m; c++) s -= T[c + (size_t)r * LD] * ref[c];
+                        ref[r] = unit ? s : s / T[r + (size_t)r * LD];
+                    }
+                double err = 0, sc = 1;
+                for (int q = 0; q < m; q++) {
+                    err = fmax(err, fabs(v[q] - ref[q]));
+                    sc = fmax(sc, fabs(ref[q]));
+                }
+                CHECK(err <= 1e-12 * sc);
+            }
+}
+
+int main(void)
+{
+    test_dot_csr();
+    test_solve_u();
+    test_trsv();
+    CHECK_DONE();
+}
