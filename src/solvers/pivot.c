@@ -73,11 +73,23 @@
  * max|A_k.| sum|dx| leave the test undecided (a CSR row).  A symmetric A
  * has U = D L', so a row joining C takes its row of L from its column of
  * U (l = D^-1 u), and the row that ends its own drive takes u from the
- * direction's first triangular solve: the bordering costs no solve then.
+ * direction's first triangular solve: the bordering costs no solve then;
+ * and the direction's second solve, U y = z, is L' y = D^-1 z (n <= 2048):
+ * the divisions by the pivots all at once, then a unit solve, instead of
+ * a division on the solve's chain at every row (as ODE's L D L').
  * The inner loops (src/solvers/pivot_kernels.c) are written once with
  * GCC's vector extensions and compiled for AVX2 and for the baseline, the
  * same bits either way; the triangular solves of n <= 2048 are theirs
  * (four columns at a time), BLAS dtrsv above.
+ *
+ * Per solve: one workspace (the factors, the dense copy and every vector:
+ * one buffer, kept by the thread between solves up to 32 MiB), no format
+ * for the start note; on an A whose rows all hold n entries the monitor's
+ * checks (the caller's x, the end of a pass) form w = A x + b by
+ * contiguous dots in the order of the residual's CSR walk, the same bits,
+ * and an lcp's metrics from verify.h's partial sums as verify.c forms
+ * them (where the monitor reads no clock: no trace, callback, time limit
+ * or reward, and no --reg).
  *
  * Friction (findex[i] = j): the bounds of row i are -+ mu_i |x_j|.  As in
  * ODE, findex rows are taken after all the others (free rows first, then

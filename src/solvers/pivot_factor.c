@@ -1,7 +1,8 @@
 /* src/solvers/pivot_factor.c: the factors of the clamped block of pivot
  * (src/solvers/pivot.c, whose header describes the method):
  * A_CC = L U without pivoting, L unit lower, U kept as U', dense n x n
- * each; solves by the vector loops of pivot_kernels.c (dtrsv at n > 2048);
+ * each; solves by the vector loops of pivot_kernels.c (dtrsv at n > 2048;
+ * a symmetric A's U y = z as L' y = D^-1 z, U = D L');
  * a row joining C borders the factors (A symmetric: its row of L from its
  * column of U, l = D^-1 u, and u from the drive's first solve), a row
  * leaving C drops its row and column and updates the trailing block by
