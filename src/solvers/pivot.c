@@ -392,9 +392,11 @@ void pivot_perm_sync(pv *W)
     int nc = W->nc, a = 0;
     for (int q = 0; q < nc; q++) {
         int k = W->cidx[q];
-        if (W->ppos[k] < nc) continue;
-        while (W->pos[W->cperm[a]] >= 0) a++; /* a position below |C| holding a column off C */
-        perm_swap(W, a, W->ppos[k]);
+        if (W->ppos[k] >= nc) {
+            while (W->pos[W->cperm[a]] >= 0) a++; /* a position below |C| holding a column off C */
+            perm_swap(W, a, W->ppos[k]);          /* (the columns of C already placed stay) */
+        }
+        W->cpq[q] = W->ppos[k];
     }
 }
 
@@ -498,7 +500,7 @@ static int drive(pv *W, double *x, int i)
         if (W->perm) { /* -d A(C, i) = -d A(i, C)' */
             pivot_perm_sync(W);
             const double *ri = W->Ad + (size_t)i * n;
-            for (int q = 0; q < m; q++) dxc[q] = -dir * ri[W->ppos[W->cidx[q]]];
+            for (int q = 0; q < m; q++) dxc[q] = -dir * ri[W->cpq[q]];
         } else if (W->Ad) { /* -d A(C, i) */
             const double *ci = W->Ad + (size_t)i * n;
             for (int q = 0; q < m; q++) dxc[q] = -dir * ci[W->cidx[q]];
@@ -528,7 +530,7 @@ static int drive(pv *W, double *x, int i)
             if (W->perm) { /* dw_k = A(k, C) dx_C + A(k, i) d on i and the rows at a bound only: the
                             * clamped columns contiguous (Dantzig's scheme, as Bullet and ODE keep it) */
                 int pi = W->ppos[i];
-                for (int q = 0; q < m; q++) W->dxp[W->ppos[W->cidx[q]]] = dxc[q];
+                for (int q = 0; q < m; q++) W->dxp[W->cpq[q]] = dxc[q];
                 pivot_rows_dot(m, W->Ad, (size_t)n, &i, 1, W->dxp, pi, dir, dw);
                 pivot_rows_dot(m, W->Ad, (size_t)n, R, nR, W->dxp, pi, dir, dw);
             } else { /* dw = A dx over the rows up to nr, the moving columns four at a time */
@@ -838,6 +840,7 @@ static size_t pv_layout(pv *W, double *base, size_t n1, int dense)
     PV_TAKE(W->cols, n1 + 1, int);
     PV_TAKE(W->cperm, n1, int);
     PV_TAKE(W->ppos, n1, int);
+    PV_TAKE(W->cpq, n1, int);
     PV_TAKE(W->cidx, n1, int);
     PV_TAKE(W->pos, n1, int);
     PV_TAKE(W->state, n1, int);

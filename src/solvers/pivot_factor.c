@@ -177,7 +177,7 @@ int pivot_c_add(pv *W, int k)
         if (W->perm) { /* A(C, k) = A(k, C)': row k of A, its columns permuted */
             pivot_perm_sync(W);
             const double *rk = W->Ad + (size_t)k * n;
-            for (int q = 0; q < m; q++) u[q] = rk[W->ppos[W->cidx[q]]];
+            for (int q = 0; q < m; q++) u[q] = rk[W->cpq[q]];
         } else if (W->Ad) {
             const double *ck = W->Ad + (size_t)k * n;
             for (int q = 0; q < m; q++) u[q] = ck[W->cidx[q]];

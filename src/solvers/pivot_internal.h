@@ -41,6 +41,7 @@ typedef struct {
     int perm;               /* A symmetric and dense: Ad holds the rows of A with their columns permuted
                              * (cperm), the clamped ones first (positions 0..|C|-1, any order) */
     int *cperm, *ppos;      /* position -> column, column -> position */
+    int *cpq;               /* cpq[q] = ppos[cidx[q]]: the position of C's q-th column (after pivot_perm_sync) */
     double *dxp;            /* a vector in the permuted order */
     int *rlist;             /* the rows at a bound a step may bring to w = 0 (the ratio test's rows) */
     int *cols;              /* the moving columns of a dense step (i, then C), ... */
@@ -97,7 +98,7 @@ void pivot_cc_solve_l(const pv *W, double *v);
 void pivot_cc_solve_u(const pv *W, double *v);
 
 /* pivot.c.  Permuted mode: the columns of Ad swapped so that positions
- * 0..|C|-1 hold C (after C changed); nothing otherwise. */
+ * 0..|C|-1 hold C (after C changed), and cpq set; nothing otherwise. */
 void pivot_perm_sync(pv *W);
 
 /* pivot_kernels.c.  y[0..nr) += sum_q coef[q] A(0..nr, cols[q]) (A
