@@ -237,11 +237,12 @@ static int pv_step(pv *W, int iter, const double *x, const double *extra)
     const lcp_problem *p = W->p;
     if (!W->full_rows || mon->trace || s->on_iteration || s->time_limit > 0 || s->reward_alpha > 0 || p->reg > 0)
         return lcp_monitor_step(mon, iter, x, extra);
-    int n = W->n;
+    int n = W->n, zero = 1; /* x = 0 (the usual start): the row sums are +0 (A is finite), w = b + 0 */
+    for (int k = 0; k < n && zero; k++) zero = x[k] == 0.0;
     double *w = mon->w;
     lcp_metrics m;
     if (p->kind != LCP_KIND_LCP) {
-        for (int k = 0; k < n; k++) w[k] = pivot_dot_csr(n, p->A.x + p->A.p[k], x) + p->b[k];
+        for (int k = 0; k < n; k++) w[k] = (zero ? 0.0 : pivot_dot_csr(n, p->A.x + p->A.p[k], x)) + p->b[k];
         lcp_verify_w(p, x, w, &m);
         return lcp_monitor_record(mon, iter, 0.0, 0, &m, x, extra);
     }
@@ -250,7 +251,7 @@ static int pv_step(pv *W, int iter, const double *x, const double *extra)
         int hi = lo + LCP_VERIFY_CHUNK < n ? lo + LCP_VERIFY_CHUNK : n;
         double comp = 0.0;
         for (int k = lo; k < hi; k++) {
-            double wk = pivot_dot_csr(n, p->A.x + p->A.p[k], x) + p->b[k];
+            double wk = (zero ? 0.0 : pivot_dot_csr(n, p->A.x + p->A.p[k], x)) + p->b[k];
             comp += x[k] * wk;
             w[k] = wk;
         }
