@@ -111,6 +111,36 @@ static inline __attribute__((always_inline)) v4 vmax(v4 a, v4 b)
     return a;
 }
 
+/* 1 where the n x n matrix D (row-major) equals its transpose exactly
+ * (|D_ij - D_ji| > 0 nowhere): 4 x 4 blocks of the upper triangle against
+ * their mirror blocks, transposed in registers, one test a block row. */
+static inline __attribute__((always_inline)) int sym_body(int n, const double *D)
+{
+    const vl i0 = {0, 4, 2, 6}, i1 = {1, 5, 3, 7}, lo = {0, 1, 4, 5}, hi = {2, 3, 6, 7};
+    int nb = n - n % 4;
+    for (int i = 0; i < nb; i += 4) {
+        const double *r0 = D + (size_t)i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
+        vl bad = {0, 0, 0, 0};
+        for (int j = i; j < nb; j += 4) {
+            const double *c0 = D + (size_t)j * n + i, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
+            v4 a0 = ld4(c0), a1 = ld4(c1), a2 = ld4(c2), a3 = ld4(c3); /* rows j..j+3, columns i..i+3 */
+            v4 t0 = __builtin_shuffle(a0, a1, i0), t1 = __builtin_shuffle(a0, a1, i1); /* (a0_0 a1_0 a0_2 a1_2) ... */
+            v4 t2 = __builtin_shuffle(a2, a3, i0), t3 = __builtin_shuffle(a2, a3, i1);
+            v4 m0 = __builtin_shuffle(t0, t2, lo), m1 = __builtin_shuffle(t1, t3, lo); /* columns i, i+1 */
+            v4 m2 = __builtin_shuffle(t0, t2, hi), m3 = __builtin_shuffle(t1, t3, hi); /* columns i+2, i+3 */
+            bad |= vabs(ld4(r0 + j) - m0) > 0;
+            bad |= vabs(ld4(r1 + j) - m1) > 0;
+            bad |= vabs(ld4(r2 + j) - m2) > 0;
+            bad |= vabs(ld4(r3 + j) - m3) > 0;
+        }
+        if (bad[0] | bad[1] | bad[2] | bad[3]) return 0;
+    }
+    for (int i = 0; i < n; i++) /* the last n % 4 columns against their rows */
+        for (int j = i > nb ? i + 1 : nb; j < n; j++)
+            if (fabs(D[(size_t)i * n + j] - D[(size_t)j * n + i]) > 0) return 0;
+    return 1;
+}
+
 /* max |a_r| over n entries (0 when n = 0). */
 static inline __attribute__((always_inline)) double max_abs_body(int n, const double *a)
 {
@@ -273,6 +303,11 @@ static double dot_base(int n, const double *a, const double *b)
     return dot_body(n, a, b);
 }
 
+static int sym_base(int n, const double *D)
+{
+    return sym_body(n, D);
+}
+
 static double dot_csr_base(int n, const double *a, const double *b)
 {
     return dot_csr_body(n, a, b);
@@ -303,6 +338,11 @@ __attribute__((target("avx2"))) static void cols_avx2(int nr, int m, const doubl
 __attribute__((target("avx2"))) static double dot_avx2(int n, const double *a, const double *b)
 {
     return dot_body(n, a, b);
+}
+
+__attribute__((target("avx2"))) static int sym_avx2(int n, const double *D)
+{
+    return sym_body(n, D);
 }
 
 __attribute__((target("avx2"))) static double dot_csr_avx2(int n, const double *a, const double *b)
@@ -372,6 +412,11 @@ double pivot_dot(int n, const double *a, const double *b)
     return have_avx2() ? dot_avx2(n, a, b) : dot_base(n, a, b);
 }
 
+int pivot_symmetric(int n, const double *D)
+{
+    return have_avx2() ? sym_avx2(n, D) : sym_base(n, D);
+}
+
 double pivot_dot_csr(int n, const double *a, const double *b)
 {
     return have_avx2() ? dot_csr_avx2(n, a, b) : dot_csr_base(n, a, b);
@@ -417,6 +462,11 @@ void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols,
 double pivot_dot(int n, const double *a, const double *b)
 {
     return dot_base(n, a, b);
+}
+
+int pivot_symmetric(int n, const double *D)
+{
+    return sym_base(n, D);
 }
 
 double pivot_dot_csr(int n, const double *a, const double *b)

@@ -13,6 +13,9 @@
  *   bit; and on random factors (U = D L' only to rounding) both must solve
  *   U y = z to a small relative residual, for |C| = 1..40 in a leading
  *   dimension larger than |C|;
+ * - pivot_symmetric (the exact symmetry test of the dense copy, in 4 x 4
+ *   blocks) against the test of every pair, each off-diagonal entry of
+ *   symmetric matrices of n = 0..21 changed in turn;
  * - pivot_trsv's four forms (L z = v, L' y = v, unit or not) against the
  *   plain substitution loops, to 1e-12 relative.
  */
@@ -149,9 +152,37 @@ static void test_trsv(void)
             }
 }
 
+/* pivot_symmetric against the test of every pair: symmetric matrices of
+ * n = 0..21 (every remainder of the 4 x 4 blocks), then each off-diagonal
+ * entry in turn changed (by one ulp, and to a zero of the other sign:
+ * equal, still symmetric) */
+static void test_symmetric(void)
+{
+    enum { N = 21 };
+    static double D[N * N];
+    for (int n = 0; n <= N; n++) {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j <= i; j++) D[i * n + j] = D[j * n + i] = urand() > 0.8 ? 0.0 : urand();
+        CHECK(pivot_symmetric(n, D) == 1);
+        int all = 1;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                if (i == j) continue;
+                double keep = D[i * n + j];
+                D[i * n + j] = keep == 0.0 ? -0.0 : nextafter(keep, 2.0);
+                int want = keep == 0.0; /* -0 = +0 */
+                all &= pivot_symmetric(n, D) == want;
+                D[i * n + j] = keep;
+            }
+        CHECK(all);
+        CHECK(pivot_symmetric(n, D) == 1);
+    }
+}
+
 int main(void)
 {
     test_dot_csr();
+    test_symmetric();
     test_solve_u();
     test_trsv();
     CHECK_DONE();
