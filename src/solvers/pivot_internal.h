@@ -107,6 +107,7 @@ void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols,
 double pivot_dot(int n, const double *a, const double *b);
 double pivot_dot_csr(int n, const double *a, const double *b); /* the same bits as lcp_csr_row_dot on a full row */
 int pivot_symmetric(int n, const double *D); /* 1 where D (n x n) = D' exactly */
+void pivot_move(int n, double *dst, const double *src); /* dst[0..n) = src[0..n), front to back (dst <= src) */
 double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out); /* and sum |a_r b_r| */
 void pivot_axpy(int n, double s, const double *c, double *v);                   /* v -= s c */
 double pivot_max_abs(int n, const double *a);

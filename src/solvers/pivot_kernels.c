@@ -141,6 +141,15 @@ static inline __attribute__((always_inline)) int sym_body(int n, const double *D
     return 1;
 }
 
+/* dst[0..n) = src[0..n), front to back (dst <= src: the factor's rows and
+ * columns moved up and left), four at a time: no call for a few entries */
+static inline __attribute__((always_inline)) void move_body(int n, double *dst, const double *src)
+{
+    int r = 0;
+    for (; r + 4 <= n; r += 4) st4(dst + r, ld4(src + r));
+    for (; r < n; r++) dst[r] = src[r];
+}
+
 /* max |a_r| over n entries (0 when n = 0). */
 static inline __attribute__((always_inline)) double max_abs_body(int n, const double *a)
 {
@@ -303,6 +312,11 @@ static double dot_base(int n, const double *a, const double *b)
     return dot_body(n, a, b);
 }
 
+static void move_base(int n, double *dst, const double *src)
+{
+    move_body(n, dst, src);
+}
+
 static int sym_base(int n, const double *D)
 {
     return sym_body(n, D);
@@ -338,6 +352,11 @@ __attribute__((target("avx2"))) static void cols_avx2(int nr, int m, const doubl
 __attribute__((target("avx2"))) static double dot_avx2(int n, const double *a, const double *b)
 {
     return dot_body(n, a, b);
+}
+
+__attribute__((target("avx2"))) static void move_avx2(int n, double *dst, const double *src)
+{
+    move_body(n, dst, src);
 }
 
 __attribute__((target("avx2"))) static int sym_avx2(int n, const double *D)
@@ -412,6 +431,12 @@ double pivot_dot(int n, const double *a, const double *b)
     return have_avx2() ? dot_avx2(n, a, b) : dot_base(n, a, b);
 }
 
+void pivot_move(int n, double *dst, const double *src)
+{
+    if (have_avx2()) move_avx2(n, dst, src);
+    else move_base(n, dst, src);
+}
+
 int pivot_symmetric(int n, const double *D)
 {
     return have_avx2() ? sym_avx2(n, D) : sym_base(n, D);
@@ -462,6 +487,11 @@ void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols,
 double pivot_dot(int n, const double *a, const double *b)
 {
     return dot_base(n, a, b);
+}
+
+void pivot_move(int n, double *dst, const double *src)
+{
+    move_base(n, dst, src);
 }
 
 int pivot_symmetric(int n, const double *D)
