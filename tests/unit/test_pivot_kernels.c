@@ -16,6 +16,8 @@
  * - pivot_symmetric (the exact symmetry test of the dense copy, in 4 x 4
  *   blocks) against the test of every pair, each off-diagonal entry of
  *   symmetric matrices of n = 0..21 changed in turn;
+ * - pivot_move (the factor's rows and columns moved up and left) where
+ *   source and destination overlap;
  * - pivot_trsv's four forms (L z = v, L' y = v, unit or not) against the
  *   plain substitution loops, to 1e-12 relative.
  */
@@ -179,10 +181,30 @@ static void test_symmetric(void)
     }
 }
 
+/* pivot_move: dst[0..n) = src[0..n) front to back where the two overlap
+ * (dst = src - s: the factor's rows moved up by one, columns left and up
+ * by the leading dimension plus one), every n = 0..19 and the other entries
+ * kept */
+static void test_move(void)
+{
+    enum { N = 64 };
+    double buf[N], want[N];
+    int all = 1;
+    for (int sft = 1; sft <= 9; sft += 4)
+        for (int n = 0; n < 20; n++) {
+            for (int k = 0; k < N; k++) buf[k] = want[k] = k + 0.5;
+            for (int k = 0; k < n; k++) want[3 + k] = buf[3 + sft + k];
+            pivot_move(n, buf + 3, buf + 3 + sft);
+            all &= memcmp(buf, want, sizeof buf) == 0;
+        }
+    CHECK(all);
+}
+
 int main(void)
 {
     test_dot_csr();
     test_symmetric();
+    test_move();
     test_solve_u();
     test_trsv();
     CHECK_DONE();
