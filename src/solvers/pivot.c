@@ -84,7 +84,8 @@
  *
  * Per solve: one workspace (the factors, the dense copy and every vector:
  * one buffer, kept by the thread between solves up to 32 MiB), no format
- * for the start note; on an A whose rows all hold n entries the monitor's
+ * for the start note, the copy's symmetry test in 4 x 4 blocks transposed
+ * in registers, the factor's rows and columns moved by vector loops; on an A whose rows all hold n entries the monitor's
  * checks (the caller's x, the end of a pass) form w = A x + b by
  * contiguous dots in the order of the residual's CSR walk, the same bits,
  * and an lcp's metrics from verify.h's partial sums as verify.c forms
