@@ -73,10 +73,7 @@
  * max|A_k.| sum|dx| leave the test undecided (a CSR row).  A symmetric A
  * has U = D L', so a row joining C takes its row of L from its column of
  * U (l = D^-1 u), and the row that ends its own drive takes u from the
- * direction's first triangular solve: the bordering costs no solve then;
- * and the direction's second solve, U y = z, is L' y = D^-1 z (n <= 2048):
- * the divisions by the pivots all at once, then a unit solve, instead of
- * a division on the solve's chain at every row (as ODE's L D L').
+ * direction's first triangular solve: the bordering costs no solve then.
  * The inner loops (src/solvers/pivot_kernels.c) are written once with
  * GCC's vector extensions and compiled for AVX2 and for the baseline, the
  * same bits either way; the triangular solves of n <= 2048 are theirs

@@ -1,8 +1,7 @@
 /* src/solvers/pivot_factor.c: the factors of the clamped block of pivot
  * (src/solvers/pivot.c, whose header describes the method):
  * A_CC = L U without pivoting, L unit lower, U kept as U', dense n x n
- * each; solves by the vector loops of pivot_kernels.c (dtrsv at n > 2048;
- * a symmetric A's U y = z as L' y = D^-1 z, U = D L');
+ * each; solves by the vector loops of pivot_kernels.c (dtrsv at n > 2048);
  * a row joining C borders the factors (A symmetric: its row of L from its
  * column of U, l = D^-1 u, and u from the drive's first solve), a row
  * leaving C drops its row and column and updates the trailing block by
@@ -42,15 +41,7 @@ void pivot_cc_solve_l(const pv *W, double *v)
 
 void pivot_cc_solve_u(const pv *W, double *v)
 {
-    int m = W->nc, n = W->n;
-    if (!m) return;
-    if (W->at_shared && n <= SMALL_N) { /* A symmetric: U = D L', so U y = z is L' y = D^-1 z: m independent
-                                         * divisions and a unit solve instead of a division a row in the chain */
-        for (int q = 0; q < m; q++) v[q] /= W->Ut[q + (size_t)q * n];
-        pivot_trsv(m, W->L, (size_t)n, 1, 1, v);
-        return;
-    }
-    trsv(W, m, W->Ut, 1, 0, v); /* U y = z */
+    if (W->nc) trsv(W, W->nc, W->Ut, 1, 0, v); /* U y = z */
 }
 
 void pivot_cc_solve(const pv *W, double *v)

@@ -391,11 +391,6 @@ __attribute__((target("avx2"))) static void trsv_avx2_ut(int m, const double *T,
     trsv_body(m, T, ld, 1, 0, v);
 }
 
-__attribute__((target("avx2"))) static void trsv_avx2_lt(int m, const double *T, size_t ld, double *v)
-{
-    trsv_body(m, T, ld, 1, 1, v);
-}
-
 __attribute__((target("avx2"))) static void trsv_avx2(int m, const double *T, size_t ld, int trans, int unit,
                                                       double *v)
 {
@@ -457,7 +452,6 @@ void pivot_trsv(int m, const double *T, size_t ld, int trans, int unit, double *
     if (!have_avx2()) trsv_base(m, T, ld, trans, unit, v);
     else if (!trans && unit) trsv_avx2_l(m, T, ld, v);
     else if (trans && !unit) trsv_avx2_ut(m, T, ld, v);
-    else if (trans) trsv_avx2_lt(m, T, ld, v);
     else trsv_avx2(m, T, ld, trans, unit, v);
 }
 

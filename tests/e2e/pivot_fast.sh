@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/e2e/pivot_fast.sh: pivot's per-solve path on small dense problems
 # (2-100 unknowns) -- the one workspace, the monitor's checks by contiguous
-# dots on an A of full rows, the second triangular solve of a symmetric A
-# as L' y = D^-1 z, the start note written without a format.  Random
+# dots on an A of full rows, the block symmetry test of the dense copy, the
+# factor's vector moves, the start note written without a format.  Random
 # problems written here (seeded), at the sizes around the kernels' steps
 # of four: symmetric positive definite lcps against lemke (x unique:
 # --ref-tol 1e-7), box blcps against pgs, findex friction blcps (dense
