@@ -79,6 +79,16 @@
  * same bits either way; the triangular solves of n <= 2048 are theirs
  * (four columns at a time), BLAS dtrsv above.
  *
+ * Per solve: one workspace (the factors, the dense copy and every vector:
+ * one buffer, kept by the thread between solves up to 32 MiB), no format
+ * for the start note, the copy's symmetry test in 4 x 4 blocks transposed
+ * in registers, the factor's rows and columns moved by vector loops; on an A whose rows all hold n entries the monitor's
+ * checks (the caller's x, the end of a pass) form w = A x + b by
+ * contiguous dots in the order of the residual's CSR walk, the same bits,
+ * and an lcp's metrics from verify.h's partial sums as verify.c forms
+ * them (where the monitor reads no clock: no trace, callback, time limit
+ * or reward, and no --reg).
+ *
  * Friction (findex[i] = j): the bounds of row i are -+ mu_i |x_j|.  As in
  * ODE, findex rows are taken after all the others (free rows first, then
  * bounded ones), and each takes its bounds from x_j at the moment it is
@@ -211,6 +221,47 @@ int pivot_verdict(pv *W, lcp_status st, const char *fmt, ...)
     return -1;
 }
 
+/* The monitor's check of x (lcp_monitor_step): on an A of full rows, w =
+ * A x + b by contiguous dots in the order of lcp_csr_row_dot (the same
+ * bits as the monitor's CSR walk) and the metrics of x and w (an lcp by
+ * the partial sums of verify.h, chunk by chunk as verify.c forms them; a
+ * blcp by lcp_verify_w), where the monitor reads no clock: no trace, callback,
+ * time limit or reward (then lcp_monitor_step's time is 0 as well), and
+ * no --reg (whose w is not A x + b). */
+static int pv_step(pv *W, int iter, const double *x, const double *extra)
+{
+    lcp_monitor *mon = W->mon;
+    const lcp_settings *s = mon->s;
+    const lcp_problem *p = W->p;
+    if (!W->full_rows || mon->trace || s->on_iteration || s->time_limit > 0 || s->reward_alpha > 0 || p->reg > 0)
+        return lcp_monitor_step(mon, iter, x, extra);
+    int n = W->n, zero = 1; /* x = 0 (the usual start): the row sums are +0 (A is finite), w = b + 0 */
+    for (int k = 0; k < n && zero; k++) zero = x[k] == 0.0;
+    double *w = mon->w;
+    lcp_metrics m;
+    if (p->kind != LCP_KIND_LCP) {
+        for (int k = 0; k < n; k++) w[k] = (zero ? 0.0 : pivot_dot_csr(n, p->A.x + p->A.p[k], x)) + p->b[k];
+        lcp_verify_w(p, x, w, &m);
+        return lcp_monitor_record(mon, iter, 0.0, 0, &m, x, extra);
+    }
+    lcp_verify_partial t = {0}; /* lcp: the chunks of verify.c, each its comp row by row, then its rows' terms */
+    for (int lo = 0; lo < n; lo += LCP_VERIFY_CHUNK) {
+        int hi = lo + LCP_VERIFY_CHUNK < n ? lo + LCP_VERIFY_CHUNK : n;
+        double comp = 0.0;
+        for (int k = lo; k < hi; k++) {
+            double wk = (zero ? 0.0 : pivot_dot_csr(n, p->A.x + p->A.p[k], x)) + p->b[k];
+            comp += x[k] * wk;
+            w[k] = wk;
+        }
+        lcp_verify_partial c = {.comp = comp};
+        lcp_verify_lcp_rows(&c, x + lo, w + lo, hi - lo, NULL, NULL);
+        if (lo) lcp_verify_add(p, &t, &c);
+        else t = c;
+    }
+    lcp_verify_finish_b(p, &t, mon->bscale, &m);
+    return lcp_monitor_record(mon, iter, 0.0, 0, &m, x, extra);
+}
+
 /* One pivot done: the monitor's row.  Non-zero: stop the solve.  Then w is
  * taken from the monitor's exact A x + b (no drift), and where rounding has
  * moved w_C off 0 by more than REFINE max(1, |b|), one step of iterative
@@ -275,7 +326,7 @@ int pivot_check(pv *W, double *x)
     W->seen = 1;
     W->ticked = 0;
     W->since_exact = 0;
-    if (lcp_monitor_step(W->mon, W->pivots, x, extra)) return 1;
+    if (pv_step(W, W->pivots, x, extra)) return 1;
     memcpy(W->w, W->mon->w, (size_t)W->n * sizeof(double));
     return 0;
 }
@@ -340,9 +391,11 @@ void pivot_perm_sync(pv *W)
     int nc = W->nc, a = 0;
     for (int q = 0; q < nc; q++) {
         int k = W->cidx[q];
-        if (W->ppos[k] < nc) continue;
-        while (W->pos[W->cperm[a]] >= 0) a++; /* a position below |C| holding a column off C */
-        perm_swap(W, a, W->ppos[k]);
+        if (W->ppos[k] >= nc) {
+            while (W->pos[W->cperm[a]] >= 0) a++; /* a position below |C| holding a column off C */
+            perm_swap(W, a, W->ppos[k]);          /* (the columns of C already placed stay) */
+        }
+        W->cpq[q] = W->ppos[k];
     }
 }
 
@@ -446,7 +499,7 @@ static int drive(pv *W, double *x, int i)
         if (W->perm) { /* -d A(C, i) = -d A(i, C)' */
             pivot_perm_sync(W);
             const double *ri = W->Ad + (size_t)i * n;
-            for (int q = 0; q < m; q++) dxc[q] = -dir * ri[W->ppos[W->cidx[q]]];
+            for (int q = 0; q < m; q++) dxc[q] = -dir * ri[W->cpq[q]];
         } else if (W->Ad) { /* -d A(C, i) */
             const double *ci = W->Ad + (size_t)i * n;
             for (int q = 0; q < m; q++) dxc[q] = -dir * ci[W->cidx[q]];
@@ -476,7 +529,7 @@ static int drive(pv *W, double *x, int i)
             if (W->perm) { /* dw_k = A(k, C) dx_C + A(k, i) d on i and the rows at a bound only: the
                             * clamped columns contiguous (Dantzig's scheme, as Bullet and ODE keep it) */
                 int pi = W->ppos[i];
-                for (int q = 0; q < m; q++) W->dxp[W->ppos[W->cidx[q]]] = dxc[q];
+                for (int q = 0; q < m; q++) W->dxp[W->cpq[q]] = dxc[q];
                 pivot_rows_dot(m, W->Ad, (size_t)n, &i, 1, W->dxp, pi, dir, dw);
                 pivot_rows_dot(m, W->Ad, (size_t)n, R, nR, W->dxp, pi, dir, dw);
             } else { /* dw = A dx over the rows up to nr, the moving columns four at a time */
@@ -530,7 +583,9 @@ static int drive(pv *W, double *x, int i)
             int k = W->cidx[q];
             double d = dxc[q];
             if (fabs(d) <= DX_ZERO * dxmax) continue;
-            t = MAX2(0.0, d < 0 ? (W->lo[k] - x[k]) / d : (W->hi[k] - x[k]) / d);
+            double bd = d < 0 ? W->lo[k] : W->hi[k];
+            if (d < 0 ? bd == -INFINITY : bd == INFINITY) continue; /* t = inf (an lcp's hi): no division */
+            t = MAX2(0.0, (bd - x[k]) / d);
             if (t < tmin) {
                 tmin = t;
                 kind = B_C_OUT;
@@ -667,11 +722,12 @@ static int pass(pv *W, double *x, int first)
     return 0;
 }
 
-/* The dense workspace of a solve (the two factors, the dense copy of A,
- * the crash's blocks) is kept per thread between solves, up to
- * WS_CACHE_MAX bytes: a simulation solving small problems again and again
- * then pays no fresh pages a solve (on a virtual machine a page fault costs
- * microseconds: more than the pivots of a 32-row problem).  Freed when the
+/* The workspace of a solve (the two factors, the dense copy of A, the
+ * crash's blocks and every vector: one buffer, pv_layout) is kept per
+ * thread between solves, up to WS_CACHE_MAX bytes: a simulation solving
+ * small problems again and again then pays no allocation and no fresh
+ * pages a solve (on a virtual machine a page fault costs microseconds:
+ * more than the pivots of a 32-row problem).  Freed when the
  * thread ends; a solve nested in another (a crash guess by pivot) takes
  * its own. */
 #define WS_CACHE_MAX ((size_t)32 << 20)
@@ -743,27 +799,80 @@ static int warm_start(const double *x, int n)
 static void pv_free(pv *W)
 {
     if (!W->at_shared) lcp_csr_free(&W->At);
-    ws_give(W->L, W->ws_cached); /* L, Ut, Ad and blk: one buffer */
-    free(W->cidx);
-    free(W->pos);
-    free(W->state);
-    free(W->order);
-    free(W->lo);
-    free(W->hi);
-    free(W->diag);
-    free(W->rowmax);
-    free(W->w);
-    free(W->dxc);
-    free(W->dw);
-    free(W->dwabs);
-    free(W->xv);
-    free(W->yv);
-    free(W->tmp);
-    free(W->guess);
-    free(W->dropq);
-    free(W->key);
-    free(W->dep);
-    free(W->cand);
+    ws_give(W->L, W->ws_cached); /* every array of the solve: one buffer (pv_layout) */
+}
+
+/* The arrays of a solve carved from one buffer at base (NULL: only
+ * counted): the two factors, the dense copy of A (dense), the crash's
+ * blocks, then the vectors of n1 entries, each on an 8-byte boundary.
+ * Returns the doubles it takes. */
+static size_t pv_layout(pv *W, double *base, size_t n1, int dense)
+{
+    size_t nn = n1 * n1, nblk = (2 * n1 + LU_BLOCK) * LU_BLOCK, at = 0;
+#define PV_TAKE(ptr, count, type)                                                                                  \
+    do {                                                                                                           \
+        if (base) (ptr) = (type *)(void *)(base + at);                                                             \
+        at += ((count) * sizeof(type) + sizeof(double) - 1) / sizeof(double);                                      \
+    } while (0)
+    PV_TAKE(W->L, nn, double);
+    PV_TAKE(W->Ut, nn, double);
+    if (dense) PV_TAKE(W->Ad, nn, double);
+    PV_TAKE(W->blk, nblk, double);
+    PV_TAKE(W->coef, n1 + 1, double);
+    PV_TAKE(W->dxf, n1, double);
+    PV_TAKE(W->zc, n1, double);
+    PV_TAKE(W->dxp, n1, double);
+    PV_TAKE(W->lo, n1, double);
+    PV_TAKE(W->hi, n1, double);
+    PV_TAKE(W->diag, n1, double);
+    PV_TAKE(W->rowmax, n1, double);
+    PV_TAKE(W->w, n1, double);
+    PV_TAKE(W->dxc, n1, double);
+    PV_TAKE(W->dw, n1, double);
+    PV_TAKE(W->dwabs, n1, double);
+    PV_TAKE(W->xv, n1, double);
+    PV_TAKE(W->yv, n1, double);
+    PV_TAKE(W->tmp, n1, double);
+    PV_TAKE(W->guess, n1, double);
+    PV_TAKE(W->key, n1, lcp_crash_key);
+    PV_TAKE(W->rlist, n1, int);
+    PV_TAKE(W->cols, n1 + 1, int);
+    PV_TAKE(W->cperm, n1, int);
+    PV_TAKE(W->ppos, n1, int);
+    PV_TAKE(W->cpq, n1, int);
+    PV_TAKE(W->cidx, n1, int);
+    PV_TAKE(W->pos, n1, int);
+    PV_TAKE(W->state, n1, int);
+    PV_TAKE(W->order, n1, int);
+    PV_TAKE(W->dep, n1, int);
+    PV_TAKE(W->cand, n1, int);
+    PV_TAKE(W->dropq, n1, char);
+#undef PV_TAKE
+    return at;
+}
+
+/* dst (cap bytes) = a, then v in decimal unless v < 0, then b, cut to fit
+ * as snprintf would: the notes of every small solve without a format. */
+static void note_put(char *dst, size_t cap, const char *a, int v, const char *b)
+{
+    char num[12];
+    size_t nd = 0, at = 0;
+    if (!cap) return;
+    if (v >= 0) {
+        char r[12];
+        int k = 0;
+        do r[k++] = (char)('0' + v % 10);
+        while ((v /= 10) > 0);
+        while (k) num[nd++] = r[--k];
+    }
+    const char *part[3] = {a, num, b};
+    size_t len[3] = {strlen(a), nd, strlen(b)};
+    for (int q = 0; q < 3; q++) {
+        size_t c = len[q] < cap - 1 - at ? len[q] : cap - 1 - at;
+        memcpy(dst + at, part[q], c);
+        at += c;
+    }
+    dst[at] = '\0';
 }
 
 /* The crash start (a symmetric A): from the warm start, --crash SOLVER, or
@@ -778,16 +887,16 @@ static int crash_start(pv *W, const lcp_problem *p, const lcp_settings *s, doubl
         static const char *const by_lcp[] = {"ipm", NULL};
         char how[96] = "";
         if (!W->at_shared && !lcp_csr_is_symmetric(&p->A, 1e-12)) { /* (at_shared: A = A' exactly) */
-            snprintf(W->note, sizeof W->note, "from scratch (no crash start: A is not symmetric)");
+            note_put(W->note, sizeof W->note, "from scratch (no crash start: A is not symmetric)", -1, "");
         } else if (s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && n <= CRASH_MIN_N &&
                    !warm_start(x, n)) {
-            snprintf(W->note, sizeof W->note, "from scratch (no crash start: n = %d, where ipm's guess costs more "
-                     "than the pivots)", n);
+            note_put(W->note, sizeof W->note, "from scratch (no crash start: n = ", n,
+                     ", where ipm's guess costs more than the pivots)");
         } else if (dense_skip && s->crash.mode == LCP_CRASH_AUTO && p->kind == LCP_KIND_LCP && W->perm &&
                    n <= CRASH_DENSE_N && !warm_start(x, n)) {
             W->dense_scratch = 1;
-            snprintf(W->note, sizeof W->note, "from scratch (no crash start: a dense A, n = %d, where ipm's guess "
-                     "costs more than the pivots)", n);
+            note_put(W->note, sizeof W->note, "from scratch (no crash start: a dense A, n = ", n,
+                     ", where ipm's guess costs more than the pivots)");
         } else if (lcp_crash_start_guess(p, s, x, p->kind == LCP_KIND_LCP ? by_lcp : NULL, W->guess, mon->t0, how,
                                          sizeof how)) {
             if (s->crash.mode == LCP_CRASH_SOLVER || p->kind == LCP_KIND_LCP)
@@ -816,9 +925,8 @@ static int crash_start(pv *W, const lcp_problem *p, const lcp_settings *s, doubl
     return 0;
 }
 
-/* The dense n x n matrix D: test only (1 where D = D' exactly, as
- * lcp_csr_is_symmetric at tolerance 0), or transpose in place; in tiles. */
-static int dense_transpose(double *D, int n, int test)
+/* The dense n x n matrix D transposed in place, in tiles. */
+static void dense_transpose(double *D, int n)
 {
     enum { TILE = 32 };
     for (int i0 = 0; i0 < n; i0 += TILE)
@@ -827,16 +935,17 @@ static int dense_transpose(double *D, int n, int test)
             for (int i = i0; i < i1; i++)
                 for (int j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) {
                     double *a = D + (size_t)i * n + j, *b = D + (size_t)j * n + i;
-                    if (test) {
-                        if (fabs(*a - *b) > 0) return 0;
-                    } else {
-                        double t = *a;
-                        *a = *b;
-                        *b = t;
-                    }
+                    double t = *a;
+                    *a = *b;
+                    *b = t;
                 }
         }
-    return 1;
+}
+
+/* A(i,i): on a full row (columns 0..n-1 in order) without the search. */
+static double diag_of(const lcp_csr *A, int n, int i)
+{
+    return A->p[i + 1] - A->p[i] == n ? A->x[A->p[i] + i] : lcp_csr_diag(A, i);
 }
 
 static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -853,7 +962,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
      * neither P nor symmetric positive semidefinite (where a zero diagonal
      * forces a zero row and column), and a principal pivot on it is zero */
     for (int i = 0; i < n; i++) {
-        if (lcp_csr_diag(&p->A, i) != 0) continue;
+        if (diag_of(&p->A, n, i) != 0) continue;
         int row = -1; /* the first zero-diagonal row with an off-diagonal entry in its row or column */
         for (int k = 0; k < n && row < 0; k++)
             for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) {
@@ -877,27 +986,15 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.mon = mon;
     W.info = info;
     W.guard = 50L * n + 1000;
-    size_t nn = (size_t)n * (size_t)n, n1 = (size_t)(n > 0 ? n : 1);
+    size_t n1 = (size_t)(n > 0 ? n : 1);
     int dense = n <= DENSE_COPY_N && (double)p->A.p[n] >= 0.25 * (double)n * (double)n;
-    size_t nblk = (2 * n1 + LU_BLOCK) * LU_BLOCK; /* L, Ut, [Ad,] blk in one buffer */
-    size_t nvec = 4 * n1 + 1 + (4 * n1 + 1 + 1) / 2; /* coef, dxf, zc, dxp; rlist, cols, cperm, ppos (ints) */
-    W.L = ws_take(2 * nn + (dense ? nn : 0) + nblk + nvec, &W.ws_cached);
-    if (W.L) {
-        W.Ut = W.L + nn;
-        W.Ad = dense ? W.L + 2 * nn : NULL;
-        W.blk = W.L + (dense ? 3 : 2) * nn;
-        double *v = W.blk + nblk; /* the step's vectors, after the blocks */
-        W.coef = v;
-        W.dxf = v + n1 + 1;
-        W.zc = v + 2 * n1 + 1;
-        W.dxp = v + 3 * n1 + 1;
-        int *iv = (int *)(v + 4 * n1 + 1);
-        W.rlist = iv;
-        W.cols = iv + n1;
-        W.cperm = iv + 2 * n1 + 1;
-        W.ppos = iv + 3 * n1 + 1;
+    double *ws = ws_take(pv_layout(&W, NULL, n1, dense), &W.ws_cached); /* one buffer: every array of the solve */
+    if (ws) {
+        pv_layout(&W, ws, n1, dense);
         memset(W.dxf, 0, n1 * sizeof(double));
     }
+    W.full_rows = 1;
+    for (int k = 0; k < n && W.full_rows; k++) W.full_rows = p->A.p[k + 1] - p->A.p[k] == n;
     int sym;
     if (W.L && W.Ad) { /* a dense A: copied, and the symmetry test on the copy */
         for (int k = 0; k < n; k++) { /* row k at Ad + k n */
@@ -909,8 +1006,8 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
             memset(r, 0, (size_t)n * sizeof(double));
             for (int e = p->A.p[k]; e < p->A.p[k + 1]; e++) r[p->A.j[e]] = p->A.x[e];
         }
-        sym = dense_transpose(W.Ad, n, 1);
-        if (!sym) dense_transpose(W.Ad, n, 0); /* column k at Ad + k n */
+        sym = pivot_symmetric(n, W.Ad); /* exactly, as lcp_csr_is_symmetric at tolerance 0 */
+        if (!sym) dense_transpose(W.Ad, n); /* column k at Ad + k n */
     } else {
         sym = lcp_csr_is_symmetric(&p->A, 0.0);
     }
@@ -918,30 +1015,8 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
         W.At = p->A;
         W.at_shared = 1;
     }
-    W.cidx = lcp_alloc(n1, sizeof(int));
-    W.pos = lcp_alloc(n1, sizeof(int));
-    W.state = lcp_alloc(n1, sizeof(int));
-    W.order = lcp_alloc(n1, sizeof(int));
-    W.lo = lcp_alloc(n1, sizeof(double));
-    W.hi = lcp_alloc(n1, sizeof(double));
-    W.diag = lcp_alloc(n1, sizeof(double));
-    W.rowmax = lcp_calloc(n1, sizeof(double));
-    W.w = lcp_alloc(n1, sizeof(double));
-    W.dxc = lcp_alloc(n1, sizeof(double));
-    W.dw = lcp_alloc(n1, sizeof(double));
-    W.dwabs = lcp_alloc(n1, sizeof(double));
-    W.xv = lcp_alloc(n1, sizeof(double));
-    W.yv = lcp_alloc(n1, sizeof(double));
-    W.tmp = lcp_alloc(n1, sizeof(double));
-    W.guess = lcp_alloc(n1, sizeof(double));
-    W.dropq = lcp_alloc(n1, 1);
-    W.key = lcp_alloc(n1, sizeof(lcp_crash_key));
-    W.dep = lcp_alloc(n1, sizeof(int));
-    W.cand = lcp_alloc(n1, sizeof(int));
     W.zc_row = -1;
-    if (!W.L || !W.cidx || !W.pos || !W.state || !W.order || !W.lo || !W.hi || !W.diag || !W.rowmax || !W.w ||
-        !W.dxc || !W.dw || !W.dwabs || !W.xv || !W.yv || !W.tmp || !W.guess || !W.dropq || !W.key || !W.dep || !W.cand ||
-        (!W.at_shared && lcp_csr_transpose(&p->A, &W.At))) {
+    if (!W.L || (!W.at_shared && lcp_csr_transpose(&p->A, &W.At))) {
         pv_free(&W);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (pivot, n = %d)", n);
     }
@@ -956,15 +1031,19 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     }
     W.wscale = 1.0;
     for (int k = 0; k < n; k++) W.wscale = MAX2(W.wscale, fabs(p->b[k]));
-    int no = 0; /* order: free rows, bounded rows, findex rows */
-    for (int pass_kind = 0; pass_kind < 3; pass_kind++)
-        for (int k = 0; k < n; k++) {
-            int fr = p->findex && p->findex[k] >= 0;
-            double lo, hi;
-            lcp_problem_bounds(p, x, k, &lo, &hi);
-            int kind = fr ? 2 : (lo == -INFINITY && hi == INFINITY) ? 0 : 1;
-            if (kind == pass_kind) W.order[no++] = k;
-        }
+    int start[3] = {0, 0, 0}; /* order: free rows, bounded rows, findex rows (each in row order); */
+    for (int k = 0; k < n; k++) { /* the kinds in cand meanwhile (the crash's, later) */
+        int fr = p->findex && p->findex[k] >= 0;
+        double lo, hi;
+        lcp_problem_bounds(p, x, k, &lo, &hi);
+        int kind = fr ? 2 : (lo == -INFINITY && hi == INFINITY) ? 0 : 1;
+        W.cand[k] = kind;
+        start[kind]++;
+    }
+    start[2] = start[0] + start[1];
+    start[1] = start[0];
+    start[0] = 0;
+    for (int k = 0; k < n; k++) W.order[start[W.cand[k]]++] = k;
 
     openblas_set_num_threads(1); /* one BLAS thread: the same bits for every -j */
     info->iterations = 0;
@@ -973,7 +1052,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.hi_rows = n; /* rows taken may be anywhere (a crash start); a first pass from scratch starts at 0 */
     double extra[2] = {0, 0};
     lcp_status status0 = info->status;
-    if (lcp_monitor_step(mon, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
+    if (pv_step(&W, 0, x, extra)) goto done; /* the caller's x already does (or a limit) */
     /* the crash start (symmetric A): from the warm start, --crash SOLVER, or (lcp) ipm's answer */
     if (crash_start(&W, p, s, x, mon, info, status0, 1)) goto done;
     double best = INFINITY, change = INFINITY;
@@ -1070,7 +1149,7 @@ done:
     }
     if (*W.note) { /* which start, after the message (a verdict's evidence first) */
         size_t len = strlen(info->message);
-        snprintf(info->message + len, sizeof info->message - len, "%s%s", len ? "; " : "", W.note);
+        note_put(info->message + len, sizeof info->message - len, len ? "; " : "", -1, W.note);
     }
     info->iterations = W.pivots;
     pv_free(&W);

@@ -168,7 +168,7 @@ int pivot_c_add(pv *W, int k)
         if (W->perm) { /* A(C, k) = A(k, C)': row k of A, its columns permuted */
             pivot_perm_sync(W);
             const double *rk = W->Ad + (size_t)k * n;
-            for (int q = 0; q < m; q++) u[q] = rk[W->ppos[W->cidx[q]]];
+            for (int q = 0; q < m; q++) u[q] = rk[W->cpq[q]];
         } else if (W->Ad) {
             const double *ck = W->Ad + (size_t)k * n;
             for (int q = 0; q < m; q++) u[q] = ck[W->cidx[q]];
@@ -222,12 +222,12 @@ int pivot_c_remove(pv *W, int p, int newstate)
     memcpy(x, L + (p + 1) + (size_t)p * n, (size_t)r * sizeof(double));  /* L(p+1:, p) */
     memcpy(y, Ut + (p + 1) + (size_t)p * n, (size_t)r * sizeof(double)); /* U(p, p+1:)' */
     for (int j = 0; j < p; j++) { /* columns left of p: rows below p move up */
-        memmove(L + p + (size_t)j * n, L + p + 1 + (size_t)j * n, (size_t)r * sizeof(double));
-        memmove(Ut + p + (size_t)j * n, Ut + p + 1 + (size_t)j * n, (size_t)r * sizeof(double));
+        pivot_move(r, L + p + (size_t)j * n, L + p + 1 + (size_t)j * n);
+        pivot_move(r, Ut + p + (size_t)j * n, Ut + p + 1 + (size_t)j * n);
     }
     for (int j = p + 1; j < m; j++) { /* columns right of p move left and up */
-        memmove(L + (j - 1) + (size_t)(j - 1) * n, L + j + (size_t)j * n, (size_t)(m - j) * sizeof(double));
-        memmove(Ut + (j - 1) + (size_t)(j - 1) * n, Ut + j + (size_t)j * n, (size_t)(m - j) * sizeof(double));
+        pivot_move(m - j, L + (j - 1) + (size_t)(j - 1) * n, L + j + (size_t)j * n);
+        pivot_move(m - j, Ut + (j - 1) + (size_t)(j - 1) * n, Ut + j + (size_t)j * n);
     }
     for (int q = p; q < m - 1; q++) {
         W->cidx[q] = W->cidx[q + 1];

@@ -21,7 +21,7 @@ typedef struct {
     const lcp_problem *p;   /* borrowed */
     lcp_csr At;             /* A' (row k = column k of A), owned unless at_shared (A symmetric: A itself) */
     int at_shared;
-    int ws_cached;          /* L, Ut, Ad, blk: one buffer, from the thread's cache (pivot.c) */
+    int ws_cached;          /* every array below: one buffer (pv_layout), from the thread's cache (pivot.c) */
     int n;
     int nc;                 /* |C| */
     double *L, *Ut;         /* n x n column-major: A_CC = L U, L unit lower, Ut = U' */
@@ -41,6 +41,7 @@ typedef struct {
     int perm;               /* A symmetric and dense: Ad holds the rows of A with their columns permuted
                              * (cperm), the clamped ones first (positions 0..|C|-1, any order) */
     int *cperm, *ppos;      /* position -> column, column -> position */
+    int *cpq;               /* cpq[q] = ppos[cidx[q]]: the position of C's q-th column (after pivot_perm_sync) */
     double *dxp;            /* a vector in the permuted order */
     int *rlist;             /* the rows at a bound a step may bring to w = 0 (the ratio test's rows) */
     int *cols;              /* the moving columns of a dense step (i, then C), ... */
@@ -54,6 +55,7 @@ typedef struct {
     long regs;              /* pivots raised by the regularisation */
     int pivots, pass_start; /* pivots so far, at the start of this pass */
     long guard;             /* pivots a pass may take */
+    int full_rows;          /* every row of A holds all n columns (in order): the monitor's A x + b by contiguous dots */
     int seen;               /* the monitor has seen the current x */
     int quick;              /* no trace: pivots ticked (limits only), x checked at the end of a pass */
     int ticked;             /* pivots ticked since the last check */
@@ -96,13 +98,16 @@ void pivot_cc_solve_l(const pv *W, double *v);
 void pivot_cc_solve_u(const pv *W, double *v);
 
 /* pivot.c.  Permuted mode: the columns of Ad swapped so that positions
- * 0..|C|-1 hold C (after C changed); nothing otherwise. */
+ * 0..|C|-1 hold C (after C changed), and cpq set; nothing otherwise. */
 void pivot_perm_sync(pv *W);
 
 /* pivot_kernels.c.  y[0..nr) += sum_q coef[q] A(0..nr, cols[q]) (A
  * column-major, leading dimension ld, m columns); and a . b (n entries). */
 void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols, const double *coef, double *y);
 double pivot_dot(int n, const double *a, const double *b);
+double pivot_dot_csr(int n, const double *a, const double *b); /* the same bits as lcp_csr_row_dot on a full row */
+int pivot_symmetric(int n, const double *D); /* 1 where D (n x n) = D' exactly */
+void pivot_move(int n, double *dst, const double *src); /* dst[0..n) = src[0..n), front to back (dst <= src) */
 double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out); /* and sum |a_r b_r| */
 void pivot_axpy(int n, double s, const double *c, double *v);                   /* v -= s c */
 double pivot_max_abs(int n, const double *a);

@@ -74,6 +74,21 @@ static inline __attribute__((always_inline)) double dot_body(int n, const double
     return t;
 }
 
+/* a . b over n entries in the order of lcp_csr_row_dot (src/la/csr.h) on a
+ * full row: entry e into sum e mod 4 (one vector lane each), the last 1-3
+ * into sums 0-2, then (s0 + s1) + (s2 + s3) -- the same bits, contiguous. */
+static inline __attribute__((always_inline)) double dot_csr_body(int n, const double *a, const double *b)
+{
+    v4 s = {0, 0, 0, 0};
+    int r = 0;
+    for (; r + 4 <= n; r += 4) s += ld4(a + r) * ld4(b + r);
+    double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    if (r < n) s0 += a[r] * b[r];
+    if (r + 1 < n) s1 += a[r + 1] * b[r + 1];
+    if (r + 2 < n) s2 += a[r + 2] * b[r + 2];
+    return (s0 + s1) + (s2 + s3);
+}
+
 typedef long long vl __attribute__((vector_size(32), aligned(8), may_alias));
 
 static inline __attribute__((always_inline)) v4 vabs(v4 x)
@@ -94,6 +109,45 @@ static inline __attribute__((always_inline)) v4 vmax(v4 a, v4 b)
     ia = (ia & m) | (ib & ~m);
     memcpy(&a, &ia, sizeof a);
     return a;
+}
+
+/* 1 where the n x n matrix D (row-major) equals its transpose exactly
+ * (|D_ij - D_ji| > 0 nowhere): 4 x 4 blocks of the upper triangle against
+ * their mirror blocks, transposed in registers, one test a block row. */
+static inline __attribute__((always_inline)) int sym_body(int n, const double *D)
+{
+    const vl i0 = {0, 4, 2, 6}, i1 = {1, 5, 3, 7}, lo = {0, 1, 4, 5}, hi = {2, 3, 6, 7};
+    int nb = n - n % 4;
+    for (int i = 0; i < nb; i += 4) {
+        const double *r0 = D + (size_t)i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
+        vl bad = {0, 0, 0, 0};
+        for (int j = i; j < nb; j += 4) {
+            const double *c0 = D + (size_t)j * n + i, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
+            v4 a0 = ld4(c0), a1 = ld4(c1), a2 = ld4(c2), a3 = ld4(c3); /* rows j..j+3, columns i..i+3 */
+            v4 t0 = __builtin_shuffle(a0, a1, i0), t1 = __builtin_shuffle(a0, a1, i1); /* (a0_0 a1_0 a0_2 a1_2) ... */
+            v4 t2 = __builtin_shuffle(a2, a3, i0), t3 = __builtin_shuffle(a2, a3, i1);
+            v4 m0 = __builtin_shuffle(t0, t2, lo), m1 = __builtin_shuffle(t1, t3, lo); /* columns i, i+1 */
+            v4 m2 = __builtin_shuffle(t0, t2, hi), m3 = __builtin_shuffle(t1, t3, hi); /* columns i+2, i+3 */
+            bad |= vabs(ld4(r0 + j) - m0) > 0;
+            bad |= vabs(ld4(r1 + j) - m1) > 0;
+            bad |= vabs(ld4(r2 + j) - m2) > 0;
+            bad |= vabs(ld4(r3 + j) - m3) > 0;
+        }
+        if (bad[0] | bad[1] | bad[2] | bad[3]) return 0;
+    }
+    for (int i = 0; i < n; i++) /* the last n % 4 columns against their rows */
+        for (int j = i > nb ? i + 1 : nb; j < n; j++)
+            if (fabs(D[(size_t)i * n + j] - D[(size_t)j * n + i]) > 0) return 0;
+    return 1;
+}
+
+/* dst[0..n) = src[0..n), front to back (dst <= src: the factor's rows and
+ * columns moved up and left), four at a time: no call for a few entries */
+static inline __attribute__((always_inline)) void move_body(int n, double *dst, const double *src)
+{
+    int r = 0;
+    for (; r + 4 <= n; r += 4) st4(dst + r, ld4(src + r));
+    for (; r < n; r++) dst[r] = src[r];
 }
 
 /* max |a_r| over n entries (0 when n = 0). */
@@ -258,6 +312,21 @@ static double dot_base(int n, const double *a, const double *b)
     return dot_body(n, a, b);
 }
 
+static void move_base(int n, double *dst, const double *src)
+{
+    move_body(n, dst, src);
+}
+
+static int sym_base(int n, const double *D)
+{
+    return sym_body(n, D);
+}
+
+static double dot_csr_base(int n, const double *a, const double *b)
+{
+    return dot_csr_body(n, a, b);
+}
+
 static double dot_abs_base(int n, const double *a, const double *b, double *abs_out)
 {
     return dot_abs_body(n, a, b, abs_out);
@@ -285,6 +354,21 @@ __attribute__((target("avx2"))) static double dot_avx2(int n, const double *a, c
     return dot_body(n, a, b);
 }
 
+__attribute__((target("avx2"))) static void move_avx2(int n, double *dst, const double *src)
+{
+    move_body(n, dst, src);
+}
+
+__attribute__((target("avx2"))) static int sym_avx2(int n, const double *D)
+{
+    return sym_body(n, D);
+}
+
+__attribute__((target("avx2"))) static double dot_csr_avx2(int n, const double *a, const double *b)
+{
+    return dot_csr_body(n, a, b);
+}
+
 __attribute__((target("avx2"))) static double dot_abs_avx2(int n, const double *a, const double *b, double *abs_out)
 {
     return dot_abs_body(n, a, b, abs_out);
@@ -293,6 +377,18 @@ __attribute__((target("avx2"))) static double dot_abs_avx2(int n, const double *
 __attribute__((target("avx2"))) static double max_abs_avx2(int n, const double *a)
 {
     return max_abs_body(n, a);
+}
+
+/* the two solves of pivot (L z = v, L unit; U y = z with U' stored, U not
+ * unit) each compiled on its own: the flags constant in the loops */
+__attribute__((target("avx2"))) static void trsv_avx2_l(int m, const double *T, size_t ld, double *v)
+{
+    trsv_body(m, T, ld, 0, 1, v);
+}
+
+__attribute__((target("avx2"))) static void trsv_avx2_ut(int m, const double *T, size_t ld, double *v)
+{
+    trsv_body(m, T, ld, 1, 0, v);
 }
 
 __attribute__((target("avx2"))) static void trsv_avx2(int m, const double *T, size_t ld, int trans, int unit,
@@ -330,6 +426,22 @@ double pivot_dot(int n, const double *a, const double *b)
     return have_avx2() ? dot_avx2(n, a, b) : dot_base(n, a, b);
 }
 
+void pivot_move(int n, double *dst, const double *src)
+{
+    if (have_avx2()) move_avx2(n, dst, src);
+    else move_base(n, dst, src);
+}
+
+int pivot_symmetric(int n, const double *D)
+{
+    return have_avx2() ? sym_avx2(n, D) : sym_base(n, D);
+}
+
+double pivot_dot_csr(int n, const double *a, const double *b)
+{
+    return have_avx2() ? dot_csr_avx2(n, a, b) : dot_csr_base(n, a, b);
+}
+
 double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out)
 {
     return have_avx2() ? dot_abs_avx2(n, a, b, abs_out) : dot_abs_base(n, a, b, abs_out);
@@ -337,8 +449,10 @@ double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out)
 
 void pivot_trsv(int m, const double *T, size_t ld, int trans, int unit, double *v)
 {
-    if (have_avx2()) trsv_avx2(m, T, ld, trans, unit, v);
-    else trsv_base(m, T, ld, trans, unit, v);
+    if (!have_avx2()) trsv_base(m, T, ld, trans, unit, v);
+    else if (!trans && unit) trsv_avx2_l(m, T, ld, v);
+    else if (trans && !unit) trsv_avx2_ut(m, T, ld, v);
+    else trsv_avx2(m, T, ld, trans, unit, v);
 }
 
 void pivot_rows_dot(int m, const double *A, size_t ld, const int *rows, int nrows, const double *v, int col, double d,
@@ -367,6 +481,21 @@ void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols,
 double pivot_dot(int n, const double *a, const double *b)
 {
     return dot_base(n, a, b);
+}
+
+void pivot_move(int n, double *dst, const double *src)
+{
+    move_base(n, dst, src);
+}
+
+int pivot_symmetric(int n, const double *D)
+{
+    return sym_base(n, D);
+}
+
+double pivot_dot_csr(int n, const double *a, const double *b)
+{
+    return dot_csr_base(n, a, b);
 }
 
 double pivot_dot_abs(int n, const double *a, const double *b, double *abs_out)
