@@ -20,6 +20,7 @@ typedef enum {
     LCP_SCRATCH_DENSE_A, /* a dense copy of A (ipm) */
     LCP_SCRATCH_DENSE_M, /* a dense matrix to factor (ipm's M, the Newton solvers' H) */
     LCP_SCRATCH_SWEEP,   /* pgs's fused sweeps: the padded A, x_old, w, the partials (kept up to 4 MiB) */
+    LCP_SCRATCH_PIVOT,   /* pivot: every array of a solve, its factors included (src/solvers/pivot.c) */
     LCP_SCRATCH_SLOTS
 } lcp_scratch_slot;
 

@@ -184,12 +184,12 @@
  * set, factor and purification) src/solvers/pivot_crash.c, their shared
  * declarations src/solvers/pivot_internal.h.
  */
+#include "../core/scratch.h"
 #include "pivot_internal.h"
 
 #include <cblas.h>
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -723,71 +723,12 @@ static int pass(pv *W, double *x, int first)
 }
 
 /* The workspace of a solve (the two factors, the dense copy of A, the
- * crash's blocks and every vector: one buffer, pv_layout) is kept per
- * thread between solves, up to WS_CACHE_MAX bytes: a simulation solving
- * small problems again and again then pays no allocation and no fresh
- * pages a solve (on a virtual machine a page fault costs microseconds:
- * more than the pivots of a 32-row problem).  Freed when the
- * thread ends; a solve nested in another (a crash guess by pivot) takes
- * its own. */
-#define WS_CACHE_MAX ((size_t)32 << 20)
-typedef struct {
-    double *buf;
-    size_t cap; /* doubles */
-    int busy;
-} ws_cache;
-static pthread_key_t ws_key;
-static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
-static int ws_ok;
-
-static void ws_destroy(void *v)
-{
-    ws_cache *c = v;
-    free(c->buf);
-    free(c);
-}
-
-static void ws_init(void)
-{
-    ws_ok = pthread_key_create(&ws_key, ws_destroy) == 0;
-}
-
-/* count doubles, from this thread's cache where it fits (*cached = 1). */
-static double *ws_take(size_t count, int *cached)
-{
-    *cached = 0;
-    if (count * sizeof(double) <= WS_CACHE_MAX && !pthread_once(&ws_once, ws_init) && ws_ok) {
-        ws_cache *c = pthread_getspecific(ws_key);
-        if (!c && (c = calloc(1, sizeof *c)) && pthread_setspecific(ws_key, c)) {
-            free(c);
-            c = NULL;
-        }
-        if (c && !c->busy) {
-            if (c->cap < count) {
-                free(c->buf);
-                c->buf = lcp_alloc(count, sizeof(double));
-                c->cap = c->buf ? count : 0;
-            }
-            if (c->buf) {
-                c->busy = 1;
-                *cached = 1;
-                return c->buf;
-            }
-        }
-    }
-    return lcp_alloc(count ? count : 1, sizeof(double));
-}
-
-static void ws_give(double *buf, int cached)
-{
-    if (!cached) {
-        free(buf);
-        return;
-    }
-    ws_cache *c = pthread_getspecific(ws_key);
-    if (c) c->busy = 0;
-}
-
+ * crash's blocks and every vector: one buffer, pv_layout) is the thread's
+ * LCP_SCRATCH_PIVOT (src/core/scratch.h), kept between solves: a
+ * simulation solving small problems again and again then pays no
+ * allocation and no fresh pages a solve (on a virtual machine a page fault
+ * costs microseconds: more than the pivots of a 32-row problem); a solve
+ * nested in another (a crash guess by pivot) takes its own. */
 /* Is x (the caller's start) a warm start: any entry nonzero? */
 static int warm_start(const double *x, int n)
 {
@@ -799,7 +740,7 @@ static int warm_start(const double *x, int n)
 static void pv_free(pv *W)
 {
     if (!W->at_shared) lcp_csr_free(&W->At);
-    ws_give(W->L, W->ws_cached); /* every array of the solve: one buffer (pv_layout) */
+    lcp_scratch_give(LCP_SCRATCH_PIVOT, W->L); /* every array of the solve: one buffer (pv_layout) */
 }
 
 /* The arrays of a solve carved from one buffer at base (NULL: only
@@ -988,7 +929,8 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.guard = 50L * n + 1000;
     size_t n1 = (size_t)(n > 0 ? n : 1);
     int dense = n <= DENSE_COPY_N && (double)p->A.p[n] >= 0.25 * (double)n * (double)n;
-    double *ws = ws_take(pv_layout(&W, NULL, n1, dense), &W.ws_cached); /* one buffer: every array of the solve */
+    double *ws = lcp_scratch_take(LCP_SCRATCH_PIVOT, pv_layout(&W, NULL, n1, dense) * sizeof(double)); /* one buffer:
+                                                                                           every array of the solve */
     if (ws) {
         pv_layout(&W, ws, n1, dense);
         memset(W.dxf, 0, n1 * sizeof(double));

@@ -21,7 +21,6 @@ typedef struct {
     const lcp_problem *p;   /* borrowed */
     lcp_csr At;             /* A' (row k = column k of A), owned unless at_shared (A symmetric: A itself) */
     int at_shared;
-    int ws_cached;          /* every array below: one buffer (pv_layout), from the thread's cache (pivot.c) */
     int n;
     int nc;                 /* |C| */
     double *L, *Ut;         /* n x n column-major: A_CC = L U, L unit lower, Ut = U' */
