@@ -69,6 +69,15 @@ static int read_cover(const char *path, int n, double **cover, lcp_err *err)
     return 0;
 }
 
+/* src into dst of size cap (cap >= 1), cut to fit: the messages copied on
+ * every solve, without the cost of a formatted print. */
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+    size_t l = strnlen(src, cap - 1);
+    memcpy(dst, src, l);
+    dst[l] = '\0';
+}
+
 /* The solver of the run: the one named, or auto's pick (ch, why) with its
  * preconditioner unless one was named; then whether it fits. */
 static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form form, lcp_auto_choice *ch,
@@ -86,7 +95,7 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
         }
         if (strcmp(o->precond, "none")) lcp_auto_drop_probe(ch); /* -p is for the rules' pick */
         sv = ch->solver;
-        snprintf(r->auto_reason, sizeof r->auto_reason, "%s", ch->reason);
+        copy_text(r->auto_reason, sizeof r->auto_reason, ch->reason);
         if (!strcmp(o->precond, "none")) { /* auto picks the preconditioner too, unless -p says */
             *precond = ch->precond_name;
             s->precond = ch->precond;
@@ -94,8 +103,8 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
             size_t l = strlen(r->auto_reason);
             snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; -p %s from the command line", o->precond);
         }
-        snprintf(r->choice, sizeof r->choice, "%s", r->auto_reason);
-        snprintf(r->auto_predicted, sizeof r->auto_predicted, "%s", ch->predicted);
+        copy_text(r->choice, sizeof r->choice, r->auto_reason);
+        copy_text(r->auto_predicted, sizeof r->auto_predicted, ch->predicted);
     }
     if (!sv)
         return *r->auto_reason ? lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "%s", r->auto_reason)
@@ -171,6 +180,7 @@ static int set_order(const lcp_solve_opts *o, const lcp_solver *sv, const lcp_pr
 #define PROBE_SHARE 0.1       /* those cost at most this share of the pick's predicted time */
 #define SWEEP_S_ENTRY 2e-9    /* a sweep's seconds a stored entry of A (a row's bookkeeping: 3 entries' worth) */
 #define SWEEP_S_FRICTION 4.0  /* a friction sweep (nsgs: a local problem a contact) costs this many times more */
+#define PROBE_SETUP_S 2e-6    /* a run's set-up and the monitor's new start (about 1-2 us here): the probe's own cost */
 
 /* The probe's solver and its sweep's modelled seconds, where a probe fits ch's pick (else NULL). */
 static const lcp_solver *probe_plan(const lcp_solve_opts *o, const lcp_problem *wp, const lcp_auto_choice *ch,
@@ -192,7 +202,7 @@ static const lcp_solver *probe_plan(const lcp_solve_opts *o, const lcp_problem *
     *top = isfinite(ch->cand[0].t_scaled) && ch->cand[0].t_scaled > 0 ? ch->cand[0].t_scaled : ch->cand[0].t_pred;
     *sweep_s = SWEEP_S_ENTRY * ((double)lcp_csr_nnz(&wp->A) + 3.0 * wp->n) *
                (wp->kind & LCP_KIND_FRICTION ? SWEEP_S_FRICTION : 1.0);
-    return isfinite(*top) && PROBE_SWEEPS * *sweep_s <= PROBE_SHARE * *top ? ps : NULL;
+    return isfinite(*top) && PROBE_SETUP_S + PROBE_SWEEPS * *sweep_s <= PROBE_SHARE * *top ? ps : NULL;
 }
 
 /* The runs: the solver (whole or by components), then auto's fallbacks
@@ -403,14 +413,6 @@ static int stage_start(solve_state *S, const lcp_solve_opts *o, const lcp_solver
     return 0;
 }
 
-/* src into dst of size cap (cap >= 1), cut to fit: the messages copied on
- * every solve, without the cost of a formatted print. */
-static void copy_text(char *dst, size_t cap, const char *src)
-{
-    size_t l = strnlen(src, cap - 1);
-    memcpy(dst, src, l);
-    dst[l] = '\0';
-}
 
 /* best iterate -> verification -> map back, and the outcome in words. */
 static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status status, const lcp_info *info,
