@@ -266,17 +266,21 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
             s->probe_iter = 0;
             probe = 0;
             size_t l = strlen(r->auto_reason);
-            char t1[32], t2[32];
+            char t1[32], t2[32], said[80];
             lcp_fmt_g3(mon->probe_more, t1);
             lcp_fmt_g3(top, t2);
+            if (isnan(mon->probe_more)) /* decomposed: each component had its own probe */
+                snprintf(said, sizeof said, "%s", *status == LCP_SOLVED ? "by components" : "a component's rate said more");
+            else
+                snprintf(said, sizeof said, "its rate said %s s%s", t1, *status == LCP_SOLVED ? "" : " more");
             if (*status == LCP_SOLVED) {
-                snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s solved it in %d iterations (its "
-                         "rate said %s s, %s %s s)", ps->name, info->iterations, t1, pick->name, t2);
+                snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s solved it in %d iterations (%s, "
+                         "%s %s s)", ps->name, info->iterations, said, pick->name, t2);
                 break;
             }
-            snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s stopped (%s after %d iterations; "
-                     "its rate said %s s more, %s %s s): %s from zero", ps->name, lcp_status_name(*status),
-                     info->iterations, t1, pick->name, t2, pick->name);
+            snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s stopped (%s after %d iterations; %s, "
+                     "%s %s s): %s from zero", ps->name, lcp_status_name(*status), info->iterations, said, pick->name, t2,
+                     pick->name);
             run = model_run;
             memset(x, 0, (size_t)wp->n * sizeof(double));
             lcp_monitor_free(mon);

@@ -61,6 +61,7 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
     mon->w0 = lcp_now_is_wall() ? mon->t0 : lcp_wall_now(); /* a clock read costs ~50 ns here: one where one does */
     mon->eta_cpu = NAN;
     mon->probe_i0 = -1;
+    mon->probe_more = NAN; /* none extrapolated (yet; or a decomposed run: each part has its own) */
     mon->bscale = lcp_verify_bscale(p); /* |b|_inf (lcp, blcp) once, not a pass over b at each check */
     if (p->kind & LCP_KIND_FRICTION) { /* the error of r = 0 (u = q), in the units of the error itself */
         double r0[3] = {0, 0, 0}, e2 = 0.0;

@@ -228,6 +228,17 @@ case "$rc $(field solver "$T/out") $reason" in
 esac
 its=$(printf '%s' "$reason" | sed -n 's/.*probe: pgs stopped (time_limit after \([0-9]*\) iterations.*/\1/p')
 check "the probe's cut comes after its 6 sweeps ($its iterations)" [ -n "$its" ] && [ "$its" -ge 6 ] && [ "$its" -le 12 ]
+# decomposed (4 piles of 150 spheres, mass ratio 1e4): each component probes; cut, newton-min solves them
+"$LCP" generate column --bodies 150 --piles 4 --mass-ratio 1e4 -o "$T/piles" >/dev/null 2>&1
+"$LCP" info --features --json "$T/piles" >"$T/feat"
+model2 "$T/m-probe3.model" "newton-min none" 1e-3 3 "pgs none" 1 100000
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-probe3.model" "$T/piles" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field solver "$T/out") $(field components "$T/out") $(field auto_reason "$T/out")" in
+"0 newton-min 4 auto: newton-min ("*"; probe: pgs stopped (time_limit after "*" iterations; a component's rate said more, newton-min 0.001 s): newton-min from zero")
+    check "the probe by components: cut, newton-min from zero solves the 4 piles (independent residual)" \
+        indep "$T/piles/A.mtx" "$T/piles/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+*) bad "the probe by components: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
 
 # a run without a rate to watch is cut once it has run 3 times the next candidate's predicted time (and
 # 20 ms): lemke on Murty's example of 16 rows (2^16 pivots) measured at 5 ms and 100,000 pivots (budgets of
