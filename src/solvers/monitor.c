@@ -313,7 +313,7 @@ static int probe_cut(lcp_monitor *mon, int iter)
         double more = rate > 0 ? fmax(lr - log(s->tol), 0) / rate : INFINITY; /* iterations */
         mon->probe_more = more * s->probe_sweep_s;
         if (LCP_PROBE_MARGIN * mon->probe_more <= s->probe_top) {
-            mon->probe_cap = iter + s->probe_iter + (int)ceil(LCP_PROBE_MARGIN * more);
+            mon->probe_cap = iter + s->probe_iter + (int)fmin(ceil(LCP_PROBE_MARGIN * more), 1e9);
             return 0;
         }
     } else if (iter < mon->probe_cap) {
