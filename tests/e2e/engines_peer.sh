@@ -126,9 +126,11 @@ fi
 if [ -x "$PEER" ]; then
     BENCH_OUT=$T/bench-out $PY scripts/bench-engines --quick --problems pyramid-2,column-8 >"$T/bench" 2>&1
     check "bench-engines: a pyramid-2 row" grep -q '^| pyramid-2 | lcp | 16 ' "$T/bench"
+    # the fields of a row: | problem | kind | n | tol | auto | auto again | best | bt-dantzig | ode-dantzig |
+    # bt-lemke | bt-pgs | cvxopt | best peer | auto / best peer | auto again / best peer | best / best peer |
     check "bench-engines: bt-lemke's wrong success on pyramid-2 shown as WRONG" \
-        sh -c "grep '^| pyramid-2 | lcp' '$T/bench' | cut -d'|' -f10 | grep -q WRONG"
-    check "bench-engines: column-8 has a verified peer and a ratio" \
-        sh -c "grep '^| column-8 |' '$T/bench' | cut -d'|' -f14 | grep -q '[0-9]'"
+        sh -c "grep '^| pyramid-2 | lcp' '$T/bench' | cut -d'|' -f11 | grep -q WRONG"
+    check "bench-engines: column-8 has a verified peer and the three ratios" \
+        sh -c "grep '^| column-8 |' '$T/bench' | cut -d'|' -f15-17 | grep -q '^ [0-9.]* | [0-9.]* | [0-9.]* $'"
 fi
 finish
