@@ -116,7 +116,6 @@ static inline __attribute__((always_inline)) v4 vmax(v4 a, v4 b)
  * their mirror blocks, transposed in registers, one test a block row. */
 static inline __attribute__((always_inline)) int sym_body(int n, const double *D)
 {
-    const vl i0 = {0, 4, 2, 6}, i1 = {1, 5, 3, 7}, lo = {0, 1, 4, 5}, hi = {2, 3, 6, 7};
     int nb = n - n % 4;
     for (int i = 0; i < nb; i += 4) {
         const double *r0 = D + (size_t)i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
@@ -124,10 +123,12 @@ static inline __attribute__((always_inline)) int sym_body(int n, const double *D
         for (int j = i; j < nb; j += 4) {
             const double *c0 = D + (size_t)j * n + i, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
             v4 a0 = ld4(c0), a1 = ld4(c1), a2 = ld4(c2), a3 = ld4(c3); /* rows j..j+3, columns i..i+3 */
-            v4 t0 = __builtin_shuffle(a0, a1, i0), t1 = __builtin_shuffle(a0, a1, i1); /* (a0_0 a1_0 a0_2 a1_2) ... */
-            v4 t2 = __builtin_shuffle(a2, a3, i0), t3 = __builtin_shuffle(a2, a3, i1);
-            v4 m0 = __builtin_shuffle(t0, t2, lo), m1 = __builtin_shuffle(t1, t3, lo); /* columns i, i+1 */
-            v4 m2 = __builtin_shuffle(t0, t2, hi), m3 = __builtin_shuffle(t1, t3, hi); /* columns i+2, i+3 */
+            /* (__builtin_shufflevector: GCC 12 and clang alike; constant indices into the pair's 8 lanes) */
+            v4 t0 = __builtin_shufflevector(a0, a1, 0, 4, 2, 6), t1 = __builtin_shufflevector(a0, a1, 1, 5, 3, 7);
+            v4 t2 = __builtin_shufflevector(a2, a3, 0, 4, 2, 6), t3 = __builtin_shufflevector(a2, a3, 1, 5, 3, 7);
+            v4 m0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5), m1 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+            v4 m2 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7), m3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+            /* m0, m1: columns i, i+1; m2, m3: columns i+2, i+3 */
             bad |= vabs(ld4(r0 + j) - m0) > 0;
             bad |= vabs(ld4(r1 + j) - m1) > 0;
             bad |= vabs(ld4(r2 + j) - m2) > 0;
