@@ -390,28 +390,6 @@ static int candidate(const lcp_problem *p, const lcp_features *f, const am_cfg *
     return 1;
 }
 
-/* a text built by appends, cut at its size */
-typedef struct {
-    char *buf;
-    size_t size, len;
-} text;
-
-static void put(text *t, const char *s)
-{
-    size_t l = strlen(s);
-    if (t->len + 1 >= t->size) return;
-    if (l > t->size - 1 - t->len) l = t->size - 1 - t->len;
-    memcpy(t->buf + t->len, s, l);
-    t->len += l;
-    t->buf[t->len] = '\0';
-}
-
-static void put_g3(text *t, double x)
-{
-    char b[32];
-    lcp_fmt_g3(x, b);
-    put(t, b);
-}
 
 int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto_choice *ch, lcp_err *err)
 {
@@ -535,26 +513,26 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     ch->precond = r[0].pc;
     ch->precond_name = r[0].pc ? r[0].pc->name : "none";
     /* the texts, by appends (no formatted print: the choice runs at every solve of auto) */
-    text t = {ch->predicted, sizeof ch->predicted, 0};
+    lcp_text t = {ch->predicted, sizeof ch->predicted, 0};
     for (int c = 0; c < nr; c++) {
-        if (c) put(&t, ",");
-        put(&t, r[c].name), put(&t, "="), put_g3(&t, isfinite(r[c].t) ? r[c].t : -1.0);
+        if (c) lcp_text_put(&t, ",");
+        lcp_text_put(&t, r[c].name), lcp_text_put(&t, "="), lcp_text_g3(&t, isfinite(r[c].t) ? r[c].t : -1.0);
     }
     char then[300] = "";
-    text th = {then, sizeof then, 0};
-    for (int c = 1; c < ch->ncand; c++) put(&th, c > 1 ? ", " : ""), put(&th, r[c].name);
-    text rs = {ch->reason, sizeof ch->reason, 0};
-    put(&rs, "auto: "), put(&rs, r[0].name);
+    lcp_text th = {then, sizeof then, 0};
+    for (int c = 1; c < ch->ncand; c++) lcp_text_put(&th, c > 1 ? ", " : ""), lcp_text_put(&th, r[c].name);
+    lcp_text rs = {ch->reason, sizeof ch->reason, 0};
+    lcp_text_put(&rs, "auto: "), lcp_text_put(&rs, r[0].name);
     if (k > 0) {
         char kk[2] = {(char)('0' + k), '\0'}; /* k <= KNN < 10 */
-        put(&rs, " (predicted "), put_g3(&rs, r[0].t), put(&rs, " s from the "), put(&rs, kk);
-        put(&rs, " nearest measured "), put(&rs, lcp_kind_name(p->kind)), put(&rs, " problems of "), put(&rs, m->source);
-        put(&rs, ", the nearest "), put(&rs, m->s[nb[0]].family), put(&rs, "/"), put(&rs, m->s[nb[0]].name);
+        lcp_text_put(&rs, " (predicted "), lcp_text_g3(&rs, r[0].t), lcp_text_put(&rs, " s from the "), lcp_text_put(&rs, kk);
+        lcp_text_put(&rs, " nearest measured "), lcp_text_put(&rs, lcp_kind_name(p->kind)), lcp_text_put(&rs, " problems of "), lcp_text_put(&rs, m->source);
+        lcp_text_put(&rs, ", the nearest "), lcp_text_put(&rs, m->s[nb[0]].family), lcp_text_put(&rs, "/"), lcp_text_put(&rs, m->s[nb[0]].name);
     } else {
-        put(&rs, " ("), put(&rs, m->source), put(&rs, " holds no measured "), put(&rs, lcp_kind_name(p->kind));
-        put(&rs, " problem: the configurations in order");
+        lcp_text_put(&rs, " ("), lcp_text_put(&rs, m->source), lcp_text_put(&rs, " holds no measured "), lcp_text_put(&rs, lcp_kind_name(p->kind));
+        lcp_text_put(&rs, " problem: the configurations in order");
     }
-    put(&rs, "; if it stops short: "), put(&rs, *then ? then : "nothing else"), put(&rs, ")");
+    lcp_text_put(&rs, "; if it stops short: "), lcp_text_put(&rs, *then ? then : "nothing else"), lcp_text_put(&rs, ")");
     ch->time_s = lcp_now() - t0;
     return 0;
 }

@@ -321,3 +321,34 @@ int lcp_threads_free(int want)
     if (want > cpus) want = cpus;
     return want < free_cpus ? want : free_cpus;
 }
+
+void lcp_text_put(lcp_text *t, const char *s)
+{
+    if (t->len + 1 >= t->size) {
+        if (t->size) t->buf[t->len < t->size ? t->len : t->size - 1] = '\0';
+        return;
+    }
+    size_t l = strlen(s);
+    if (l > t->size - 1 - t->len) l = t->size - 1 - t->len;
+    memcpy(t->buf + t->len, s, l);
+    t->len += l;
+    t->buf[t->len] = '\0';
+}
+
+void lcp_text_long(lcp_text *t, long v)
+{
+    char d[24], *e = d + sizeof d - 1;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    *e = '\0';
+    do *--e = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0) *--e = '-';
+    lcp_text_put(t, e);
+}
+
+void lcp_text_g3(lcp_text *t, double x)
+{
+    char b[32];
+    lcp_fmt_g3(x, b);
+    lcp_text_put(t, b);
+}

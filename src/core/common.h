@@ -73,6 +73,15 @@ const char *lcp_bytes_str(double bytes, char buf[32]);
 /* x as printf's "%.3g" writes it, without printf (a tenth of its cost: auto's reasons at every solve),
  * into buf (at least 16 bytes); the length.  Non-finite x and zero through snprintf. */
 int lcp_fmt_g3(double x, char *buf);
+/* A text built by appends into buf (size >= 1 bytes), cut at its size as snprintf would: the messages of
+ * every solve without a formatted print.  lcp_text t = {buf, sizeof buf, 0}; appends keep buf terminated. */
+typedef struct {
+    char *buf;
+    size_t size, len;
+} lcp_text;
+void lcp_text_put(lcp_text *t, const char *s);
+void lcp_text_long(lcp_text *t, long v); /* v in decimal */
+void lcp_text_g3(lcp_text *t, double x); /* x as "%.3g" (lcp_fmt_g3) */
 int lcp_parse_number(const char *s, double *x);
 
 /* Monotonic wall-clock seconds. */

@@ -181,27 +181,6 @@ typedef struct {
     lcp_sparse_factor sf;        /* UMFPACK on that pattern */
 } newton_work;
 
-/* buf[len..] = t, cut at size (size >= 1): the new length */
-static size_t put_text(char *buf, size_t size, size_t len, const char *t)
-{
-    while (*t && len + 1 < size) buf[len++] = *t++;
-    buf[len] = '\0';
-    return len;
-}
-
-/* the same with v in decimal */
-static size_t put_long(char *buf, size_t size, size_t len, long v)
-{
-    char d[24];
-    int k = 0;
-    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-    do d[k++] = (char)('0' + u % 10); while ((u /= 10) && k < 22);
-    if (v < 0) d[k++] = '-';
-    while (k > 0 && len + 1 < size) buf[len++] = d[--k];
-    buf[len] = '\0';
-    return len;
-}
-
 /* phi(a, b) = a + b - sqrt(a^2 + b^2) without cancellation (2ab / (a + b + r)
  * when a + b > 0); da, db (if not NULL): 1 - a/r, 1 - b/r, also free of
  * cancellation.  Returns r = sqrt(a^2 + b^2); da, db are unset when r = 0. */
@@ -781,21 +760,21 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                                                     : "dense LU, Cholesky failed (LAPACK)";
     /* the mean size of the reduced systems; which steps were taken (appends: no formatted print a solve) */
     char sizes[48] = "", steps[96] = "";
-    size_t ls = 0, lt = 0;
+    lcp_text ts = {sizes, sizeof sizes, 0}, tt = {steps, sizeof steps, 0};
     if (W->nsys > 0) {
-        ls = put_text(sizes, sizeof sizes, ls, "; mean size ");
-        ls = put_long(sizes, sizeof sizes, ls, (long)nearbyint(W->msum / (double)W->nsys)); /* as %.0f */
-        ls = put_text(sizes, sizeof sizes, ls, "/");
-        put_long(sizes, sizeof sizes, ls, n);
+        lcp_text_put(&ts, "; mean size ");
+        lcp_text_long(&ts, (long)nearbyint(W->msum / (double)W->nsys)); /* as %.0f */
+        lcp_text_put(&ts, "/");
+        lcp_text_long(&ts, n);
     }
     if (use_min) {
-        lt = put_long(steps, sizeof steps, lt, min_steps);
-        lt = put_text(steps, sizeof steps, lt, " min-map, ");
+        lcp_text_long(&tt, min_steps);
+        lcp_text_put(&tt, " min-map, ");
     }
-    lt = put_long(steps, sizeof steps, lt, newton_steps);
-    lt = put_text(steps, sizeof steps, lt, use_min ? " FB Newton, " : " Newton, ");
-    lt = put_long(steps, sizeof steps, lt, gradient_steps);
-    put_text(steps, sizeof steps, lt, " gradient steps");
+    lcp_text_long(&tt, newton_steps);
+    lcp_text_put(&tt, use_min ? " FB Newton, " : " Newton, ");
+    lcp_text_long(&tt, gradient_steps);
+    lcp_text_put(&tt, " gradient steps");
     if (info->status == LCP_ERROR) {
         /* message already set (factorization failure) */
     } else if (why && mon->last.residual <= ROUNDING_RESIDUAL) {
@@ -809,11 +788,9 @@ static int newton_solve_lcp(const lcp_problem *p, const lcp_settings *s, double 
                  "%.3g; %s; %s)",
                  why ? why : "NaN or overflow", psi, steps, path);
     } else {
-        size_t lm = put_text(info->message, sizeof info->message, 0, path);
-        lm = put_text(info->message, sizeof info->message, lm, how);
-        lm = put_text(info->message, sizeof info->message, lm, sizes);
-        lm = put_text(info->message, sizeof info->message, lm, "; ");
-        put_text(info->message, sizeof info->message, lm, steps);
+        lcp_text tm = {info->message, sizeof info->message, 0};
+        lcp_text_put(&tm, path), lcp_text_put(&tm, how), lcp_text_put(&tm, sizes);
+        lcp_text_put(&tm, "; "), lcp_text_put(&tm, steps);
     }
 done:
     work_free(W);

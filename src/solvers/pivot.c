@@ -796,24 +796,10 @@ static size_t pv_layout(pv *W, double *base, size_t n1, int dense)
  * as snprintf would: the notes of every small solve without a format. */
 static void note_put(char *dst, size_t cap, const char *a, int v, const char *b)
 {
-    char num[12];
-    size_t nd = 0, at = 0;
-    if (!cap) return;
-    if (v >= 0) {
-        char r[12];
-        int k = 0;
-        do r[k++] = (char)('0' + v % 10);
-        while ((v /= 10) > 0);
-        while (k) num[nd++] = r[--k];
-    }
-    const char *part[3] = {a, num, b};
-    size_t len[3] = {strlen(a), nd, strlen(b)};
-    for (int q = 0; q < 3; q++) {
-        size_t c = len[q] < cap - 1 - at ? len[q] : cap - 1 - at;
-        memcpy(dst + at, part[q], c);
-        at += c;
-    }
-    dst[at] = '\0';
+    lcp_text t = {dst, cap, 0};
+    lcp_text_put(&t, a);
+    if (v >= 0) lcp_text_long(&t, v);
+    lcp_text_put(&t, b);
 }
 
 /* The crash start (a symmetric A): from the warm start, --crash SOLVER, or

@@ -1340,31 +1340,28 @@ static void test_misc(void)
 
 /* lcp_fmt_g3 writes what printf's "%.3g" writes: log-uniform values over 1e-300..1e300 of both signs, the
  * powers of ten and the values next to the rounding's boundaries (9.995, 0.0009995, 999.5, ...) */
+/* 1 where lcp_fmt_g3 and printf agree on 200,000 log-uniform values 10^lo..10^(lo + span) of both signs */
+static int fmt_g3_agrees(unsigned long long *st, double lo, double span)
+{
+    char a[32], b[32];
+    for (int k = 0; k < 200000; k++) {
+        *st ^= *st << 13, *st ^= *st >> 7, *st ^= *st << 17;
+        double u = (double)(*st >> 11) / 9007199254740992.0;
+        double x = pow(10, lo + span * u) * (k & 1 ? -1 : 1);
+        lcp_fmt_g3(x, a);
+        snprintf(b, sizeof b, "%.3g", x);
+        if (strcmp(a, b)) return 0;
+    }
+    return 1;
+}
+
 static void test_fmt_g3(void)
 {
     unsigned long long st = 88172645463325252ULL;
-    int same = 0, n = 0;
     char a[32], b[32];
-    for (int k = 0; k < 200000; k++) {
-        st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-        double u = (double)(st >> 11) / 9007199254740992.0;
-        double x = pow(10, -300 + 600 * u) * (k & 1 ? -1 : 1);
-        lcp_fmt_g3(x, a);
-        snprintf(b, sizeof b, "%.3g", x);
-        same += !strcmp(a, b), n++;
-    }
-    CHECK(same == n);
+    CHECK(fmt_g3_agrees(&st, -300, 600));
     /* the range of auto's predicted times and the like (1e-20..1e20: the way without log10 and pow) */
-    same = n = 0;
-    for (int k = 0; k < 200000; k++) {
-        st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-        double u = (double)(st >> 11) / 9007199254740992.0;
-        double x = pow(10, -21 + 42 * u) * (k & 1 ? -1 : 1);
-        lcp_fmt_g3(x, a);
-        snprintf(b, sizeof b, "%.3g", x);
-        same += !strcmp(a, b), n++;
-    }
-    CHECK(same == n);
+    CHECK(fmt_g3_agrees(&st, -21, 42));
     /* the doubles next to each power of ten of the range, and to the boundaries d.dd5 of a few decades */
     int nsame = 1;
     for (int p = -21; p <= 21; p++) {
@@ -1402,6 +1399,21 @@ static double row_dot_reference(const int *aj, const double *ax, const double *x
     double s[4] = {0, 0, 0, 0};
     for (int e = lo; e < hi; e++) s[(e - lo) % 4] += ax[e] * x[aj[e]];
     return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* lcp_text: appends cut at the size as snprintf would, numbers as printf's %ld and %.3g */
+static void test_text(void)
+{
+    char buf[32], ref[32];
+    lcp_text t = {buf, sizeof buf, 0};
+    lcp_text_put(&t, "n = "), lcp_text_long(&t, -1234567), lcp_text_put(&t, ", "), lcp_text_g3(&t, 0.00012345);
+    snprintf(ref, sizeof ref, "n = %ld, %.3g", -1234567L, 0.00012345);
+    CHECK(!strcmp(buf, ref) && t.len == strlen(ref));
+    lcp_text u = {buf, 4, 0};
+    lcp_text_put(&u, ""), lcp_text_long(&u, 0);
+    CHECK(!strcmp(buf, "0"));
+    lcp_text_put(&u, "abcdef"), lcp_text_put(&u, "x");
+    CHECK(!strcmp(buf, "0ab") && u.len == 3);
 }
 
 static void test_row_dot(void)
@@ -1452,6 +1464,7 @@ int main(void)
     test_misc();
     test_fmt_g3();
     test_row_dot();
+    test_text();
     for (int i = 0; i < nmade; i++) free(made[i]);
     rm_tree(tmpdir);
     CHECK(access(tmpdir, F_OK) != 0);
