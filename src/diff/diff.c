@@ -789,8 +789,11 @@ static int adjoint(lcp_diff *d, const double *g, double *grad_mu, double *grad_l
     if (d->nr && solve_reduced(d, 1, d->r1, d->r2))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
     for (int i = 0; i < d->n; i++) l[i] = d->rmap[i] < 0 ? g[i] : d->r2[d->rmap[i]];
+    /* a held row's B row is 0: its l_F reaches grad_b and grad_A through
+     * nothing, only grad_mu (C) and the bounds' gradients read it */
     const lcp_csr *KF = &d->KF;
-    for (int k = 0; k < d->nr; k++) {
+    int held_read = (grad_mu && d->nmu) || (d->bounds && (grad_lo || grad_hi));
+    for (int k = 0; held_read && k < d->nr; k++) {
         double li = l[d->ridx[k]];
         for (int e = KF->p[k]; e < KF->p[k + 1]; e++) l[KF->j[e]] -= KF->x[e] * li;
     }
@@ -830,8 +833,12 @@ int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *gr
     const double *nu = d->t1;
     const lcp_csr *A = &d->p->A;
     if (grad_b) memcpy(grad_b, nu, (size_t)d->n * sizeof(double));
-    for (int i = 0; grad_A && i < d->n; i++)
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) grad_A[k] = nu[i] * d->x[A->j[k]];
+    for (int i = 0; grad_A && i < d->n; i++) {
+        double v = nu[i];
+        if (v == 0.0) memset(grad_A + A->p[i], 0, (size_t)(A->p[i + 1] - A->p[i]) * sizeof(double));
+        else
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) grad_A[k] = v * d->x[A->j[k]];
+    }
     return 0;
 }
 
