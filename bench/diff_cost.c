@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     double *tg = malloc((size_t)repeats * INNER * sizeof *tg); /* a VJP of b alone (no grad_A) */
     double *tk = malloc((size_t)repeats * INNER * sizeof *tk); /* one solve with K's factor alone */
     double *tu = malloc((size_t)repeats * INNER * sizeof *tu); /* one solve with an LU of A */
-    int lu_yard = 0;
+    int lu_yard = 0, pieces[3] = {0, 0, 0}; /* friction contacts: polar, interior, surface (summed over the rounds) */
     double fill_u = 0;
     for (int r = 0; r < repeats; r++) {
         lcps_result res;
@@ -111,6 +111,11 @@ int main(int argc, char **argv)
         const lcp_diff *ld = lcp_diff_of(d);
         how = lcp_diff_method(ld);
         lu_yard = ld->lu_num != NULL;
+        for (int c = 0; ld->nc && ld->B && c < ld->nc; c++) { /* the pieces: B = 0, I, or the surface's */
+            double z = 0.0, id = 0.0;
+            for (int q = 0; q < 9; q++) z += fabs(ld->B[9 * c + q]), id += fabs(ld->B[9 * c + q] - (q % 4 == 0));
+            pieces[z == 0.0 ? 0 : id == 0.0 ? 1 : 2]++;
+        }
         fill_k = ld->lu_num ? ld->lu_info[UMFPACK_LNZ] + ld->lu_info[UMFPACK_UNZ]
                  : ld->fsym      ? ld->FS.cc.lnz
                  : ld->chol      ? ld->F.cc.lnz
@@ -181,6 +186,9 @@ int main(int argc, char **argv)
            "%d degenerate; %d rounds, %d JVP, VJP and yardstick solves a round (medians, thread CPU time); "
            "K_RR %s\n",
            argv[2], kind, strcmp(kind, "lcp") ? n / 3 : n, n, nnz, shift, solver, iters, ndeg, repeats, INNER, how);
+    if (strcmp(kind, "lcp"))
+        printf("  contacts at the solution: %d separating (held), %d sticking (inside the cone), %d sliding (its surface)\n",
+               pieces[0] / repeats, pieces[1] / repeats, pieces[2] / repeats);
     printf("  solve                      %10.2f ms\n", S * ms);
     printf("  lcps_diff_new (K, factor)  %10.2f ms   %.3f x the solve\n", P * ms, P / S);
     printf("  lcps_jvp (one solve)       %10.2f ms   %.4f x the solve\n", Jv * ms, Jv / S);
