@@ -77,12 +77,14 @@ void lcp_auto_drop_probe(lcp_auto_choice *ch);
 
 /* The runs of one auto solve: the candidates in order, each on its budget
  * (and, in the first round, cut by its rate against the next's prediction),
- * then again on 4 times the budgets (rounds); lcp_auto_begin gives the first
- * run, lcp_auto_next after each run (how it ended) whether another follows
- * and which. */
+ * then again on 4 times the budgets (rounds), each from its own best iterate
+ * of the round before where the caller kept it (kept); lcp_auto_begin gives
+ * the first run, lcp_auto_next after each run (how it ended) whether another
+ * follows and which. */
 typedef enum {
     LCP_AUTO_FROM_ZERO,  /* x = 0 */
-    LCP_AUTO_FROM_BEST   /* x = the best iterate of the run just ended */
+    LCP_AUTO_FROM_BEST,  /* x = the best iterate of the run just ended */
+    LCP_AUTO_FROM_OWN    /* x = this candidate's own best iterate of its last run (the caller keeps it: kept) */
 } lcp_auto_start;
 typedef struct {
     const lcp_solver *solver;        /* the next run */
@@ -95,6 +97,8 @@ typedef struct {
     const char *what;                /* the same in words ("from zero", ...) */
     int stage, round;                /* the candidate running; the round (budgets 4^round times the first) */
     unsigned dead;                   /* candidates that broke down (bit c) */
+    unsigned kept;                   /* candidates whose last run progressed and whose best iterate the caller
+                                        keeps (bit c): run again in a longer round, they go on from there */
 } lcp_auto_run;
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);

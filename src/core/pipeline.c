@@ -215,6 +215,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
     int rc, user_max = s->max_iter;
     double user_tl = s->time_limit, start = mon->t0; /* the caller's limit: of the whole solve, all runs */
     lcp_auto_run run, model_run;
+    double *own = NULL; /* the candidates' own best iterates (run.kept), ncand x n */
     lcp_auto_begin(ch, sv, s->precond, user_max, &run);
     double sweep_s = 0, top = 0;
     const lcp_solver *ps = probe_plan(o, wp, ch, &sweep_s, &top), *pick = sv;
@@ -293,11 +294,22 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
             *precond = s->precond ? s->precond->name : "none";
             continue;
         }
-        if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, mon->best.residual < mon->first_residual, &run)) break;
+        int progressed = mon->best.residual < mon->first_residual;
+        if (progressed && ch->ncand > 1 && run.stage < LCP_AUTO_MAXCAND && sv == ch->cand[run.stage].solver &&
+            *status != LCP_SOLVED) { /* kept: a longer round of this candidate goes on from here */
+            if (!own && !(own = lcp_alloc((size_t)ch->ncand * (size_t)wp->n + 1, sizeof(double)))) {
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+                break;
+            }
+            memcpy(own + (size_t)run.stage * wp->n, mon->best_x, (size_t)wp->n * sizeof(double));
+            run.kept |= 1u << run.stage;
+        }
+        if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, progressed, &run)) break;
         size_t l = strlen(r->auto_reason);
         snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",
                  sv->name, lcp_status_name(*status), info->iterations, run.solver->name, run.what);
         if (run.start == LCP_AUTO_FROM_BEST) memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
+        else if (run.start == LCP_AUTO_FROM_OWN) memcpy(x, own + (size_t)run.stage * wp->n, (size_t)wp->n * sizeof(double));
         else memset(x, 0, (size_t)wp->n * sizeof(double));
         lcp_monitor_free(mon);
         if (lcp_monitor_init(mon, wp, s, tr)) {
@@ -309,6 +321,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         *precond = s->precond ? s->precond->name : "none";
     }
     *svp = sv;
+    free(own);
     return rc;
 }
 

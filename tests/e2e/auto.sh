@@ -155,6 +155,19 @@ case "$rc $(field auto_reason "$T/out")" in
         indep "$T/mr100/A.mtx" "$T/mr100/b.mtx" "$T/x.mtx" --max 1e-9 ;;
 *) bad "warm start after a rate cut: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
+# rounds: a first-order candidate run again in a longer round goes on from its own best iterate of
+# the round before (pgs and apgd both measured at microseconds, so both are cut by their budgets until the
+# budgets, 4 times larger each round, let one finish; apgd alone takes about 9,000 iterations here)
+"$LCP" generate column --bodies 1000 -o "$T/col1000" >/dev/null 2>&1
+"$LCP" info --features --json "$T/col1000" >"$T/feat"
+model2 "$T/m-rounds.model" "pgs none" 1e-06 1 "apgd none" 2e-06 1
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-rounds.model" "$T/col1000" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field auto_reason "$T/out")" in
+"0 auto: pgs ("*"; apgd stopped (time_limit after "*" iterations): pgs from its best iterate of the round before (a longer round)"*)
+    check "a longer round goes on from the candidate's own best iterate; solved (independent residual)" \
+        indep "$T/col1000/A.mtx" "$T/col1000/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+*) bad "rounds from the own best iterate: exit $rc '$(field auto_reason "$T/out")'" ;;
+esac
 # and a pick that converges at a good rate is not cut, however fast the next is predicted
 # (a strongly diagonally dominant A: pgs gains about a digit a sweep)
 mkdir -p "$T/dd"
