@@ -16,7 +16,9 @@
  * (lines starting with # are comments).  The prediction is k-nearest
  * neighbours: among the measured problems of the same kind, the K = 5
  * nearest in the feature space scaled by each feature's standard deviation
- * over them; a configuration's predicted time is the weighted (1 / (0.1 +
+ * over them (ccp and fc3d: the other friction kind's problems too, at
+ * KIND_DIST2 more, each lending its time of the same solver and
+ * preconditioner, its twin configuration); a configuration's predicted time is the weighted (1 / (0.1 +
  * distance)) geometric mean of its times on them, a failure counting as 10
  * times the time limit.  The configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
@@ -65,6 +67,7 @@
 extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Makefile) */
 
 #define KNN 5
+#define KIND_DIST2 1.0 /* the squared distance a friction sample of the other kind (ccp, fc3d) adds */
 #define NFP ((LCP_NFEATURES + 3) / 4 * 4) /* the features padded to blocks of 4 (the distances' sums) */
 typedef double v2 __attribute__((vector_size(16), aligned(8), may_alias)); /* two lanes of the distances */
 
@@ -105,6 +108,9 @@ struct lcp_auto_model {
      * 0): the nearest are found by one pass over contiguous memory */
     double w2[4][NFP];
     double *feat[4];
+    /* a friction configuration's twin of the other friction kind (ccp <-> fc3d: the same solver and
+     * preconditioner), -1 where there is none: neighbours of the other kind lend their times to it */
+    int twin[LCP_AUTO_MAXCFG];
 };
 
 static int kind_slot(lcp_kind k) { return k == LCP_KIND_LCP ? 0 : k == LCP_KIND_BLCP ? 1 : k == LCP_KIND_CCP ? 2 : 3; }
@@ -130,6 +136,13 @@ static void scale_features(lcp_auto_model *m)
     }
     for (int q = 0; q < 4; q++)
         for (int j = 0; j < LCP_NFEATURES; j++) m->sd[q][j] = m->nk[q] > 1 ? sqrt(m->sd[q][j] / (m->nk[q] - 1)) : 0;
+    for (int c = 0; c < m->ncfg; c++) {
+        m->twin[c] = -1;
+        for (int d = 0; d < m->ncfg && (m->cfg[c].kind & LCP_KIND_FRICTION); d++)
+            if ((m->cfg[d].kind & LCP_KIND_FRICTION) && m->cfg[d].kind != m->cfg[c].kind &&
+                !strcmp(m->cfg[d].solver, m->cfg[c].solver) && !strcmp(m->cfg[d].precond, m->cfg[c].precond))
+                m->twin[c] = d;
+    }
     int fill[4] = {0};
     for (int q = 0; q < 4; q++) {
         free(m->of_kind[q]);
@@ -405,31 +418,38 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
      * with K found, a sample stops once its partial sum reaches the K-th distance (the sums only grow: the
      * same neighbours as the full sums) */
     const int kq = kind_slot(p->kind);
-    const double *w2 = m->w2[kq], *xf = m->feat[kq];
+    const double *w2 = m->w2[kq];
     double fq[NFP] = {0};
     memcpy(fq, f, sizeof(double) * LCP_NFEATURES);
     int nb[KNN];
     double nd[KNN];
-    int k = 0;
-    for (int ii = 0; ii < m->nk[kq]; ii++) {
-        const double *fs = xf + (size_t)ii * NFP;
-        v2 a01 = {0, 0}, a23 = {0, 0}; /* lanes 0, 1 and 2, 3: each lane's operations as in scalar code */
-        int j = 0;
-        for (; j < NFP; j += 4) {
-            v2 e01 = *(const v2 *)(fq + j) - *(const v2 *)(fs + j), e23 = *(const v2 *)(fq + j + 2) - *(const v2 *)(fs + j + 2);
-            a01 += e01 * e01 * *(const v2 *)(w2 + j);
-            a23 += e23 * e23 * *(const v2 *)(w2 + j + 2);
-            if (k == KNN && j + 4 < NFP && (a01[0] + a01[1]) + (a23[0] + a23[1]) >= nd[KNN - 1]) break;
+    int k = 0, other = 0;
+    /* friction: the samples of the other friction kind too (ccp <-> fc3d: the same contacts, the same
+     * solvers bar a few), the kind counting as one more feature one standard deviation away */
+    for (int pass = 0; pass < (p->kind & LCP_KIND_FRICTION ? 2 : 1); pass++) {
+        const int sq = pass ? (kq == 2 ? 3 : 2) : kq;
+        const double *xf = m->feat[sq];
+        for (int ii = 0; ii < m->nk[sq]; ii++) {
+            const double *fs = xf + (size_t)ii * NFP;
+            v2 a01 = {pass ? KIND_DIST2 : 0, 0}, a23 = {0, 0}; /* lanes 0, 1 and 2, 3: each lane's operations as in scalar code */
+            int j = 0;
+            for (; j < NFP; j += 4) {
+                v2 e01 = *(const v2 *)(fq + j) - *(const v2 *)(fs + j), e23 = *(const v2 *)(fq + j + 2) - *(const v2 *)(fs + j + 2);
+                a01 += e01 * e01 * *(const v2 *)(w2 + j);
+                a23 += e23 * e23 * *(const v2 *)(w2 + j + 2);
+                if (k == KNN && j + 4 < NFP && (a01[0] + a01[1]) + (a23[0] + a23[1]) >= nd[KNN - 1]) break;
+            }
+            if (j < NFP) continue; /* past the K-th */
+            double d = (a01[0] + a01[1]) + (a23[0] + a23[1]);
+            int pos = k < KNN ? k++ : KNN;
+            while (pos > 0 && nd[pos - 1] > d) {
+                if (pos < KNN) nb[pos] = nb[pos - 1], nd[pos] = nd[pos - 1];
+                pos--;
+            }
+            if (pos < KNN) nb[pos] = m->of_kind[sq][ii], nd[pos] = d;
         }
-        if (j < NFP) continue; /* past the K-th */
-        double d = (a01[0] + a01[1]) + (a23[0] + a23[1]);
-        int pos = k < KNN ? k++ : KNN;
-        while (pos > 0 && nd[pos - 1] > d) {
-            if (pos < KNN) nb[pos] = nb[pos - 1], nd[pos] = nd[pos - 1];
-            pos--;
-        }
-        if (pos < KNN) nb[pos] = m->of_kind[kq][ii], nd[pos] = d;
     }
+    for (int q = 0; q < k; q++) other += m->s[nb[q]].kind != p->kind;
     for (int q = 0; q < k; q++) nd[q] = sqrt(nd[q]);
     ch->neighbours = k;
     double fail = log(10 * m->time_limit);
@@ -448,15 +468,16 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         double sw = 0, sl = 0, slg = 0, sws = 0, sls = 0, most = -1;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
-            if (isnan(s->t[c])) continue;
-            double w = wq[q], lt = s->lt[c]; /* log max(t, 1e-6) (scale_features) */
+            int cq = s->kind == p->kind ? c : m->twin[c]; /* a neighbour of the other kind: the twin's times */
+            if (cq < 0 || isnan(s->t[cq])) continue;
+            double w = wq[q], lt = s->lt[cq]; /* log max(t, 1e-6) (scale_features) */
             sw += w;
-            sl += w * (s->t[c] >= 0 ? lt : fail);
-            slg += w * (s->t[c] >= 0 ? lt + lgrow[q] : fail);
-            if (s->t[c] < 0) continue;
+            sl += w * (s->t[cq] >= 0 ? lt : fail);
+            slg += w * (s->t[cq] >= 0 ? lt + lgrow[q] : fail);
+            if (s->t[cq] < 0) continue;
             /* the budgets, from the neighbours that solved: their time, and their iterations scaled by the
              * square root of the ratio of the nonzeros where this problem is larger */
-            most = fmax(most, s->it[c] * sqgrow[q]);
+            most = fmax(most, s->it[cq] * sqgrow[q]);
             sws += w;
             sls += w * (lt + lgrow[q]);
         }
@@ -526,7 +547,8 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     if (k > 0) {
         char kk[2] = {(char)('0' + k), '\0'}; /* k <= KNN < 10 */
         lcp_text_put(&rs, " (predicted "), lcp_text_g3(&rs, r[0].t), lcp_text_put(&rs, " s from the "), lcp_text_put(&rs, kk);
-        lcp_text_put(&rs, " nearest measured "), lcp_text_put(&rs, lcp_kind_name(p->kind)), lcp_text_put(&rs, " problems of "), lcp_text_put(&rs, m->source);
+        lcp_text_put(&rs, " nearest measured "), lcp_text_put(&rs, other ? "friction" : lcp_kind_name(p->kind));
+        lcp_text_put(&rs, " problems of "), lcp_text_put(&rs, m->source);
         lcp_text_put(&rs, ", the nearest "), lcp_text_put(&rs, m->s[nb[0]].family), lcp_text_put(&rs, "/"), lcp_text_put(&rs, m->s[nb[0]].name);
     } else {
         lcp_text_put(&rs, " ("), lcp_text_put(&rs, m->source), lcp_text_put(&rs, " holds no measured "), lcp_text_put(&rs, lcp_kind_name(p->kind));

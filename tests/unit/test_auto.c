@@ -158,5 +158,65 @@ int main(void)
         lcp_auto_model_free(m);
     }
     lcp_problem_free(&p);
+
+    /* friction: the neighbours of the other friction kind count too, one standard deviation away (the kind
+     * as one more feature), and lend their twin configuration's times (fc3d admm to ccp admm); a
+     * configuration without a twin (apgd: ccp only) is predicted from the ccp neighbours alone.  Three
+     * fc3d samples near in log_n (offsets 0.5, 0.6, 0.7), six ccp samples farther (2 ... 7): the scaling is
+     * the ccp samples' (sd of 2 ... 7), and the five nearest are the three fc3d and the two nearest ccp */
+    lcp_problem fp;
+    lcp_problem_init(&fp);
+    CHECK(lcp_read_problem("problems/pyramid-5-fc3d", LCP_KIND_CCP, &fp, &e) == 0);
+    if (fp.n) {
+        lcp_features ff;
+        CHECK(lcp_features_compute(&fp, &ff) == 0);
+        text = malloc(cap);
+        len = (size_t)snprintf(text, cap, "lcpsolve-auto-model 1\ntime-limit 1\nfeatures");
+        for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %s", lcp_feature_names[j]);
+        len += (size_t)snprintf(text + len, cap - len,
+                                "\nconfig ccp admm none\nconfig ccp apgd none\nconfig fc3d admm none\nconfig fc3d nsgs none\n");
+        const double fo[3] = {0.5, 0.6, 0.7}, co[6] = {2, 3, 4, 5, 6, 7};
+        for (int i = 0; i < 9; i++) {
+            int fc = i < 3;
+            len += (size_t)snprintf(text + len, cap - len, "problem %s f%d s%d", fc ? "fc3d" : "ccp", fc, i);
+            for (int j = 0; j < LCP_NFEATURES; j++)
+                len += (size_t)snprintf(text + len, cap - len, " %.17g", ff.v[j] + (j == 0 ? (fc ? fo[i] : co[i - 3]) : 0));
+            /* fc3d: admm 1e-4, nsgs 1e-2; ccp: admm 1e-1, apgd 1e-3 (slower on the farther ones) */
+            if (fc) len += (size_t)snprintf(text + len, cap - len, " 0.0001 10 0.01 100\n");
+            else len += (size_t)snprintf(text + len, cap - len, " %.17g 10 %.17g 100\n", 0.1 * (i - 2), 0.001 * (i - 2));
+        }
+        CHECK(len < cap);
+        m = lcp_auto_model_parse(text, "friction.model", &e);
+        CHECK(m != NULL);
+        if (m) {
+            double mean = 4.5, ss = 0;
+            for (int i = 0; i < 6; i++) ss += (co[i] - mean) * (co[i] - mean);
+            double sd = sqrt(ss / 5), d[5], w[5];
+            for (int q = 0; q < 3; q++) d[q] = sqrt(fo[q] / sd * fo[q] / sd + 1.0); /* the kind: one sd */
+            d[3] = co[0] / sd, d[4] = co[1] / sd;
+            double sw = 0, sa = 0, swc = 0, sp = 0;
+            for (int q = 0; q < 5; q++) {
+                w[q] = 1 / (0.1 + d[q]);
+                sw += w[q], sa += w[q] * log(q < 3 ? 1e-4 : 0.1 * (q - 2));
+                if (q >= 3) swc += w[q], sp += w[q] * log(0.001 * (q - 2));
+            }
+            double want_admm = exp(sa / sw), want_apgd = exp(sp / swc);
+            CHECK(d[2] < d[3] && co[2] / sd > d[4]); /* the five nearest as said */
+            CHECK(lcp_choose_auto_with(&fp, m, &ch, &e) == 0);
+            CHECK(ch.neighbours == 5 && ch.ncand == 2);
+            CHECK(ch.ncand == 2 && !strcmp(ch.cand[0].solver->name, "admm") && !strcmp(ch.cand[1].solver->name, "apgd"));
+            CHECK_NEAR(ch.cand[0].t_pred, want_admm, 1e-12 * want_admm);
+            CHECK_NEAR(ch.cand[1].t_pred, want_apgd, 1e-12 * want_apgd);
+            CHECK(strstr(ch.reason, "nearest measured friction problems of friction.model, the nearest f1/s0") != NULL);
+            /* without the fc3d samples: ccp alone, apgd first */
+            CHECK(lcp_auto_model_drop_family(m, "f1") == 6);
+            CHECK(lcp_choose_auto_with(&fp, m, &ch, &e) == 0);
+            CHECK(ch.ncand == 2 && !strcmp(ch.cand[0].solver->name, "apgd"));
+            CHECK(strstr(ch.reason, "nearest measured ccp problems") != NULL);
+            lcp_auto_model_free(m);
+        }
+        free(text);
+    }
+    lcp_problem_free(&fp);
     CHECK_DONE();
 }
