@@ -43,6 +43,9 @@
  * this problem is larger; plus 50); ipm and the Newton solvers do not
  * start a sparse factorisation predicted past the budget or past
  * LCP_SWITCH_MARGIN times the next's prediction (lcp_monitor_afford).
+ * The predictions share their neighbours, so a run cut short scales the
+ * predictions the later runs are measured against by how much slower than
+ * its own prediction it proved (lcp_auto_run.slow).
  * After the last candidate, the next round: the
  * candidates again, from zero, on 4 times the budgets (at most 9 rounds; a
  * candidate that broke down is not run again), so that a configuration
@@ -657,21 +660,27 @@ static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, l
             if (isfinite(ch->cand[k].t_scaled) && ch->cand[k].t_scaled > 0 &&
                 (r->switch_cpu == 0 || ch->cand[k].t_scaled < r->switch_cpu))
                 r->switch_cpu = ch->cand[k].t_scaled;
+    r->switch_cpu *= r->slow; /* the next is no faster than predicted by what the runs so far have shown */
 }
 
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r)
 {
-    *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO};
+    *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO, .slow = 1};
     if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, user_max, r);
 }
 
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
-                  int progressed, lcp_auto_run *r)
+                  int progressed, double taken, lcp_auto_run *r)
 {
     int budgeted = r->max_iter > 0 || r->time_limit > 0 || r->switch_cpu > 0;
     int stopped = status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED || cut));
     if (!stopped || ch->ncand < 2) return 0;
+    if (cut && r->stage < ch->ncand) { /* slower than predicted: the others' predictions likely too (shared neighbours) */
+        const lcp_auto_cand *c = &ch->cand[r->stage];
+        double pred = isfinite(c->t_scaled) && c->t_scaled > 0 ? c->t_scaled : c->t_pred;
+        if (isfinite(pred) && pred > 0 && taken / pred > r->slow) r->slow = taken / pred;
+    }
     if (status == LCP_ERROR) r->dead |= 1u << r->stage; /* a breakdown: not again */
     /* the next candidate that has not broken down; after the last, the next round on GROW times the budgets */
     int stage = r->stage, round = r->round;

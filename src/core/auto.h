@@ -99,12 +99,18 @@ typedef struct {
     unsigned dead;                   /* candidates that broke down (bit c) */
     unsigned kept;                   /* candidates whose last run progressed and whose best iterate the caller
                                         keeps (bit c): run again in a longer round, they go on from there */
+    double slow;                     /* how much slower than predicted this problem has shown itself (>= 1):
+                                        the largest, over the runs cut short, of the run's time to the
+                                        tolerance (its CPU time and the rest its rate extrapolates) over its
+                                        prediction; the next's prediction that a run is measured against
+                                        (switch_cpu) is scaled by it */
 } lcp_auto_run;
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);
 /* cut: how auto's monitor ended the run (lcp_monitor.budget_hit: 0 or LCP_CUT_*); progressed:
- * its best iterate is better than its start (a warm start worth taking) */
+ * its best iterate is better than its start (a warm start worth taking); taken: the run's time to the
+ * tolerance as far as it is known (its CPU time and the rest its rate extrapolates; r->slow) */
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
-                  int progressed, lcp_auto_run *r);
+                  int progressed, double taken, lcp_auto_run *r);
 
 #endif

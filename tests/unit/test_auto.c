@@ -218,5 +218,46 @@ int main(void)
         free(text);
     }
     lcp_problem_free(&fp);
+
+    /* the runs: a run cut short shows how much slower than predicted the problem is (slow), and the next
+     * runs are measured against the predictions scaled by it; a longer round of a first-order candidate
+     * goes on from its own best iterate, others from zero */
+    lcp_problem mp;
+    lcp_problem_init(&mp);
+    CHECK(lcp_read_problem("problems/murty-8", LCP_KIND_NONE, &mp, &e) == 0);
+    const lcp_solver *nm = lcp_solver_find("newton-min"), *ap = lcp_solver_find("apgd"), *lk = lcp_solver_find("lemke");
+    if (mp.n && nm && ap && lk) {
+        lcp_auto_choice rc = {0};
+        rc.ncand = 3;
+        const lcp_solver *sv3[3] = {nm, ap, lk};
+        const double tp3[3] = {1e-4, 2e-4, 5e-4};
+        for (int c = 0; c < 3; c++) rc.cand[c] = (lcp_auto_cand){sv3[c], NULL, tp3[c], tp3[c], 0, 0.02};
+        lcp_auto_run run;
+        lcp_auto_begin(&rc, nm, NULL, 0, &run);
+        CHECK(run.slow == 1 && run.switch_cpu == 2e-4 && run.time_limit == 0.02 && run.stage == 0);
+        /* newton-min cut after 0.01 s of its predicted 1e-4: 100 times slower */
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, &run) == 1);
+        CHECK(run.solver == ap && run.stage == 1 && run.start == LCP_AUTO_FROM_ZERO);
+        CHECK_NEAR(run.slow, 100, 1e-9);
+        CHECK_NEAR(run.switch_cpu, 100 * 5e-4, 1e-15); /* lemke's prediction, scaled */
+        run.kept |= 1u << 1; /* the caller kept apgd's best iterate */
+        /* apgd cut for its rate, its time to the tolerance 0.004 s (20 times its prediction: slow stays) */
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 1, 0.004, &run) == 1);
+        CHECK(run.solver == lk && run.stage == 2 && run.start == LCP_AUTO_FROM_ZERO); /* lemke: a pivoting method */
+        CHECK_NEAR(run.slow, 100, 1e-9);
+        CHECK(run.switch_cpu == 0); /* the last: no next */
+        /* lemke past its budget: the next round, newton-min from zero, apgd from its own best iterate */
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 0, 0.02, &run) == 1);
+        CHECK(run.solver == nm && run.round == 1 && run.start == LCP_AUTO_FROM_ZERO && run.switch_cpu == 0);
+        CHECK_NEAR(run.time_limit, 4 * 0.02, 1e-15);
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 1, 0.08, &run) == 1);
+        CHECK(run.solver == ap && run.round == 1 && run.start == LCP_AUTO_FROM_OWN);
+        CHECK(strstr(run.what, "its best iterate of the round before") != NULL);
+        /* a run that stops without a cut (a breakdown) says nothing of the speed */
+        lcp_auto_begin(&rc, nm, NULL, 0, &run);
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_ERROR, 0, 0, 5.0, &run) == 1);
+        CHECK(run.slow == 1 && run.switch_cpu == 5e-4);
+    }
+    lcp_problem_free(&mp);
     CHECK_DONE();
 }
