@@ -137,37 +137,33 @@ with open(m, "w") as o:
 PY
 }
 mkpgs() { model2 "$1" "pgs none" 1e-06 1 "$2 $3" 0.001 10; } # MODEL NEXT-SOLVER NEXT-PRECOND
+# runs DIR MODEL PATTERN WHAT: auto with MODEL on the problem in DIR (tol 1e-9, the answer in $T/x.mtx,
+# --json in $T/out); passes where "EXIT REASON" matches the shell pattern PATTERN and the answer's
+# independent residual is within 1e-9
+runs() {
+    "$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$2" "$1" >"$T/out" 2>/dev/null
+    local rc=$?
+    case "$rc $(field auto_reason "$T/out")" in
+    $3) check "$4; solved (independent residual)" indep "$1/A.mtx" "$1/b.mtx" "$T/x.mtx" --max 1e-9 ;;
+    *) bad "$4: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+    esac
+}
 mkpgs "$T/m-pgs.model" lemke none
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs.model" "$T/mr100" >"$T/out" 2>/dev/null; rc=$?
-case "$rc $(field auto_reason "$T/out")" in
-"0 auto: pgs ("*"; pgs stopped (time_limit after "*" iterations): lemke from zero (the rate was too slow)")
-    check "a pick converging too slowly: the monitor cuts pgs for its rate, lemke from zero; solved (independent residual)" \
-        indep "$T/mr100/A.mtx" "$T/mr100/b.mtx" "$T/x.mtx" --max 1e-9 ;;
-*) bad "a pick converging too slowly: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
-esac
+runs "$T/mr100" "$T/m-pgs.model" '0 auto: pgs (*; pgs stopped (time_limit after * iterations): lemke from zero (the rate was too slow)' \
+    "a pick converging too slowly: the monitor cuts pgs for its rate, lemke from zero"
 its=$(field auto_reason "$T/out" | sed -n 's/.*pgs stopped (time_limit after \([0-9]*\) iterations).*/\1/p')
 check "the cut comes from the rate (the reason says so), after $its sweeps" [ -n "$its" ] && [ "$its" -gt 10 ]
 mkpgs "$T/m-pgs2.model" mprgp ichol
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-pgs2.model" "$T/mr100" >"$T/out" 2>/dev/null; rc=$?
-case "$rc $(field auto_reason "$T/out")" in
-"0 auto: pgs ("*"; pgs stopped (time_limit after "*" iterations): mprgp from the best iterate (the rate was too slow)")
-    check "a first-order next candidate goes on from the best iterate: mprgp warm-started; solved (independent residual)" \
-        indep "$T/mr100/A.mtx" "$T/mr100/b.mtx" "$T/x.mtx" --max 1e-9 ;;
-*) bad "warm start after a rate cut: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
-esac
+runs "$T/mr100" "$T/m-pgs2.model" '0 auto: pgs (*; pgs stopped (time_limit after * iterations): mprgp from the best iterate (the rate was too slow)' \
+    "a first-order next candidate goes on from the best iterate: mprgp warm-started"
 # rounds: a first-order candidate run again in a longer round goes on from its own best iterate of
 # the round before (pgs and apgd both measured at microseconds, so both are cut by their budgets until the
 # budgets, 4 times larger each round, let one finish; apgd alone takes about 9,000 iterations here)
 "$LCP" generate column --bodies 1000 -o "$T/col1000" >/dev/null 2>&1
 "$LCP" info --features --json "$T/col1000" >"$T/feat"
 model2 "$T/m-rounds.model" "pgs none" 1e-06 1 "apgd none" 2e-06 1
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-rounds.model" "$T/col1000" >"$T/out" 2>/dev/null; rc=$?
-case "$rc $(field auto_reason "$T/out")" in
-"0 auto: pgs ("*"; apgd stopped (time_limit after "*" iterations): pgs from its best iterate of the round before (a longer round)"*)
-    check "a longer round goes on from the candidate's own best iterate; solved (independent residual)" \
-        indep "$T/col1000/A.mtx" "$T/col1000/b.mtx" "$T/x.mtx" --max 1e-9 ;;
-*) bad "rounds from the own best iterate: exit $rc '$(field auto_reason "$T/out")'" ;;
-esac
+runs "$T/col1000" "$T/m-rounds.model" '0 auto: pgs (*; apgd stopped (time_limit after * iterations): pgs from its best iterate of the round before (a longer round)*' \
+    "a longer round goes on from the candidate's own best iterate"
 # and a pick that converges at a good rate is not cut, however fast the next is predicted
 # (a strongly diagonally dominant A: pgs gains about a digit a sweep)
 mkdir -p "$T/dd"
@@ -191,13 +187,8 @@ check "a pick converging well runs to the end: exit $rc, solver $(field solver "
 "$LCP" generate random-spd --size 3000 --cond 1e4 --seed 3000 -o "$T/rspd" >/dev/null 2>&1
 "$LCP" info --features --json "$T/rspd" >"$T/feat"
 model2 "$T/m-nm.model" "newton-min none" 1e-06 3 "pgs none" 0.5 20
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-nm.model" "$T/rspd" >"$T/out" 2>/dev/null; rc=$?
-case "$rc $(field auto_reason "$T/out")" in
-"0 auto: newton-min ("*"; newton-min stopped (time_limit after 0 iterations): pgs from zero"*)
-    check "a factorisation past auto's budget is not started: newton-min refused at 0 iterations, pgs solves (independent residual)" \
-        indep "$T/rspd/A.mtx" "$T/rspd/b.mtx" "$T/x.mtx" --max 1e-9 ;;
-*) bad "a factorisation past auto's budget: exit $rc '$(field auto_reason "$T/out")'" ;;
-esac
+runs "$T/rspd" "$T/m-nm.model" '0 auto: newton-min (*; newton-min stopped (time_limit after 0 iterations): pgs from zero*' \
+    "a factorisation past auto's budget is not started: newton-min refused at 0 iterations, pgs solves"
 # and one predicted (at 1e10 flops a second) to take over 3 times the next candidate's predicted time is
 # not started either, inside the budget: newton-min measured at 40 ms (a budget of 0.4 s), apgd at 45 ms
 # (not pgs: a model with pgs would have pgs's sweeps probe first, and solve this problem)
@@ -259,13 +250,8 @@ esac
 "$LCP" generate murty --size 16 -o "$T/murty16" >/dev/null 2>&1
 "$LCP" info --features --json "$T/murty16" >"$T/feat"
 model2 "$T/m-lk.model" "lemke none" 0.005 100000 "newton-min none" 0.01 3
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/m-lk.model" "$T/murty16" >"$T/out" 2>/dev/null; rc=$?
-case "$rc $(field auto_reason "$T/out")" in
-"0 auto: lemke ("*"; lemke stopped (time_limit after "*" iterations): newton-min from zero (it ran past 3 times the next's predicted time)"*)
-    check "lemke past 3 times newton-min's predicted time is cut; newton-min solves (independent residual)" \
-        indep "$T/murty16/A.mtx" "$T/murty16/b.mtx" "$T/x.mtx" --max 1e-9 ;;
-*) bad "a run past the next's predicted time: exit $rc '$(field auto_reason "$T/out")'" ;;
-esac
+runs "$T/murty16" "$T/m-lk.model" "0 auto: lemke (*; lemke stopped (time_limit after * iterations): newton-min from zero (it ran past 3 times the next's predicted time)*" \
+    "lemke past 3 times newton-min's predicted time is cut; newton-min solves"
 
 # bad model files: exit 2, one line naming the file (and the line)
 printf 'not a model\n' >"$T/bad1.model"
