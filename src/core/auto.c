@@ -18,9 +18,9 @@
  * nearest in the feature space scaled by each feature's standard deviation
  * over them (ccp and fc3d: the other friction kind's problems too, at
  * KIND_DIST2 more, each lending its time of the same solver and
- * preconditioner, its twin configuration); a configuration's predicted time is the weighted (1 / (0.1 +
- * distance)) geometric mean of its times on them, a failure counting as 10
- * times the time limit.  The configurations run in the predicted order: a
+ * preconditioner, its twin configuration); a configuration's predicted
+ * time is the weighted (1 / (0.1 + distance)) geometric mean of its times
+ * on them, a failure counting as 10 times the time limit.  The configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
  * or passes its budget hands over to the next from zero.  The time budget,
  * the same for every candidate of a round: 10 times the first candidate's

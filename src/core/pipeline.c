@@ -295,8 +295,9 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
             continue;
         }
         int progressed = mon->best.residual < mon->first_residual;
+        /* kept: a longer round of this first-order candidate goes on from here */
         if (progressed && ch->ncand > 1 && run.stage < LCP_AUTO_MAXCAND && sv == ch->cand[run.stage].solver &&
-            *status != LCP_SOLVED) { /* kept: a longer round of this candidate goes on from here */
+            (sv->flags & LCP_SOLVER_LINEAR) && *status != LCP_SOLVED) {
             if (!own && !(own = lcp_alloc((size_t)ch->ncand * (size_t)wp->n + 1, sizeof(double)))) {
                 rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
                 break;
