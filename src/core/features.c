@@ -153,7 +153,7 @@ int lcp_features_compute(const lcp_problem *p, lcp_features *f)
     double lmin = 0, lmax = 0;
     int ok = n > 0 && f->diag_pos &&
              (f->symmetric ? lcp_spectrum_symmetric(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)
-                           : lcp_spectrum(A, NULL, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)) == 0;
+                           : lcp_spectrum_part(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)) == 0;
     if (ok && lmin > 1e-12 * lmax) f->cond = lmax / lmin;
     double nz = n > 0 ? (double)f->nnz / n : 0;
     double *v = f->v;

@@ -34,4 +34,10 @@ int lcp_scaled_spectrum_until(const lcp_csr *A, int max_steps, double hi_stop, d
  * 1e-14 of the Gershgorin bound gives lmin 0.  Deterministic. */
 int lcp_spectrum_symmetric(const lcp_csr *A, int max_steps, double *lmin, double *lmax, int *steps);
 
+/* The same estimate for a non-symmetric A (of its symmetric part, as
+ * lcp_spectrum) with the sums and Ritz values of lcp_spectrum_symmetric:
+ * not lcp_spectrum's bits, 2-4 times faster on a dense A (auto's
+ * log-condition feature).  Deterministic. */
+int lcp_spectrum_part(const lcp_csr *A, int max_steps, double *lmin, double *lmax, int *steps);
+
 #endif

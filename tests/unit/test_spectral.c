@@ -6,7 +6,8 @@
  * space is the whole space), a singular one, and a nearly singular one.
  * The symmetric variant finds its Ritz values to a relative 1e-6 (what a
  * log-condition feature needs, src/la/spectral.c RITZ_RTOL): the checks
- * against LAPACK allow that much. */
+ * against LAPACK allow that much.  The same for the symmetric part of a
+ * non-symmetric A (lcp_spectrum_part), with dense rows and with gaps. */
 #include "check.h"
 #include "la/spectral.h"
 
@@ -84,6 +85,48 @@ int main(void)
     /* a zero diagonal entry is refused */
     tridiag(&A, 3, 0.0, 1.0);
     CHECK(lcp_spectrum_symmetric(&A, 3, &lo, &hi, &steps) != 0);
+    CHECK(lcp_spectrum_part(&A, 3, &lo, &hi, &steps) != 0);
     lcp_csr_free(&A);
+
+    /* a non-symmetric A: lcp_spectrum_part (auto's feature) is lcp_spectrum's estimate of the symmetric
+     * part to the relative 1e-6, in as many steps; and both that of the symmetric part given as such.
+     * Dense rows (the scatter of A' by runs) and rows with gaps (by entries). */
+    for (int gaps = 0; gaps < 2; gaps++) {
+        int m = 60, nz = 0, *ti = malloc(m * m * sizeof(int)), *tj = malloc(m * m * sizeof(int));
+        double *tx = malloc(m * m * sizeof(double));
+        unsigned r = 7;
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) {
+                r = r * 1103515245u + 12345u;
+                double v = ((r >> 8) & 0xffff) / 65536.0 - 0.5;
+                if (gaps && i != j && (i + 2 * j) % 3 == 0) continue; /* an unsymmetric pattern */
+                ti[nz] = i, tj[nz] = j, tx[nz++] = i == j ? m : v;
+            }
+        lcp_csr N, S;
+        CHECK(lcp_csr_from_triplets(&N, m, m, nz, ti, tj, tx) == 0);
+        /* S = (N + N')/2 as triplets: each entry halved, twice (i, j) and (j, i) */
+        int *si = malloc(2 * nz * sizeof(int)), *sj = malloc(2 * nz * sizeof(int));
+        double *sv = malloc(2 * nz * sizeof(double));
+        for (int k = 0; k < nz; k++) {
+            si[2 * k] = ti[k], sj[2 * k] = tj[k], sv[2 * k] = tx[k] / 2;
+            si[2 * k + 1] = tj[k], sj[2 * k + 1] = ti[k], sv[2 * k + 1] = tx[k] / 2;
+        }
+        CHECK(lcp_csr_from_triplets(&S, m, m, 2 * nz, si, sj, sv) == 0);
+        CHECK(!lcp_csr_is_symmetric(&N, 1e-12) && lcp_csr_is_symmetric(&S, 1e-12));
+        CHECK(lcp_spectrum_part(&N, 10, &lo, &hi, &steps) == 0);
+        CHECK(lcp_spectrum(&N, NULL, 10, &lo2, &hi2, &steps2) == 0);
+        CHECK(steps == steps2 && steps == 10);
+        CHECK(lo > 0 && hi > lo);
+        CHECK_NEAR(lo, lo2, 1e-6 * lo2);
+        CHECK_NEAR(hi, hi2, 1e-6 * hi2);
+        double lo3, hi3;
+        int steps3;
+        CHECK(lcp_spectrum(&S, NULL, 10, &lo3, &hi3, &steps3) == 0);
+        CHECK_NEAR(lo3, lo2, 1e-9 * lo2);
+        CHECK_NEAR(hi3, hi2, 1e-9 * hi2);
+        CHECK(lcp_spectrum_part(&N, 10, &lo3, &hi3, &steps3) == 0 && lo3 == lo && hi3 == hi); /* deterministic */
+        lcp_csr_free(&N), lcp_csr_free(&S);
+        free(ti), free(tj), free(tx), free(si), free(sj), free(sv);
+    }
     CHECK_DONE();
 }
