@@ -210,9 +210,11 @@ int lcp_scaled_spectrum(const lcp_csr *A, int max_steps, double *lmin, double *l
  * as soon as the largest Ritz value reaches hi_stop (Ritz values lie inside
  * the spectrum, so lmax >= hi_stop is then certain; the Ritz values are
  * taken at every one of the first 10 steps for that test), and finds the
- * Ritz values by bisection (ritz_bisect).  sym: A is known symmetric (half
- * the traffic a product, Ritz values by Sturm bisection, ritz_sturm, no
- * LAPACK).  INFINITY and sym = 0: lcp_spectrum's process and bits. */
+ * Ritz values by bisection (ritz_bisect).  mode SP_SYM: A is known
+ * symmetric (half the traffic a product, Ritz values by Sturm bisection,
+ * ritz_sturm, no LAPACK); SP_PART: a non-symmetric A with SP_SYM's sums
+ * and Ritz values.  INFINITY and SP_GENERAL: lcp_spectrum's process and
+ * bits. */
 static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double hi_stop, double *lmin,
                     double *lmax, int *steps, int mode);
 
