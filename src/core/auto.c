@@ -536,6 +536,9 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     ch->solver = r[0].sv;
     ch->precond = r[0].pc;
     ch->precond_name = r[0].pc ? r[0].pc->name : "none";
+    const lcp_solver *gs = lcp_solver_find(p->kind & LCP_KIND_FRICTION ? "nsgs" : "pgs");
+    for (int c = 0; c < nr && k > 0 && !ch->probe; c++) /* measured (neighbours), not the fallback order */
+        if (r[c].sv == gs && !r[c].pc) ch->probe = gs;
     /* the texts, by appends (no formatted print: the choice runs at every solve of auto) */
     lcp_text t = {ch->predicted, sizeof ch->predicted, 0};
     for (int c = 0; c < nr; c++) {
@@ -642,7 +645,6 @@ int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err)
     return lcp_choose_auto_model(p, NULL, ch, err);
 }
 
-void lcp_auto_drop_probe(lcp_auto_choice *ch) { (void)ch; }
 
 /* the budgets of candidate c in round r: GROW^r times the first round's time budget; in the first round a
  * first-order candidate is also cut by its rate against the fastest prediction of those after it */

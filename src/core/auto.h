@@ -38,6 +38,9 @@ typedef struct {
     lcp_auto_cand cand[LCP_AUTO_MAXCAND];
     char predicted[600];             /* "NAME[ -p P]=SECONDS,..." for every ranked configuration */
     int neighbours;                  /* measured problems the prediction rests on */
+    const lcp_solver *probe;         /* the kind's Gauss-Seidel solver (pgs; nsgs for friction) where the model
+                                        measured it, without a preconditioner, among the configurations ranked:
+                                        auto's probe may run it (src/core/pipeline.c); NULL otherwise */
     lcp_features f;
     double time_s;                   /* the time spent choosing (features included) */
 } lcp_auto_choice;
@@ -72,8 +75,6 @@ int lcp_choose_auto_model(const lcp_problem *p, const char *model, lcp_auto_choi
 int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto_choice *ch, lcp_err *err);
 /* The built-in model. */
 int lcp_choose_auto(const lcp_problem *p, lcp_auto_choice *ch, lcp_err *err);
-/* Kept for callers that run the pick alone: nothing to drop any more. */
-void lcp_auto_drop_probe(lcp_auto_choice *ch);
 
 /* The runs of one auto solve: the candidates in order, each on its budget
  * (and, in the first round, cut by its rate against the next's prediction),

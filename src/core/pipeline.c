@@ -93,7 +93,6 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
             if ((rc = lcp_choose_auto_model(wp, o->auto_model, ch, err))) return rc;
             lcp_auto_memo_put(wp, o->auto_model, ch);
         }
-        if (strcmp(o->precond, "none")) lcp_auto_drop_probe(ch); /* -p is for the rules' pick */
         sv = ch->solver;
         copy_text(r->auto_reason, sizeof r->auto_reason, ch->reason);
         if (!strcmp(o->precond, "none")) { /* auto picks the preconditioner too, unless -p says */
@@ -182,23 +181,15 @@ static int set_order(const lcp_solve_opts *o, const lcp_solver *sv, const lcp_pr
 #define SWEEP_S_FRICTION 4.0  /* a friction sweep (nsgs: a local problem a contact) costs this many times more */
 #define PROBE_SETUP_S 2e-6    /* a run's set-up and the monitor's new start (about 1-2 us here): the probe's own cost */
 
-/* The probe's solver and its sweep's modelled seconds, where a probe fits ch's pick (else NULL). */
+/* The probe's solver (the one the model measured: ch->probe) and its sweep's modelled seconds, where a
+ * probe fits ch's pick (else NULL). */
 static const lcp_solver *probe_plan(const lcp_solve_opts *o, const lcp_problem *wp, const lcp_auto_choice *ch,
                                     double *sweep_s, double *top)
 {
-    if (strcmp(o->solver, "auto") || ch->ncand < 1 || (ch->cand[0].solver->flags & LCP_SOLVER_LINEAR) || o->reg > 0)
+    const lcp_solver *ps = ch->probe;
+    if (strcmp(o->solver, "auto") || !ps || ch->ncand < 1 || (ch->cand[0].solver->flags & LCP_SOLVER_LINEAR) ||
+        o->reg > 0)
         return NULL;
-    const lcp_solver *ps = lcp_solver_find(wp->kind & LCP_KIND_FRICTION ? "nsgs" : "pgs");
-    if (!ps || lcp_solver_check(ps, wp, NULL)) return NULL;
-    /* a configuration the model measured for the kind ("NAME=SECONDS" in its ranking): auto's candidates
-     * are the model's */
-    size_t ln = strlen(ps->name);
-    const char *q = ch->predicted;
-    while (q && (strncmp(q, ps->name, ln) || q[ln] != '=')) {
-        q = strchr(q, ',');
-        if (q) q++;
-    }
-    if (!q) return NULL;
     *top = isfinite(ch->cand[0].t_scaled) && ch->cand[0].t_scaled > 0 ? ch->cand[0].t_scaled : ch->cand[0].t_pred;
     *sweep_s = SWEEP_S_ENTRY * ((double)lcp_csr_nnz(&wp->A) + 3.0 * wp->n) *
                (wp->kind & LCP_KIND_FRICTION ? SWEEP_S_FRICTION : 1.0);
@@ -218,8 +209,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
     double *own = NULL; /* the candidates' own best iterates (run.kept), ncand x n */
     lcp_auto_begin(ch, sv, s->precond, user_max, &run);
     double sweep_s = 0, top = 0;
-    const lcp_solver *ps = probe_plan(o, wp, ch, &sweep_s, &top), *pick = sv;
-    const lcp_precond_type *pick_precond = s->precond;
+    const lcp_solver *ps = probe_plan(o, wp, ch, &sweep_s, &top);
     int probe = ps && (user_max <= 0 || user_max > PROBE_SWEEPS);
     if (probe) { /* the probe's sweeps first */
         model_run = run;
@@ -263,10 +253,11 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         if (rc) break;
         *status = info->status == LCP_NO_SOLUTION || info->status == LCP_ERROR ? info->status : mon->status;
         if (*status == LCP_TIME_LIMIT && (!mon->budget_hit || mon->interrupted)) break; /* the caller's limit */
-        if (probe) { /* the probe's sweeps ended short of the tolerance: the model's order from zero */
+        size_t l = strlen(r->auto_reason);
+        if (probe) { /* the probe's sweeps ended: solved, or the model's pick from zero (model_run's start) */
             s->probe_iter = 0;
             probe = 0;
-            size_t l = strlen(r->auto_reason);
+            const char *pick = model_run.solver->name;
             char t1[32], t2[32], said[80];
             lcp_fmt_g3(mon->probe_more, t1);
             lcp_fmt_g3(top, t2);
@@ -276,41 +267,31 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
                 snprintf(said, sizeof said, "its rate said %s s%s", t1, *status == LCP_SOLVED ? "" : " more");
             if (*status == LCP_SOLVED) {
                 snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s solved it in %d iterations (%s, "
-                         "%s %s s)", ps->name, info->iterations, said, pick->name, t2);
+                         "%s %s s)", ps->name, info->iterations, said, pick, t2);
                 break;
             }
             snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; probe: %s stopped (%s after %d iterations; %s, "
-                     "%s %s s): %s from zero", ps->name, lcp_status_name(*status), info->iterations, said, pick->name, t2,
-                     pick->name);
+                     "%s %s s): %s from zero", ps->name, lcp_status_name(*status), info->iterations, said, pick, t2, pick);
             run = model_run;
-            memset(x, 0, (size_t)wp->n * sizeof(double));
-            lcp_monitor_free(mon);
-            if (lcp_monitor_init(mon, wp, s, tr)) {
-                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-                break;
+        } else { /* auto's next candidate, where lcp_auto_next gives one */
+            int progressed = mon->best.residual < mon->first_residual;
+            /* kept: a longer round of this first-order candidate goes on from here */
+            if (progressed && ch->ncand > 1 && run.stage < LCP_AUTO_MAXCAND && sv == ch->cand[run.stage].solver &&
+                (sv->flags & LCP_SOLVER_LINEAR) && *status != LCP_SOLVED) {
+                if (!own && !(own = lcp_alloc((size_t)ch->ncand * (size_t)wp->n + 1, sizeof(double)))) {
+                    rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+                    break;
+                }
+                memcpy(own + (size_t)run.stage * wp->n, mon->best_x, (size_t)wp->n * sizeof(double));
+                run.kept |= 1u << run.stage;
             }
-            sv = pick;
-            s->precond = pick_precond;
-            *precond = s->precond ? s->precond->name : "none";
-            continue;
+            double taken = 0; /* the run's time to the tolerance as far as known: its CPU time, and the rest its rate said */
+            if (mon->budget_hit && ch->ncand > 1) taken = lcp_monitor_cpu(mon) + (isfinite(mon->eta_cpu) ? mon->eta_cpu : 0);
+            if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, progressed, taken, &run)) break;
+            snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",
+                     sv->name, lcp_status_name(*status), info->iterations, run.solver->name, run.what);
         }
-        int progressed = mon->best.residual < mon->first_residual;
-        /* kept: a longer round of this first-order candidate goes on from here */
-        if (progressed && ch->ncand > 1 && run.stage < LCP_AUTO_MAXCAND && sv == ch->cand[run.stage].solver &&
-            (sv->flags & LCP_SOLVER_LINEAR) && *status != LCP_SOLVED) {
-            if (!own && !(own = lcp_alloc((size_t)ch->ncand * (size_t)wp->n + 1, sizeof(double)))) {
-                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
-                break;
-            }
-            memcpy(own + (size_t)run.stage * wp->n, mon->best_x, (size_t)wp->n * sizeof(double));
-            run.kept |= 1u << run.stage;
-        }
-        double taken = 0; /* the run's time to the tolerance as far as known: its CPU time, and the rest its rate said */
-        if (mon->budget_hit && ch->ncand > 1) taken = lcp_monitor_cpu(mon) + (isfinite(mon->eta_cpu) ? mon->eta_cpu : 0);
-        if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, progressed, taken, &run)) break;
-        size_t l = strlen(r->auto_reason);
-        snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",
-                 sv->name, lcp_status_name(*status), info->iterations, run.solver->name, run.what);
+        /* the next run: its start, a fresh monitor */
         if (run.start == LCP_AUTO_FROM_BEST) memcpy(x, mon->best_x, (size_t)wp->n * sizeof(double));
         else if (run.start == LCP_AUTO_FROM_OWN) memcpy(x, own + (size_t)run.stage * wp->n, (size_t)wp->n * sizeof(double));
         else memset(x, 0, (size_t)wp->n * sizeof(double));

@@ -385,7 +385,6 @@ static int step_solve(lcp_problem *p, double *x, int *iters, double *res, lcp_er
     if (p->n == 0) return 0;
     lcp_auto_choice ch;
     int rc = lcp_choose_auto(p, &ch, err);
-    lcp_auto_drop_probe(&ch); /* no budget here: the rules' pick, not a first try */
     if (!rc) rc = solve_with(p, ch.solver, ch.precond, x, iters, res, err);
     if (rc || *res > 1e-8) {
         const char *alt = p->kind & LCP_KIND_FRICTION ? "nsgs" : p->n <= 4000 ? "pivot" : "psor";

@@ -105,6 +105,7 @@ int main(void)
     CHECK(ch.neighbours == 5);
     CHECK(ch.ncand == 2 && !strcmp(ch.solver->name, "pgs"));
     CHECK(ch.ncand == 2 && !strcmp(ch.cand[1].solver->name, "lemke"));
+    CHECK(ch.probe && !strcmp(ch.probe->name, "pgs")); /* the model measured pgs: auto's probe may run it */
     CHECK_NEAR(ch.cand[0].t_pred, want_pgs, 1e-12 * want_pgs);
     CHECK_NEAR(ch.cand[1].t_pred, want_lemke, 1e-12 * want_lemke);
     CHECK(strstr(ch.reason, near_name) != NULL);
@@ -145,6 +146,7 @@ int main(void)
         CHECK(!strncmp(ch.reason, "auto: pgs (empty.model holds no measured lcp problem: the configurations in order",
                        strlen("auto: pgs (empty.model holds no measured lcp problem: the configurations in order")));
         CHECK(!strncmp(ch.predicted, "pgs=-1,", 7) && !strstr(ch.predicted, "mprgp"));
+        CHECK(ch.probe == NULL); /* nothing measured: no probe, though pgs is ranked */
         lcp_problem col;
         lcp_problem_init(&col);
         CHECK(lcp_read_problem("problems/column-20", LCP_KIND_NONE, &col, &e) == 0);
@@ -208,6 +210,7 @@ int main(void)
             CHECK_NEAR(ch.cand[0].t_pred, want_admm, 1e-12 * want_admm);
             CHECK_NEAR(ch.cand[1].t_pred, want_apgd, 1e-12 * want_apgd);
             CHECK(strstr(ch.reason, "nearest measured friction problems of friction.model, the nearest f1/s0") != NULL);
+            CHECK(ch.probe == NULL); /* nsgs measured for fc3d only: no probe of a ccp */
             /* without the fc3d samples: ccp alone, apgd first */
             CHECK(lcp_auto_model_drop_family(m, "f1") == 6);
             CHECK(lcp_choose_auto_with(&fp, m, &ch, &e) == 0);
