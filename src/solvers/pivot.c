@@ -760,33 +760,14 @@ static size_t pv_layout(pv *W, double *base, size_t n1, int dense)
     if (dense) PV_TAKE(W->Ad, nn, double);
     PV_TAKE(W->blk, nblk, double);
     PV_TAKE(W->coef, n1 + 1, double);
-    PV_TAKE(W->dxf, n1, double);
-    PV_TAKE(W->zc, n1, double);
-    PV_TAKE(W->dxp, n1, double);
-    PV_TAKE(W->lo, n1, double);
-    PV_TAKE(W->hi, n1, double);
-    PV_TAKE(W->diag, n1, double);
-    PV_TAKE(W->rowmax, n1, double);
-    PV_TAKE(W->w, n1, double);
-    PV_TAKE(W->dxc, n1, double);
-    PV_TAKE(W->dw, n1, double);
-    PV_TAKE(W->dwabs, n1, double);
-    PV_TAKE(W->xv, n1, double);
-    PV_TAKE(W->yv, n1, double);
-    PV_TAKE(W->tmp, n1, double);
-    PV_TAKE(W->guess, n1, double);
+    double **dv[] = {&W->dxf, &W->zc, &W->dxp, &W->lo, &W->hi, &W->diag, &W->rowmax, &W->w,
+                     &W->dxc, &W->dw, &W->dwabs, &W->xv, &W->yv, &W->tmp, &W->guess};
+    for (size_t k = 0; k < sizeof dv / sizeof *dv; k++) PV_TAKE(*dv[k], n1, double);
     PV_TAKE(W->key, n1, lcp_crash_key);
-    PV_TAKE(W->rlist, n1, int);
     PV_TAKE(W->cols, n1 + 1, int);
-    PV_TAKE(W->cperm, n1, int);
-    PV_TAKE(W->ppos, n1, int);
-    PV_TAKE(W->cpq, n1, int);
-    PV_TAKE(W->cidx, n1, int);
-    PV_TAKE(W->pos, n1, int);
-    PV_TAKE(W->state, n1, int);
-    PV_TAKE(W->order, n1, int);
-    PV_TAKE(W->dep, n1, int);
-    PV_TAKE(W->cand, n1, int);
+    int **iv[] = {&W->rlist, &W->cperm, &W->ppos, &W->cpq, &W->cidx, &W->pos,
+                  &W->state, &W->order, &W->dep, &W->cand};
+    for (size_t k = 0; k < sizeof iv / sizeof *iv; k++) PV_TAKE(*iv[k], n1, int);
     PV_TAKE(W->dropq, n1, char);
 #undef PV_TAKE
     return at;
