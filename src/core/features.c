@@ -72,6 +72,10 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
     f->largest = nn;
     f->diameter = 0;
     if (nn <= 0) return 0;
+    if (lcp_csr_nnz(&p->A) == (long)p->n * p->n) { /* every row full: one component, every pair one step apart */
+        f->diameter = nn > 1;
+        return 0;
+    }
     /* one block: dist and queue, and parent and size where A is not symmetric (nn each) */
     int *dist = lcp_alloc((size_t)nn * (f->symmetric ? 2 : 4), sizeof *dist);
     if (!dist) return LCP_ERROR;

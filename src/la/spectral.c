@@ -32,11 +32,28 @@ enum {
 };
 
 /* four partial sums of a row's products with t, not one chain of dependent adds (dense rows: about 10%
- * faster) */
+ * faster); a row whose columns are one run reads t contiguously, eight sums in vectors of two (dense
+ * rows: several times faster than the gather) */
+typedef double sp_v2 __attribute__((vector_size(16), aligned(8), may_alias));
 static inline double row_dot4(const lcp_csr *A, int i, const double *t)
 {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     int k = A->p[i], e = A->p[i + 1];
+    if (e - k >= 16 && A->j[e - 1] - A->j[k] == e - 1 - k) {
+        const double *x = A->x + k, *u = t + A->j[k];
+        int m = e - k, r = 0;
+        sp_v2 a0 = {0, 0}, a1 = {0, 0}, a2 = {0, 0}, a3 = {0, 0};
+        for (; r + 8 <= m; r += 8) {
+            a0 += *(const sp_v2 *)(x + r) * *(const sp_v2 *)(u + r);
+            a1 += *(const sp_v2 *)(x + r + 2) * *(const sp_v2 *)(u + r + 2);
+            a2 += *(const sp_v2 *)(x + r + 4) * *(const sp_v2 *)(u + r + 4);
+            a3 += *(const sp_v2 *)(x + r + 6) * *(const sp_v2 *)(u + r + 6);
+        }
+        a0 = (a0 + a1) + (a2 + a3);
+        double s = a0[0] + a0[1];
+        for (; r < m; r++) s += x[r] * u[r];
+        return s;
+    }
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     for (; k + 4 <= e; k += 4) {
         s0 += A->x[k] * t[A->j[k]];
         s1 += A->x[k + 1] * t[A->j[k + 1]];
@@ -76,7 +93,13 @@ static void scaled_apply(const lcp_csr *A, const double *d, const double *x, dou
         if (e > 0 && jj[e - 1] - jj[0] == e - 1) { /* the row's columns one run: an axpy (vectorised; each y_j
                                                      * gets the same additions in the same order) */
             double *restrict yy = y + jj[0];
-            for (int k = 0; k < e; k++) yy[k] += xx[k] * ti;
+            int k = 0;
+            const sp_v2 tv = {ti, ti};
+            for (; k + 4 <= e; k += 4) { /* in vectors of two: each y_j the one product and sum as before */
+                *(sp_v2 *)(yy + k) += *(const sp_v2 *)(xx + k) * tv;
+                *(sp_v2 *)(yy + k + 2) += *(const sp_v2 *)(xx + k + 2) * tv;
+            }
+            for (; k < e; k++) yy[k] += xx[k] * ti;
             continue;
         }
         double *restrict yy = y;
@@ -251,9 +274,7 @@ static int spectrum(const lcp_csr *A, const double *scale, int max_steps, double
             d[i] = scale[i];
             continue;
         }
-        double a = 0.0;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++)
-            if (A->j[k] == i) a += A->x[k];
+        double a = lcp_csr_diag(A, i); /* sorted, no duplicates: the one (i, i), by bisection */
         if (!(a > 0)) goto done;
         d[i] = 1.0 / sqrt(a);
     }
