@@ -20,7 +20,11 @@
  * KIND_DIST2 more, each lending its time of the same solver and
  * preconditioner, its twin configuration); a configuration's predicted
  * time is the weighted (1 / (0.1 + distance)) geometric mean of its times
- * on them, a failure counting as 10 times the time limit.  The configurations run in the predicted order: a
+ * on them, a failure counting as 10 times the time limit.  The features
+ * of the spectrum and the contact graph (lcp_features_complete: about 12
+ * passes over A, where the others take 2) join the distances only where
+ * their modelled cost is at most FEATURE_SHARE of the pick's time predicted
+ * without them (the prediction is then made again with them).  The configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
  * or passes its budget hands over to the next from zero.  The time budget,
  * the same for every candidate of a round: 10 times the first candidate's
@@ -70,6 +74,7 @@
 extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Makefile) */
 
 #define KNN 5
+#define FEATURE_SHARE 0.1 /* the spectrum's and the graph's features: at most this share of the predicted solve */
 #define KIND_DIST2 1.0 /* the squared distance a friction sample of the other kind (ccp, fc3d) adds */
 #define NFP ((LCP_NFEATURES + 3) / 4 * 4) /* the features padded to blocks of 4 (the distances' sums) */
 typedef double v2 __attribute__((vector_size(16), aligned(8), may_alias)); /* two lanes of the distances */
@@ -407,26 +412,26 @@ static int candidate(const lcp_problem *p, const lcp_features *f, const am_cfg *
 }
 
 
-int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto_choice *ch, lcp_err *err)
+/* The configurations that take p, ranked by their time predicted from the K nearest measured problems in
+ * the features F holds (without lcp_features_complete's: by the others alone); nb, *kout the neighbours,
+ * *otherout how many of them are of the other friction kind.  Returns how many. */
+static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp_features *F, ranked *r, int *nb,
+                        int *kout, int *otherout)
 {
-    double t0 = lcp_now();
-    memset(ch, 0, sizeof *ch);
-    if (lcp_features_compute(p, &ch->f)) return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
-    const double *f = ch->f.v;
-    ranked r[LCP_AUTO_MAXCFG];
-    int nr = 0;
+    const double *f = F->v;
     /* the neighbours: the K nearest samples of the kind in the feature space scaled by the model's standard
      * deviations (scale_features: the weights and the samples' features in one block), by squared
      * distance (the same order), summed in four lanes (feature j into lane j mod 4; the padding adds 0);
      * with K found, a sample stops once its partial sum reaches the K-th distance (the sums only grow: the
      * same neighbours as the full sums) */
     const int kq = kind_slot(p->kind);
-    const double *w2 = m->w2[kq];
+    double w2[NFP]; /* the model's weights; 0 for the features not computed */
+    memcpy(w2, m->w2[kq], sizeof w2);
+    for (int j = LCP_FEATURE_COMPLETE_FIRST; !F->complete && j <= LCP_FEATURE_COMPLETE_LAST; j++) w2[j] = 0;
     double fq[NFP] = {0};
     memcpy(fq, f, sizeof(double) * LCP_NFEATURES);
-    int nb[KNN];
     double nd[KNN];
-    int k = 0, other = 0;
+    int k = 0, other = 0, nr = 0;
     /* friction: the samples of the other friction kind too (ccp <-> fc3d: the same contacts, the same
      * solvers bar a few), the kind counting as one more feature one standard deviation away */
     for (int pass = 0; pass < (p->kind & LCP_KIND_FRICTION ? 2 : 1); pass++) {
@@ -454,7 +459,8 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     }
     for (int q = 0; q < k; q++) other += m->s[nb[q]].kind != p->kind;
     for (int q = 0; q < k; q++) nd[q] = sqrt(nd[q]);
-    ch->neighbours = k;
+    *kout = k;
+    *otherout = other;
     double fail = log(10 * m->time_limit);
     /* each neighbour's weight and the ratio of the nonzeros (log_n + log_row), once: its log (the times' scale)
      * and its square root where this problem is larger (the iterations') */
@@ -467,7 +473,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         sqgrow[q] = x > 0 ? pow(10, x / 2) : 1;
     }
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
-        if (m->cfg[c].kind != p->kind || !candidate(p, &ch->f, &m->cfg[c], &r[nr])) continue;
+        if (m->cfg[c].kind != p->kind || !candidate(p, F, &m->cfg[c], &r[nr])) continue;
         double sw = 0, sl = 0, slg = 0, sws = 0, sls = 0, most = -1;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
@@ -497,7 +503,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
             snprintf(fc.solver, sizeof fc.solver, "%s", fallback_cfgs[c][0]);
             snprintf(fc.precond, sizeof fc.precond, "%s", fallback_cfgs[c][1]);
             resolve_cfg(&fc);
-            if (candidate(p, &ch->f, &fc, &r[nr])) {
+            if (candidate(p, F, &fc, &r[nr])) {
                 r[nr].name = fallback_cfgs[c][2];
                 r[nr].logt = (double)c;
                 r[nr].t = NAN;
@@ -505,9 +511,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
                 nr++;
             }
         }
-    if (nr == 0)
-        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "auto: no solver of this build takes this %s problem",
-                        lcp_kind_name(p->kind));
+
     /* by predicted time, ties in model order (a stable insertion sort of the few) */
     for (int c = 1; c < nr; c++) {
         ranked x = r[c];
@@ -515,6 +519,33 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         for (; q > 0 && r[q - 1].logt > x.logt; q--) r[q] = r[q - 1];
         r[q] = x;
     }
+    return nr;
+}
+
+int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto_choice *ch, lcp_err *err)
+{
+    double t0 = lcp_now();
+    memset(ch, 0, sizeof *ch);
+    /* the features of one or two passes over A first; the spectrum's and the graph's (about 12 passes) only
+     * where they cost at most FEATURE_SHARE of the pick's time predicted without them: on a problem solved
+     * in microseconds they would cost as much as the solve, and the picks they change are few (the
+     * leave-one-family-out replay of the model's measurements: the same share within 2x with them or
+     * without) */
+    if (lcp_features_basic(p, &ch->f)) return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
+    ranked r[LCP_AUTO_MAXCFG];
+    int nb[KNN], k = 0, other = 0;
+    int nr = rank_configs(p, m, &ch->f, r, nb, &k, &other);
+    if (nr > 0 && k > 0) {
+        double pred = isfinite(r[0].lscaled) ? fmin(r[0].t, exp(r[0].lscaled)) : r[0].t; /* the lesser: features are cheap only next to the shorter */
+        if (isfinite(pred) && lcp_features_complete_cost(p) <= FEATURE_SHARE * pred) {
+            if (lcp_features_complete(p, &ch->f)) return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
+            nr = rank_configs(p, m, &ch->f, r, nb, &k, &other);
+        }
+    }
+    ch->neighbours = k;
+    if (nr == 0)
+        return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0, "auto: no solver of this build takes this %s problem",
+                        lcp_kind_name(p->kind));
     ch->ncand = nr < LCP_AUTO_MAXCAND ? nr : LCP_AUTO_MAXCAND;
     double first_tb = 0;
     for (int c = 0; c < ch->ncand; c++) {
@@ -556,6 +587,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
         lcp_text_put(&rs, " nearest measured "), lcp_text_put(&rs, other ? "friction" : lcp_kind_name(p->kind));
         lcp_text_put(&rs, " problems of "), lcp_text_put(&rs, m->source);
         lcp_text_put(&rs, ", the nearest "), lcp_text_put(&rs, m->s[nb[0]].family), lcp_text_put(&rs, "/"), lcp_text_put(&rs, m->s[nb[0]].name);
+        if (!ch->f.complete) lcp_text_put(&rs, "; by the features but the spectrum's and the graph's, which would cost over a tenth of it");
     } else {
         lcp_text_put(&rs, " ("), lcp_text_put(&rs, m->source), lcp_text_put(&rs, " holds no measured "), lcp_text_put(&rs, lcp_kind_name(p->kind));
         lcp_text_put(&rs, " problem: the configurations in order");

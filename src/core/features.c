@@ -121,7 +121,7 @@ static int graph_facts(const lcp_problem *p, lcp_features *f)
     return 0;
 }
 
-int lcp_features_compute(const lcp_problem *p, lcp_features *f)
+int lcp_features_basic(const lcp_problem *p, lcp_features *f)
 {
     double t0 = lcp_now();
     memset(f, 0, sizeof *f);
@@ -151,14 +151,9 @@ int lcp_features_compute(const lcp_problem *p, lcp_features *f)
         if (ad < dmin) dmin = ad;
         if (ad > dmax) dmax = ad;
     }
-    int rc = graph_facts(p, f);
-    if (rc) return rc;
+    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1;
+    f->contacts = n / block;
     f->cond = INFINITY;
-    double lmin = 0, lmax = 0;
-    int ok = n > 0 && f->diag_pos &&
-             (f->symmetric ? lcp_spectrum_symmetric(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)
-                           : lcp_spectrum_part(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)) == 0;
-    if (ok && lmin > 1e-12 * lmax) f->cond = lmax / lmin;
     double nz = n > 0 ? (double)f->nnz / n : 0;
     double *v = f->v;
     v[0] = log10(n > 1 ? n : 1);
@@ -168,12 +163,7 @@ int lcp_features_compute(const lcp_problem *p, lcp_features *f)
     v[4] = f->diag_pos;
     v[5] = n > 0 ? (double)dom / n : 0;
     v[6] = dmin > 0 && dmax > 0 ? fmin(16, log10(dmax / dmin)) : 16;
-    v[7] = isfinite(f->cond) ? fmin(16, log10(f->cond > 1 ? f->cond : 1)) : 16;
-    v[8] = log10(f->components > 1 ? f->components : 1);
-    v[9] = f->contacts > 0 ? (double)f->largest / f->contacts : 1;
-    v[10] = log10(1 + f->diameter);
-    v[11] = f->diameter > 1 ? log((double)f->largest) / log((double)f->diameter) : 1;
-    if (v[11] > 8) v[11] = 8;
+    /* v[7..11]: lcp_features_complete's (0 until then) */
     v[12] = nz > 0 && rowmax > 0 ? log10(rowmax / nz) : 0;
     int findex = 0;
     if (p->findex)
@@ -182,10 +172,47 @@ int lcp_features_compute(const lcp_problem *p, lcp_features *f)
     double mu = 0;
     for (int i = 0; p->mu && i < p->nmu; i++) mu += p->mu[i];
     v[14] = p->mu && p->nmu > 0 ? mu / p->nmu : 0;
-    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, open = 0;
+    int open = 0;
     for (int c = 0; c < f->contacts; c++) open += p->b[c * block] > 0;
     v[15] = f->contacts > 0 ? (double)open / f->contacts : 0;
     v[16] = off > 0 ? (double)offpos / off : 0;
     f->time_s = lcp_now() - t0;
     return 0;
+}
+
+int lcp_features_complete(const lcp_problem *p, lcp_features *f)
+{
+    if (f->complete) return 0;
+    double t0 = lcp_now();
+    const lcp_csr *A = &p->A;
+    int rc = graph_facts(p, f);
+    if (rc) return rc;
+    f->cond = INFINITY;
+    double lmin = 0, lmax = 0;
+    int ok = p->n > 0 && f->diag_pos &&
+             (f->symmetric ? lcp_spectrum_symmetric(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)
+                           : lcp_spectrum_part(A, LANCZOS_STEPS, &lmin, &lmax, &f->lanczos_steps)) == 0;
+    if (ok && lmin > 1e-12 * lmax) f->cond = lmax / lmin;
+    double *v = f->v;
+    v[7] = isfinite(f->cond) ? fmin(16, log10(f->cond > 1 ? f->cond : 1)) : 16;
+    v[8] = log10(f->components > 1 ? f->components : 1);
+    v[9] = f->contacts > 0 ? (double)f->largest / f->contacts : 1;
+    v[10] = log10(1 + f->diameter);
+    v[11] = f->diameter > 1 ? log((double)f->largest) / log((double)f->diameter) : 1;
+    if (v[11] > 8) v[11] = 8;
+    f->complete = 1;
+    f->time_s += lcp_now() - t0;
+    return 0;
+}
+
+double lcp_features_complete_cost(const lcp_problem *p)
+{
+    int steps = p->n < LANCZOS_STEPS ? p->n : LANCZOS_STEPS;
+    return LCP_FEATURE_S_ENTRY * ((double)lcp_csr_nnz(&p->A) + p->n) * (2.0 + steps);
+}
+
+int lcp_features_compute(const lcp_problem *p, lcp_features *f)
+{
+    int rc = lcp_features_basic(p, f);
+    return rc ? rc : lcp_features_complete(p, f);
 }

@@ -133,6 +133,37 @@ int main(void)
     CHECK(ch.ncand == 2 && ch.cand[0].t_pred <= ch.cand[1].t_pred);
 
     lcp_auto_model_free(m);
+
+    /* the spectrum's and the graph's features only where they cost a tenth of the predicted solve at most:
+     * ten samples like Murty's example in all but log_cond, listed farthest first; lemke fast on the five
+     * listed first (far in log_cond), pgs on the five nearest.  Predicted in microseconds (the complete
+     * features would cost more than a tenth): log_cond not computed, all ten at distance 0, the first five
+     * listed taken, lemke first; the same times 1e6: log_cond computed, the nearest five, pgs first. */
+    CHECK(f.complete == 1 && LCP_FEATURE_COMPLETE_FIRST <= 7 && 7 <= LCP_FEATURE_COMPLETE_LAST);
+    for (int big = 0; big < 2; big++) {
+        double unit = big ? 1.0 : 1e-6;
+        len = (size_t)snprintf(text, cap, "lcpsolve-auto-model 1\ntime-limit 1\nfeatures");
+        for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %s", lcp_feature_names[j]);
+        len += (size_t)snprintf(text + len, cap - len, "\nconfig lcp pgs none\nconfig lcp lemke none\n");
+        for (int i = 0; i < 10; i++) {
+            int far = i < 5;
+            len += (size_t)snprintf(text + len, cap - len, "problem lcp fam s%d", i);
+            for (int j = 0; j < LCP_NFEATURES; j++)
+                len += (size_t)snprintf(text + len, cap - len, " %.17g", f.v[j] + (j == 7 ? (far ? 5.0 - i : 0.01 * i) : 0));
+            len += (size_t)snprintf(text + len, cap - len, " %.17g 10 %.17g 20\n", (far ? 4 : 1) * unit, (far ? 1 : 4) * unit);
+        }
+        m = lcp_auto_model_parse(text, "cond.model", &e);
+        CHECK(m != NULL);
+        if (!m) break;
+        CHECK(lcp_features_complete_cost(&p) > 0.1 * 1e-6 && lcp_features_complete_cost(&p) < 0.1 * 1.0);
+        CHECK(lcp_choose_auto_with(&p, m, &ch, &e) == 0);
+        CHECK(ch.f.complete == big);
+        CHECK(!strcmp(ch.solver->name, big ? "pgs" : "lemke"));
+        CHECK((strstr(ch.reason, "but the spectrum's and the graph's") != NULL) == !big);
+        CHECK(big ? ch.f.v[7] == f.v[7] : ch.f.v[7] == 0.0);
+        CHECK_NEAR(ch.cand[0].t_pred, unit, 1e-12 * unit);
+        lcp_auto_model_free(m);
+    }
     free(text);
 
     /* a model without a measured problem of the kind: every solver of the build that takes the problem, in
