@@ -14,7 +14,7 @@
  *                                     the limit) and the iterations
  *
  * (lines starting with # are comments).  The prediction is k-nearest
- * neighbours: among the measured problems of the same kind, the K = 5
+ * neighbours: among the measured problems of the same kind, the K = 7
  * nearest in the feature space scaled by each feature's standard deviation
  * over them (ccp and fc3d: the other friction kind's problems too, at
  * KIND_DIST2 more, each lending its time of the same solver and
@@ -73,7 +73,7 @@
 
 extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Makefile) */
 
-#define KNN 5
+#define KNN LCP_AUTO_KNN
 #define FEATURE_SHARE 0.1 /* the spectrum's and the graph's features: at most this share of the predicted solve */
 #define KIND_DIST2 1.0 /* the squared distance a friction sample of the other kind (ccp, fc3d) adds */
 #define NFP ((LCP_NFEATURES + 3) / 4 * 4) /* the features padded to blocks of 4 (the distances' sums) */
@@ -582,7 +582,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     lcp_text rs = {ch->reason, sizeof ch->reason, 0};
     lcp_text_put(&rs, "auto: "), lcp_text_put(&rs, r[0].name);
     if (k > 0) {
-        char kk[2] = {(char)('0' + k), '\0'}; /* k <= KNN < 10 */
+        char kk[3] = {k >= 10 ? (char)('0' + k / 10) : (char)('0' + k), k >= 10 ? (char)('0' + k % 10) : '\0', '\0'}; /* k <= KNN < 100 */
         lcp_text_put(&rs, " (predicted "), lcp_text_g3(&rs, r[0].t), lcp_text_put(&rs, " s from the "), lcp_text_put(&rs, kk);
         lcp_text_put(&rs, " nearest measured "), lcp_text_put(&rs, other ? "friction" : lcp_kind_name(p->kind));
         lcp_text_put(&rs, " problems of "), lcp_text_put(&rs, m->source);

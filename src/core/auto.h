@@ -17,7 +17,8 @@
 
 #include <stdio.h>
 
-#define LCP_AUTO_MAXCAND 5 /* candidates run at most, in the predicted order */
+#define LCP_AUTO_MAXCAND 6 /* candidates run at most, in the predicted order */
+#define LCP_AUTO_KNN 7     /* the measured problems a prediction rests on (the nearest) */
 #define LCP_AUTO_MAXCFG 64 /* configurations a model holds */
 
 typedef struct {

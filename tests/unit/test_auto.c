@@ -48,7 +48,7 @@ static void expect(const int *keep, double *pgs, double *lemke, int *nearest)
             idx[b] = idx[b - 1], idx[b - 1] = t;
         }
     double sw = 0, slp = 0, sll = 0;
-    for (int q = 0; q < 5; q++) {
+    for (int q = 0; q < LCP_AUTO_KNN; q++) {
         double w = 1 / (0.1 + d[idx[q]]);
         sw += w, slp += w * log(tp[idx[q]]), sll += w * log(tl[idx[q]]);
     }
@@ -102,7 +102,7 @@ int main(void)
     snprintf(near_name, sizeof near_name, "the nearest fam%d/s%d", nearest % 3, nearest);
     lcp_auto_choice ch;
     CHECK(lcp_choose_auto_with(&p, m, &ch, &e) == 0);
-    CHECK(ch.neighbours == 5);
+    CHECK(ch.neighbours == LCP_AUTO_KNN);
     CHECK(ch.ncand == 2 && !strcmp(ch.solver->name, "pgs"));
     CHECK(ch.ncand == 2 && !strcmp(ch.cand[1].solver->name, "lemke"));
     CHECK(ch.probe && !strcmp(ch.probe->name, "pgs")); /* the model measured pgs: auto's probe may run it */
@@ -135,21 +135,21 @@ int main(void)
     lcp_auto_model_free(m);
 
     /* the spectrum's and the graph's features only where they cost a tenth of the predicted solve at most:
-     * ten samples like Murty's example in all but log_cond, listed farthest first; lemke fast on the five
-     * listed first (far in log_cond), pgs on the five nearest.  Predicted in microseconds (the complete
-     * features would cost more than a tenth): log_cond not computed, all ten at distance 0, the first five
-     * listed taken, lemke first; the same times 1e6: log_cond computed, the nearest five, pgs first. */
+     * 2K samples like Murty's example in all but log_cond (K = LCP_AUTO_KNN), listed farthest first; lemke
+     * fast on the K listed first (far in log_cond), pgs on the K nearest.  Predicted in microseconds (the
+     * complete features would cost more than a tenth): log_cond not computed, all at distance 0, the first K
+     * listed taken, lemke first; the same times 1e6: log_cond computed, the nearest K, pgs first. */
     CHECK(f.complete == 1 && LCP_FEATURE_COMPLETE_FIRST <= 7 && 7 <= LCP_FEATURE_COMPLETE_LAST);
     for (int big = 0; big < 2; big++) {
         double unit = big ? 1.0 : 1e-6;
         len = (size_t)snprintf(text, cap, "lcpsolve-auto-model 1\ntime-limit 1\nfeatures");
         for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %s", lcp_feature_names[j]);
         len += (size_t)snprintf(text + len, cap - len, "\nconfig lcp pgs none\nconfig lcp lemke none\n");
-        for (int i = 0; i < 10; i++) {
-            int far = i < 5;
+        for (int i = 0; i < 2 * LCP_AUTO_KNN; i++) {
+            int far = i < LCP_AUTO_KNN;
             len += (size_t)snprintf(text + len, cap - len, "problem lcp fam s%d", i);
             for (int j = 0; j < LCP_NFEATURES; j++)
-                len += (size_t)snprintf(text + len, cap - len, " %.17g", f.v[j] + (j == 7 ? (far ? 5.0 - i : 0.01 * i) : 0));
+                len += (size_t)snprintf(text + len, cap - len, " %.17g", f.v[j] + (j == 7 ? (far ? 10.0 - i : 0.01 * i) : 0));
             len += (size_t)snprintf(text + len, cap - len, " %.17g 10 %.17g 20\n", (far ? 4 : 1) * unit, (far ? 1 : 4) * unit);
         }
         m = lcp_auto_model_parse(text, "cond.model", &e);
@@ -196,7 +196,7 @@ int main(void)
      * as one more feature), and lend their twin configuration's times (fc3d admm to ccp admm); a
      * configuration without a twin (apgd: ccp only) is predicted from the ccp neighbours alone.  Three
      * fc3d samples near in log_n (offsets 0.5, 0.6, 0.7), six ccp samples farther (2 ... 7): the scaling is
-     * the ccp samples' (sd of 2 ... 7), and the five nearest are the three fc3d and the two nearest ccp */
+     * the ccp samples' (sd of 2 ... 7), and the K nearest are the three fc3d and the K - 3 nearest ccp */
     lcp_problem fp;
     lcp_problem_init(&fp);
     CHECK(lcp_read_problem("problems/pyramid-5-fc3d", LCP_KIND_CCP, &fp, &e) == 0);
@@ -214,9 +214,9 @@ int main(void)
             len += (size_t)snprintf(text + len, cap - len, "problem %s f%d s%d", fc ? "fc3d" : "ccp", fc, i);
             for (int j = 0; j < LCP_NFEATURES; j++)
                 len += (size_t)snprintf(text + len, cap - len, " %.17g", ff.v[j] + (j == 0 ? (fc ? fo[i] : co[i - 3]) : 0));
-            /* fc3d: admm 1e-4, nsgs 1e-2; ccp: admm 1e-1, apgd 1e-3 (slower on the farther ones) */
+            /* fc3d: admm 1e-4, nsgs 1e-2; ccp: admm 1e-1, apgd 1e-2 (slower on the farther ones) */
             if (fc) len += (size_t)snprintf(text + len, cap - len, " 0.0001 10 0.01 100\n");
-            else len += (size_t)snprintf(text + len, cap - len, " %.17g 10 %.17g 100\n", 0.1 * (i - 2), 0.001 * (i - 2));
+            else len += (size_t)snprintf(text + len, cap - len, " %.17g 10 %.17g 100\n", 0.1 * (i - 2), 0.01 * (i - 2));
         }
         CHECK(len < cap);
         m = lcp_auto_model_parse(text, "friction.model", &e);
@@ -224,19 +224,20 @@ int main(void)
         if (m) {
             double mean = 4.5, ss = 0;
             for (int i = 0; i < 6; i++) ss += (co[i] - mean) * (co[i] - mean);
-            double sd = sqrt(ss / 5), d[5], w[5];
+            enum { K = LCP_AUTO_KNN };
+            double sd = sqrt(ss / 5), d[K], w[K];
             for (int q = 0; q < 3; q++) d[q] = sqrt(fo[q] / sd * fo[q] / sd + 1.0); /* the kind: one sd */
-            d[3] = co[0] / sd, d[4] = co[1] / sd;
+            for (int q = 3; q < K; q++) d[q] = co[q - 3] / sd;
             double sw = 0, sa = 0, swc = 0, sp = 0;
-            for (int q = 0; q < 5; q++) {
+            for (int q = 0; q < K; q++) {
                 w[q] = 1 / (0.1 + d[q]);
                 sw += w[q], sa += w[q] * log(q < 3 ? 1e-4 : 0.1 * (q - 2));
-                if (q >= 3) swc += w[q], sp += w[q] * log(0.001 * (q - 2));
+                if (q >= 3) swc += w[q], sp += w[q] * log(0.01 * (q - 2));
             }
             double want_admm = exp(sa / sw), want_apgd = exp(sp / swc);
-            CHECK(d[2] < d[3] && co[2] / sd > d[4]); /* the five nearest as said */
+            CHECK(K > 3 && K < 9 && d[2] < d[3] && co[K - 3] / sd > d[K - 1]); /* the K nearest as said */
             CHECK(lcp_choose_auto_with(&fp, m, &ch, &e) == 0);
-            CHECK(ch.neighbours == 5 && ch.ncand == 2);
+            CHECK(ch.neighbours == LCP_AUTO_KNN && ch.ncand == 2);
             CHECK(ch.ncand == 2 && !strcmp(ch.cand[0].solver->name, "admm") && !strcmp(ch.cand[1].solver->name, "apgd"));
             CHECK_NEAR(ch.cand[0].t_pred, want_admm, 1e-12 * want_admm);
             CHECK_NEAR(ch.cand[1].t_pred, want_apgd, 1e-12 * want_apgd);
