@@ -51,8 +51,10 @@
  * predictions the later runs are measured against by how much slower than
  * its own prediction it proved (lcp_auto_run.slow).
  * After the last candidate, the next round: the
- * candidates again, from zero, on 4 times the budgets (at most 9 rounds; a
- * candidate that broke down is not run again), so that a configuration
+ * candidates again on 4 times the budgets (at most 9 rounds; a candidate
+ * that broke down is not run again), first-order ones from their own best
+ * iterate and first among them those whose rate said they had least left
+ * to run, the others from zero in the predicted order, so that a configuration
  * that solves the problem in time T is reached after at most about
  * (4/3) x 4 T x (candidates) however wrong the prediction.  What the kind
  * forces stays: a configuration whose solver does not take the problem
@@ -701,11 +703,27 @@ void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_p
                     lcp_auto_run *r)
 {
     *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO, .slow = 1};
+    for (int c = 0; c < LCP_AUTO_MAXCAND; c++) r->order[c] = c, r->rest[c] = INFINITY;
     if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, user_max, r);
 }
 
+/* a longer round's order: the candidates that go on from their own best iterate (kept), by the time their
+ * rate said they still needed, first; then the others in the predicted order */
+static void round_order(const lcp_auto_choice *ch, lcp_auto_run *r)
+{
+    int n = 0;
+    for (int c = 0; c < ch->ncand; c++) {
+        if (!(r->kept & (1u << c)) || !isfinite(r->rest[c])) continue;
+        int q = n++;
+        for (; q > 0 && r->rest[r->order[q - 1]] > r->rest[c]; q--) r->order[q] = r->order[q - 1];
+        r->order[q] = c;
+    }
+    for (int c = 0; c < ch->ncand; c++)
+        if (!(r->kept & (1u << c)) || !isfinite(r->rest[c])) r->order[n++] = c;
+}
+
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
-                  int progressed, double taken, lcp_auto_run *r)
+                  int progressed, double taken, double rest, lcp_auto_run *r)
 {
     int budgeted = r->max_iter > 0 || r->time_limit > 0 || r->switch_cpu > 0;
     int stopped = status == LCP_ERROR || (budgeted && (status == LCP_MAX_ITER || status == LCP_STALLED || cut));
@@ -716,10 +734,13 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
         if (isfinite(pred) && pred > 0 && taken / pred > r->slow) r->slow = taken / pred;
     }
     if (status == LCP_ERROR) r->dead |= 1u << r->stage; /* a breakdown: not again */
-    /* the next candidate that has not broken down; after the last, the next round on GROW times the budgets */
-    int stage = r->stage, round = r->round;
+    if (r->stage < ch->ncand) r->rest[r->stage] = cut && rest > 0 ? rest : INFINITY;
+    /* the next candidate that has not broken down; after the last, the next round on GROW times the budgets,
+     * in its order (round_order) */
+    int pos = r->pos, round = r->round, stage = r->order[pos];
     for (int tries = 0; tries < ch->ncand; tries++) {
-        if (++stage >= ch->ncand) stage = 0, round++;
+        if (++pos >= ch->ncand) pos = 0, round++, round_order(ch, r);
+        stage = r->order[pos];
         if (!(r->dead & (1u << stage))) break;
     }
     if (round >= MAX_ROUNDS || (r->dead & (1u << stage))) return 0;
@@ -728,6 +749,7 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
     /* cut for its rate, with progress made: a first-order method goes on from the best iterate */
     int warm = cut == LCP_CUT_RATE && progressed && round == r->round && (c->solver->flags & LCP_SOLVER_LINEAR);
     r->stage = stage;
+    r->pos = pos;
     r->round = round;
     r->solver = c->solver;
     r->precond = c->precond;

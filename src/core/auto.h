@@ -98,6 +98,12 @@ typedef struct {
     lcp_auto_start start;            /* lcp_auto_next's runs: where x starts */
     const char *what;                /* the same in words ("from zero", ...) */
     int stage, round;                /* the candidate running; the round (budgets 4^round times the first) */
+    int pos, order[LCP_AUTO_MAXCAND];  /* the round's order of the candidates (stage = order[pos]): the first
+                                        round's is the predicted one; a longer round's runs first those that
+                                        go on from their own best iterate, by the CPU time their rate said
+                                        they still needed (rest), then the others in the predicted order */
+    double rest[LCP_AUTO_MAXCAND];   /* per candidate: that time at the end of its last run (INFINITY: no
+                                        rate, or no iterate kept) */
     unsigned dead;                   /* candidates that broke down (bit c) */
     unsigned kept;                   /* candidates whose last run progressed and whose best iterate the caller
                                         keeps (bit c): run again in a longer round, they go on from there */
@@ -111,8 +117,9 @@ void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_p
                     lcp_auto_run *r);
 /* cut: how auto's monitor ended the run (lcp_monitor.budget_hit: 0 or LCP_CUT_*); progressed:
  * its best iterate is better than its start (a warm start worth taking); taken: the run's time to the
- * tolerance as far as it is known (its CPU time and the rest its rate extrapolates; r->slow) */
+ * tolerance as far as it is known (its CPU time and the rest its rate extrapolates; r->slow); rest: that
+ * rest alone (INFINITY: unknown) */
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
-                  int progressed, double taken, lcp_auto_run *r);
+                  int progressed, double taken, double rest, lcp_auto_run *r);
 
 #endif

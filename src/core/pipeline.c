@@ -285,9 +285,12 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
                 memcpy(own + (size_t)run.stage * wp->n, mon->best_x, (size_t)wp->n * sizeof(double));
                 run.kept |= 1u << run.stage;
             }
-            double taken = 0; /* the run's time to the tolerance as far as known: its CPU time, and the rest its rate said */
-            if (mon->budget_hit && ch->ncand > 1) taken = lcp_monitor_cpu(mon) + (isfinite(mon->eta_cpu) ? mon->eta_cpu : 0);
-            if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, progressed, taken, &run)) break;
+            double taken = 0, rest = INFINITY; /* the run's time to the tolerance as far as known: its CPU time, and the rest its rate said */
+            if (mon->budget_hit && ch->ncand > 1) {
+                if (isfinite(mon->eta_cpu)) rest = mon->eta_cpu;
+                taken = lcp_monitor_cpu(mon) + (isfinite(rest) ? rest : 0);
+            }
+            if (!lcp_auto_next(ch, wp, user_max, *status, mon->budget_hit, progressed, taken, rest, &run)) break;
             snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s stopped (%s after %d iterations): %s %s",
                      sv->name, lcp_status_name(*status), info->iterations, run.solver->name, run.what);
         }

@@ -271,26 +271,36 @@ int main(void)
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
         CHECK(run.slow == 1 && run.switch_cpu == 2e-4 && run.time_limit == 0.02 && run.stage == 0);
         /* newton-min cut after 0.01 s of its predicted 1e-4: 100 times slower */
-        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, &run) == 1);
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, INFINITY, &run) == 1);
         CHECK(run.solver == ap && run.stage == 1 && run.start == LCP_AUTO_FROM_ZERO);
         CHECK_NEAR(run.slow, 100, 1e-9);
         CHECK_NEAR(run.switch_cpu, 100 * 5e-4, 1e-15); /* lemke's prediction, scaled */
         run.kept |= 1u << 1; /* the caller kept apgd's best iterate */
-        /* apgd cut for its rate, its time to the tolerance 0.004 s (20 times its prediction: slow stays) */
-        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 1, 0.004, &run) == 1);
+        /* apgd cut for its rate, its time to the tolerance 0.004 s (20 times its prediction: slow stays), of
+         * which 0.003 s still to run */
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 1, 0.004, 0.003, &run) == 1);
         CHECK(run.solver == lk && run.stage == 2 && run.start == LCP_AUTO_FROM_ZERO); /* lemke: a pivoting method */
         CHECK_NEAR(run.slow, 100, 1e-9);
         CHECK(run.switch_cpu == 0); /* the last: no next */
-        /* lemke past its budget: the next round, newton-min from zero, apgd from its own best iterate */
-        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 0, 0.02, &run) == 1);
-        CHECK(run.solver == nm && run.round == 1 && run.start == LCP_AUTO_FROM_ZERO && run.switch_cpu == 0);
-        CHECK_NEAR(run.time_limit, 4 * 0.02, 1e-15);
-        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 1, 0.08, &run) == 1);
-        CHECK(run.solver == ap && run.round == 1 && run.start == LCP_AUTO_FROM_OWN);
+        /* lemke past its budget: the next round, first apgd from its own best iterate (the one whose rate
+         * said how much it still needed), then newton-min and lemke from zero, in the predicted order */
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 0, 0.02, INFINITY, &run) == 1);
+        CHECK(run.solver == ap && run.stage == 1 && run.round == 1 && run.start == LCP_AUTO_FROM_OWN && run.switch_cpu == 0);
         CHECK(strstr(run.what, "its best iterate of the round before") != NULL);
+        CHECK_NEAR(run.time_limit, 4 * 0.02, 1e-15);
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 1, 0.08, 0.05, &run) == 1);
+        CHECK(run.solver == nm && run.stage == 0 && run.round == 1 && run.start == LCP_AUTO_FROM_ZERO);
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 0, 0.08, INFINITY, &run) == 1);
+        CHECK(run.solver == lk && run.stage == 2 && run.round == 1);
+        /* of two kept, the one with less to run first: newton-min (0.01 s left, as set here) before apgd (0.05 s) */
+        run.kept |= 1u << 0;
+        run.rest[0] = 0.01;
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 0, 0.3, INFINITY, &run) == 1);
+        CHECK(run.round == 2 && run.solver == nm && run.start == LCP_AUTO_FROM_ZERO); /* newton-min: not first-order */
+        CHECK(run.order[0] == 0 && run.order[1] == 1 && run.order[2] == 2);
         /* a run that stops without a cut (a breakdown) says nothing of the speed */
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
-        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_ERROR, 0, 0, 5.0, &run) == 1);
+        CHECK(lcp_auto_next(&rc, &mp, 0, LCP_ERROR, 0, 0, 5.0, INFINITY, &run) == 1);
         CHECK(run.slow == 1 && run.switch_cpu == 5e-4);
     }
     lcp_problem_free(&mp);
