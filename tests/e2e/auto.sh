@@ -158,11 +158,12 @@ runs "$T/mr100" "$T/m-pgs2.model" '0 mprgp * auto: pgs (*; pgs stopped (time_lim
     "a first-order next candidate goes on from the best iterate: mprgp warm-started"
 # rounds: a first-order candidate run again in a longer round goes on from its own best iterate of
 # the round before (pgs and apgd both measured at microseconds, so both are cut by their budgets until the
-# budgets, 4 times larger each round, let one finish; apgd alone takes about 9,000 iterations here)
+# budgets, 4 times larger each round, let one finish; apgd alone takes about 9,000 iterations here); the
+# one whose rate said it had less left runs first, pgs or apgd
 "$LCP" generate column --bodies 1000 -o "$T/col1000" >/dev/null 2>&1
 "$LCP" info --features --json "$T/col1000" >"$T/feat"
 model2 "$T/m-rounds.model" "pgs none" 1e-06 1 "apgd none" 2e-06 1
-runs "$T/col1000" "$T/m-rounds.model" '0 * * auto: pgs (*; apgd stopped (time_limit after * iterations): pgs from its best iterate of the round before (a longer round)*' \
+runs "$T/col1000" "$T/m-rounds.model" '0 * * auto: pgs (*; apgd stopped (time_limit after * iterations): [pa][gp][sg]* from its best iterate of the round before (a longer round)*' \
     "a longer round goes on from the candidate's own best iterate"
 # and a pick that converges at a good rate is not cut, however fast the next is predicted
 # (a strongly diagonally dominant A: pgs gains about a digit a sweep)
