@@ -41,15 +41,17 @@
  * the next starts, from the best iterate where it is first-order too (from
  * zero otherwise).  A candidate without such a rate (pivoting, Newton,
  * interior point; admm and prox, whose residual stalls before it falls)
- * stops once it has run LCP_SWITCH_MARGIN times the next's prediction (in
+ * stops once it has run LCP_SWITCH_MARGIN times the next's prediction,
+ * unless its residual's rate says it ends within as much again (in
  * the first round; neither cut before LCP_SWITCH_FLOOR), or at 10 times the most iterations it took on a neighbour that
  * it solved (scaled by the square root of the ratio of the nonzeros where
  * this problem is larger; plus 50); ipm and the Newton solvers do not
  * start a sparse factorisation predicted past the budget or past
  * LCP_SWITCH_MARGIN times the next's prediction (lcp_monitor_afford).
  * The predictions share their neighbours, so a run cut short scales the
- * predictions the later runs are measured against by how much slower than
- * its own prediction it proved (lcp_auto_run.slow).
+ * predictions the later first-order runs are measured against by how much
+ * slower than its own prediction it proved (lcp_auto_run.slow); a run
+ * without a rate is measured against the next's own prediction.
  * After the last candidate, the next round: the
  * candidates again on 4 times the budgets (at most 9 rounds; a candidate
  * that broke down is not run again), first-order ones from their own best
@@ -696,7 +698,10 @@ static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, l
             if (isfinite(ch->cand[k].t_scaled) && ch->cand[k].t_scaled > 0 &&
                 (r->switch_cpu == 0 || ch->cand[k].t_scaled < r->switch_cpu))
                 r->switch_cpu = ch->cand[k].t_scaled;
-    r->switch_cpu *= r->slow; /* the next is no faster than predicted by what the runs so far have shown */
+    /* a first-order run: the next is no faster than predicted by what the runs so far have shown (a run
+     * without a rate is cut at LCP_SWITCH_MARGIN times the next's own prediction: another method that has
+     * stalled does not say the next will) */
+    if (r->switch_by_rate) r->switch_cpu *= r->slow;
 }
 
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,

@@ -110,8 +110,8 @@ typedef struct {
     double slow;                     /* how much slower than predicted this problem has shown itself (>= 1):
                                         the largest, over the runs cut short, of the run's time to the
                                         tolerance (its CPU time and the rest its rate extrapolates) over its
-                                        prediction; the next's prediction that a run is measured against
-                                        (switch_cpu) is scaled by it */
+                                        prediction; the next's prediction that a first-order run is
+                                        measured against (switch_cpu) is scaled by it */
 } lcp_auto_run;
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);

@@ -274,8 +274,10 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
-    /* a run without a rate to watch: cut once it has taken LCP_SWITCH_MARGIN times the next's prediction */
-    if (!s->switch_by_rate && s->switch_cpu > 0 && e > fmax(LCP_SWITCH_MARGIN * s->switch_cpu, LCP_SWITCH_FLOOR)) {
+    /* a run without a rate to watch: cut once it has taken LCP_SWITCH_MARGIN times the next's prediction,
+     * unless its residual's rate says it ends within as much again (as past the budget) */
+    if (!s->switch_by_rate && s->switch_cpu > 0 && e > fmax(LCP_SWITCH_MARGIN * s->switch_cpu, LCP_SWITCH_FLOOR) &&
+        !(measured && eta <= e)) {
         mon->budget_hit = LCP_CUT_NEXT;
         mon->status = LCP_TIME_LIMIT;
         return 1;

@@ -123,17 +123,18 @@ check "--auto-model: the reason names the model file" grep -q "m-ipm.model" "$T/
 # pgs's best iterate (a first-order method does)
 "$LCP" generate mass-ratio --bodies 100 --ratio 1e6 -o "$T/mr100" >/dev/null 2>&1
 "$LCP" info --features --json "$T/mr100" >"$T/feat"
-# model2 MODEL "SOLVER PRECOND" TIME ITERATIONS "SOLVER PRECOND" TIME ITERATIONS: a model of two lcp
-# configurations measured on one problem, the one whose features are in $T/feat
+# model2 MODEL "SOLVER PRECOND" TIME ITERATIONS "SOLVER PRECOND" TIME ITERATIONS: a model of two
+# configurations of kind $MKIND (default lcp) measured on one problem, the one whose features are in $T/feat
 model2() {
-    python3 - "$T/feat" "$@" <<'PY'
-import json, sys
+    MKIND=${MKIND:-lcp} python3 - "$T/feat" "$@" <<'PY'
+import json, os, sys
 f = json.load(open(sys.argv[1]))["features"]
 m, c1, t1, i1, c2, t2, i2 = sys.argv[2:9]
+k = os.environ["MKIND"]
 with open(m, "w") as o:
     o.write("lcpsolve-auto-model 1\ntime-limit 1\nfeatures %s\n" % " ".join(f))
-    o.write("config lcp %s\nconfig lcp %s\n" % (c1, c2))
-    o.write("problem lcp x y %s %s %s %s %s\n" % (" ".join("%.6g" % v for v in f.values()), t1, i1, t2, i2))
+    o.write("config %s %s\nconfig %s %s\n" % (k, c1, k, c2))
+    o.write("problem %s x y %s %s %s %s %s\n" % (k, " ".join("%.6g" % v for v in f.values()), t1, i1, t2, i2))
 PY
 }
 mkpgs() { model2 "$1" "pgs none" 1e-06 1 "$2 $3" 0.001 10; } # MODEL NEXT-SOLVER NEXT-PRECOND
@@ -238,6 +239,18 @@ runs "$T/piles" "$T/m-probe3.model" "0 newton-min 4 auto: newton-min (*; probe: 
 model2 "$T/m-lk.model" "lemke none" 0.005 100000 "newton-min none" 0.01 3
 runs "$T/murty16" "$T/m-lk.model" "0 newton-min * auto: lemke (*; lemke stopped (time_limit after * iterations): newton-min from zero (it ran past 3 times the next's predicted time)*" \
     "lemke past 3 times newton-min's predicted time is cut; newton-min solves"
+
+# ... unless its residual's rate says it ends within as much again: admm on a 1,936-contact pyramid (about
+# 100 iterations, 40-50 ms) measured at 1 ms, nsn at 2 ms: past 20 ms admm goes on and answers (cut there,
+# nsn would run, then admm again from zero: about 0.24 s)
+"$LCP" generate pyramid --base 22 --kind fc3d --mu 0.3 -o "$T/pyr22" >/dev/null 2>&1
+"$LCP" info --features --json "$T/pyr22" >"$T/feat"
+MKIND=fc3d model2 "$T/m-admm.model" "admm none" 0.001 20 "nsn none" 0.002 5
+"$LCP" --json --auto-model "$T/m-admm.model" "$T/pyr22" >"$T/out" 2>/dev/null; rc=$?
+case "$rc $(field solver "$T/out") $(field status "$T/out") $(field auto_reason "$T/out")" in
+"0 admm solved auto: admm ("*"if it stops short: nsn)") ok "admm past 3 times nsn's predicted time, its rate saying it ends within as much again, goes on and solves" ;;
+*) bad "admm past 3 times nsn's predicted time: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+esac
 
 # bad model files: exit 2, one line naming the file (and the line)
 printf 'not a model\n' >"$T/bad1.model"

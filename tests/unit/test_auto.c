@@ -298,6 +298,15 @@ int main(void)
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 0, 0.3, INFINITY, &run) == 1);
         CHECK(run.round == 2 && run.solver == nm && run.start == LCP_AUTO_FROM_ZERO); /* newton-min: not first-order */
         CHECK(run.order[0] == 0 && run.order[1] == 1 && run.order[2] == 2);
+        /* a run without a rate (lemke) after a cut: cut at 3 times the next's own prediction, not scaled by
+         * slow (another method that stalled does not say this next will) */
+        lcp_auto_choice rc2 = rc;
+        rc2.cand[1] = rc.cand[2], rc2.cand[2] = rc.cand[1]; /* newton-min, lemke, apgd */
+        lcp_auto_begin(&rc2, nm, NULL, 0, &run);
+        CHECK(lcp_auto_next(&rc2, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, INFINITY, &run) == 1);
+        CHECK(run.solver == lk && !run.switch_by_rate);
+        CHECK_NEAR(run.slow, 100, 1e-9);
+        CHECK(run.switch_cpu == 2e-4); /* apgd's prediction as it is */
         /* a run that stops without a cut (a breakdown) says nothing of the speed */
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_ERROR, 0, 0, 5.0, INFINITY, &run) == 1);
