@@ -51,7 +51,8 @@
  * The predictions share their neighbours, so a run cut short scales the
  * predictions the later first-order runs are measured against by how much
  * slower than its own prediction it proved (lcp_auto_run.slow); a run
- * without a rate is measured against the next's own prediction.
+ * without a rate once two runs have proved slower (one may say only that
+ * its method stalled).
  * After the last candidate, the next round: the
  * candidates again on 4 times the budgets (at most 9 rounds; a candidate
  * that broke down is not run again), first-order ones from their own best
@@ -698,10 +699,9 @@ static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, l
             if (isfinite(ch->cand[k].t_scaled) && ch->cand[k].t_scaled > 0 &&
                 (r->switch_cpu == 0 || ch->cand[k].t_scaled < r->switch_cpu))
                 r->switch_cpu = ch->cand[k].t_scaled;
-    /* a first-order run: the next is no faster than predicted by what the runs so far have shown (a run
-     * without a rate is cut at LCP_SWITCH_MARGIN times the next's own prediction: another method that has
-     * stalled does not say the next will) */
-    if (r->switch_by_rate) r->switch_cpu *= r->slow;
+    /* the next is no faster than predicted by what the runs so far have shown; for a run without a rate
+     * once two runs have shown it (that one method stalled does not say the next will) */
+    if (r->switch_by_rate || r->slow_runs >= 2) r->switch_cpu *= r->slow;
 }
 
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
@@ -737,6 +737,7 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
         const lcp_auto_cand *c = &ch->cand[r->stage];
         double pred = isfinite(c->t_scaled) && c->t_scaled > 0 ? c->t_scaled : c->t_pred;
         if (isfinite(pred) && pred > 0 && taken / pred > r->slow) r->slow = taken / pred;
+        if (isfinite(pred) && pred > 0 && (taken > pred || (cut == LCP_CUT_RATE && !(rest < INFINITY)))) r->slow_runs++;
     }
     if (status == LCP_ERROR) r->dead |= 1u << r->stage; /* a breakdown: not again */
     if (r->stage < ch->ncand) r->rest[r->stage] = cut && rest > 0 ? rest : INFINITY;

@@ -111,7 +111,11 @@ typedef struct {
                                         the largest, over the runs cut short, of the run's time to the
                                         tolerance (its CPU time and the rest its rate extrapolates) over its
                                         prediction; the next's prediction that a first-order run is
-                                        measured against (switch_cpu) is scaled by it */
+                                        measured against (switch_cpu) is scaled by it (slow_runs) */
+    int slow_runs;                   /* the runs cut short that proved slower than predicted (a run cut
+                                        for its rate without progress counts); what a run without a rate
+                                        is measured against is scaled by slow once two have (one may say
+                                        only that its method stalled; two, that the problem is slower) */
 } lcp_auto_run;
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);

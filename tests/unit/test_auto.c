@@ -298,8 +298,8 @@ int main(void)
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_BUDGET, 0, 0.3, INFINITY, &run) == 1);
         CHECK(run.round == 2 && run.solver == nm && run.start == LCP_AUTO_FROM_ZERO); /* newton-min: not first-order */
         CHECK(run.order[0] == 0 && run.order[1] == 1 && run.order[2] == 2);
-        /* a run without a rate (lemke) after a cut: cut at 3 times the next's own prediction, not scaled by
-         * slow (another method that stalled does not say this next will) */
+        /* a run without a rate (lemke) after one cut: cut at 3 times the next's own prediction, not scaled
+         * by slow (that one method stalled does not say this next will) */
         lcp_auto_choice rc2 = rc;
         rc2.cand[1] = rc.cand[2], rc2.cand[2] = rc.cand[1]; /* newton-min, lemke, apgd */
         lcp_auto_begin(&rc2, nm, NULL, 0, &run);
@@ -307,6 +307,20 @@ int main(void)
         CHECK(run.solver == lk && !run.switch_by_rate);
         CHECK_NEAR(run.slow, 100, 1e-9);
         CHECK(run.switch_cpu == 2e-4); /* apgd's prediction as it is */
+        /* ... but once two runs proved slower (apgd cut for its rate without progress, newton-min past 100
+         * times its prediction), the problem is: lemke's next (pgs) scaled by slow */
+        const lcp_solver *pg = lcp_solver_find("pgs");
+        lcp_auto_choice rc4 = {0};
+        rc4.ncand = 4;
+        const lcp_solver *sv4[4] = {ap, nm, lk, pg};
+        const double tp4[4] = {2e-4, 1e-4, 5e-4, 3e-4};
+        for (int c = 0; c < 4; c++) rc4.cand[c] = (lcp_auto_cand){sv4[c], NULL, tp4[c], tp4[c], 0, 0.02};
+        lcp_auto_begin(&rc4, ap, NULL, 0, &run);
+        CHECK(lcp_auto_next(&rc4, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 0, 1e-4, INFINITY, &run) == 1);
+        CHECK(run.solver == nm && run.slow == 1 && run.slow_runs == 1 && run.switch_cpu == 3e-4); /* the least after it */
+        CHECK(lcp_auto_next(&rc4, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, INFINITY, &run) == 1);
+        CHECK(run.solver == lk && run.slow_runs == 2);
+        CHECK_NEAR(run.switch_cpu, 100 * 3e-4, 1e-15);
         /* a run that stops without a cut (a breakdown) says nothing of the speed */
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_ERROR, 0, 0, 5.0, INFINITY, &run) == 1);
