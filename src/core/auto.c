@@ -32,7 +32,7 @@
  * scaled by the ratio of the nonzeros (at least AUTO_MIN_BUDGET: the CPU
  * time of a set-up on a small problem varies by about a millisecond from
  * run to run, and a budget of that order would make the runs depend on it);
- * a run past it goes on while its observed rate says it ends within as much
+ * a run past it goes on while its observed rate says it ends within LCP_GO_ON times as much
  * again (src/solvers/monitor.c).  Online switching: in the first round, a
  * first-order candidate (LCP_SOLVER_LINEAR) is watched by the monitor,
  * which extrapolates its time to the tolerance from the rate at which the
@@ -42,7 +42,7 @@
  * zero otherwise).  A candidate without such a rate (pivoting, Newton,
  * interior point; admm and prox, whose residual stalls before it falls)
  * stops once it has run LCP_SWITCH_MARGIN times the next's prediction,
- * unless its residual's rate says it ends within as much again (in
+ * unless its residual's rate says it ends within LCP_GO_ON times as much (in
  * the first round; neither cut before LCP_SWITCH_FLOOR), or at 10 times the most iterations it took on a neighbour that
  * it solved (scaled by the square root of the ratio of the nonzeros where
  * this problem is larger; plus 50); ipm and the Newton solvers do not
