@@ -24,7 +24,8 @@
  * of the spectrum and the contact graph (lcp_features_complete: about 12
  * passes over A, where the others take 2) join the distances only where
  * their modelled cost is at most FEATURE_SHARE of the pick's time predicted
- * without them (the prediction is then made again with them).  The configurations run in the predicted order: a
+ * without them (the prediction is then made again with them).  The
+ * configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
  * or passes its budget hands over to the next from zero.  The time budget,
  * the same for every candidate of a round: 10 times the first candidate's
@@ -32,8 +33,9 @@
  * scaled by the ratio of the nonzeros (at least AUTO_MIN_BUDGET: the CPU
  * time of a set-up on a small problem varies by about a millisecond from
  * run to run, and a budget of that order would make the runs depend on it);
- * a run past it goes on while its observed rate says it ends within LCP_GO_ON times as much
- * again (src/solvers/monitor.c).  Online switching: in the first round, a
+ * a run past it goes on while its observed rate says it ends within
+ * LCP_GO_ON times as much again (src/solvers/monitor.c).  Online
+ * switching: in the first round, a
  * first-order candidate (LCP_SOLVER_LINEAR) is watched by the monitor,
  * which extrapolates its time to the tolerance from the rate at which the
  * best residual falls; once that passes LCP_SWITCH_MARGIN times the
@@ -516,7 +518,6 @@ static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp
                 nr++;
             }
         }
-
     /* by predicted time, ties in model order (a stable insertion sort of the few) */
     for (int c = 1; c < nr; c++) {
         ranked x = r[c];
@@ -541,7 +542,8 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     int nb[KNN], k = 0, other = 0;
     int nr = rank_configs(p, m, &ch->f, r, nb, &k, &other);
     if (nr > 0 && k > 0) {
-        double pred = isfinite(r[0].lscaled) ? fmin(r[0].t, exp(r[0].lscaled)) : r[0].t; /* the lesser: features are cheap only next to the shorter */
+        /* the lesser of the neighbours' times and the same scaled to this problem's nonzeros */
+        double pred = isfinite(r[0].lscaled) ? fmin(r[0].t, exp(r[0].lscaled)) : r[0].t;
         if (isfinite(pred) && lcp_features_complete_cost(p) <= FEATURE_SHARE * pred) {
             if (lcp_features_complete(p, &ch->f)) return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
             nr = rank_configs(p, m, &ch->f, r, nb, &k, &other);
@@ -587,8 +589,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     lcp_text rs = {ch->reason, sizeof ch->reason, 0};
     lcp_text_put(&rs, "auto: "), lcp_text_put(&rs, r[0].name);
     if (k > 0) {
-        char kk[3] = {k >= 10 ? (char)('0' + k / 10) : (char)('0' + k), k >= 10 ? (char)('0' + k % 10) : '\0', '\0'}; /* k <= KNN < 100 */
-        lcp_text_put(&rs, " (predicted "), lcp_text_g3(&rs, r[0].t), lcp_text_put(&rs, " s from the "), lcp_text_put(&rs, kk);
+        lcp_text_put(&rs, " (predicted "), lcp_text_g3(&rs, r[0].t), lcp_text_put(&rs, " s from the "), lcp_text_g3(&rs, k);
         lcp_text_put(&rs, " nearest measured "), lcp_text_put(&rs, other ? "friction" : lcp_kind_name(p->kind));
         lcp_text_put(&rs, " problems of "), lcp_text_put(&rs, m->source);
         lcp_text_put(&rs, ", the nearest "), lcp_text_put(&rs, m->s[nb[0]].family), lcp_text_put(&rs, "/"), lcp_text_put(&rs, m->s[nb[0]].name);
