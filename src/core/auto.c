@@ -82,6 +82,7 @@ extern const char lcp_auto_model_default[]; /* models/auto.model, built in (Make
 
 #define KNN LCP_AUTO_KNN
 #define FEATURE_SHARE 0.1 /* the spectrum's and the graph's features: at most this share of the predicted solve */
+#define RANK_S_SAMPLE 1e-8 /* a prediction's modelled seconds a measured sample (its distance, 17 features) */
 #define KIND_DIST2 1.0 /* the squared distance a friction sample of the other kind (ccp, fc3d) adds */
 #define NFP ((LCP_NFEATURES + 3) / 4 * 4) /* the features padded to blocks of 4 (the distances' sums) */
 typedef double v2 __attribute__((vector_size(16), aligned(8), may_alias)); /* two lanes of the distances */
@@ -538,10 +539,16 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
      * leave-one-family-out replay of the model's measurements: the same share within 2x with them or
      * without) */
     if (lcp_features_basic(p, &ch->f)) return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
+    /* where they cost less than a pass over the model's samples (a problem of a few rows), at once: one
+     * prediction, not two */
+    const int kq = kind_slot(p->kind);
+    double samples = m->nk[kq] + (p->kind & LCP_KIND_FRICTION ? m->nk[kq == 2 ? 3 : 2] : 0);
+    if (lcp_features_complete_cost(p) <= RANK_S_SAMPLE * samples && lcp_features_complete(p, &ch->f))
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
     ranked r[LCP_AUTO_MAXCFG];
     int nb[KNN], k = 0, other = 0;
     int nr = rank_configs(p, m, &ch->f, r, nb, &k, &other);
-    if (nr > 0 && k > 0) {
+    if (nr > 0 && k > 0 && !ch->f.complete) {
         /* the lesser of the neighbours' times and the same scaled to this problem's nonzeros */
         double pred = isfinite(r[0].lscaled) ? fmin(r[0].t, exp(r[0].lscaled)) : r[0].t;
         if (isfinite(pred) && lcp_features_complete_cost(p) <= FEATURE_SHARE * pred) {
