@@ -24,7 +24,8 @@
  * of the spectrum and the contact graph (lcp_features_complete: about 12
  * passes over A, where the others take 2) join the distances only where
  * their modelled cost is at most FEATURE_SHARE of the pick's time predicted
- * without them (the prediction is then made again with them).  The
+ * without them (the prediction is then made again with them), or at once
+ * where they cost less than a pass over the model's samples.  The
  * configurations run in the predicted order: a
  * run that stops short of the tolerance (iteration limit, stall, breakdown)
  * or passes its budget hands over to the next from zero.  The time budget,
