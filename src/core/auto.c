@@ -131,6 +131,7 @@ struct lcp_auto_model {
 };
 
 static int kind_slot(lcp_kind k) { return k == LCP_KIND_LCP ? 0 : k == LCP_KIND_BLCP ? 1 : k == LCP_KIND_CCP ? 2 : 3; }
+static int other_friction_slot(int q) { return q == 2 ? 3 : 2; } /* ccp <-> fc3d */
 
 static void scale_features(lcp_auto_model *m)
 {
@@ -444,7 +445,7 @@ static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp
     /* friction: the samples of the other friction kind too (ccp <-> fc3d: the same contacts, the same
      * solvers bar a few), the kind counting as one more feature one standard deviation away */
     for (int pass = 0; pass < (p->kind & LCP_KIND_FRICTION ? 2 : 1); pass++) {
-        const int sq = pass ? (kq == 2 ? 3 : 2) : kq;
+        const int sq = pass ? other_friction_slot(kq) : kq;
         const double *xf = m->feat[sq];
         for (int ii = 0; ii < m->nk[sq]; ii++) {
             const double *fs = xf + (size_t)ii * NFP;
@@ -543,7 +544,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     /* where they cost less than a pass over the model's samples (a problem of a few rows), at once: one
      * prediction, not two */
     const int kq = kind_slot(p->kind);
-    double samples = m->nk[kq] + (p->kind & LCP_KIND_FRICTION ? m->nk[kq == 2 ? 3 : 2] : 0);
+    double samples = m->nk[kq] + (p->kind & LCP_KIND_FRICTION ? m->nk[other_friction_slot(kq)] : 0);
     if (lcp_features_complete_cost(p) <= RANK_S_SAMPLE * samples && lcp_features_complete(p, &ch->f))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
     ranked r[LCP_AUTO_MAXCFG];

@@ -66,8 +66,7 @@ static int find(int *parent, int v)
  * (union-find over the entries) and the sweeps run on their own. */
 static int graph_facts(const lcp_problem *p, lcp_features *f)
 {
-    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = p->n / block;
-    f->contacts = nn;
+    int block = p->kind & LCP_KIND_FRICTION ? 3 : 1, nn = f->contacts; /* (lcp_features_basic's) */
     f->components = nn > 0 ? 1 : 0;
     f->largest = nn;
     f->diameter = 0;

@@ -26,43 +26,13 @@ void dstebz_(const char *range, const char *order, const int *n, const double *v
 enum {
     SP_GENERAL, /* (A + A')/2 by a gather of A and a scatter of A' a step, one sum a row; LAPACK's Ritz values:
                  * lcp_spectrum's bits */
-    SP_SYM,     /* A symmetric: one gather, four partial sums a row; Ritz values by Sturm bisection */
+    SP_SYM,     /* A symmetric: one gather a row in lcp_csr_row_dot's four sums (no gather on a row of one run); Ritz values by Sturm bisection */
     SP_PART     /* (A + A')/2 as SP_GENERAL but the gather's sums and the Ritz values as SP_SYM (not
                  * lcp_spectrum's bits: auto's feature of a non-symmetric A) */
 };
 
-/* four partial sums of a row's products with t, not one chain of dependent adds (dense rows: about 10%
- * faster); a row whose columns are one run reads t contiguously, eight sums in vectors of two (dense
- * rows: several times faster than the gather) */
+/* the axpy of a row of one run, in vectors of two (each y_j the one product and sum of the scalar loop) */
 typedef double sp_v2 __attribute__((vector_size(16), aligned(8), may_alias));
-static inline double row_dot4(const lcp_csr *A, int i, const double *t)
-{
-    int k = A->p[i], e = A->p[i + 1];
-    if (e - k >= 16 && A->j[e - 1] - A->j[k] == e - 1 - k) {
-        const double *x = A->x + k, *u = t + A->j[k];
-        int m = e - k, r = 0;
-        sp_v2 a0 = {0, 0}, a1 = {0, 0}, a2 = {0, 0}, a3 = {0, 0};
-        for (; r + 8 <= m; r += 8) {
-            a0 += *(const sp_v2 *)(x + r) * *(const sp_v2 *)(u + r);
-            a1 += *(const sp_v2 *)(x + r + 2) * *(const sp_v2 *)(u + r + 2);
-            a2 += *(const sp_v2 *)(x + r + 4) * *(const sp_v2 *)(u + r + 4);
-            a3 += *(const sp_v2 *)(x + r + 6) * *(const sp_v2 *)(u + r + 6);
-        }
-        a0 = (a0 + a1) + (a2 + a3);
-        double s = a0[0] + a0[1];
-        for (; r < m; r++) s += x[r] * u[r];
-        return s;
-    }
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (; k + 4 <= e; k += 4) {
-        s0 += A->x[k] * t[A->j[k]];
-        s1 += A->x[k + 1] * t[A->j[k + 1]];
-        s2 += A->x[k + 2] * t[A->j[k + 2]];
-        s3 += A->x[k + 3] * t[A->j[k + 3]];
-    }
-    for (; k < e; k++) s0 += A->x[k] * t[A->j[k]];
-    return (s0 + s1) + (s2 + s3);
-}
 
 /* y = S x with S = D^-1/2 (A + A')/2 D^-1/2; d = D^-1/2, t scratch; mode SP_*. */
 static void scaled_apply(const lcp_csr *A, const double *d, const double *x, double *y, double *t, int mode)
@@ -70,7 +40,7 @@ static void scaled_apply(const lcp_csr *A, const double *d, const double *x, dou
     int n = A->m;
     for (int i = 0; i < n; i++) t[i] = d[i] * x[i];
     if (mode == SP_SYM) {
-        for (int i = 0; i < n; i++) y[i] = d[i] * row_dot4(A, i, t);
+        for (int i = 0; i < n; i++) y[i] = d[i] * lcp_csr_row_dot(A->j, A->x, t, A->p[i], A->p[i + 1]);
         return;
     }
     /* (A + A')/2: A t by rows (a gather) into y, A' t by scattering each row's entries scaled by t_i into
@@ -78,7 +48,7 @@ static void scaled_apply(const lcp_csr *A, const double *d, const double *x, dou
      * dense rows) */
     for (int i = 0; i < n; i++) {
         if (mode == SP_PART) {
-            y[i] = row_dot4(A, i, t);
+            y[i] = lcp_csr_row_dot(A->j, A->x, t, A->p[i], A->p[i + 1]);
             continue;
         }
         double s = 0.0;

@@ -274,17 +274,17 @@ static int auto_cut(lcp_monitor *mon, int iter, int measured)
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
+    int ends_soon = measured && eta <= LCP_GO_ON * e; /* its rate says it ends within LCP_GO_ON times as much again */
     /* a run without a rate to watch: cut once it has taken LCP_SWITCH_MARGIN times the next's prediction,
-     * unless its residual's rate says it ends within LCP_GO_ON times as much again (as past the budget) */
+     * unless it ends soon (as past the budget) */
     if (!s->switch_by_rate && s->switch_cpu > 0 && e > fmax(LCP_SWITCH_MARGIN * s->switch_cpu, LCP_SWITCH_FLOOR) &&
-        !(measured && eta <= LCP_GO_ON * e)) {
+        !ends_soon) {
         mon->budget_hit = LCP_CUT_NEXT;
         mon->status = LCP_TIME_LIMIT;
         return 1;
     }
-    /* past the budget: on, while the rate says it ends within LCP_GO_ON times as much again (up to the next
-     * round's budget) */
-    if (s->budget_cpu > 0 && e >= s->budget_cpu && !(measured && eta <= LCP_GO_ON * e && e < 4 * s->budget_cpu)) {
+    /* past the budget: on, while it ends soon (up to the next round's budget) */
+    if (s->budget_cpu > 0 && e >= s->budget_cpu && !(ends_soon && e < 4 * s->budget_cpu)) {
         mon->budget_hit = LCP_CUT_BUDGET;
         mon->status = LCP_TIME_LIMIT;
         return 1;
