@@ -59,8 +59,11 @@
  * taken); when w_C has drifted from 0 by more than 1e-12 max(1, |b|), one
  * step of iterative refinement corrects x_C.
  *
- * Dense A (n <= 2048, nnz >= n^2 / 4): copied once a solve (the symmetry
- * test on the copy).  A symmetric: the copy holds A's rows with their
+ * Dense A (n <= 2048 with nnz >= n^2 / 4, and every A of n <= 128: below
+ * that a dense step costs less than a sparse one whatever the density --
+ * columns of spheres, pyramids and random sparse SPD problems of 20-128
+ * unknowns take 0.4-0.8 of the sparse path's time): copied once a solve
+ * (the symmetry test on the copy).  A symmetric: the copy holds A's rows with their
  * columns permuted so that the clamped ones come first (positions
  * 0..|C|-1, in any order; one column swap across the rows when a row
  * joins or leaves C, Dantzig's layout as Bullet's btDantzigLCP and ODE's
@@ -205,6 +208,7 @@ static const char *const columns[] = {"pivots", "clamped", NULL};
 #define SETTLED 1e-3      /* bounds settled: relative change <= SETTLED tol */
 #define MAX2(a, b) ((a) > (b) ? (a) : (b)) /* fmax without the call (no NaN here) */
 #define DENSE_COPY_N 2048 /* A kept as a dense copy (contiguous columns) at n <= DENSE_COPY_N with nnz >= n^2 / 4 */
+#define DENSE_SMALL_N 128 /* ... and at n <= DENSE_SMALL_N whatever its density (a sparse step costs more there) */
 #define CRASH_MIN_N 128   /* --crash auto on an lcp: no ipm guess at n <= CRASH_MIN_N (it costs more than the pivots) */
 #define CRASH_DENSE_N 1024 /* ... nor on a dense symmetric A of n <= CRASH_DENSE_N (the dense steps are cheaper) */
 #define MAX_DENSE_BYTES (4.0 * 1024 * 1024 * 1024) /* both factors together */
@@ -895,7 +899,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
     W.info = info;
     W.guard = 50L * n + 1000;
     size_t n1 = (size_t)(n > 0 ? n : 1);
-    int dense = n <= DENSE_COPY_N && (double)p->A.p[n] >= 0.25 * (double)n * (double)n;
+    int dense = n <= DENSE_COPY_N && ((double)p->A.p[n] >= 0.25 * (double)n * (double)n || n <= DENSE_SMALL_N);
     double *ws = lcp_scratch_take(LCP_SCRATCH_PIVOT, pv_layout(&W, NULL, n1, dense) * sizeof(double)); /* one buffer:
                                                                                            every array of the solve */
     if (ws) {
