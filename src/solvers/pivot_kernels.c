@@ -208,30 +208,21 @@ static inline __attribute__((always_inline)) double hsum(v4 s)
 /* T v = b in place (trans 0), or T' v = b (trans 1); T lower, column-major,
  * leading dimension ld, m rows; unit: T's diagonal is 1.  Four columns at a
  * time: the 4 x 4 diagonal block by substitution, the rows below it by one
- * pass over v (trans 0: v -= T(below, block) v_block; trans 1: four dots).
- * Not unit: the diagonal's reciprocals first (m <= TRSV_INV, else a division
- * a row), independent divisions that pipeline, so that the substitution's
- * chain from row to row holds multiplications, not divisions. */
-#define TRSV_INV 512
+ * pass over v (trans 0: v -= T(below, block) v_block; trans 1: four dots). */
 static inline __attribute__((always_inline)) void trsv_body(int m, const double *T, size_t ld, int trans, int unit,
                                                             double *restrict v)
 {
-    double inv[TRSV_INV];
-    const int use_inv = !unit && m <= TRSV_INV;
-    if (use_inv)
-        for (int j = 0; j < m; j++) inv[j] = 1.0 / T[(size_t)j * ld + j];
-#define TRSV_DIV(x, jj) (unit ? (x) : use_inv ? (x) * inv[jj] : (x) / T[(size_t)(jj) * ld + (jj)])
     if (!trans) {
         int j = 0;
         for (; j + 4 <= m; j += 4) {
             const double *c0 = T + (size_t)j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
-            double d0 = TRSV_DIV(v[j], j);
+            double d0 = unit ? v[j] : v[j] / c0[j];
             double d1 = v[j + 1] - c0[j + 1] * d0;
-            d1 = TRSV_DIV(d1, j + 1);
+            d1 = unit ? d1 : d1 / c1[j + 1];
             double d2 = v[j + 2] - c0[j + 2] * d0 - c1[j + 2] * d1;
-            d2 = TRSV_DIV(d2, j + 2);
+            d2 = unit ? d2 : d2 / c2[j + 2];
             double d3 = v[j + 3] - c0[j + 3] * d0 - c1[j + 3] * d1 - c2[j + 3] * d2;
-            d3 = TRSV_DIV(d3, j + 3);
+            d3 = unit ? d3 : d3 / c3[j + 3];
             v[j] = d0;
             v[j + 1] = d1;
             v[j + 2] = d2;
@@ -244,7 +235,7 @@ static inline __attribute__((always_inline)) void trsv_body(int m, const double 
         }
         for (; j < m; j++) {
             const double *c = T + (size_t)j * ld;
-            double vj = TRSV_DIV(v[j], j);
+            double vj = unit ? v[j] : v[j] / c[j];
             v[j] = vj;
             axpy_body(m - j - 1, vj, c + j + 1, v + j + 1);
         }
@@ -271,13 +262,13 @@ static inline __attribute__((always_inline)) void trsv_body(int m, const double 
             s3 += c3[r] * v[r];
         }
         double d3 = v[j + 3] - s3;
-        d3 = TRSV_DIV(d3, j + 3);
+        d3 = unit ? d3 : d3 / c3[j + 3];
         double d2 = v[j + 2] - s2 - c2[j + 3] * d3;
-        d2 = TRSV_DIV(d2, j + 2);
+        d2 = unit ? d2 : d2 / c2[j + 2];
         double d1 = v[j + 1] - s1 - c1[j + 2] * d2 - c1[j + 3] * d3;
-        d1 = TRSV_DIV(d1, j + 1);
+        d1 = unit ? d1 : d1 / c1[j + 1];
         double d0 = v[j] - s0 - c0[j + 1] * d1 - c0[j + 2] * d2 - c0[j + 3] * d3;
-        d0 = TRSV_DIV(d0, j);
+        d0 = unit ? d0 : d0 / c0[j];
         v[j] = d0;
         v[j + 1] = d1;
         v[j + 2] = d2;
@@ -286,10 +277,9 @@ static inline __attribute__((always_inline)) void trsv_body(int m, const double 
     for (int j = j0 - 1; j >= 0; j--) {
         const double *c = T + (size_t)j * ld;
         double sj = v[j] - dot_body(m - j - 1, c + j + 1, v + j + 1);
-        v[j] = TRSV_DIV(sj, j);
+        v[j] = unit ? sj : sj / c[j];
     }
 }
-#undef TRSV_DIV
 
 /* out[r] = A(rows[r], 0..m) . v + A(rows[r], col) d, the rows of a row-major A (leading dimension ld). */
 static inline __attribute__((always_inline)) void rows_dot_body(int m, const double *A, size_t ld, const int *rows,
