@@ -429,8 +429,7 @@ static int fused_solve(const lcp_problem *p, const lcp_gs *gs, double *x, lcp_mo
         lcp_metrics m;
         lcp_verify_finish_b(p, &t, bscale, &m);
         const double *judged = xo;
-        /* the time read only where it is read (monitor.c: a trace, the callback, a time limit) */
-        double tc = mon->trace || mon->s->on_iteration || mon->s->time_limit > 0 ? lcp_now() - mon->t0 : 0.0;
+        double tc = lcp_monitor_time(mon); /* read only where it is read */
         if (lcp_monitor_record_give(mon, k, tc, 0, &m, &xo, &dx)) {
             memcpy(x, xo == judged ? xo : mon->best_x, (size_t)n * sizeof(double));
             break;

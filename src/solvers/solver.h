@@ -157,6 +157,9 @@ int lcp_monitor_init(lcp_monitor *mon, const lcp_problem *p, const lcp_settings 
  * times the next candidate's predicted time: the run is cut there (status time_limit, budget_hit) and
  * the solver returns at once; 0 otherwise, and always without auto or a prediction (NAN). */
 int lcp_monitor_afford(lcp_monitor *mon, double cpu_s);
+/* The time since the monitor's init for lcp_monitor_record's t, read only
+ * where something reads it (a trace, the callback, a time limit), else 0. */
+double lcp_monitor_time(const lcp_monitor *mon);
 /* The CPU time of the solving thread since the monitor's init (a system call: auto's budgets only). */
 double lcp_monitor_cpu(lcp_monitor *mon);
 #define LCP_FLOP_RATE 1e10 /* flops a second: optimistic, so that only a step far past the budget is refused */
