@@ -344,7 +344,10 @@ int lcps_problem_findex(const lcps_problem *p, const int **findex, int *len, cha
  * thread (s's "threads" is replaced by 1; OpenBLAS is set to one thread),
  * as `lcpsolve batch -j threads` solves its environments: r[k] is what
  * lcps_solve(p[k], ...) gives, the same bits for any threads; release each
- * with lcps_result_free.  The problems may be one handle more than once.
+ * with lcps_result_free.  With the solver auto, the problems of one pattern
+ * (kind, sizes, A's sparsity, findex, which bounds and mu) take the choice
+ * made for the first of them, solved before the others, and one that it
+ * does not solve chooses for itself (r[k].auto_reason says which).  The problems may be one handle more than once.
  * Returns the worst exit code by lcpsolve batch's precedence (2 input
  * error, 5 breakdown, 3 no solution, 1 limit, 0 all solved); err names the
  * first problem that gave a 2 or 5 ("problem K: ..."). */

@@ -6,7 +6,8 @@
  * -o OUTDIR/NAME.mtx, report.  Per environment the solve is the one of
  * `lcpsolve PROBLEM` with the same options, on one thread: the pipeline of
  * src/core/pipeline.c (auto's pick and its fallbacks, the best iterate,
- * verification, ...).  Every option of a solve is taken (the option table,
+ * verification, ...); auto chooses once a pattern, for its first
+ * environment (solve_all).  Every option of a solve is taken (the option table,
  * src/core/options.c) except --trace (one file a solve); -j is the number
  * of environments solved at once.
  *
@@ -15,6 +16,7 @@
  */
 #include "batch.h"
 #include "../core/auto.h"
+#include "../core/auto_memo.h"
 
 #include "cli.h"
 #include "../core/common.h"
@@ -296,14 +298,19 @@ static void env_message(batch_env *e, const char *src)
 }
 
 /* One environment, on the calling thread: the pipeline, as `lcpsolve
- * PROBLEM` with the same options solves it. */
-static void solve_env(batch_env *e, const lcp_solve_opts *o)
+ * PROBLEM` with the same options solves it -- with auto, the choice given
+ * (that of the first environment of its pattern), or the one made kept in
+ * made. */
+static void solve_env(batch_env *e, const lcp_solve_opts *o1, const lcp_auto_choice *given, lcp_auto_choice *made)
 {
     lcp_err err;
     err.msg[0] = '\0';
     lcp_solve_out out;
+    lcp_solve_opts o = *o1;
+    o.auto_given = given;
+    o.auto_made = made;
     double t0 = lcp_now();
-    int rc = lcp_pipeline_solve(&e->p, o, NULL, 0, NULL, &out, &err);
+    int rc = lcp_pipeline_solve(&e->p, &o, NULL, 0, NULL, &out, &err);
     e->time_s = lcp_now() - t0;
     e->iterations = out.iterations;
     if (out.solver) e->sv = out.solver;
@@ -496,8 +503,28 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
         (void)err;
 #endif
     } else {
+        /* auto chooses once a pattern, for its first environment (in name order, before the others: the
+         * same choices for any -j); the environments of that pattern take it (src/core/auto_memo.h) */
+        int *lead = NULL;
+        lcp_auto_choice **made = NULL;
+        if (!strcmp(o1->solver, "auto") && n > 1) {
+            const lcp_problem **pp = malloc((size_t)n * sizeof *pp);
+            for (int k = 0; pp && k < n; k++) pp[k] = &env[k].p;
+            lead = pp ? lcp_auto_pattern_leaders(pp, n) : NULL;
+            made = lead ? calloc((size_t)n, sizeof *made) : NULL;
+            free(pp);
+        }
+        for (int k = 0; made && k < n; k++)
+            if (lead[k] == k && (made[k] = calloc(1, sizeof **made))) solve_env(&env[k], o1, NULL, made[k]);
 #pragma omp parallel for schedule(dynamic, 1)
-        for (int k = 0; k < n; k++) solve_env(&env[k], o1);
+        for (int k = 0; k < n; k++) {
+            if (made && made[k]) continue; /* solved above */
+            const lcp_auto_choice *g = made && made[lead[k]] && made[lead[k]]->solver ? made[lead[k]] : NULL;
+            solve_env(&env[k], o1, g, NULL);
+        }
+        for (int k = 0; made && k < n; k++) free(made[k]);
+        free(made);
+        free(lead);
     }
     *solve_s = lcp_now() - ts;
     return rc;

@@ -13,6 +13,7 @@
 #include "../scenes/scenes.h"
 #include "../io/io.h"
 #include "options.h"
+#include "api_internal.h"
 #include "pipeline.h"
 
 /* The public status values are the internal ones (common.h's table). */
@@ -502,6 +503,12 @@ void lcps_result_free(lcps_result *r)
 int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
                size_t errlen)
 {
+    return lcp_api_solve(hc, s, x0, r, err, errlen, NULL, NULL);
+}
+
+int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
+                  size_t errlen, const lcp_auto_choice *given, lcp_auto_choice *made)
+{
     if (!r) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: r is NULL");
     memset(r, 0, sizeof *r);
     r->status = LCPS_INPUT_ERROR;
@@ -514,6 +521,12 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
     lcp_solve_opts defaults;
     const lcp_solve_opts *o = s ? &s->o : &defaults;
     if (!s) lcp_solve_opts_default(&defaults);
+    if (given || made) { /* a batch's shared choice (lcp_solve_opts.auto_given) */
+        if (s) defaults = s->o;
+        defaults.auto_given = given;
+        defaults.auto_made = made;
+        o = &defaults;
+    }
     lcp_err e;
     e.msg[0] = '\0';
     lcp_solve_out out; /* filled by the pipeline (its first act), 3 KB of texts: not cleared here */
@@ -576,6 +589,8 @@ const lcp_problem *lcp_api_problem(const lcps_problem *hc, const int **perm, lon
 }
 
 double lcp_api_settings_reg(const lcps_settings *s) { return s ? s->o.reg : 0.0; }
+
+const char *lcp_api_settings_solver(const lcps_settings *s) { return s ? s->o.solver : "auto"; }
 
 /* ---- data out ----------------------------------------------------------- */
 

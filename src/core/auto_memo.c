@@ -18,6 +18,7 @@ enum { PARTS = 13 }; /* A, M, J (3 each), lo, hi, findex, mu */
 typedef struct {
     const void *ptr[PARTS];
     size_t bytes[PARTS];
+    int value[PARTS]; /* values (A's, M's and J's entries, the bounds, mu), not the pattern */
 } memo_parts;
 
 typedef struct {
@@ -57,12 +58,12 @@ static size_t describe(const lcp_problem *p, const char *model, memo_head *h, me
         if (!mat[c]->p) continue;
         q->ptr[k] = mat[c]->p, q->bytes[k++] = (size_t)(mat[c]->m + 1) * sizeof(int);
         q->ptr[k] = mat[c]->j, q->bytes[k++] = (size_t)lcp_csr_nnz(mat[c]) * sizeof(int);
-        q->ptr[k] = mat[c]->x, q->bytes[k++] = (size_t)lcp_csr_nnz(mat[c]) * sizeof(double);
+        q->value[k] = 1, q->ptr[k] = mat[c]->x, q->bytes[k++] = (size_t)lcp_csr_nnz(mat[c]) * sizeof(double);
     }
-    if (p->lo) q->ptr[k] = p->lo, q->bytes[k++] = (size_t)n * sizeof(double);
-    if (p->hi) q->ptr[k] = p->hi, q->bytes[k++] = (size_t)n * sizeof(double);
+    if (p->lo) q->value[k] = 1, q->ptr[k] = p->lo, q->bytes[k++] = (size_t)n * sizeof(double);
+    if (p->hi) q->value[k] = 1, q->ptr[k] = p->hi, q->bytes[k++] = (size_t)n * sizeof(double);
     if (p->findex) q->ptr[k] = p->findex, q->bytes[k++] = (size_t)n * sizeof(int);
-    if (p->mu) q->ptr[k] = p->mu, q->bytes[k++] = (size_t)h->nmu * sizeof(double);
+    if (p->mu) q->value[k] = 1, q->ptr[k] = p->mu, q->bytes[k++] = (size_t)h->nmu * sizeof(double);
     size_t total = h->model_len + ((size_t)n + 7) / 8;
     for (int c = 0; c < PARTS; c++) total += q->bytes[c];
     return total;
@@ -131,4 +132,36 @@ void lcp_auto_memo_forget(void)
 {
     memo *m = this_thread(0);
     if (m) m->valid = 0;
+}
+
+int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b)
+{
+    memo_head ha, hb;
+    memo_parts qa, qb;
+    if (describe(a, NULL, &ha, &qa) != describe(b, NULL, &hb, &qb) || memcmp(&ha, &hb, sizeof ha)) return 0;
+    for (int c = 0; c < PARTS; c++)
+        if (!qa.value[c] && qa.bytes[c] && qa.ptr[c] != qb.ptr[c] && memcmp(qa.ptr[c], qb.ptr[c], qa.bytes[c])) return 0;
+    return 1;
+}
+
+int *lcp_auto_pattern_leaders(const lcp_problem *const *p, int n)
+{
+    int *lead = malloc((size_t)(n > 0 ? n : 1) * sizeof *lead), *firsts = malloc((size_t)(n > 0 ? n : 1) * sizeof *firsts);
+    if (!lead || !firsts) {
+        free(lead);
+        free(firsts);
+        return NULL;
+    }
+    int nf = 0; /* the patterns seen, by their first problem */
+    for (int k = 0; k < n; k++) {
+        lead[k] = k;
+        for (int f = 0; p[k] && f < nf; f++)
+            if (lcp_auto_same_pattern(p[firsts[f]], p[k])) {
+                lead[k] = firsts[f];
+                break;
+            }
+        if (lead[k] == k && p[k]) firsts[nf++] = k;
+    }
+    free(firsts);
+    return lead;
 }

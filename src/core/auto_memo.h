@@ -12,7 +12,9 @@
  * another b (a time step with persistent contacts, a loop over right-hand
  * sides, a benchmark's repeated solve).  Problems whose arrays exceed
  * LCP_AUTO_MEMO_BYTES are not kept (their choice costs little beside their
- * solve); the memory is the thread's and is freed when the thread ends. */
+ * solve); the memory is the thread's and is freed when the thread ends.
+ * The same description of a problem tells which problems of a batch share
+ * one pattern, and so one choice (lcp_auto_same_pattern). */
 #ifndef LCPSOLVE_AUTO_MEMO_H
 #define LCPSOLVE_AUTO_MEMO_H
 
@@ -26,6 +28,16 @@ int lcp_auto_memo_get(const lcp_problem *p, const char *model, lcp_auto_choice *
 /* Keeps ch as the choice for p and model on this thread (nothing where p is
  * too large or memory is short). */
 void lcp_auto_memo_put(const lcp_problem *p, const char *model, const lcp_auto_choice *ch);
+
+/* 1 where a and b have one pattern -- the kind, the sizes, the sparsity
+ * patterns of A (M, J), findex, which of the bounds, mu and the factored
+ * form they have -- whatever their values and b: the environments of a
+ * batch that share auto's choice (lcp_solve_opts.auto_given). */
+int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b);
+/* For each of p[0..n): the index of the first problem of its pattern (its
+ * own where it is the first; a NULL problem is its own); NULL when memory
+ * is short.  The caller frees it. */
+int *lcp_auto_pattern_leaders(const lcp_problem *const *p, int n);
 
 /* Drops this thread's kept choice (tune's validation: every run of auto
  * chooses afresh, as on a problem never seen). */

@@ -89,12 +89,22 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
     if (strcmp(o->solver, "auto")) {
         sv = lcp_solver_find(o->solver);
     } else {
-        if (!lcp_auto_memo_get(wp, o->auto_model, ch)) { /* the same problem but b as the last: its choice */
+        if (o->auto_given) { /* another problem's of this pattern (a batch) */
+            *ch = *o->auto_given;
+            ch->time_s = 0;
+            r->auto_shared = 1;
+        } else if (!lcp_auto_memo_get(wp, o->auto_model, ch)) { /* the same problem but b as the last: its choice */
             if ((rc = lcp_choose_auto_model(wp, o->auto_model, ch, err))) return rc;
             lcp_auto_memo_put(wp, o->auto_model, ch);
         }
+        if (o->auto_made) *o->auto_made = *ch;
         sv = ch->solver;
         copy_text(r->auto_reason, sizeof r->auto_reason, ch->reason);
+        if (r->auto_shared) {
+            size_t l = strlen(r->auto_reason);
+            snprintf(r->auto_reason + l, sizeof r->auto_reason - l,
+                     "; the choice made for the first problem of this pattern in the batch");
+        }
         if (!strcmp(o->precond, "none")) { /* auto picks the preconditioner too, unless -p says */
             *precond = ch->precond_name;
             s->precond = ch->precond;
@@ -472,8 +482,27 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
     return 0;
 }
 
+static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
+                      lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err);
+
 int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
                               const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
+{
+    int rc = solve_once(p, o, x0, n0, x0_source, cache, r, err);
+    /* a choice taken from a problem of the same pattern that did not solve this one (its values differ):
+     * auto chooses for it afresh (not under a time limit, which the first try has used) */
+    if (r->auto_shared && (rc || r->status != LCP_SOLVED) && !r->interrupted && !(o->s.time_limit > 0)) {
+        lcp_solve_opts own = *o;
+        own.auto_given = NULL;
+        lcp_solve_out_free(r);
+        err->msg[0] = '\0';
+        rc = solve_once(p, &own, x0, n0, x0_source, cache, r, err);
+    }
+    return rc;
+}
+
+static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
+                      lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
 {
     solve_state S;
     memset(&S, 0, sizeof S);

@@ -23,6 +23,7 @@
 #ifndef LCPSOLVE_PIPELINE_H
 #define LCPSOLVE_PIPELINE_H
 
+#include "auto.h"
 #include "cone.h"
 #include "../solvers/solver.h"
 #include "../la/symbolic_store.h"
@@ -44,6 +45,10 @@ typedef struct lcp_solve_opts {
     const char *cover;         /* --cover FILE (lemke), NULL for all ones */
     const char *trace;         /* --trace FILE.csv, NULL for none */
     const char *auto_model;    /* --auto-model FILE, NULL: the built-in model */
+    const lcp_auto_choice *auto_given; /* auto: this choice (another problem's of the same pattern: a batch's
+                                        * environments, one scene perturbed) instead of one for the problem;
+                                        * where it does not solve, auto chooses for the problem */
+    lcp_auto_choice *auto_made; /* auto: the choice made (or kept) for the problem copied here */
 } lcp_solve_opts;
 
 /* The defaults of docs/contract.md (solver auto, precond none, tol 1e-8, ...). */
@@ -63,6 +68,7 @@ typedef struct {
     const char *precond;       /* "none" or its name (static storage) */
     int interrupted;           /* the iteration callback asked to stop (status time_limit) */
     double auto_time_s;        /* the time spent choosing */
+    int auto_shared;           /* the choice was auto_given */
     double *x, *w;             /* the answer and w = A x + b (u), of the problem given */
     /* the problem solved, when not the one given (--cone): its facts */
     lcp_kind solved_kind;

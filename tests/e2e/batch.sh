@@ -44,6 +44,13 @@ for s in pgs lemke psor; do
     "$LCP" batch -s $s -j 2 --quiet -o "$T/o2-$s" "$T/pyr"
     check "batch -s $s: -j 2 = -j 1 bitwise" diff -r "$T/o1-$s" "$T/o2-$s"
 done
+# auto: one choice a pattern (every environment here has the pyramid's), the same bits for any -j
+"$LCP" batch --json -o "$T/o1-auto" "$T/pyr" >"$T/out"; rc=$?
+check "batch auto: exit 0, all solved" [ $rc -eq 0 -a "$(json_field solved)" = 40 ]
+check "batch auto: one solver for all (one choice)" [ "$(json_field solver)" != "auto (mixed)" ]
+"$LCP" batch -j 2 --quiet -o "$T/o2-auto" "$T/pyr"
+check "batch auto: -j 2 = -j 1 bitwise" diff -r "$T/o1-auto" "$T/o2-auto"
+check "batch auto: env00013 independent residual" indep "$T/pyr/env00013/A.mtx" "$T/pyr/env00013/b.mtx" "$T/o1-auto/env00013.mtx" --max 1e-8
 # each output is the answer of the single solve
 "$LCP" -s pgs -o "$T/single.mtx" --quiet "$T/pyr/env00013"
 check "batch output = lcpsolve -s pgs on the environment" cmp -s "$T/single.mtx" "$T/o1-pgs/env00013.mtx"

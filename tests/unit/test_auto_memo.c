@@ -1,7 +1,9 @@
 /* tests/unit/test_auto_memo.c: auto's choice kept on a thread
  * (src/core/auto_memo.c) is given back only for the same problem but b's
  * values -- the same choice, bit for bit, as computing it gives -- and for
- * nothing that differs in what the choice reads. */
+ * nothing that differs in what the choice reads; a batch's problems of one
+ * pattern share the choice made for the first (lcp_solve_opts.auto_given),
+ * and one it does not solve chooses for itself. */
 #include "check.h"
 #include "../../src/core/auto.h"
 #include "../../src/core/auto_memo.h"
@@ -9,6 +11,7 @@
 #include "../../src/scenes/scenes.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int same_choice(const lcp_auto_choice *a, const lcp_auto_choice *b)
@@ -27,6 +30,19 @@ static int gen(const char *scene, const char *const *opts, lcp_problem *p)
     lcp_err e;
     lcp_problem_init(p);
     return lcp_generate_problem(scene, opts, p, &e);
+}
+
+/* A = a I (2 x 2), b = (-1, -1): with a = -1 no solution (w = -x - 1 < 0) */
+static int diagonal(lcp_problem *p, double a, lcp_err *e)
+{
+    const int ti[2] = {0, 1}, tj[2] = {0, 1};
+    const double tx[2] = {a, a};
+    lcp_problem_init(p);
+    p->kind = LCP_KIND_LCP;
+    if (lcp_csr_from_triplets(&p->A, 2, 2, 2, ti, tj, tx) || !(p->b = malloc(2 * sizeof(double)))) return 1;
+    p->b[0] = p->b[1] = -1;
+    p->blen = 2;
+    return lcp_problem_finish(p, e);
 }
 
 static void *other_thread(void *arg)
@@ -127,6 +143,47 @@ int main(void)
     CHECK(b.auto_time_s <= a.auto_time_s);
     lcp_solve_out_free(&a);
     lcp_solve_out_free(&b);
+
+    /* a batch's shared choice: one pattern whatever the values; the first problem of each pattern leads */
+    lcp_problem p2;
+    CHECK(gen("random-spd", spd, &p2) == 0);
+    for (int i = 0; i < p2.A.p[p2.n]; i++) p2.A.x[i] *= 1.25;
+    for (int i = 0; i < p2.n; i++) p2.b[i] = -p2.b[i] - 0.5;
+    CHECK(lcp_auto_same_pattern(&p, &p2) == 1);
+    CHECK(lcp_auto_same_pattern(&p, &q) == 0);
+    CHECK(lcp_auto_memo_get(&p2, NULL, &kept) == 0); /* the thread's memo: not the same problem */
+    const lcp_problem *batch[5] = {&q, &p, &p2, NULL, &q};
+    int *lead = lcp_auto_pattern_leaders(batch, 5);
+    CHECK(lead && lead[0] == 0 && lead[1] == 1 && lead[2] == 1 && lead[3] == 3 && lead[4] == 0);
+    free(lead);
+    lcp_auto_choice made;
+    memset(&made, 0, sizeof made);
+    o.auto_made = &made;
+    CHECK(lcp_pipeline_solve(&p, &o, NULL, 0, NULL, &a, &e) == 0);
+    CHECK(made.solver == a.solver && !strcmp(made.reason, a.auto_reason));
+    lcp_solve_out_free(&a);
+    o.auto_made = NULL;
+    o.auto_given = &made;
+    CHECK(lcp_pipeline_solve(&p2, &o, NULL, 0, NULL, &a, &e) == 0);
+    CHECK(a.status == LCP_SOLVED && a.auto_shared == 1 && a.auto_time_s == 0 && a.solver == made.solver);
+    CHECK(strstr(a.auto_reason, "the choice made for the first problem of this pattern") != NULL);
+    lcp_solve_out_free(&a);
+    /* where the given choice does not solve, auto chooses for the problem: A = I, then A = -I (no solution) */
+    lcp_problem d1, d2;
+    CHECK(diagonal(&d1, 1.0, &e) == 0 && diagonal(&d2, -1.0, &e) == 0);
+    CHECK(lcp_auto_same_pattern(&d1, &d2) == 1);
+    o.auto_given = NULL;
+    o.auto_made = &made;
+    CHECK(lcp_pipeline_solve(&d1, &o, NULL, 0, NULL, &a, &e) == 0 && a.status == LCP_SOLVED);
+    lcp_solve_out_free(&a);
+    o.auto_made = NULL;
+    o.auto_given = &made;
+    lcp_pipeline_solve(&d2, &o, NULL, 0, NULL, &a, &e);
+    CHECK(a.status != LCP_SOLVED && a.auto_shared == 0 && a.auto_time_s > 0);
+    lcp_solve_out_free(&a);
+    lcp_problem_free(&d1);
+    lcp_problem_free(&d2);
+    lcp_problem_free(&p2);
     lcp_problem_free(&p);
     lcp_problem_free(&q);
     lcp_problem_free(&r);

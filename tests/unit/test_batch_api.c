@@ -108,6 +108,32 @@ static void test_batch(void)
     for (int k = 0; k < N; k++) lcps_problem_free(p[k]);
 }
 
+/* auto in a batch: the problems of one pattern (chains of 12 rows, other values) take the choice made for
+ * the first, for any thread count; a problem of another pattern chooses for itself */
+static void test_batch_auto(void)
+{
+    enum { N = 9 };
+    lcps_problem *p[N];
+    for (int k = 0; k < N; k++) p[k] = chain(k == 4 ? 20 : 12, 0.05 * k);
+    lcps_settings *s = lcps_settings_new();
+    lcps_result one[N], two[N];
+    char err[256];
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 1, one, err, sizeof err) == 0);
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 2, two, err, sizeof err) == 0);
+    int same = 1, shared = 0;
+    for (int k = 0; k < N; k++) {
+        same &= one[k].status == LCPS_SOLVED && two[k].status == LCPS_SOLVED && !strcmp(one[k].solver, two[k].solver) &&
+                !memcmp(one[k].x, two[k].x, (size_t)one[k].n * sizeof(double)) &&
+                !strcmp(one[k].auto_reason, two[k].auto_reason);
+        shared += strstr(one[k].auto_reason, "the choice made for the first problem of this pattern") != NULL;
+    }
+    CHECK(same);
+    CHECK(shared == N - 2); /* all but the first chain of 12 and the chain of 20 */
+    CHECK(strstr(one[0].auto_reason, "of this pattern") == NULL && strstr(one[4].auto_reason, "of this pattern") == NULL);
+    for (int k = 0; k < N; k++) lcps_result_free(&one[k]), lcps_result_free(&two[k]), lcps_problem_free(p[k]);
+    lcps_settings_free(s);
+}
+
 static void test_stop_on_fd(void)
 {
     int fd[2];
@@ -211,6 +237,7 @@ static void test_registry(void)
 int main(void)
 {
     test_batch();
+    test_batch_auto();
     test_stop_on_fd();
     test_data_out();
     test_registry();
