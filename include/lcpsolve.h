@@ -347,7 +347,8 @@ int lcps_problem_findex(const lcps_problem *p, const int **findex, int *len, cha
  * with lcps_result_free.  With the solver auto, the problems of one pattern
  * (kind, sizes, A's sparsity, findex, which bounds and mu) take the choice
  * made for the first of them, solved before the others, and one that it
- * does not solve chooses for itself (r[k].auto_reason says which).  The problems may be one handle more than once.
+ * does not solve chooses for itself (r[k].auto_reason says which).  The
+ * problems may be one handle more than once.
  * Returns the worst exit code by lcpsolve batch's precedence (2 input
  * error, 5 breakdown, 3 no solution, 1 limit, 0 all solved); err names the
  * first problem that gave a 2 or 5 ("problem K: ..."). */

