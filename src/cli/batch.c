@@ -505,26 +505,17 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
     } else {
         /* auto chooses once a pattern, for its first environment (in name order, before the others: the
          * same choices for any -j); the environments of that pattern take it (src/core/auto_memo.h) */
-        int *lead = NULL;
-        lcp_auto_choice **made = NULL;
-        if (!strcmp(o1->solver, "auto") && n > 1) {
-            const lcp_problem **pp = malloc((size_t)n * sizeof *pp);
-            for (int k = 0; pp && k < n; k++) pp[k] = &env[k].p;
-            lead = pp ? lcp_auto_pattern_leaders(pp, n) : NULL;
-            made = lead ? calloc((size_t)n, sizeof *made) : NULL;
-            free(pp);
-        }
-        for (int k = 0; made && k < n; k++)
-            if (lead[k] == k && (made[k] = calloc(1, sizeof **made))) solve_env(&env[k], o1, NULL, made[k]);
+        lcp_auto_share sh = {0};
+        const lcp_problem **pp = !strcmp(o1->solver, "auto") && n > 1 ? malloc((size_t)n * sizeof *pp) : NULL;
+        for (int k = 0; pp && k < n; k++) pp[k] = &env[k].p;
+        if (pp) lcp_auto_share_init(&sh, pp, n);
+        free(pp);
+        for (int k = 0; k < n; k++)
+            if (lcp_auto_share_made(&sh, k)) solve_env(&env[k], o1, NULL, lcp_auto_share_made(&sh, k));
 #pragma omp parallel for schedule(dynamic, 1)
-        for (int k = 0; k < n; k++) {
-            if (made && made[k]) continue; /* solved above */
-            const lcp_auto_choice *g = made && made[lead[k]] && made[lead[k]]->solver ? made[lead[k]] : NULL;
-            solve_env(&env[k], o1, g, NULL);
-        }
-        for (int k = 0; made && k < n; k++) free(made[k]);
-        free(made);
-        free(lead);
+        for (int k = 0; k < n; k++)
+            if (!lcp_auto_share_made(&sh, k)) solve_env(&env[k], o1, lcp_auto_share_given(&sh, k), NULL);
+        lcp_auto_share_free(&sh);
     }
     *solve_s = lcp_now() - ts;
     return rc;

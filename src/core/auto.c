@@ -545,7 +545,8 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
      * prediction, not two */
     const int kq = kind_slot(p->kind);
     double samples = m->nk[kq] + (p->kind & LCP_KIND_FRICTION ? m->nk[other_friction_slot(kq)] : 0);
-    if (lcp_features_complete_cost(p) <= RANK_S_SAMPLE * samples && lcp_features_complete(p, &ch->f))
+    const double complete_cost = lcp_features_complete_cost(p);
+    if (complete_cost <= RANK_S_SAMPLE * samples && lcp_features_complete(p, &ch->f))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
     ranked r[LCP_AUTO_MAXCFG];
     int nb[KNN], k = 0, other = 0;
@@ -553,7 +554,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
     if (nr > 0 && k > 0 && !ch->f.complete) {
         /* the lesser of the neighbours' times and the same scaled to this problem's nonzeros */
         double pred = isfinite(r[0].lscaled) ? fmin(r[0].t, exp(r[0].lscaled)) : r[0].t;
-        if (isfinite(pred) && lcp_features_complete_cost(p) <= FEATURE_SHARE * pred) {
+        if (isfinite(pred) && complete_cost <= FEATURE_SHARE * pred) {
             if (lcp_features_complete(p, &ch->f)) return lcp_fail(err, LCP_ERROR, NULL, 0, "auto: out of memory (features)");
             nr = rank_configs(p, m, &ch->f, r, nb, &k, &other);
         }

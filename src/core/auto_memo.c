@@ -144,24 +144,45 @@ int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b)
     return 1;
 }
 
-int *lcp_auto_pattern_leaders(const lcp_problem *const *p, int n)
+void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n)
 {
-    int *lead = malloc((size_t)(n > 0 ? n : 1) * sizeof *lead), *firsts = malloc((size_t)(n > 0 ? n : 1) * sizeof *firsts);
-    if (!lead || !firsts) {
-        free(lead);
-        free(firsts);
-        return NULL;
-    }
-    int nf = 0; /* the patterns seen, by their first problem */
-    for (int k = 0; k < n; k++) {
-        lead[k] = k;
+    memset(sh, 0, sizeof *sh);
+    int *firsts = malloc((size_t)(n > 0 ? n : 1) * sizeof *firsts); /* the patterns seen, by their first problem */
+    sh->lead = malloc((size_t)(n > 0 ? n : 1) * sizeof *sh->lead);
+    sh->made = calloc((size_t)(n > 0 ? n : 1), sizeof *sh->made);
+    sh->n = n;
+    int nf = 0, ok = firsts && sh->lead && sh->made;
+    for (int k = 0; ok && k < n; k++) {
+        sh->lead[k] = k;
         for (int f = 0; p[k] && f < nf; f++)
             if (lcp_auto_same_pattern(p[firsts[f]], p[k])) {
-                lead[k] = firsts[f];
+                sh->lead[k] = firsts[f];
                 break;
             }
-        if (lead[k] == k && p[k]) firsts[nf++] = k;
+        if (sh->lead[k] != k) continue;
+        if (p[k]) firsts[nf++] = k;
+        ok = (sh->made[k] = calloc(1, sizeof **sh->made)) != NULL;
     }
     free(firsts);
-    return lead;
+    if (!ok) lcp_auto_share_free(sh); /* short of memory: nothing shared */
+}
+
+lcp_auto_choice *lcp_auto_share_made(const lcp_auto_share *sh, int k)
+{
+    return k >= 0 && k < sh->n ? sh->made[k] : NULL;
+}
+
+const lcp_auto_choice *lcp_auto_share_given(const lcp_auto_share *sh, int k)
+{
+    if (!(k >= 0 && k < sh->n) || sh->lead[k] == k) return NULL;
+    const lcp_auto_choice *c = sh->made[sh->lead[k]];
+    return c && c->solver ? c : NULL;
+}
+
+void lcp_auto_share_free(lcp_auto_share *sh)
+{
+    for (int k = 0; sh->made && k < sh->n; k++) free(sh->made[k]);
+    free(sh->made);
+    free(sh->lead);
+    memset(sh, 0, sizeof *sh);
 }

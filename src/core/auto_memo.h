@@ -34,10 +34,21 @@ void lcp_auto_memo_put(const lcp_problem *p, const char *model, const lcp_auto_c
  * form they have -- whatever their values and b: the environments of a
  * batch that share auto's choice (lcp_solve_opts.auto_given). */
 int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b);
-/* For each of p[0..n): the index of the first problem of its pattern (its
- * own where it is the first; a NULL problem is its own); NULL when memory
- * is short.  The caller frees it. */
-int *lcp_auto_pattern_leaders(const lcp_problem *const *p, int n);
+/* A batch's shared choices (lcp_solve_opts.auto_given): the first problem
+ * of each pattern leads -- solved before the others, its choice kept
+ * (auto_made) -- and the other problems of the pattern take that choice.
+ * Nothing is shared where memory is short (every problem chooses). */
+typedef struct {
+    int n, *lead;           /* lead[k]: the first problem of k's pattern */
+    lcp_auto_choice **made; /* a leader's choice, kept by its solve; NULL for the others */
+} lcp_auto_share;
+/* p[0..n) (a NULL problem leads itself) */
+void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n);
+/* Where problem k's own choice goes: k leads its pattern (NULL otherwise). */
+lcp_auto_choice *lcp_auto_share_made(const lcp_auto_share *sh, int k);
+/* The choice problem k takes: its leader's, where the leader's solve made one (NULL: its own). */
+const lcp_auto_choice *lcp_auto_share_given(const lcp_auto_share *sh, int k);
+void lcp_auto_share_free(lcp_auto_share *sh);
 
 /* Drops this thread's kept choice (tune's validation: every run of auto
  * chooses afresh, as on a problem never seen). */

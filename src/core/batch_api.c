@@ -80,37 +80,31 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     int code = 0, first_bad = -1;
     /* auto chooses once a pattern, for its first problem, solved before the others (the same choices for
      * any thread count); the problems of that pattern take it (as lcpsolve batch: src/cli/batch.c) */
-    int *lead = NULL;
-    lcp_auto_choice **made = NULL;
-    if (!strcmp(lcp_api_settings_solver(one), "auto") && count > 1) {
-        const lcp_problem **pp = malloc((size_t)count * sizeof *pp);
-        for (int k = 0; pp && k < count; k++) {
-            lcp_err pe = {{0}};
-            pp[k] = p[k] ? lcp_api_problem(p[k], NULL, NULL, &pe) : NULL; /* NULL: checked again by its solve */
-        }
-        lead = pp ? lcp_auto_pattern_leaders(pp, count) : NULL;
-        made = lead ? calloc((size_t)count, sizeof *made) : NULL;
-        free(pp);
+    lcp_auto_share sh = {0};
+    const lcp_problem **pp =
+        !strcmp(lcp_api_settings_solver(one), "auto") && count > 1 ? malloc((size_t)count * sizeof *pp) : NULL;
+    for (int k = 0; pp && k < count; k++) {
+        lcp_err pe = {{0}};
+        pp[k] = p[k] ? lcp_api_problem(p[k], NULL, NULL, &pe) : NULL; /* NULL: checked again by its solve */
     }
-    for (int k = 0; made && k < count; k++)
-        if (lead[k] == k && (made[k] = calloc(1, sizeof **made))) {
+    if (pp) lcp_auto_share_init(&sh, pp, count);
+    free(pp);
+    for (int k = 0; k < count; k++) /* the leaders first, on this thread */
+        if (lcp_auto_share_made(&sh, k)) {
             char e[512];
-            int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, NULL, made[k]);
+            int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, NULL, lcp_auto_share_made(&sh, k));
             note(&code, &first_bad, k, rc, e, err, errlen);
         }
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
     for (int k = 0; k < count; k++) {
-        if (made && made[k]) continue; /* solved above */
-        const lcp_auto_choice *g = made && made[lead[k]] && made[lead[k]]->solver ? made[lead[k]] : NULL;
+        if (lcp_auto_share_made(&sh, k)) continue; /* solved above */
         char e[512];
-        int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, g, NULL);
+        int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, lcp_auto_share_given(&sh, k), NULL);
         note(&code, &first_bad, k, rc, e, err, errlen);
     }
-    for (int k = 0; made && k < count; k++) free(made[k]);
-    free(made);
-    free(lead);
+    lcp_auto_share_free(&sh);
 #ifndef _OPENMP
     (void)threads;
 #endif

@@ -153,9 +153,16 @@ int main(void)
     CHECK(lcp_auto_same_pattern(&p, &q) == 0);
     CHECK(lcp_auto_memo_get(&p2, NULL, &kept) == 0); /* the thread's memo: not the same problem */
     const lcp_problem *batch[5] = {&q, &p, &p2, NULL, &q};
-    int *lead = lcp_auto_pattern_leaders(batch, 5);
-    CHECK(lead && lead[0] == 0 && lead[1] == 1 && lead[2] == 1 && lead[3] == 3 && lead[4] == 0);
-    free(lead);
+    lcp_auto_share sh;
+    lcp_auto_share_init(&sh, batch, 5);
+    CHECK(sh.n == 5 && sh.lead[0] == 0 && sh.lead[1] == 1 && sh.lead[2] == 1 && sh.lead[3] == 3 && sh.lead[4] == 0);
+    CHECK(lcp_auto_share_made(&sh, 0) && lcp_auto_share_made(&sh, 1) && lcp_auto_share_made(&sh, 3));
+    CHECK(!lcp_auto_share_made(&sh, 2) && !lcp_auto_share_made(&sh, 4));
+    CHECK(!lcp_auto_share_given(&sh, 2) && !lcp_auto_share_given(&sh, 0)); /* the leader's solve made none yet */
+    lcp_auto_share_made(&sh, 1)->solver = lcp_solver_find("pgs");
+    CHECK(lcp_auto_share_given(&sh, 2) == lcp_auto_share_made(&sh, 1) && !lcp_auto_share_given(&sh, 4));
+    lcp_auto_share_free(&sh);
+    CHECK(sh.n == 0 && !lcp_auto_share_made(&sh, 0));
     lcp_auto_choice made;
     memset(&made, 0, sizeof made);
     o.auto_made = &made;
