@@ -16,6 +16,12 @@ int lcp_linsolve_prefer_sparse(const lcp_csr *A, double *sparse_flops, double *d
         if (dense_flops) *dense_flops = dense;
         return 0;
     }
+    if ((long)A->p[m] == (long)m * A->n) { /* every row full: the envelope is the whole lower triangle */
+        for (int i = 0; i < m; i++) sp += ((double)i + 1) * ((double)i + 1);
+        if (sparse_flops) *sparse_flops = sp;
+        if (dense_flops) *dense_flops = dense;
+        return SPARSE_FLOP * sp + SPARSE_SETUP < dense;
+    }
     int *first = malloc((size_t)(m > 0 ? m : 1) * sizeof *first);
     if (!first) { /* no memory for the estimate: the old rule */
         if (sparse_flops) *sparse_flops = -1;

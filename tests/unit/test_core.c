@@ -294,6 +294,40 @@ static void test_csr(void)
         CHECK(lcp_csr_is_symmetric(&A, 1e-9) == want);
         lcp_csr_free(&A);
     }
+    /* full rows (the dense path: its tiles of 8 and the rows and columns past the last full tile): symmetric,
+     * then one entry moved by a little less or a little more than the tolerance, anywhere, the largest entry
+     * anywhere too (it sets the tolerance's scale), and a NaN passed over as in the sparse walk */
+    for (int trial = 0; trial < 600; trial++) {
+        int n = 1 + trial % 27;
+        double *a = malloc((size_t)n * n * sizeof *a), amax = 0.0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j <= i; j++) {
+                seed = seed * 1103515245u + 12345u;
+                a[i * n + j] = a[j * n + i] = 1.0 + (double)(seed % 1000) / 1000.0; /* no zero: every row full */
+            }
+        seed = seed * 1103515245u + 12345u;
+        int i0 = (int)(seed >> 16) % n, j0 = (int)(seed >> 8) % n, how = (trial / 27) % 4;
+        seed = seed * 1103515245u + 12345u;
+        int r0 = (int)(seed >> 16) % n, c0 = (int)(seed >> 8) % n;
+        a[r0 * n + c0] = a[c0 * n + r0] = 50.0; /* the largest */
+        for (int k = 0; k < n * n; k++) amax = fmax(amax, fabs(a[k]));
+        if (how == 1) a[i0 * n + j0] += 0.5e-9 * amax;
+        if (how == 2) a[i0 * n + j0] += 2e-9 * amax;
+        if (how == 3) a[i0 * n + j0] = NAN;
+        int want = 1, exact = 1;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                if (fabs(a[i * n + j] - a[j * n + i]) > 1e-9 * amax) want = 0;
+                if (fabs(a[i * n + j] - a[j * n + i]) > 0) exact = 0;
+            }
+        if (how == 2 && i0 != j0) CHECK(!want); /* the check itself can fail */
+        dense_rm(&A, n, n, a);
+        CHECK(lcp_csr_nnz(&A) == (long)n * n);
+        CHECK(lcp_csr_is_symmetric(&A, 1e-9) == want);
+        CHECK(lcp_csr_is_symmetric(&A, 0.0) == exact);
+        lcp_csr_free(&A);
+        free(a);
+    }
 }
 
 /* --------------------------------------------------------------------- lcp */
