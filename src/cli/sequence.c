@@ -226,9 +226,15 @@ static const arm ARMS[] = {
 };
 #define NARMS ((int)(sizeof ARMS / sizeof *ARMS))
 #define NSTATES 60 /* 12 sizes x 5 residual decades */
+/* the weight of an arm's latest reward in its mean once it has more than 1 / RECENCY scores (before: the
+ * plain average): the steps of a simulation change (contacts come and go, piles settle or get harder), and
+ * a plain average keeps an arm's early rewards as long as its late ones -- an arm cheap on the easy first
+ * steps stays rated above one whose single score was taken on a hard step or under a passing load, and
+ * is held when it has become the dearer (Sutton and Barto: a constant step size for nonstationary rewards) */
+#define RECENCY 0.2
 
 typedef struct {
-    double sum[NSTATES][NARMS], size_sum[NSTATES / 5][NARMS];
+    double mean[NSTATES][NARMS], size_mean[NSTATES / 5][NARMS]; /* the recency-weighted means (bandit_score) */
     int size_count[NSTATES / 5][NARMS];
     int count[NSTATES][NARMS], taken[NARMS], steps;
     double prev_res;   /* the previous step's residual (INFINITY: none yet) */
@@ -257,10 +263,10 @@ static int bandit_choose(bandit *b, int state, lcp_kind kind, int *explore, doub
     for (int a = 0; a < NARMS; a++) {
         if (!(ARMS[a].kinds & kind) || (strcmp(ARMS[a].solver, "auto") && !lcp_solver_find(ARMS[a].solver))) continue;
         /* not scored in the state: its mean over the steps of the size, else of the nearest size scored */
-        double v = b->count[state][a] ? b->sum[state][a] / b->count[state][a] : NAN;
+        double v = b->count[state][a] ? b->mean[state][a] : NAN;
         for (int d = 0; isnan(v) && d < NSTATES / 5; d++)
             for (int sz = state / 5 - d; isnan(v) && sz <= state / 5 + d; sz += d ? 2 * d : 1)
-                if (sz >= 0 && sz < NSTATES / 5 && b->size_count[sz][a]) v = b->size_sum[sz][a] / b->size_count[sz][a];
+                if (sz >= 0 && sz < NSTATES / 5 && b->size_count[sz][a]) v = b->size_mean[sz][a];
         if (isnan(v)) {
             if (ARMS[a].budget != 0 && untried < 0) untried = a; /* a sweep arm: cheap to learn */
             if (ARMS[a].budget == 0 && unsolved < 0) unsolved = a;
@@ -278,13 +284,14 @@ static int bandit_choose(bandit *b, int state, lcp_kind kind, int *explore, doub
     return best >= 0 ? best : NARMS - 1; /* NARMS - 1: auto, which takes every kind */
 }
 
-/* scores arm a in state with reward (a run of it, or what a smaller budget would have given) */
+/* scores arm a in state with reward (a run of it, or what a smaller budget would have given): its means
+ * move toward it by 1 / count, at least by RECENCY */
 static void bandit_score(bandit *b, int state, int a, double reward)
 {
-    b->sum[state][a] += reward;
     b->count[state][a]++;
-    b->size_sum[state / 5][a] += reward;
     b->size_count[state / 5][a]++;
+    b->mean[state][a] += (reward - b->mean[state][a]) * fmax(1.0 / b->count[state][a], RECENCY);
+    b->size_mean[state / 5][a] += (reward - b->size_mean[state / 5][a]) * fmax(1.0 / b->size_count[state / 5][a], RECENCY);
 }
 
 static void bandit_update(bandit *b, int state, int a, double reward, double residual)

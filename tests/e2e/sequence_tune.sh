@@ -55,8 +55,9 @@ PY
 check "alpha 0 (the residual alone): the last 5 steps at the tolerance ($(cat "$T/res"))" [ $? -eq 0 ]
 
 # the times the bandit learns from are measured: on a loaded machine (CI runs the sanitizer tier beside
-# this) a step's time can come out several times too long, and the greedy bandit, which runs only the
-# arm it rates best in a state, can then hold a dearer arm to the end; one of two runs must settle
+# this) a step's time can come out several times too long; the greedy bandit runs only the arm it rates
+# best in a state, and its means weigh the latest rewards (a dearer arm held is rated by its late, dear
+# steps, not by its early cheap ones), but the times stay measured: one of two runs must settle
 for try in 1 2; do
     "$LCP" sequence "$T/seq" --tune --alpha 1 --beta 0 --json >"$T/out" 2>/dev/null
     python3 - "$T/out" >"$T/res$try" <<'PY'
