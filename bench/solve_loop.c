@@ -11,7 +11,10 @@
  * NAME=VALUE pairs are further settings (lcps_settings_set: crash=none ...);
  * fresh=1 makes auto choose afresh at every solve (without it a repeated
  * solve of one problem takes the thread's last choice again:
- * src/core/auto_memo.h).
+ * src/core/auto_memo.h); update=1 gives A new values before every solve
+ * (lcps_problem_update, timed with the solve: A's entries scaled by 1 +
+ * 1e-3 (k mod 7) / 7 at solve k), as a time-stepping loop whose contacts
+ * persist solves.
  * Prints one line: the status of the last solve, its iterations, the median
  * seconds of one solve, the verified residual, the solver that answered
  * (auto: its pick) and the number of solves timed.  Exit code: that of the
@@ -53,11 +56,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    int fresh = 0;
+    int fresh = 0, update = 0;
     for (int a = 6; a < argc; a++) {
         char name[64], *eq = strchr(argv[a], '=');
-        if (!strcmp(argv[a], "fresh=1")) {
-            fresh = 1;
+        if (!strcmp(argv[a], "fresh=1") || !strcmp(argv[a], "update=1")) {
+            *(argv[a][0] == 'f' ? &fresh : &update) = 1;
             continue;
         }
         if (!eq || eq - argv[a] >= (long)sizeof name) {
@@ -70,14 +73,36 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    double *t = malloc((size_t)maxr * sizeof *t), spent = 0;
-    int k = 0, rc = 0;
+    double *t = malloc((size_t)maxr * sizeof *t), spent = 0, *val0 = NULL, *val = NULL;
+    int k = 0, rc = 0, rows = 0, cols = 0;
+    long nnz = 0;
+    const int *rowptr = NULL, *col = NULL;
+    const double *a0 = NULL;
     lcps_result r = {0};
     char who[64] = "";
     if (!t) return 5;
+    if (update) {
+        if (lcps_problem_matrix(p, "A", &rows, &cols, &rowptr, &col, &a0, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        nnz = rowptr[rows];
+        val0 = malloc((size_t)(nnz + 1) * sizeof *val0);
+        val = malloc((size_t)(nnz + 1) * sizeof *val);
+        if (!val0 || !val) return 5;
+        memcpy(val0, a0, (size_t)nnz * sizeof *val0);
+    }
     while (k < maxr && (k == 0 || spent < budget)) {
         if (fresh) lcp_auto_memo_forget();
         double t0 = now();
+        if (update) {
+            double f = 1 + 1e-3 * (k % 7) / 7.0;
+            for (long e = 0; e < nnz; e++) val[e] = val0[e] * f;
+            if (lcps_problem_update(p, val, NULL, err, sizeof err)) {
+                fprintf(stderr, "%s\n", err);
+                return 2;
+            }
+        }
         rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
         double dt = now() - t0;
         t[k++] = dt;
@@ -96,5 +121,7 @@ int main(int argc, char **argv)
     lcps_settings_free(s);
     lcps_problem_free(p);
     free(t);
+    free(val0);
+    free(val);
     return rc;
 }

@@ -136,8 +136,11 @@ int lcps_problem_set_vector(lcps_problem *p, const char *name, const double *v, 
  * and with it the set-up the solves keep for it: the sweep orders and colour
  * classes of the setting "order" and the symbolic analyses of the sparse
  * factorisations are made once a pattern, not once a solve (same bits).
- * A factored problem changes through "v" and "e" (lcps_problem_set_vector),
- * keeping its A. */
+ * With the solver auto, the solves after an update of A take the choice of
+ * the handle's last solve that chose (not one for the new values; where it
+ * does not solve, auto chooses afresh and keeps that choice; r.auto_reason
+ * says which).  A factored problem changes through "v" and "e"
+ * (lcps_problem_set_vector), keeping its A. */
 int lcps_problem_update(lcps_problem *p, const double *val, const double *b, char *err, size_t errlen);
 
 /* blcp: findex[i] = j (0-based) or -1, n entries. */

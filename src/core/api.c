@@ -30,6 +30,12 @@ struct lcps_problem {
     int *perm;             /* lcps_problem_csr: entry k of the caller's val -> A.x[perm[k]]; NULL: A.x's order */
     long nval;             /* the caller's entries (rowptr[n]) */
     lcp_pipeline_cache *cache; /* the update path: pattern-only set-up kept across solves */
+    /* the update path for auto: the choice of the last solve that chose (kept, with the model it was made
+     * from, NULL the built-in one), taken by the solves after lcps_problem_update changed A (kept_on) --
+     * under lock, as the check */
+    lcp_auto_choice *kept;
+    char *kept_model;
+    int kept_on;
 };
 
 struct lcps_settings {
@@ -102,8 +108,20 @@ void lcps_problem_free(lcps_problem *h)
     lcp_problem_free(&h->p);
     lcp_pipeline_cache_free(h->cache);
     free(h->perm);
+    free(h->kept);
+    free(h->kept_model);
     pthread_mutex_destroy(&h->lock);
     free(h);
+}
+
+/* Drops the kept choice (a change of what the choice reads besides A's and b's values). */
+static void kept_drop(lcps_problem *h)
+{
+    free(h->kept);
+    free(h->kept_model);
+    h->kept = NULL;
+    h->kept_model = NULL;
+    h->kept_on = 0;
 }
 
 static int parse_kind(const char *kind, lcp_kind *k, char *err, size_t errlen)
@@ -288,6 +306,7 @@ int lcps_problem_set_vector(lcps_problem *h, const char *name, const double *v, 
     free(*slot);
     *slot = c;
     *n = len;
+    if (bounds || !strcmp(name, "mu")) kept_drop(h); /* which bounds, mu: what auto's choice reads */
     if ((!strcmp(name, "e") || !strcmp(name, "v")) && h->p.M.p && h->p.b) { /* b = J v + e again at the next check */
         free(h->p.b);
         h->p.b = NULL;
@@ -308,6 +327,7 @@ int lcps_problem_set_findex(lcps_problem *h, const int *findex, int len, char *e
     free(h->p.findex);
     h->p.findex = c;
     h->p.findexlen = len;
+    kept_drop(h);
     h->checked = 0;
     return 0;
 }
@@ -331,6 +351,7 @@ int lcps_problem_update(lcps_problem *h, const double *val, const double *b, cha
             memcpy(h->p.A.x, val, (size_t)nnz * sizeof(double));
         }
         h->checked = 0;
+        if (h->kept) h->kept_on = 1; /* the next solves with auto take the kept choice */
     }
     if (b) return lcps_problem_set_vector(h, "b", b, h->p.n, err, errlen);
     return 0;
@@ -521,10 +542,27 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     lcp_solve_opts defaults;
     const lcp_solve_opts *o = s ? &s->o : &defaults;
     if (!s) lcp_solve_opts_default(&defaults);
-    if (given || made) { /* a batch's shared choice (lcp_solve_opts.auto_given) */
+    /* auto, unless a batch gives the choice: the choice kept with the handle after an update of A's values, and
+     * the choice made (where the caller, a batch's leader, does not take it), to keep */
+    const char *model = o->auto_model;
+    int keep = !given && !strcmp(o->solver, "auto");
+    lcp_auto_choice buf[2]; /* the kept choice given; the choice made */
+    if (keep) {
+        pthread_mutex_lock(&h->lock);
+        if (h->kept && h->kept_on && (h->kept_model ? model && !strcmp(h->kept_model, model) : !model)) {
+            buf[0] = *h->kept;
+            given = buf;
+        }
+        pthread_mutex_unlock(&h->lock);
+        if (!made) made = buf + 1;
+        made->solver = NULL;
+    }
+    if (given || made) { /* a batch's shared choice (lcp_solve_opts.auto_given), or the handle's */
         if (s) defaults = s->o;
         defaults.auto_given = given;
         defaults.auto_made = made;
+        if (keep && given) defaults.auto_given_from = "the choice made at this problem's solve before A's values "
+                                                      "changed (lcps_problem_update)";
         o = &defaults;
     }
     lcp_err e;
@@ -534,6 +572,26 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     out.x = out.w = NULL;
     int rc = check(h, &e);
     if (!rc) rc = lcp_pipeline_solve_cached(&h->p, o, x0, x0 ? h->p.n : 0, "x0", h->cache, &out, &e);
+    if (keep) { /* kept where its first candidate solved the problem (fallbacks would be run again each solve) */
+        int good = !rc && out.status == LCP_SOLVED && made->solver && out.solver == made->solver;
+        int fresh = good && (!given || !out.auto_shared); /* made for this problem (the kept one failed: chosen again) */
+        pthread_mutex_lock(&h->lock);
+        if (good && fresh && !h->kept) h->kept = malloc(sizeof *h->kept);
+        if (good && fresh && h->kept) { /* (a kept choice that solved stays as it is) */
+            char *mc = model ? strdup(model) : NULL;
+            if (model && !mc) {
+                kept_drop(h);
+            } else {
+                *h->kept = *made;
+                free(h->kept_model);
+                h->kept_model = mc;
+                h->kept_on = 0; /* a fresh choice: taken after the next update */
+            }
+        } else if (!good) {
+            kept_drop(h);
+        }
+        pthread_mutex_unlock(&h->lock);
+    }
     if (rc) {
         r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;
         if (rc == LCP_INPUT_ERROR) r->status = LCPS_INPUT_ERROR;

@@ -102,8 +102,9 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
         copy_text(r->auto_reason, sizeof r->auto_reason, ch->reason);
         if (r->auto_shared) {
             size_t l = strlen(r->auto_reason);
-            snprintf(r->auto_reason + l, sizeof r->auto_reason - l,
-                     "; the choice made for the first problem of this pattern in the batch");
+            snprintf(r->auto_reason + l, sizeof r->auto_reason - l, "; %s",
+                     o->auto_given_from ? o->auto_given_from
+                                        : "the choice made for the first problem of this pattern in the batch");
         }
         if (!strcmp(o->precond, "none")) { /* auto picks the preconditioner too, unless -p says */
             *precond = ch->precond_name;

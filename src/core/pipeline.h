@@ -49,6 +49,8 @@ typedef struct lcp_solve_opts {
                                         * environments, one scene perturbed) instead of one for the problem;
                                         * where it does not solve, auto chooses for the problem */
     lcp_auto_choice *auto_made; /* auto: the choice made (or kept) for the problem copied here */
+    const char *auto_given_from; /* where auto_given comes from, in auto's reason ("the choice made for ..."); NULL:
+                                  * a batch's first problem of the pattern */
 } lcp_solve_opts;
 
 /* The defaults of docs/contract.md (solver auto, precond none, tol 1e-8, ...). */

@@ -513,6 +513,80 @@ static void test_update(void)
     lcp_problem_free(&c);
 }
 
+/* auto on the update path: after lcps_problem_update changed A, a solve
+ * takes the choice of the handle's last solve (its reason says so) and
+ * gives the bits of a solve that chose the same for those values; a kept
+ * choice that fails is replaced by one made afresh; a solve with another
+ * model, or before any update, chooses as without it. */
+static int has_kept(const lcps_result *r)
+{
+    return r->auto_reason && strstr(r->auto_reason, "before A's values changed (lcps_problem_update)") != NULL;
+}
+
+static void test_update_auto(void)
+{
+    char err[256];
+    lcps_problem *p = NULL, *q = NULL;
+    lcps_settings *s = lcps_settings_new(), *s2 = lcps_settings_new();
+    lcps_result r, rq;
+    CHECK(lcps_settings_set(s2, "auto-model", "models/auto.model", err, sizeof err) == 0);
+    CHECK(lcps_problem_read("problems/random-spd-200", &p, err, sizeof err) == 0);
+    int n = 0, m = 0;
+    const int *rp = NULL, *cj = NULL;
+    const double *a = NULL, *b = NULL;
+    int blen = 0;
+    CHECK(lcps_problem_matrix(p, "A", &n, &m, &rp, &cj, &a, err, sizeof err) == 0 &&
+          lcps_problem_vector(p, "b", &b, &blen, err, sizeof err) == 0);
+    long nnz = rp ? rp[n] : 0;
+    double *v0 = malloc((size_t)(nnz + 1) * sizeof *v0), *v = malloc((size_t)(nnz + 1) * sizeof *v);
+    double *bb = malloc((size_t)(n + 1) * sizeof *bb);
+    memcpy(v0, a, (size_t)nnz * sizeof *v0);
+    memcpy(bb, b, (size_t)n * sizeof *bb);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && !has_kept(&r));
+    char first[32];
+    snprintf(first, sizeof first, "%s", r.solver);
+    lcps_result_free(&r);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && !has_kept(&r)); /* no update yet: as before */
+    lcps_result_free(&r);
+    for (int k = 1; k <= 3; k++) { /* new values: the kept choice, the bits of a solve choosing the same */
+        for (long e = 0; e < nnz; e++) v[e] = v0[e] * (1 + 0.01 * k);
+        CHECK(lcps_problem_update(p, v, NULL, err, sizeof err) == 0);
+        CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && has_kept(&r) && !strcmp(r.solver, first));
+        CHECK(r.status == LCPS_SOLVED && r.residual <= 1e-8);
+        CHECK(lcps_problem_csr("lcp", n, rp, cj, v, bb, &q, err, sizeof err) == 0);
+        CHECK(lcps_solve(q, s, NULL, &rq, err, sizeof err) == 0 && !has_kept(&rq));
+        if (!strcmp(rq.solver, first)) /* the same choice made afresh: the same run */
+            CHECK(r.x && rq.x && r.iterations == rq.iterations && !memcmp(r.x, rq.x, (size_t)n * sizeof(double)));
+        lcps_result_free(&rq);
+        lcps_problem_free(q);
+        q = NULL;
+        lcps_result_free(&r);
+    }
+    /* another model: its own choice, not the one kept from the built-in model's; then kept in its place */
+    CHECK(lcps_problem_update(p, v0, NULL, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s2, NULL, &r, err, sizeof err) == 0 && !has_kept(&r));
+    lcps_result_free(&r);
+    CHECK(lcps_problem_update(p, v, NULL, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s2, NULL, &r, err, sizeof err) == 0 && has_kept(&r));
+    lcps_result_free(&r);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && !has_kept(&r));
+    lcps_result_free(&r);
+    /* a kept choice that fails (A negated: no longer positive definite) is replaced by a fresh choice, which
+     * is what the next update takes */
+    for (long e = 0; e < nnz; e++) v[e] = -v0[e];
+    CHECK(lcps_problem_update(p, v, NULL, err, sizeof err) == 0);
+    int rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
+    CHECK(rc != 2 && !has_kept(&r));
+    lcps_result_free(&r);
+    CHECK(lcps_problem_update(p, v0, NULL, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && r.residual <= 1e-8);
+    lcps_result_free(&r);
+    free(v0), free(v), free(bb);
+    lcps_problem_free(p);
+    lcps_settings_free(s);
+    lcps_settings_free(s2);
+}
+
 /* The factorisations' update path (src/la/symbolic_store.h): through a
  * cache, each pattern is analysed once, later solves of that pattern take
  * the kept analysis, and every answer has the bits of a solve without. */
@@ -658,6 +732,7 @@ int main(void)
     test_kinds();
     test_threads();
     test_update();
+    test_update_auto();
     test_symbolic();
     test_generate();
     test_registry();
