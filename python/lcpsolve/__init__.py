@@ -245,6 +245,22 @@ class Problem:
         b.mtx, ..., problem.json), which read() and the command read back."""
         _call(_clib.problem_write, self._h, os.fsencode(path))
 
+    def update(self, values=None, b=None):
+        """New values of A and/or b, the pattern kept (the library's update
+        path, lcps_problem_update: a time step whose contacts persist).
+        values: one per entry of A, in the order of the A given to
+        from_arrays (its CSR entries; a dense A's nonzeros row by row), of a
+        problem read or generated in the order of its A's CSR entries (rows
+        ascending, columns ascending within a row); b: n values.  The
+        set-up the solves keep for the pattern stays, and with the solver
+        auto the choice of the last solve (Result.auto_reason says so)."""
+        nval = int(self._pattern[0][-1]) if self._pattern is not None else (
+            self.A.nnz if values is not None else 0)
+        v = _vector("values", values, nval) if values is not None else None
+        bb = _vector("b", b, self.n) if b is not None else None
+        _call(_clib.problem_update, self._h, _ptr(v), _ptr(bb))
+        return self
+
     def solve(self, solver="auto", tol=1e-8, x0=None, trace=False, **options):
         """solve(self, ...): see lcpsolve.solve."""
         return _solve(self, solver, tol, x0, trace, options)

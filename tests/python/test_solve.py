@@ -132,6 +132,39 @@ def test_problem_data_out_and_write(tmp_path):
     assert list(b.mu) == [0, 0.5]
 
 
+def test_problem_update_path():
+    """Problem.update(values=, b=): new values in place, the same bits as a
+    new problem with them; with auto the choice of the last solve (its
+    reason says so); bad lengths and a factored A refused."""
+    rng = np.random.default_rng(7)
+    n = 15
+    G = rng.standard_normal((n, n))
+    A = G @ G.T + n * np.eye(n)
+    A[0, n - 1] = A[n - 1, 0] = 0.0  # a hole: the values of the nonzeros, row by row
+    b = rng.standard_normal(n)
+    p = lcpsolve.Problem.from_arrays(A, b)
+    first = p.solve()
+    assert first.status == "solved" and "before A's values changed" not in first.auto_reason
+    for k in (1, 2):
+        A2, b2 = A * (1 + 0.05 * k), b - 0.1 * k
+        assert p.update(values=A2[A != 0], b=b2) is p
+        assert np.array_equal(p.A.toarray(), A2) and np.array_equal(p.b, b2)
+        r = p.solve(solver="pgs", tol=1e-12)
+        q = lcpsolve.solve(A2, b2, solver="pgs", tol=1e-12)
+        assert np.array_equal(bits(r.x), bits(q.x)) and r.iterations == q.iterations
+        a = p.solve()
+        assert a.status == "solved" and a.solver == first.solver and "before A's values changed" in a.auto_reason
+    p.update(b=-np.abs(b))  # b alone
+    assert np.array_equal(p.b, -np.abs(b))
+    with pytest.raises(lcpsolve.InputError, match="entries"):
+        p.update(values=np.ones(3))
+    with pytest.raises(lcpsolve.InputError):
+        p.update(values=np.full(int((A != 0).sum()), np.nan))
+    f = lcpsolve.generate("column", bodies=4)
+    with pytest.raises(lcpsolve.InputError, match="factored"):
+        f.update(values=f.A.data)
+
+
 def test_registry():
     s = lcpsolve.solvers()
     assert "pgs" in s and s["pgs"].kinds == ("lcp", "blcp") and s["pgs"].preconds[0] == "none"
