@@ -328,6 +328,23 @@ static void test_csr(void)
         lcp_csr_free(&A);
         free(a);
     }
+    /* the largest entry facing a NaN still sets the tolerance's scale (a NaN is passed over, not its partner):
+     * a difference of 1e-8 is within 1e-9 x 50, not within 1e-9 x 2; in a full tile and in a row's tail */
+    for (int where = 0; where < 4; where++) {
+        int n = 19;
+        double a[19 * 19];
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j <= i; j++) a[i * n + j] = a[j * n + i] = 1.0 + 0.01 * (i + j);
+        int r0 = where & 1 ? 2 : 1, c0 = where & 1 ? 17 : 12; /* (1, 12): a full tile; (2, 17): past the last */
+        a[r0 * n + c0] = where & 2 ? 50.0 : NAN;              /* the NaN above the diagonal, then below */
+        a[c0 * n + r0] = where & 2 ? NAN : 50.0;
+        a[3 * n + 5] += 1e-8;
+        dense_rm(&A, n, n, a);
+        CHECK(lcp_csr_nnz(&A) == (long)n * n);
+        CHECK(lcp_csr_is_symmetric(&A, 1e-9) == 1);
+        CHECK(lcp_csr_is_symmetric(&A, 1e-11) == 0);
+        lcp_csr_free(&A);
+    }
 }
 
 /* --------------------------------------------------------------------- lcp */
