@@ -349,7 +349,8 @@ int lcps_problem_findex(const lcps_problem *p, const int **findex, int *len, cha
  * lcps_solve(p[k], ...) gives, the same bits for any threads; release each
  * with lcps_result_free.  With the solver auto, the problems of one pattern
  * (kind, sizes, A's sparsity, findex, which bounds and mu) take the choice
- * made for the first of them, solved before the others, and one that it
+ * made for the first of them, solved before the others (after an update of
+ * its A, the choice its handle kept: lcps_problem_update), and one that it
  * does not solve chooses for itself (r[k].auto_reason says which).  The
  * problems may be one handle more than once.
  * Returns the worst exit code by lcpsolve batch's precedence (2 input

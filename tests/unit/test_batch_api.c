@@ -130,6 +130,29 @@ static void test_batch_auto(void)
     CHECK(same);
     CHECK(shared == N - 2); /* all but the first chain of 12 and the chain of 20 */
     CHECK(strstr(one[0].auto_reason, "of this pattern") == NULL && strstr(one[4].auto_reason, "of this pattern") == NULL);
+    /* the next step, A's values changed (lcps_problem_update): each pattern's first problem takes the choice
+     * its handle kept, the others take that one as before */
+    for (int k = 0; k < N; k++) {
+        lcps_result_free(&two[k]);
+        int rows = 0, cols = 0;
+        const int *rp = NULL, *cj = NULL;
+        const double *vx = NULL;
+        CHECK(lcps_problem_matrix(p[k], "A", &rows, &cols, &rp, &cj, &vx, err, sizeof err) == 0);
+        double *v = malloc((size_t)rp[rows] * sizeof *v);
+        for (int e = 0; e < rp[rows]; e++) v[e] = 1.01 * vx[e];
+        CHECK(lcps_problem_update(p[k], v, NULL, err, sizeof err) == 0);
+        free(v);
+    }
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 2, two, err, sizeof err) == 0);
+    int kept = 0;
+    shared = 0;
+    for (int k = 0; k < N; k++) {
+        CHECK(two[k].status == LCPS_SOLVED && !strcmp(two[k].solver, one[k].solver));
+        kept += strstr(two[k].auto_reason, "before A's values changed (lcps_problem_update)") != NULL;
+        shared += strstr(two[k].auto_reason, "the choice made for the first problem of this pattern") != NULL;
+    }
+    CHECK(kept == 2 && shared == N - 2); /* the two leaders kept theirs; the rest took their leader's */
+    CHECK(strstr(two[0].auto_reason, "before A's values changed") && strstr(two[4].auto_reason, "before A's values changed"));
     for (int k = 0; k < N; k++) lcps_result_free(&one[k]), lcps_result_free(&two[k]), lcps_problem_free(p[k]);
     lcps_settings_free(s);
 }
