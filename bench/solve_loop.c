@@ -60,7 +60,8 @@ int main(int argc, char **argv)
     for (int a = 6; a < argc; a++) {
         char name[64], *eq = strchr(argv[a], '=');
         if (!strcmp(argv[a], "fresh=1") || !strcmp(argv[a], "update=1")) {
-            *(argv[a][0] == 'f' ? &fresh : &update) = 1;
+            if (argv[a][0] == 'f') fresh = 1;
+            else update = 1;
             continue;
         }
         if (!eq || eq - argv[a] >= (long)sizeof name) {

@@ -572,25 +572,27 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     out.x = out.w = NULL;
     int rc = check(h, &e);
     if (!rc) rc = lcp_pipeline_solve_cached(&h->p, o, x0, x0 ? h->p.n : 0, "x0", h->cache, &out, &e);
-    if (keep) { /* kept where its first candidate solved the problem (fallbacks would be run again each solve) */
+    if (keep) {
+        /* kept: a choice this solve computed (not one taken from the thread's last, auto_time_s 0, nor the
+         * handle's own) whose first candidate solved the problem (fallbacks would be run again each solve);
+         * dropped where the choice taken did not solve it */
         int good = !rc && out.status == LCP_SOLVED && made->solver && out.solver == made->solver;
-        int fresh = good && (!given || !out.auto_shared); /* made for this problem (the kept one failed: chosen again) */
-        pthread_mutex_lock(&h->lock);
-        if (good && fresh && !h->kept) h->kept = malloc(sizeof *h->kept);
-        if (good && fresh && h->kept) { /* (a kept choice that solved stays as it is) */
-            char *mc = model ? strdup(model) : NULL;
-            if (model && !mc) {
+        int computed = good && !out.auto_shared && out.auto_time_s > 0;
+        if (computed || !good) {
+            pthread_mutex_lock(&h->lock);
+            char *mc = computed && model ? strdup(model) : NULL;
+            if (computed && !h->kept) h->kept = malloc(sizeof *h->kept);
+            if (!computed || !h->kept || (model && !mc)) {
+                free(mc);
                 kept_drop(h);
             } else {
                 *h->kept = *made;
                 free(h->kept_model);
                 h->kept_model = mc;
-                h->kept_on = 0; /* a fresh choice: taken after the next update */
+                h->kept_on = 0; /* taken after the next update */
             }
-        } else if (!good) {
-            kept_drop(h);
+            pthread_mutex_unlock(&h->lock);
         }
-        pthread_mutex_unlock(&h->lock);
     }
     if (rc) {
         r->status = out.status != LCP_SOLVED ? (int)out.status : LCPS_ERROR;

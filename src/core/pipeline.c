@@ -97,7 +97,6 @@ static int choose(const lcp_solve_opts *o, const lcp_problem *wp, lcp_cone_form 
             if ((rc = lcp_choose_auto_model(wp, o->auto_model, ch, err))) return rc;
             lcp_auto_memo_put(wp, o->auto_model, ch);
         }
-        if (o->auto_made) *o->auto_made = *ch;
         sv = ch->solver;
         copy_text(r->auto_reason, sizeof r->auto_reason, ch->reason);
         if (r->auto_shared) {
@@ -510,7 +509,10 @@ static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const doubl
     S.p = p;
     S.s = o->s;
     lcp_problem_init(&S.pc);
-    lcp_auto_choice ch = {0};
+    /* auto's choice where the caller keeps it (auto_made: no copy of its 2 KB a solve), else here; auto fills
+     * it (choose), a named solver runs with none */
+    lcp_auto_choice own_ch, *ch = o->auto_made ? o->auto_made : &own_ch;
+    if (strcmp(o->solver, "auto")) memset(ch, 0, sizeof *ch);
     const lcp_solver *sv = NULL;
     const char *precond = o->precond;
     memset(r, 0, offsetof(lcp_solve_out, message)); /* not the 3 KB of texts after it: emptied */
@@ -521,11 +523,11 @@ static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const doubl
     lcp_info info = {.status = LCP_MAX_ITER};
     lcp_status status = LCP_MAX_ITER;
     int rc = stage_forms(&S, o, x0, r, err);                               /* validate, cone, reg */
-    if (!rc) rc = choose(o, S.wp, S.form, &ch, &sv, &S.s, &precond, r, err); /* auto, checks, memory */
+    if (!rc) rc = choose(o, S.wp, S.form, ch, &sv, &S.s, &precond, r, err); /* auto, checks, memory */
     if (!rc) {
         r->solver = sv;
         r->precond = precond;
-        r->auto_time_s = ch.time_s;
+        r->auto_time_s = ch->time_s;
         rc = set_order(o, sv, S.wp, &S.s, &S.order, cache, &S.held, err); /* --order */
     }
     if (!rc) rc = stage_start(&S, o, sv, x0, n0, x0_source, err);
@@ -533,7 +535,7 @@ static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const doubl
     lcp_symbolic_store_set_current(lcp_pipeline_cache_store(cache)); /* the factorisations' update path */
     if (!rc) { /* the solve (decomposed or whole) with auto's fallbacks */
         double ts = S.mon.t0; /* the monitor's start, taken last in stage_start: one clock read less */
-        rc = run_all(o, S.wp, &ch, &sv, &S.s, &precond, S.x, &S.mon, S.tr, &info, &status, r, err);
+        rc = run_all(o, S.wp, ch, &sv, &S.s, &precond, S.x, &S.mon, S.tr, &info, &status, r, err);
         r->solver = sv;
         r->precond = precond;
         r->time_s = lcp_now() - ts;

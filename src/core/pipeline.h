@@ -48,7 +48,7 @@ typedef struct lcp_solve_opts {
     const lcp_auto_choice *auto_given; /* auto: this choice (another problem's of the same pattern: a batch's
                                         * environments, one scene perturbed) instead of one for the problem;
                                         * where it does not solve, auto chooses for the problem */
-    lcp_auto_choice *auto_made; /* auto: the choice made (or kept) for the problem copied here */
+    lcp_auto_choice *auto_made; /* auto: where the solve keeps its choice (made, or taken), for the caller */
     const char *auto_given_from; /* where auto_given comes from, in auto's reason ("the choice made for ..."); NULL:
                                   * a batch's first problem of the pattern */
 } lcp_solve_opts;

@@ -183,6 +183,16 @@ static double max_abs(const double *x, long nnz)
     return m2 > m0 ? m2 : m0;
 }
 
+/* a dense A's (i, j) and (j, i): the larger of their magnitudes into *a, their difference's into *d, each
+ * passing a NaN over */
+static inline void mirror_pair(const double *x, size_t nn, int i, int j, double *a, double *d)
+{
+    double u = fabs(x[i * nn + j]), l = fabs(x[j * nn + i]), e = fabs(x[i * nn + j] - x[j * nn + i]);
+    *a = u > *a ? u : *a;
+    *a = l > *a ? l : *a;
+    *d = e > *d ? e : *d;
+}
+
 int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
 {
     if (A->m != A->n) return 0;
@@ -200,12 +210,7 @@ int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
         for (int ib = 0; ib < n; ib += 8) {
             int ie = ib + 8 < n ? ib + 8 : n;
             for (int i = ib; i < ie; i++) /* the diagonal tile: its upper part, and the diagonal */
-                for (int j = i; j < ie; j++) {
-                    double u = fabs(x[i * nn + j]), l = fabs(x[j * nn + i]), e = fabs(x[i * nn + j] - x[j * nn + i]);
-                    a = u > a ? u : a; /* each passes a NaN over */
-                    a = l > a ? l : a;
-                    d = e > d ? e : d;
-                }
+                for (int j = i; j < ie; j++) mirror_pair(x, nn, i, j, &a, &d);
             int jb = ie;
             for (; jb + 8 <= n; jb += 8) { /* full tiles: eight lanes (a column of the tile each) */
                 double dl[8] = {0}, al[8] = {0};
@@ -224,12 +229,7 @@ int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
                 }
             }
             for (int i = ib; i < ie; i++) /* the columns past the last full tile */
-                for (int j = jb; j < n; j++) {
-                    double u = fabs(x[i * nn + j]), l = fabs(x[j * nn + i]), e = fabs(x[i * nn + j] - x[j * nn + i]);
-                    a = u > a ? u : a; /* each passes a NaN over */
-                    a = l > a ? l : a;
-                    d = e > d ? e : d;
-                }
+                for (int j = jb; j < n; j++) mirror_pair(x, nn, i, j, &a, &d);
         }
         return !(d > tol * a);
     }
