@@ -39,6 +39,12 @@ double nsn_eval(nsn_work *w, const double *r);
 double nsn_merit(const nsn_work *w);
 double nsn_residual(const nsn_work *w, const double *r);
 
+/* The merit the next steps' line search compares with (Armijo's test
+ * psi(r + t d) <= ref + sigma t slope): 0 or below the current psi: psi
+ * itself (monotone, the default); the largest merit of the last few
+ * iterates: the nonmonotone search of Grippo, Lampariello and Lucidi. */
+void nsn_set_reference(nsn_work *w, double ref);
+
 /* One globalised Newton step from r (which must be the r of the last
  * nsn_eval / nsn_step): solves (H + delta I) d = -Phi (delta: a
  * Levenberg-Marquardt term ~ |Phi|, raised when H is singular or the step
