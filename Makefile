@@ -211,12 +211,13 @@ bench-update: $(BIN) $(BUILD)/bench/update_path
 
 # what the derivatives of a solution cost beside the solve itself, on a
 # 10,000-contact pyramid (A + 1e-3 I: the pyramid's A is singular), lcp by ipm
-# (DIFF_REPEATS rounds) and fc3d by admm to 1e-7 (one round: about 1.5 minutes)
+# (DIFF_REPEATS rounds), fc3d by admm and by nsn and ccp by admm, to 1e-7 (one round each: about 3 minutes)
 # (BENCHMARKS.md; DIFF_BASE: a smaller pyramid)
 bench-diff: $(BUILD)/bench/diff_cost
 	@export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1; \
 	    $(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) ipm linsolve sparse && \
 	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7 && \
+	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 nsn tol 1e-7 && \
 	    $(BUILD)/bench/diff_cost ccp $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7
 
 # the peer (Siconos Numerics), where libsiconos-numerics-dev is installed

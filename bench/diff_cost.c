@@ -10,7 +10,9 @@
  * lcps_diff_new (the Jacobian K at the solution and its LU), a JVP along a
  * random db and a VJP of a random g (each one solve with that LU), and,
  * as the yardstick of "one linear solve with a factorisation", a CHOLMOD
- * factorisation of A + SHIFT I and one solve with it.  Every time is the
+ * factorisation of A + SHIFT I and one solve with it; where the solver is
+ * nsn (fc3d, ccp), the solve's own factorisation too: the LU of nsn's
+ * Jacobian at the solution, and one solve with it.  Every time is the
  * calling thread's CPU time (lcp_cpu_now: the machine's load does not move
  * it; run with one thread: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1, as
  * make bench-diff does); the JVP, the VJP and the yardstick's solve are
@@ -28,6 +30,7 @@
 #include "core/common.h"
 #include "diff/diff.h"
 #include "la/sparse_factor.h"
+#include "solvers/nsn.h"
 #include "median.h"
 
 #define INNER 15
@@ -86,6 +89,8 @@ int main(int argc, char **argv)
     double *tg = malloc((size_t)repeats * INNER * sizeof *tg); /* a VJP of b alone (no grad_A) */
     double *tk = malloc((size_t)repeats * INNER * sizeof *tk); /* one solve with K's factor alone */
     double *tu = malloc((size_t)repeats * INNER * sizeof *tu); /* one solve with an LU of A */
+    double *tn = malloc((size_t)repeats * INNER * sizeof *tn); /* one solve with nsn's LU at the solution */
+    int nsn_yard = 0;
     int lu_yard = 0, pieces[3] = {0, 0, 0}; /* friction contacts: polar, interior, surface (summed over the rounds) */
     double fill_u = 0;
     for (int r = 0; r < repeats; r++) {
@@ -148,6 +153,22 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++) l += gv[i] * dx[i], rr += gb[i] * db[i];
         dotdiff = fmax(dotdiff, fabs(l - rr) / fmax(fabs(l), 1e-300));
         lcps_diff_free(d);
+        /* where nsn solved: its own factorisation, the LU of its Jacobian at the solution (what its next
+         * step would factorise; src/solvers/nsn.h), and one solve with it */
+        if (!strcmp(res.solver, "nsn")) {
+            const lcp_problem *pn = lcp_api_problem(p, NULL, NULL, &e);
+            nsn_work *nw = NULL;
+            int sn = nsn_work_new(pn, &nw, &e);
+            if (!sn) sn = nsn_factor(nw, res.x, &e);
+            for (int k = 0; k < INNER && !sn; k++) {
+                t0 = lcp_cpu_now();
+                sn = nsn_factor_solve(nw, db, y);
+                tn[r * INNER + k] = lcp_cpu_now() - t0;
+            }
+            nsn_yard = !sn;
+            if (nw) nsn_work_free(nw);
+            status |= sn;
+        }
         lcps_result_free(&res);
         /* the yardstick: a Cholesky of A + shift I and one solve */
         const lcp_problem *ps = lcp_api_problem(p, NULL, NULL, &e);
@@ -203,11 +224,16 @@ int main(int argc, char **argv)
         printf("  yardstick: LU of A (UMFPACK), one solve with it %.2f ms (vjp / that solve: %.2f; grad_b alone: %.2f)\n",
                U * ms, V / U, G / U);
     }
+    if (nsn_yard) {
+        double N = median(tn, ri);
+        printf("  the solve's factorisation: nsn's LU at the solution, one solve with it %.2f ms (vjp / that solve: %.2f; "
+               "grad_b alone: %.2f)\n", N * ms, V / N, G / N);
+    }
     printf("  factors' nonzeros: K's %.0f (LU: L + U), A's Cholesky %.0f (L; a solve reads it twice)", fill_k, fill_a);
     if (lu_yard) printf(", A's LU %.0f (L + U)", fill_u);
     printf("\n");
     printf("  dot-product test |<g, Jv> - <J'g, v>| / |<g, Jv>| = %.1e\n", dotdiff);
-    free(tu), free(tk), free(tg), free(ts), free(db), free(gv), free(dx), free(gb), free(gA), free(y), free(ax);
+    free(tn), free(tu), free(tk), free(tg), free(ts), free(db), free(gv), free(dx), free(gb), free(gA), free(y), free(ax);
     lcps_settings_free(s);
     lcps_problem_free(p);
     lcps_problem_free(g);

@@ -775,13 +775,18 @@ int lcp_diff_jvp_bounds(lcp_diff *d, const double *dA, const double *db, const d
     return finish_jvp(d, t, dmu, dlo, dhi, dx, err);
 }
 
-/* l = K^-T g; nu = -B' l (into t1, the gradient of b); grad_mu = -C' l;
+/* l = K^-T g; nu = -B' l (into l: n doubles, not g; the gradient of b); grad_mu = -C' l;
  * grad_lo, grad_hi = -E' l: l_i on the rows held at that bound */
-static int adjoint(lcp_diff *d, const double *g, double *grad_mu, double *grad_lo, double *grad_hi, lcp_err *err)
+static int adjoint(lcp_diff *d, const double *g, double *l, double *grad_mu, double *grad_lo, double *grad_hi,
+                   lcp_err *err)
 {
-    double *l = d->t1;
     if (d->fsym) {
         if (sym_adjoint(d, g, l)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
+        goto gradients;
+    }
+    if (d->nr == d->n && !d->pinv) { /* no row held: K = K_RR in the rows' own order (ridx the identity) */
+        if (d->n && solve_reduced(d, 1, g, l))
+            return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
         goto gradients;
     }
     /* K' = [K_RR' 0; K_RF' I]: l_R = K_RR^-T g_R, l_F = g_F - K_RF' l_R */
@@ -828,11 +833,11 @@ int lcp_diff_vjp(lcp_diff *d, const double *g, double *grad_A, double *grad_b, d
 int lcp_diff_vjp_bounds(lcp_diff *d, const double *g, double *grad_A, double *grad_b, double *grad_mu,
                         double *grad_lo, double *grad_hi, lcp_err *err)
 {
-    int rc = adjoint(d, g, grad_mu, grad_lo, grad_hi, err);
+    double *nu = grad_b && grad_b != g ? grad_b : d->t1; /* the gradient of b, in place where asked for */
+    int rc = adjoint(d, g, nu, grad_mu, grad_lo, grad_hi, err);
     if (rc) return rc;
-    const double *nu = d->t1;
     const lcp_csr *A = &d->p->A;
-    if (grad_b) memcpy(grad_b, nu, (size_t)d->n * sizeof(double));
+    if (grad_b && grad_b != nu) memcpy(grad_b, nu, (size_t)d->n * sizeof(double));
     for (int i = 0; grad_A && i < d->n; i++) {
         double v = nu[i];
         if (v == 0.0) memset(grad_A + A->p[i], 0, (size_t)(A->p[i + 1] - A->p[i]) * sizeof(double));
@@ -880,7 +885,7 @@ int lcp_diff_vjp_factored(lcp_diff *d, const double *g, double *grad_M, double *
                           double *grad_e, double *grad_mu, lcp_err *err)
 {
     int rc = need_factored(d, err);
-    if (rc || (rc = adjoint(d, g, grad_mu, NULL, NULL, err))) return rc;
+    if (rc || (rc = adjoint(d, g, d->t1, grad_mu, NULL, NULL, err))) return rc;
     const lcp_problem *p = d->p;
     int n = d->n, nb = p->M.m;
     const double *nu = d->t1;

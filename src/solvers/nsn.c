@@ -491,6 +491,21 @@ int nsn_step(nsn_work *w, double *r, double *t, lcp_err *err)
     return 1;
 }
 
+int nsn_factor(nsn_work *w, const double *r, lcp_err *err)
+{
+    compute_u(w, r, w->u);
+    w->psi = eval_phi(w, r, w->u, w->phi, 1);                /* the blocks at r */
+    assemble(w, 0.0);
+    int st = lcp_sparse_factor_refactor(&w->lu, w->Hx, LCP_SF_LU);
+    if (st == LCP_SF_SINGULAR) return 1;
+    return st == LCP_SF_OK ? 0 : lcp_sparse_factor_fail(&w->lu, err, "");
+}
+
+int nsn_factor_solve(nsn_work *w, const double *b, double *x)
+{
+    return lcp_sparse_factor_solve(&w->lu, b, x) == LCP_SF_OK ? 0 : 1;
+}
+
 /* ------------------------------------------------------------- the solver */
 
 static const char *const columns[] = {"merit", "step", NULL};

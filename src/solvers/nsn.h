@@ -55,4 +55,13 @@ void nsn_set_reference(nsn_work *w, double ref);
  * breakdown (out of memory). */
 int nsn_step(nsn_work *w, double *r, double *t, lcp_err *err);
 
+/* The LU a step factorises, at r without the Levenberg-Marquardt term (at a
+ * solution: the factorisation nsn's next step would make), and a solve
+ * with it: what a solve by nsn leaves to reuse (bench/diff_cost.c measures
+ * a derivative's solve against it).  nsn_factor returns 0, 1 when H is
+ * singular, LCP_ERROR with err set; nsn_factor_solve 0, or 1 after a
+ * failure. */
+int nsn_factor(nsn_work *w, const double *r, lcp_err *err);
+int nsn_factor_solve(nsn_work *w, const double *b, double *x);
+
 #endif
