@@ -404,6 +404,7 @@ typedef struct {
     double lscaled; /* the log of the time on all the neighbours (those that solved scaled, failures as in t);
                      * NAN: none */
     double lmax;    /* the log of the time on the neighbours that solved (scaled); NAN: none */
+    double lown;    /* a candidate that does not resume: the same, grown with the square of the nonzeros; else NAN */
     int budget;     /* iterations, from the neighbours that solved; 0 none */
     const char *name;
 } ranked;
@@ -484,7 +485,12 @@ static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp
     }
     for (int c = 0; c < m->ncfg && nr < LCP_AUTO_MAXCFG; c++) {
         if (m->cfg[c].kind != p->kind || !candidate(p, F, &m->cfg[c], &r[nr])) continue;
-        double sw = 0, sl = 0, slg = 0, sws = 0, sls = 0, most = -1;
+        double sw = 0, sl = 0, slg = 0, sws = 0, sls = 0, sls2 = 0, most = -1;
+        /* lown: a candidate that cannot go on from where a cut left it (pivoting, Newton, interior point: its
+         * work is lost) has a time budget of its own, its neighbours' times grown with the square of the
+         * nonzeros where this problem is larger: a pass of pivots or of factorisations costs more than
+         * linearly */
+        const int resumes = m->cfg[c].sv && (m->cfg[c].sv->flags & LCP_SOLVER_LINEAR);
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
             int cq = s->kind == p->kind ? c : m->twin[c]; /* a neighbour of the other kind: the twin's times */
@@ -499,12 +505,14 @@ static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp
             most = fmax(most, s->it[cq] * sqgrow[q]);
             sws += w;
             sls += w * (lt + lgrow[q]);
+            sls2 += w * (lt + (!resumes && lgrow[q] > 0 ? 2 * lgrow[q] : lgrow[q]));
         }
         r[nr].logt = sw > 0 ? sl / sw : fail + 1 + 1e-3 * c; /* no neighbour: after the measured, in model order */
         r[nr].t = exp(r[nr].logt);
         r[nr].lscaled = sw > 0 ? slg / sw : NAN; /* (exp taken for the candidates that run alone) */
         r[nr].budget = most >= 0 ? (int)fmin(10 * most + 50, 1e8) : 0;
         r[nr].lmax = sws > 0 ? sls / sws : NAN;
+        r[nr].lown = sws > 0 && !resumes ? sls2 / sws : NAN;
         nr++;
     }
     if (nr == 0) /* a kind the model does not cover */
@@ -517,7 +525,7 @@ static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp
                 r[nr].name = fallback_cfgs[c][2];
                 r[nr].logt = (double)c;
                 r[nr].t = NAN;
-                r[nr].lscaled = r[nr].lmax = NAN;
+                r[nr].lscaled = r[nr].lmax = r[nr].lown = NAN;
                 nr++;
             }
         }
@@ -579,7 +587,7 @@ int lcp_choose_auto_with(const lcp_problem *p, const lcp_auto_model *m, lcp_auto
             double tmax = isnan(r[0].lmax) ? -1 : exp(r[0].lmax);
             first_tb = fmax(10 * (tmax >= 0 ? tmax : isfinite(r[0].t) ? r[0].t : 0), AUTO_MIN_BUDGET);
         }
-        a->time_budget = first_tb;
+        a->time_budget = isnan(r[c].lown) ? first_tb : fmax(first_tb, 10 * exp(r[c].lown));
     }
     ch->solver = r[0].sv;
     ch->precond = r[0].pc;

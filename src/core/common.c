@@ -146,9 +146,14 @@ void *lcp_calloc(size_t count, size_t size)
 /* LCPSOLVE_CLOCK=thread: the calling thread's CPU time instead of the wall
  * clock, for benchmarks on a shared machine (scripts/auto-check: the time a
  * run waits for a core is not its own); read once. */
+static _Thread_local int wall_forced; /* lcp_now_force_wall */
+
+void lcp_now_force_wall(int on) { wall_forced = on; }
+
 static int now_clock(void)
 {
     static atomic_int clock_id = -1;
+    if (wall_forced) return (int)CLOCK_MONOTONIC;
     int id = atomic_load_explicit(&clock_id, memory_order_relaxed);
     if (id < 0) {
         const char *e = getenv("LCPSOLVE_CLOCK");

@@ -93,6 +93,10 @@ double lcp_cpu_now(void);
 double lcp_wall_now(void);
 /* 1 where lcp_now reads that wall clock too (LCPSOLVE_CLOCK unset): one read serves both */
 int lcp_now_is_wall(void);
+/* on != 0: lcp_now reads the wall clock on the calling thread whatever LCPSOLVE_CLOCK says, until called
+ * with 0 (lcpsolve tune's solves timed in a row: the batch is timed on the thread's CPU clock, and the
+ * solves' own reads would each cost a system call) */
+void lcp_now_force_wall(int on);
 /* The OpenMP threads to run for a request of `want` (-j): want, capped by the
  * CPUs this process may use less those busy with other processes' runnable
  * tasks at this moment (/proc/loadavg's running count less this process's

@@ -164,6 +164,28 @@ int main(void)
         CHECK_NEAR(ch.cand[0].t_pred, unit, 1e-12 * unit);
         lcp_auto_model_free(m);
     }
+
+    /* the time budgets where the problem is larger than its neighbours (log_n 0.5 above theirs: nonzeros
+     * sqrt(10) times theirs): the round's budget is the first candidate's, 10 times its neighbours' time
+     * grown linearly (pgs, 1 ms: 31.6 ms); pivot, which does not resume, has its own, grown with the square
+     * (1 ms x 10 x 10 = 0.1 s) */
+    len = (size_t)snprintf(text, cap, "lcpsolve-auto-model 1\ntime-limit 1\nfeatures");
+    for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %s", lcp_feature_names[j]);
+    len += (size_t)snprintf(text + len, cap - len, "\nconfig lcp pgs none\nconfig lcp pivot none\n");
+    for (int i = 0; i < LCP_AUTO_KNN; i++) {
+        len += (size_t)snprintf(text + len, cap - len, "problem lcp fam g%d", i);
+        for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %.17g", f.v[j] - (j == 0 ? 0.5 : 0));
+        len += (size_t)snprintf(text + len, cap - len, " 1e-3 10 1e-3 8\n");
+    }
+    m = lcp_auto_model_parse(text, "growth.model", &e);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(lcp_choose_auto_with(&p, m, &ch, &e) == 0);
+        CHECK(ch.ncand == 2 && !strcmp(ch.cand[0].solver->name, "pgs") && !strcmp(ch.cand[1].solver->name, "pivot"));
+        CHECK_NEAR(ch.cand[0].time_budget, 10 * 1e-3 * sqrt(10.0), 1e-9);
+        CHECK_NEAR(ch.cand[1].time_budget, 10 * 1e-3 * 10.0, 1e-9);
+        lcp_auto_model_free(m);
+    }
     free(text);
 
     /* a model without a measured problem of the kind: every solver of the build that takes the problem, in
