@@ -23,14 +23,20 @@
 int lcp_crash_guess(const lcp_problem *p, const lcp_settings *s, const lcp_solver *by, double *z, double t0,
                     int *its)
 {
+    return lcp_guess_by(p, s, by, z, t0, fmax(s->tol, CRASH_TOL), CRASH_ITERS, its, NULL);
+}
+
+int lcp_guess_by(const lcp_problem *p, const lcp_settings *s, const lcp_solver *by, double *z, double t0, double tol,
+                 int max_iter, int *its, double *residual)
+{
     *its = 0;
     lcp_err ierr;
     memset(&ierr, 0, sizeof ierr);
     if (!by || !by->solve || lcp_solver_check(by, p, &ierr)) return -1; /* it does not take this problem */
     lcp_settings cs = *s;
     lcp_settings_inner(&cs, s);
-    cs.tol = fmax(s->tol, CRASH_TOL);
-    cs.max_iter = CRASH_ITERS;
+    cs.tol = tol;
+    cs.max_iter = max_iter;
     cs.precond = NULL;
     cs.order = NULL;
     cs.adaptive = 0.0;
@@ -51,6 +57,7 @@ int lcp_crash_guess(const lcp_problem *p, const lcp_settings *s, const lcp_solve
                  ? 0
                  : -1;
     if (!rc) memcpy(z, imon.best_x, (size_t)p->n * sizeof(double));
+    if (residual) *residual = rc ? INFINITY : imon.best.residual;
     *its = iinfo.iterations;
     lcp_monitor_free(&imon);
     return rc;

@@ -330,6 +330,10 @@ int lcp_nsgs_run(const lcp_problem *p, const lcp_settings *s, double *x, lcp_mon
  * also when --time-limit has passed by then (no time for a crash basis). */
 int lcp_crash_guess(const lcp_problem *p, const lcp_settings *s, const struct lcp_solver *by, double *z, double t0,
                     int *its);
+/* The same to tolerance tol in max_iter iterations at most (lcp_crash_guess: max(--tol, 1e-8), 200), and
+ * the best iterate's residual in *residual (INFINITY where -1; residual may be NULL): nsn's hybrid start. */
+int lcp_guess_by(const lcp_problem *p, const lcp_settings *s, const struct lcp_solver *by, double *z, double t0,
+                 double tol, int max_iter, int *its, double *residual);
 int lcp_crash_start_guess(const lcp_problem *p, const lcp_settings *s, const double *x, const char *const *by,
                           double *guess, double t0, char *how, size_t howlen);
 /* Purification of an lcp guess z >= 0 for a symmetric positive semidefinite

@@ -14,6 +14,9 @@
  *   of the last iterates') solves to 1e-7 within 40 steps, where the same
  *   steps with the monotone Armijo test (reference = the current merit)
  *   have not: they crawl at steps of 1/16 and less (152 steps).
+ * - The hybrid start: where 20 Newton steps have not cut the residual
+ *   tenfold in their last 10, admm's answer to 1e-3 and Newton from there
+ *   (three columns of spheres in the factored form: solved, the start said).
  */
 #include <math.h>
 #include <stdio.h>
@@ -133,6 +136,30 @@ static void nonmonotone(void)
     lcps_problem_free(p);
 }
 
+/* the hybrid start: three columns of 30 spheres with friction 0.5 (the factored form), where 20 Newton steps
+ * leave a residual of 1e-2: admm's answer to 1e-3, and the steps from there solve it */
+static void hybrid(void)
+{
+    char err[512];
+    const char *opt[] = {"bodies", "30", "mu", "0.5", "piles", "3", NULL};
+    lcps_problem *p = NULL;
+    CHECK(lcps_problem_generate("column", opt, &p, err, sizeof err) == 0);
+    if (!p) return;
+    lcps_settings *s = lcps_settings_new();
+    CHECK(!lcps_settings_set(s, "solver", "nsn", err, sizeof err) && !lcps_settings_set(s, "tol", "1e-7", err, sizeof err) &&
+          !lcps_settings_set(s, "threads", "1", err, sizeof err));
+    lcps_result r;
+    CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0);
+    printf("three columns, nsn: status %d in %d steps, residual %.2e (%s)\n", r.status, r.iterations, r.residual,
+           r.message ? r.message : "");
+    CHECK(r.status == LCPS_SOLVED);
+    CHECK(r.message && strstr(r.message, "hybrid start after 20 Newton steps") != NULL);
+    CHECK(r.iterations > 20 && r.iterations <= 40);
+    lcps_result_free(&r);
+    lcps_settings_free(s);
+    lcps_problem_free(p);
+}
+
 int main(void)
 {
     /* fc3d slide: r* = (1, 0.24, 0.32) on the cone (mu 0.4), u* = (0, -1.2,
@@ -179,5 +206,6 @@ int main(void)
         lcp_problem_free(&p);
     }
     nonmonotone();
+    hybrid();
     CHECK_DONE();
 }
