@@ -529,7 +529,7 @@ static int hybrid_start(nsn_work *w, const lcp_problem *p, const lcp_settings *s
                         int k, lcp_info *info, lcp_err *err)
 {
     const lcp_solver *by = lcp_solver_find("admm");
-    double *z = lcp_alloc((size_t)p->n, sizeof(double)), res = INFINITY;
+    double *z = lcp_calloc((size_t)p->n, sizeof(double)), res = INFINITY; /* admm from zero */
     if (!z) return lcp_fail(err, LCP_ERROR, NULL, 0, "nsn: out of memory (hybrid start)");
     int its = 0;
     if (by && lcp_guess_by(p, s, by, z, mon->t0, HYBRID_TOL, HYBRID_ITERS, &its, &res) == 0 && res < mon->last.residual) {
