@@ -490,7 +490,7 @@ static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp
          * work is lost) has a time budget of its own, its neighbours' times grown with the square of the
          * nonzeros where this problem is larger: a pass of pivots or of factorisations costs more than
          * linearly */
-        const int resumes = m->cfg[c].sv && (m->cfg[c].sv->flags & LCP_SOLVER_LINEAR);
+        const int resumes = (r[nr].sv->flags & LCP_SOLVER_LINEAR) != 0; /* (candidate: sv set) */
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
             int cq = s->kind == p->kind ? c : m->twin[c]; /* a neighbour of the other kind: the twin's times */

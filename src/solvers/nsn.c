@@ -363,10 +363,19 @@ static void h_tmatvec(const nsn_work *w, double delta, const double *x, double *
 }
 
 /* H d = rhs with H as assembled: 0, 1 when singular, LCP_ERROR */
-static int lu_solve(nsn_work *w, lcp_err *err)
+/* the LU of H as assembled: 0, 1 when singular, LCP_ERROR */
+static int lu_factor(nsn_work *w, lcp_err *err)
 {
     int st = lcp_sparse_factor_refactor(&w->lu, w->Hx, LCP_SF_LU);
-    if (st == LCP_SF_OK) st = lcp_sparse_factor_solve(&w->lu, w->rhs, w->d);
+    if (st == LCP_SF_SINGULAR) return 1;
+    return st == LCP_SF_OK ? 0 : lcp_sparse_factor_fail(&w->lu, err, "");
+}
+
+static int lu_solve(nsn_work *w, lcp_err *err)
+{
+    int st = lu_factor(w, err);
+    if (st) return st;
+    st = lcp_sparse_factor_solve(&w->lu, w->rhs, w->d);
     if (st == LCP_SF_SINGULAR) return 1;
     if (st != LCP_SF_OK) return lcp_sparse_factor_fail(&w->lu, err, "");
     for (int i = 0; i < w->n; i++)
@@ -499,9 +508,7 @@ int nsn_factor(nsn_work *w, const double *r, lcp_err *err)
     compute_u(w, r, w->u);
     w->psi = eval_phi(w, r, w->u, w->phi, 1);                /* the blocks at r */
     assemble(w, 0.0);
-    int st = lcp_sparse_factor_refactor(&w->lu, w->Hx, LCP_SF_LU);
-    if (st == LCP_SF_SINGULAR) return 1;
-    return st == LCP_SF_OK ? 0 : lcp_sparse_factor_fail(&w->lu, err, "");
+    return lu_factor(w, err);
 }
 
 int nsn_factor_solve(nsn_work *w, const double *b, double *x)
