@@ -17,6 +17,7 @@
 #include "../io/io.h"
 #include "../la/sparse_factor.h"
 #include "../la/linsolve_cost.h"
+#include "../solvers/pivot_small.h"
 
 void lcp_solve_opts_default(lcp_solve_opts *o)
 {
@@ -482,6 +483,61 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
     return 0;
 }
 
+/* The small path (src/solvers/pivot_small.h): an lcp or blcp of up to
+ * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack before
+ * any choice or set-up, where nothing asks for the general run (a trace,
+ * an iteration callback that wants a row an iteration, --cone, --reg,
+ * --cover, --order, --decompose on, --crash none or SOLVER, a
+ * preconditioner, MPI processes).  Its answer is verified here as any other
+ * (the same residual); where it stops short or the residual is above the
+ * tolerance, nothing of it is kept and the solve goes on as if it had not
+ * run.  A callback that wants no rows (a signal's stop, a recorder of the
+ * residuals checked) sees the answer's check once.  1: r holds the verified
+ * answer. */
+static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
+{
+    static const lcp_solver *pivot; /* the registry's entry, found once (a benign race: the same pointer) */
+    int named = !strcmp(o->solver, "pivot");
+    if ((!named && strcmp(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace || o->cover || o->order_named ||
+        o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows || o->s.crash.mode != LCP_CRASH_AUTO ||
+        strcmp(o->precond, "none") || lcp_procs > 1 || !p || p->reg > 0 || (x0 && n0 != p->n) ||
+        !lcp_pivot_small_fits(p))
+        return 0;
+    if (!pivot && !(pivot = lcp_solver_find("pivot"))) return 0;
+    double t0 = lcp_now(), start[LCP_SMALL_N], bscale = lcp_verify_bscale(p), tol = o->s.tol;
+    for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
+    /* a row's violation allowed: well inside the tolerance of the residual (docs/contract.md), not below rounding */
+    double thr = fmax(1e-3 * tol, 1e-14) * fmax(fmax(1.0, p->scale_floor), bscale);
+    double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
+    int steps = 0;
+    lcp_metrics m;
+    if (!x || !w || !lcp_pivot_small(p, x0 ? start : NULL, thr, o->s.max_iter, x, &steps) ||
+        (lcp_verify_b(p, x, w, bscale, &m), !(m.residual <= tol))) {
+        free(x);
+        free(w);
+        return 0;
+    }
+    r->status = LCP_SOLVED;
+    r->iterations = steps;
+    r->m = m;
+    r->x = x;
+    r->w = w;
+    r->solver = pivot;
+    r->threads_used = 1;
+    r->solved_kind = p->kind;
+    r->solved_n = p->n;
+    r->solved_nc = p->nc;
+    r->solved_nnz = lcp_csr_nnz(&p->A);
+    if (!named) {
+        copy_text(r->auto_reason, sizeof r->auto_reason,
+                  "pivot: a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns, its small path before any choice");
+        copy_text(r->choice, sizeof r->choice, r->auto_reason);
+    }
+    r->time_s = lcp_now() - t0;
+    if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &m, NULL, NULL);
+    return 1;
+}
+
 static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
                       lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err);
 
@@ -504,6 +560,12 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
 static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
                       lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
 {
+    memset(r, 0, offsetof(lcp_solve_out, message)); /* not the 3 KB of texts after it: emptied */
+    r->message[0] = r->choice[0] = r->auto_reason[0] = r->auto_predicted[0] = '\0';
+    r->status = LCP_INPUT_ERROR;
+    r->precond = "none";
+    r->components = 1;
+    if (stage_small(p, o, x0, n0, r)) return 0; /* a small problem: on the stack, before any set-up */
     solve_state S;
     memset(&S, 0, sizeof S);
     S.p = p;
@@ -515,11 +577,6 @@ static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const doubl
     if (strcmp(o->solver, "auto")) memset(ch, 0, sizeof *ch);
     const lcp_solver *sv = NULL;
     const char *precond = o->precond;
-    memset(r, 0, offsetof(lcp_solve_out, message)); /* not the 3 KB of texts after it: emptied */
-    r->message[0] = r->choice[0] = r->auto_reason[0] = r->auto_predicted[0] = '\0';
-    r->status = LCP_INPUT_ERROR;
-    r->precond = "none";
-    r->components = 1;
     lcp_info info = {.status = LCP_MAX_ITER};
     lcp_status status = LCP_MAX_ITER;
     int rc = stage_forms(&S, o, x0, r, err);                               /* validate, cone, reg */

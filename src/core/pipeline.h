@@ -4,7 +4,9 @@
  * children, MPI, and the public API of include/lcpsolve.h -- solves a
  * problem through lcp_pipeline_solve(), which does, once and in this order:
  *
- *   validate (the problem as given, its warm start and covering vector)
+ *   the small path (an lcp or blcp of up to 16 unknowns, solver pivot or
+ *   auto: src/solvers/pivot_small.h; its answer verified, else the rest)
+ *   -> validate (the problem as given, its warm start and covering vector)
  *   -> cone conversion (--cone pyramid:K)
  *   -> regularisation (--reg EPS, on a copy: the problem given is not changed)
  *   -> the auto choice (--solver auto) and the solver/problem/preconditioner checks

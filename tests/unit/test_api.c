@@ -584,27 +584,31 @@ static void test_update_auto(void)
     free(v0), free(v), free(bb);
     lcps_problem_free(p);
     /* new bounds drop the kept choice (they are what the choice reads besides A's values): the next solve
-     * chooses, and the one after an update takes that choice */
-    int rp6[7], cj6[36];
-    double a6[36], a6b[36], b6[6] = {-1, 0.5, -2, 1, -0.5, -1}, lo6[6], hi6[6];
-    for (int i = 0; i <= 6; i++) rp6[i] = 6 * i;
-    for (int i = 0; i < 6; i++)
-        for (int j = 0; j < 6; j++) {
-            cj6[6 * i + j] = j;
-            a6[6 * i + j] = i == j ? 4.0 : 1.0 / (1 + i + j);
-            a6b[6 * i + j] = 1.02 * a6[6 * i + j];
+     * chooses, and the one after an update takes that choice (20 unknowns: more than pivot's small path
+     * takes, which solves before any choice) */
+    enum { N6 = 20 };
+    int rp6[N6 + 1], cj6[N6 * N6];
+    double a6[N6 * N6], a6b[N6 * N6], b6[N6], lo6[N6], hi6[N6];
+    for (int i = 0; i <= N6; i++) rp6[i] = N6 * i;
+    for (int i = 0; i < N6; i++) {
+        b6[i] = (i % 3 == 0 ? -1.0 : 0.5) * (1 + i % 4);
+        for (int j = 0; j < N6; j++) {
+            cj6[N6 * i + j] = j;
+            a6[N6 * i + j] = i == j ? 4.0 : 1.0 / (1 + i + j);
+            a6b[N6 * i + j] = 1.02 * a6[N6 * i + j];
         }
-    for (int i = 0; i < 6; i++) lo6[i] = -0.5, hi6[i] = 0.5;
-    CHECK(lcps_problem_csr("blcp", 6, rp6, cj6, a6, b6, &p, err, sizeof err) == 0 &&
-          lcps_problem_set_vector(p, "lo", lo6, 6, err, sizeof err) == 0 &&
-          lcps_problem_set_vector(p, "hi", hi6, 6, err, sizeof err) == 0);
+    }
+    for (int i = 0; i < N6; i++) lo6[i] = -0.5, hi6[i] = 0.5;
+    CHECK(lcps_problem_csr("blcp", N6, rp6, cj6, a6, b6, &p, err, sizeof err) == 0 &&
+          lcps_problem_set_vector(p, "lo", lo6, N6, err, sizeof err) == 0 &&
+          lcps_problem_set_vector(p, "hi", hi6, N6, err, sizeof err) == 0);
     CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && !has_kept(&r));
     lcps_result_free(&r);
     CHECK(lcps_problem_update(p, a6b, NULL, err, sizeof err) == 0);
     CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && has_kept(&r));
     lcps_result_free(&r);
-    for (int i = 0; i < 6; i++) lo6[i] = -0.25;
-    CHECK(lcps_problem_set_vector(p, "lo", lo6, 6, err, sizeof err) == 0);
+    for (int i = 0; i < N6; i++) lo6[i] = -0.25;
+    CHECK(lcps_problem_set_vector(p, "lo", lo6, N6, err, sizeof err) == 0);
     CHECK(lcps_solve(p, s, NULL, &r, err, sizeof err) == 0 && !has_kept(&r));
     lcps_result_free(&r);
     CHECK(lcps_problem_update(p, a6, NULL, err, sizeof err) == 0);

@@ -108,13 +108,14 @@ static void test_batch(void)
     for (int k = 0; k < N; k++) lcps_problem_free(p[k]);
 }
 
-/* auto in a batch: the problems of one pattern (chains of 12 rows, other values) take the choice made for
- * the first, for any thread count; a problem of another pattern chooses for itself */
+/* auto in a batch: the problems of one pattern (chains of 24 rows, other values) take the choice made for
+ * the first, for any thread count; a problem of another pattern chooses for itself (chains of more rows
+ * than pivot's small path takes: it solves a small problem before any choice, test_batch_small) */
 static void test_batch_auto(void)
 {
     enum { N = 9 };
     lcps_problem *p[N];
-    for (int k = 0; k < N; k++) p[k] = chain(k == 4 ? 20 : 12, 0.05 * k);
+    for (int k = 0; k < N; k++) p[k] = chain(k == 4 ? 32 : 24, 0.05 * k);
     lcps_settings *s = lcps_settings_new();
     lcps_result one[N], two[N];
     char err[256];
@@ -128,7 +129,7 @@ static void test_batch_auto(void)
         shared += strstr(one[k].auto_reason, "the choice made for the first problem of this pattern") != NULL;
     }
     CHECK(same);
-    CHECK(shared == N - 2); /* all but the first chain of 12 and the chain of 20 */
+    CHECK(shared == N - 2); /* all but the first chain of 24 and the chain of 32 */
     CHECK(strstr(one[0].auto_reason, "of this pattern") == NULL && strstr(one[4].auto_reason, "of this pattern") == NULL);
     /* the next step, A's values changed (lcps_problem_update): each pattern's first problem takes the choice
      * its handle kept, the others take that one as before */
@@ -154,6 +155,40 @@ static void test_batch_auto(void)
     CHECK(kept == 2 && shared == N - 2); /* the two leaders kept theirs; the rest took their leader's */
     CHECK(strstr(two[0].auto_reason, "before A's values changed") && strstr(two[4].auto_reason, "before A's values changed"));
     for (int k = 0; k < N; k++) lcps_result_free(&one[k]), lcps_result_free(&two[k]), lcps_problem_free(p[k]);
+    lcps_settings_free(s);
+}
+
+/* auto in a batch of small problems (chains of 12 rows): each solved by pivot's small path, no choice made or
+ * shared, the same bits on one thread and on two, and the answer that of pivot's general path */
+static void test_batch_small(void)
+{
+    enum { N = 6 };
+    lcps_problem *p[N];
+    for (int k = 0; k < N; k++) p[k] = chain(12, 0.05 * k);
+    lcps_settings *s = lcps_settings_new();
+    lcps_result one[N], two[N];
+    char err[256];
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 1, one, err, sizeof err) == 0);
+    CHECK(lcps_solve_batch((const lcps_problem *const *)p, N, s, NULL, 2, two, err, sizeof err) == 0);
+    int small = 0, same = 1;
+    for (int k = 0; k < N; k++) {
+        small += !strcmp(one[k].solver, "pivot") && strstr(one[k].auto_reason, "small path") != NULL &&
+                 strstr(one[k].auto_reason, "of this pattern") == NULL;
+        same &= two[k].status == LCPS_SOLVED && !memcmp(one[k].x, two[k].x, (size_t)one[k].n * sizeof(double));
+    }
+    CHECK(small == N && same);
+    /* pivot's general path (--crash none: not the small path) gives the same answer (a chain has one) */
+    lcps_settings *pv = lcps_settings_new();
+    CHECK(lcps_settings_set(pv, "solver", "pivot", err, sizeof err) == 0 &&
+          lcps_settings_set(pv, "crash", "none", err, sizeof err) == 0);
+    lcps_result r;
+    CHECK(lcps_solve(p[3], pv, NULL, &r, err, sizeof err) == 0 && r.residual <= 1e-8);
+    double d = 0;
+    for (int i = 0; i < r.n; i++) d = fmax(d, fabs(r.x[i] - one[3].x[i]));
+    CHECK(d <= 1e-12 * (1 + fabs(r.x[0])));
+    lcps_result_free(&r);
+    for (int k = 0; k < N; k++) lcps_result_free(&one[k]), lcps_result_free(&two[k]), lcps_problem_free(p[k]);
+    lcps_settings_free(pv);
     lcps_settings_free(s);
 }
 
@@ -261,6 +296,7 @@ int main(void)
 {
     test_batch();
     test_batch_auto();
+    test_batch_small();
     test_stop_on_fd();
     test_data_out();
     test_registry();

@@ -1,0 +1,205 @@
+/* src/solvers/pivot_small.c: pivot's path for small problems (see
+ * pivot_small.h for where the pipeline takes it).
+ *
+ * Method: block principal pivoting with Murty's single pivot as its
+ * safeguard (Judice and Pires 1994, "A block principal pivoting algorithm
+ * for large-scale strictly monotone linear complementarity problems",
+ * Computers & Operations Research 21; Murty 1988, "Linear
+ * Complementarity, Linear and Nonlinear Programming", ch. 8 -- the
+ * box-constrained form as in Cottle, Pang and Stone 1992, 4.9).  Each row
+ * is in one set: F (free: w_i = 0), L (x_i = lo_i, wants w_i >= 0) or U
+ * (x_i = hi_i, wants w_i <= 0).  A step solves A_FF x_F = -(b_F + A_FN x_N)
+ * with the rows of N at their bounds (a dense LU with partial pivoting of
+ * the |F| x |F| block, formed afresh), forms w_N = A_N x + b_N, and lists
+ * the infeasible rows: a free x_i beyond a bound, a row at a bound whose
+ * w_i has the wrong sign.  None: the sets are complementary -- the
+ * solution.  Else every infeasible row changes set while their number
+ * falls, or for up to SMALL_TRIES steps where it does not; then only the
+ * infeasible row of largest index changes (Murty's rule, which ends for a
+ * P-matrix: Judice and Pires' finiteness argument), and a step with fewer
+ * infeasible rows than ever before returns to the block switches.
+ *
+ * Friction rows (findex f_i >= 0: lo_i = -mu_i |x_f|, hi_i = mu_i |x_f|)
+ * at a bound hold x_i = -+mu_i x_f: where x_f is free that is a column of
+ * the block (A_Fi (-+mu_i) added to column f), else a constant.  Rows
+ * whose findex row has one itself are not taken (lcp_pivot_small_fits).
+ *
+ * The block is formed afresh each step, O(|F|^3): for up to LCP_SMALL_N
+ * unknowns that costs less than keeping a factor up to date (pivot's
+ * general path), and the whole solve lives in a few kilobytes of stack:
+ * no allocation, no monitor.  A singular block (a pivot below SMALL_PIVOT
+ * of the block's largest entry: a rank-deficient A, as a stack of boxes
+ * makes), NaN, or no end within the cap returns 0, and the caller solves
+ * the problem the general way. */
+#include "pivot_small.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
+
+#define SMALL_TRIES 3     /* block switches allowed without fewer infeasible rows (Judice and Pires' p) */
+#define SMALL_PIVOT 1e-13 /* an LU pivot below this times the block's largest entry: singular to working precision */
+
+int lcp_pivot_small_fits(const lcp_problem *p)
+{
+    if (!(p->kind == LCP_KIND_LCP || p->kind == LCP_KIND_BLCP) || p->n < 1 || p->n > LCP_SMALL_N || !p->A.p || !p->b)
+        return 0;
+    if (p->findex) {
+        if (!p->mu) return 0;
+        for (int i = 0; i < p->n; i++) {
+            int f = p->findex[i];
+            if (f >= p->n || f == i || (f >= 0 && p->findex[f] >= 0)) return 0;
+        }
+    }
+    return 1;
+}
+
+/* K (k x k, row-major) = L U with partial pivoting, applied to rhs as it
+ * goes, then U y = rhs: the solution in rhs, and -1.  Where column c has
+ * no pivot above SMALL_PIVOT kmax (it depends on the columns before it):
+ * c, or -2 for a NaN. */
+static int lu_solve(double *K, double *rhs, int k, double kmax)
+{
+    double floor = SMALL_PIVOT * kmax;
+    if (kmax != kmax) return -2;
+    for (int c = 0; c < k; c++) {
+        int pr = c;
+        double big = fabs(K[c * k + c]);
+        for (int r = c + 1; r < k; r++)
+            if (fabs(K[r * k + c]) > big) big = fabs(K[r * k + c]), pr = r;
+        if (!(big > floor)) return big == big ? c : -2;
+        if (pr != c) {
+            for (int j = c; j < k; j++) {
+                double t = K[c * k + j];
+                K[c * k + j] = K[pr * k + j];
+                K[pr * k + j] = t;
+            }
+            double t = rhs[c];
+            rhs[c] = rhs[pr];
+            rhs[pr] = t;
+        }
+        const double *Kc = K + c * k;
+        double inv = 1.0 / Kc[c];
+        for (int r = c + 1; r < k; r++) {
+            double *Kr = K + r * k, l = Kr[c] * inv;
+            if (l == 0.0) continue;
+            for (int j = c + 1; j < k; j++) Kr[j] -= l * Kc[j];
+            rhs[r] -= l * rhs[c];
+        }
+    }
+    for (int a = k - 1; a >= 0; a--) {
+        const double *Ka = K + a * k;
+        double s = rhs[a];
+        for (int j = a + 1; j < k; j++) s -= Ka[j] * rhs[j];
+        rhs[a] = s / Ka[a];
+    }
+    return -1;
+}
+
+int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
+{
+    enum { N = LCP_SMALL_N };
+    const int n = p->n;
+    const int *fi = p->findex;
+    const double *b = p->b;
+    double A[N * N], K[N * N], rhs[N], c[N], g[N], lo[N], hi[N];
+    int st[N], to[N], idx[N], pos[N];
+    *steps = 0;
+    /* A dense, row-major with stride n */
+    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+    for (int i = 0; i < n; i++)
+        for (int e = p->A.p[i]; e < p->A.p[i + 1]; e++) A[i * n + p->A.j[e]] += p->A.x[e];
+    /* the static bounds; a friction row's are -+mu_i |x_f|, formed where used */
+    for (int i = 0; i < n; i++) {
+        int fr = fi && fi[i] >= 0;
+        lo[i] = fr ? 0.0 : p->lo ? p->lo[i] : 0.0;
+        hi[i] = fr ? 0.0 : p->hi ? p->hi[i] : INFINITY;
+        double xi = start ? start[i] : 0.0, l = lo[i], h = hi[i];
+        if (fr) h = p->mu[i] * fabs(start ? start[fi[i]] : 0.0), l = -h;
+        st[i] = xi <= l && l > -INFINITY ? AT_LO : xi >= h && h < INFINITY ? AT_HI : FREE;
+    }
+    if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it at the bound starts free */
+        for (int i = 0; i < n; i++) c[i] = st[i] == AT_LO ? lo[i] : st[i] == AT_HI ? hi[i] : 0.0;
+        for (int i = 0; i < n; i++) {
+            if (st[i] == FREE || lo[i] == hi[i] || (fi && fi[i] >= 0)) continue;
+            double wi = b[i];
+            for (int j = 0; j < n; j++) wi += A[i * n + j] * c[j];
+            if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
+        }
+    }
+    int best = n + 1, tries = SMALL_TRIES, cap = max_steps > 0 && max_steps < 3 * n + 6 ? max_steps : 3 * n + 6;
+    while (*steps < cap) {
+        ++*steps;
+        int k = 0;
+        for (int i = 0; i < n; i++) pos[i] = st[i] == FREE ? (idx[k] = i, k++) : -1;
+        /* the rows at a bound: x_i = c_i + g_i x_f (g_i != 0 only for a friction row whose x_f is free) */
+        for (int i = 0; i < n; i++) {
+            if (st[i] == FREE) continue;
+            g[i] = 0.0;
+            if (fi && fi[i] >= 0) {
+                int f = fi[i];
+                double s = st[i] == AT_LO ? -p->mu[i] : p->mu[i];
+                if (st[f] == FREE) c[i] = 0.0, g[i] = s;
+                else c[i] = s * fabs(st[f] == AT_LO ? lo[f] : hi[f]);
+            } else {
+                c[i] = st[i] == AT_LO ? lo[i] : hi[i];
+            }
+        }
+        /* the block and its right-hand side */
+        double kmax = 0.0;
+        for (int a = 0; a < k; a++) {
+            const double *Ar = A + idx[a] * n;
+            double *Ka = K + a * k, s = -b[idx[a]];
+            for (int j = 0; j < k; j++) Ka[j] = Ar[idx[j]];
+            for (int j = 0; j < n; j++) {
+                if (pos[j] >= 0 || Ar[j] == 0.0) continue;
+                s -= Ar[j] * c[j];
+                if (g[j] != 0.0) Ka[pos[fi[j]]] += Ar[j] * g[j];
+            }
+            rhs[a] = s;
+            for (int j = 0; j < k; j++) kmax = fabs(Ka[j]) > kmax ? fabs(Ka[j]) : kmax; /* a NaN: in the LU's test */
+        }
+        int dep = k ? lu_solve(K, rhs, k, kmax) : -1;
+        if (dep == -2) return 0;
+        if (dep >= 0) { /* a row dependent on the free rows before it (a PSD A: redundant contacts) goes to a bound */
+            int i = idx[dep];
+            if (fi && fi[i] >= 0) st[i] = AT_LO;
+            else if (lo[i] > -INFINITY) st[i] = AT_LO;
+            else if (hi[i] < INFINITY) st[i] = AT_HI;
+            else return 0;
+            continue;
+        }
+        for (int a = 0; a < k; a++) x[idx[a]] = rhs[a];
+        for (int i = 0; i < n; i++)
+            if (st[i] != FREE) x[i] = g[i] != 0.0 ? c[i] + g[i] * x[fi[i]] : c[i];
+        /* the infeasible rows, and the set each would move to */
+        int ninf = 0, last = -1;
+        for (int i = 0; i < n; i++) {
+            double l = lo[i], h = hi[i], xi = x[i];
+            if (fi && fi[i] >= 0) h = p->mu[i] * fabs(x[fi[i]]), l = -h;
+            to[i] = st[i];
+            if (xi != xi) return 0;
+            if (st[i] == FREE) {
+                if (xi < l - thr) to[i] = AT_LO;
+                else if (xi > h + thr) to[i] = AT_HI;
+            } else if (l < h) { /* a row fixed by its bounds (lo = hi) takes any w */
+                const double *Ar = A + i * n;
+                double wi = b[i];
+                for (int j = 0; j < n; j++) wi += Ar[j] * x[j];
+                if (wi != wi) return 0;
+                if (st[i] == AT_LO ? wi < -thr : wi > thr) to[i] = FREE;
+            }
+            if (to[i] != st[i]) ninf++, last = i;
+        }
+        if (!ninf) return 1;
+        if (ninf < best) best = ninf, tries = SMALL_TRIES;
+        else if (tries > 0) tries--;
+        else { /* Murty's rule: the last infeasible row alone */
+            st[last] = to[last];
+            continue;
+        }
+        memcpy(st, to, (size_t)n * sizeof *st);
+    }
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* src/solvers/pivot_small.h: pivot's path for small problems -- block
+ * principal pivoting on a dense copy of A, on the stack (pivot_small.c).
+ *
+ * The problems an engine or an RL environment solves millions of times
+ * have a few to a few dozen unknowns; there the set-up of a general solve
+ * (a monitor, work arrays, a factor kept up to date across pivots) costs
+ * more than the solve itself.  The pipeline (src/core/pipeline.c) runs this
+ * first where the solver is pivot or auto and the problem is an lcp or blcp
+ * of up to LCP_SMALL_N unknowns, and takes its answer where the residual
+ * verifies it; anything else -- a singular block, no termination within
+ * its steps -- goes on to the general solve as if it had not run. */
+#ifndef LCPSOLVE_PIVOT_SMALL_H
+#define LCPSOLVE_PIVOT_SMALL_H
+
+#include "../core/problem.h"
+
+#define LCP_SMALL_N 16 /* the most unknowns the small path takes */
+#define LCP_STR_(v) #v
+#define LCP_STR(v) LCP_STR_(v) /* a macro's value as a string literal */
+
+/* Whether p is a problem the small path takes: an lcp or blcp of 1 to
+ * LCP_SMALL_N unknowns (findex rows pointing at rows without one). */
+int lcp_pivot_small_fits(const lcp_problem *p);
+
+/* Solves p (lcp_pivot_small_fits) from the index sets of start (NULL: x =
+ * 0, or the bound nearest 0) by block principal pivoting: x, and the block
+ * steps taken in *steps (at most max_steps; <= 0: the path's own cap).
+ * Returns 1 where the sets ended complementary to within thr (an absolute
+ * bound on any row's violation), 0 where it stopped short (a singular or
+ * ill-conditioned block, or the cap): x is then undefined. */
+int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps);
+
+#endif

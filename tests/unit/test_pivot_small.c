@@ -1,0 +1,304 @@
+/* tests/unit/test_pivot_small.c: pivot's small path (src/solvers/pivot_small.h):
+ * block principal pivoting on the stack for problems of up to 16 unknowns.
+ *
+ * - Random P-matrices (not symmetric: a dominant positive diagonal) of 1 to
+ *   16 unknowns: solved, residual <= 1e-12, x that of lemke (a P-matrix LCP
+ *   has one solution).
+ * - Random SPD blcps with every kind of row (lo = 0, finite box, free,
+ *   fixed lo = hi, only an upper bound): solved, x that of pivot's general
+ *   path (one solution).
+ * - Friction rows (findex): a stack of random contacts with mu 0.5, solved
+ *   to a verified residual.
+ * - Rank-deficient PSD problems (x* and w* chosen, b = w* - A x*): a block
+ *   singular to working precision drops its dependent row; where the path
+ *   says solved, the residual verifies it (it may stop short: the general
+ *   path takes those, below).
+ * - Murty's problem of 16 unknowns (exponential for Murty's least-index
+ *   rule alone): solved within the cap; from a warm start at the solution,
+ *   one step; with max_steps 1 from zero, not solved.
+ * - Through the pipeline: -s pivot and auto on a small problem take the
+ *   small path (auto's reason says so), a problem of 17 unknowns does not; a
+ *   matrix that is neither P nor PSD (lcp_CPS_2's) is solved by auto all
+ *   the same, after the small path stopped.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/pipeline.h"
+#include "core/verify.h"
+#include "solvers/pivot_small.h"
+
+static unsigned long long rng = 88172645463325252ULL;
+static double unif(void) /* [-1, 1) */
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
+}
+
+/* p from a dense A (row-major), b, and optional lo, hi, findex/mu. */
+static void make(lcp_problem *p, int n, const double *a, const double *b, const double *lo, const double *hi,
+                 const int *findex, double mu)
+{
+    double *cm = malloc((size_t)n * n * sizeof *cm);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) cm[i + n * j] = a[n * i + j];
+    lcp_problem_init(p);
+    p->kind = lo || hi || findex ? LCP_KIND_BLCP : LCP_KIND_LCP;
+    if (lcp_csr_from_dense_colmajor(&p->A, n, n, cm)) exit(2);
+    free(cm);
+    p->b = malloc((size_t)n * sizeof(double));
+    memcpy(p->b, b, (size_t)n * sizeof(double));
+    p->blen = n;
+    if (lo || hi) {
+        p->lo = malloc((size_t)n * sizeof(double));
+        p->hi = malloc((size_t)n * sizeof(double));
+        for (int i = 0; i < n; i++) p->lo[i] = lo ? lo[i] : 0.0, p->hi[i] = hi ? hi[i] : INFINITY;
+        p->lolen = p->hilen = n;
+    }
+    if (findex) {
+        p->findex = malloc((size_t)n * sizeof(int));
+        p->mu = malloc((size_t)n * sizeof(double));
+        memcpy(p->findex, findex, (size_t)n * sizeof(int));
+        p->findexlen = n;
+        for (int i = 0; i < n; i++) p->mu[i] = mu;
+        p->nmu = n;
+    }
+    p->source = lcp_strdup("test");
+    lcp_err err = {{0}};
+    if (lcp_problem_finish(p, &err)) {
+        fprintf(stderr, "make: %s\n", err.msg);
+        exit(2);
+    }
+}
+
+static double residual(const lcp_problem *p, const double *x)
+{
+    double *w = malloc((size_t)p->n * sizeof *w);
+    lcp_metrics m;
+    lcp_verify(p, x, w, &m);
+    free(w);
+    return m.residual;
+}
+
+/* The pipeline's answer with solver (and crash none where general: pivot's general path). */
+static int solve_with(const lcp_problem *p, const char *solver, int general, const double *x0, lcp_solve_out *out)
+{
+    lcp_solve_opts o;
+    lcp_solve_opts_default(&o);
+    o.solver = solver;
+    o.s.tol = 1e-12;
+    if (general) o.s.crash.mode = LCP_CRASH_NONE;
+    lcp_err e = {{0}};
+    return lcp_pipeline_solve(p, &o, x0, x0 ? p->n : 0, NULL, out, &e);
+}
+
+static double maxdiff(const double *x, const double *y, int n)
+{
+    double d = 0, s = 1;
+    for (int i = 0; i < n; i++) d = fmax(d, fabs(x[i] - y[i])), s = fmax(s, fabs(y[i]));
+    return d / s;
+}
+
+static void random_p(void)
+{
+    int solved = 0, tries = 0, same = 0, exact = 0;
+    for (int n = 1; n <= LCP_SMALL_N; n++)
+        for (int t = 0; t < 12; t++, tries++) {
+            double a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], x[LCP_SMALL_N];
+            for (int i = 0; i < n; i++) {
+                b[i] = unif();
+                for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * unif() : unif();
+            }
+            lcp_problem p;
+            make(&p, n, a, b, NULL, NULL, NULL, 0);
+            int steps = 0;
+            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps)) {
+                solved++;
+                exact += residual(&p, x) <= 1e-12;
+                lcp_solve_out l;
+                if (!solve_with(&p, "lemke", 0, NULL, &l) && l.status == LCP_SOLVED) same += maxdiff(x, l.x, n) <= 1e-9;
+                lcp_solve_out_free(&l);
+            }
+            lcp_problem_free(&p);
+        }
+    printf("random P-matrices: %d of %d solved, %d to 1e-12, %d as lemke\n", solved, tries, exact, same);
+    CHECK(solved == tries && exact == tries && same == tries);
+}
+
+static void random_box(void)
+{
+    int solved = 0, tries = 0, same = 0;
+    for (int n = 2; n <= LCP_SMALL_N; n += 2)
+        for (int t = 0; t < 10; t++, tries++) {
+            double g[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], lo[LCP_SMALL_N],
+                hi[LCP_SMALL_N], x[LCP_SMALL_N];
+            for (int i = 0; i < n * n; i++) g[i] = unif();
+            for (int i = 0; i < n; i++) {
+                b[i] = 2 * unif();
+                for (int j = 0; j < n; j++) {
+                    double s = i == j ? 0.1 : 0.0;
+                    for (int k = 0; k < n; k++) s += g[n * i + k] * g[n * j + k];
+                    a[n * i + j] = s;
+                }
+                switch (i % 5) { /* every kind of row */
+                case 0: lo[i] = 0, hi[i] = INFINITY; break;
+                case 1: lo[i] = -0.3, hi[i] = 0.4; break;
+                case 2: lo[i] = -INFINITY, hi[i] = INFINITY; break;
+                case 3: lo[i] = hi[i] = 0.2; break;
+                default: lo[i] = -INFINITY, hi[i] = 0.1; break;
+                }
+            }
+            lcp_problem p;
+            make(&p, n, a, b, lo, hi, NULL, 0);
+            int steps = 0;
+            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) <= 1e-12) {
+                solved++;
+                lcp_solve_out g2;
+                if (!solve_with(&p, "pivot", 1, NULL, &g2) && g2.status == LCP_SOLVED) same += maxdiff(x, g2.x, n) <= 1e-8;
+                lcp_solve_out_free(&g2);
+            }
+            lcp_problem_free(&p);
+        }
+    printf("random SPD boxes: %d of %d solved, %d as pivot's general path\n", solved, tries, same);
+    CHECK(solved == tries && same == tries);
+}
+
+static void friction(void)
+{
+    int solved = 0, tries = 0;
+    for (int c = 1; c <= LCP_SMALL_N / 3; c++)
+        for (int t = 0; t < 10; t++, tries++) {
+            int n = 3 * c, fi[LCP_SMALL_N];
+            double g[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], x[LCP_SMALL_N];
+            for (int i = 0; i < n * n; i++) g[i] = unif();
+            for (int i = 0; i < n; i++) {
+                fi[i] = i % 3 ? i - i % 3 : -1;
+                b[i] = i % 3 ? 0.5 * unif() : -fabs(unif()) - 0.1; /* each contact pressed */
+                for (int j = 0; j < n; j++) {
+                    double s = i == j ? 0.05 : 0.0;
+                    for (int k = 0; k < n; k++) s += g[n * i + k] * g[n * j + k];
+                    a[n * i + j] = s;
+                }
+            }
+            double lo[LCP_SMALL_N], hi[LCP_SMALL_N];
+            for (int i = 0; i < n; i++) lo[i] = 0, hi[i] = INFINITY;
+            lcp_problem p;
+            make(&p, n, a, b, lo, hi, fi, 0.5);
+            int steps = 0;
+            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) <= 1e-10) solved++;
+            lcp_problem_free(&p);
+        }
+    printf("friction rows (findex, mu 0.5): %d of %d solved\n", solved, tries);
+    CHECK(solved >= tries * 9 / 10);
+}
+
+static void rank_deficient(void)
+{
+    int said = 0, verified = 0, tries = 0, pipeline = 0;
+    for (int n = 2; n <= LCP_SMALL_N; n += 2)
+        for (int t = 0; t < 10; t++, tries++) {
+            int m = n / 2; /* A = J J', rank n / 2 */
+            double j[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], xs[LCP_SMALL_N],
+                x[LCP_SMALL_N];
+            for (int i = 0; i < n * m; i++) j[i] = unif();
+            for (int i = 0; i < n; i++) {
+                xs[i] = i % 2 ? fabs(unif()) : 0.0;
+                for (int k = 0; k < n; k++) {
+                    double s = 0;
+                    for (int l = 0; l < m; l++) s += j[m * i + l] * j[m * k + l];
+                    a[n * i + k] = s;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) s += a[n * i + k] * xs[k];
+                b[i] = (i % 2 ? 0.0 : fabs(unif())) - s; /* w* = b + A x* complementary to x* */
+            }
+            lcp_problem p;
+            make(&p, n, a, b, NULL, NULL, NULL, 0);
+            int steps = 0;
+            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps)) said++, verified += residual(&p, x) <= 1e-10;
+            lcp_solve_out o;
+            if (!solve_with(&p, "auto", 0, NULL, &o)) pipeline += o.status == LCP_SOLVED;
+            lcp_solve_out_free(&o);
+            lcp_problem_free(&p);
+        }
+    printf("rank-deficient PSD: the small path solved %d of %d (%d verified), the pipeline %d\n", said, tries, verified,
+           pipeline);
+    CHECK(said >= tries / 2 && verified == said && pipeline == tries);
+    /* lcp_CPS_1 (Cottle, Pang and Stone, remark 4.1.14): A = [1 1; 1 1], b = -1: x_1 + x_2 = 1 */
+    double a[4] = {1, 1, 1, 1}, b[2] = {-1, -1}, x[2];
+    lcp_problem p;
+    make(&p, 2, a, b, NULL, NULL, NULL, 0);
+    int steps = 0;
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && fabs(x[0] + x[1] - 1) < 1e-15 && x[0] >= 0 && x[1] >= 0);
+    lcp_problem_free(&p);
+}
+
+static void murty_and_starts(void)
+{
+    enum { N = LCP_SMALL_N };
+    double a[N * N], b[N], x[N], x2[N];
+    for (int i = 0; i < N; i++) {
+        b[i] = -1;
+        for (int j = 0; j < N; j++) a[N * i + j] = i == j ? 1 : j < i ? 2 : 0;
+    }
+    lcp_problem p;
+    make(&p, N, a, b, NULL, NULL, NULL, 0);
+    int steps = 0, warm = 0, one = 0;
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) == 0 && fabs(x[0] - 1) == 0);
+    CHECK(steps <= 3 * N + 6);
+    CHECK(lcp_pivot_small(&p, x, 1e-14, 0, x2, &warm) && warm == 1 && maxdiff(x2, x, N) == 0);
+    CHECK(!lcp_pivot_small(&p, NULL, 1e-14, 1, x2, &one) && one == 1);
+    printf("Murty's problem, n = %d: %d steps; from the solution %d\n", N, steps, warm);
+    lcp_problem_free(&p);
+}
+
+static void pipeline(void)
+{
+    double a[17 * 17], b[17];
+    for (int n = 16; n <= 17; n++) {
+        for (int i = 0; i < n; i++) {
+            b[i] = unif();
+            for (int j = 0; j < n; j++) a[n * i + j] = i == j ? 4.0 : 1.0 / (2 + i + j);
+        }
+        lcp_problem p;
+        make(&p, n, a, b, NULL, NULL, NULL, 0);
+        lcp_solve_out o, q;
+        CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED);
+        CHECK(solve_with(&p, "pivot", 0, NULL, &q) == 0 && q.status == LCP_SOLVED && !strcmp(q.solver->name, "pivot"));
+        int small = strstr(o.auto_reason, "small path") != NULL;
+        CHECK(n == 16 ? small && !strcmp(o.solver->name, "pivot") && o.iterations == q.iterations : !small);
+        CHECK(maxdiff(o.x, q.x, n) <= 1e-10);
+        lcp_solve_out_free(&o);
+        lcp_solve_out_free(&q);
+        lcp_problem_free(&p);
+    }
+    /* lcp_CPS_2 (Cottle, Pang and Stone, example 4.4.7): neither P nor PSD -- the small path stops, auto solves */
+    double c[9] = {0, 2, -1, -1, 0, 1, 2, -2, 0}, bc[3] = {-3, 6, -1}, x[3];
+    lcp_problem p;
+    make(&p, 3, c, bc, NULL, NULL, NULL, 0);
+    int steps = 0;
+    int said = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps);
+    CHECK(!said || residual(&p, x) <= 1e-12);
+    lcp_solve_out o;
+    CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED && o.m.residual <= 1e-12);
+    printf("lcp_CPS_2: the small path %s; auto: %s\n", said ? "solved it" : "stopped", o.solver->name);
+    lcp_solve_out_free(&o);
+    lcp_problem_free(&p);
+}
+
+int main(void)
+{
+    random_p();
+    random_box();
+    friction();
+    rank_deficient();
+    murty_and_starts();
+    pipeline();
+    printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped);
+    return check_failed ? 1 : 0;
+}
