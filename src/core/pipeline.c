@@ -483,6 +483,37 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
     return 0;
 }
 
+static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
+                      lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err);
+
+/* auto on a small lcp the small path did not solve (A neither P nor
+ * positive semidefinite, as a bimatrix game's or a copositive one's): lemke,
+ * exact on any lcp (a solution or a ray), before the model's choice, which
+ * on so small a problem costs more than lemke's pivots.  1: solved (r holds
+ * it); else r as before and the choice goes on. */
+static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
+{
+    lcp_solve_opts lo = *o;
+    lo.solver = "lemke";
+    lo.auto_given = NULL;
+    lo.auto_made = NULL;
+    lcp_err e = {{0}};
+    if (solve_once(p, &lo, x0, n0, NULL, NULL, r, &e) || r->status != LCP_SOLVED) {
+        lcp_solve_out_free(r);
+        memset(r, 0, offsetof(lcp_solve_out, message));
+        r->message[0] = '\0';
+        r->status = LCP_INPUT_ERROR;
+        r->precond = "none";
+        r->components = 1;
+        return 0;
+    }
+    copy_text(r->auto_reason, sizeof r->auto_reason,
+              "lemke: a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns that pivot's small path did not solve "
+              "(A neither P nor positive semidefinite), before any choice");
+    copy_text(r->choice, sizeof r->choice, r->auto_reason);
+    return 1;
+}
+
 /* The small path (src/solvers/pivot_small.h): an lcp or blcp of up to
  * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack before
  * any choice or set-up, where nothing asks for the general run (a trace,
@@ -515,7 +546,7 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         (lcp_verify_b(p, x, w, bscale, &m), !(m.residual <= tol))) {
         free(x);
         free(w);
-        return 0;
+        return !named && p->kind == LCP_KIND_LCP && small_lemke(p, o, x0, n0, r);
     }
     r->status = LCP_SOLVED;
     r->iterations = steps;
@@ -537,9 +568,6 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
     if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &m, NULL, NULL);
     return 1;
 }
-
-static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
-                      lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err);
 
 int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
                               const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)

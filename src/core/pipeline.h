@@ -5,7 +5,8 @@
  * problem through lcp_pipeline_solve(), which does, once and in this order:
  *
  *   the small path (an lcp or blcp of up to 16 unknowns, solver pivot or
- *   auto: src/solvers/pivot_small.h; its answer verified, else the rest)
+ *   auto: src/solvers/pivot_small.h; its answer verified, else -- auto on
+ *   an lcp -- lemke, else the rest)
  *   -> validate (the problem as given, its warm start and covering vector)
  *   -> cone conversion (--cone pyramid:K)
  *   -> regularisation (--reg EPS, on a copy: the problem given is not changed)

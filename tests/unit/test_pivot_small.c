@@ -18,8 +18,8 @@
  *   one step; with max_steps 1 from zero, not solved.
  * - Through the pipeline: -s pivot and auto on a small problem take the
  *   small path (auto's reason says so), a problem of 17 unknowns does not; a
- *   matrix that is neither P nor PSD (lcp_CPS_2's) is solved by auto all
- *   the same, after the small path stopped.
+ *   matrix that is neither P nor PSD (lcp_CPS_2's) stops the small path,
+ *   and auto solves it by lemke before any choice.
  */
 #include <math.h>
 #include <stdio.h>
@@ -286,6 +286,7 @@ static void pipeline(void)
     CHECK(!said || residual(&p, x) <= 1e-12);
     lcp_solve_out o;
     CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED && o.m.residual <= 1e-12);
+    CHECK(!said && !strcmp(o.solver->name, "lemke") && strstr(o.auto_reason, "did not solve") != NULL);
     printf("lcp_CPS_2: the small path %s; auto: %s\n", said ? "solved it" : "stopped", o.solver->name);
     lcp_solve_out_free(&o);
     lcp_problem_free(&p);
