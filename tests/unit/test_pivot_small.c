@@ -16,6 +16,8 @@
  * - Murty's problem of 16 unknowns (exponential for Murty's least-index
  *   rule alone): solved within the cap; from a warm start at the solution,
  *   one step; with max_steps 1 from zero, not solved.
+ * - Hostile values (NaN, infinities, 1e300): no crash, and what the path
+ *   says solved verifies.
  * - Through the pipeline: -s pivot and auto on a small problem take the
  *   small path (auto's reason says so), a problem of 17 unknowns does not; a
  *   matrix that is neither P nor PSD (lcp_CPS_2's) stops the small path,
@@ -292,6 +294,64 @@ static void pipeline(void)
     lcp_problem_free(&p);
 }
 
+/* Hostile values (NaN, infinities, 1e300, 1e-300, zeros, findex on any row): no crash, no read out of
+ * bounds (the sanitizer tier runs this), and an answer said solved verifies to its threshold's order. */
+static void hostile(void)
+{
+    const double vals[] = {0.0, 1.0, -1.0, 1e300, -1e300, 1e-300, NAN, INFINITY, -INFINITY, 0.5};
+    int said = 0, bad = 0, runs = 0;
+    for (int t = 0; t < 400; t++, runs++) {
+        int n = 1 + (int)((unif() + 1) * 0.5 * LCP_SMALL_N) % LCP_SMALL_N, fi[LCP_SMALL_N];
+        double a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N], x[LCP_SMALL_N];
+        for (int i = 0; i < n * n; i++) a[i] = unif() < 0.6 ? unif() : vals[(int)((unif() + 1) * 5) % 10];
+        for (int i = 0; i < n; i++) {
+            a[n * i + i] = fabs(a[n * i + i]) + (t % 3 ? 1.0 : 0.0);
+            b[i] = unif() < 0.8 ? unif() : vals[(int)((unif() + 1) * 5) % 10];
+            lo[i] = unif() < 0.5 ? 0.0 : -fabs(unif());
+            hi[i] = unif() < 0.5 ? INFINITY : lo[i] + fabs(unif());
+            fi[i] = i > 0 && unif() < 0.3 ? (int)((unif() + 1) * 0.5 * i) % i : -1;
+        }
+        for (int i = 0; i < n; i++)
+            if (fi[i] >= 0 && fi[fi[i]] >= 0) fi[i] = -1;
+        lcp_problem p;
+        lcp_problem_init(&p);
+        p.kind = t % 2 ? LCP_KIND_BLCP : LCP_KIND_LCP;
+        double *cm = malloc((size_t)n * n * sizeof *cm);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) cm[i + n * j] = a[n * i + j];
+        if (lcp_csr_from_dense_colmajor(&p.A, n, n, cm)) exit(2);
+        free(cm);
+        p.b = malloc((size_t)n * sizeof(double));
+        memcpy(p.b, b, (size_t)n * sizeof(double));
+        p.blen = n;
+        if (t % 2) {
+            p.lo = malloc((size_t)n * sizeof(double));
+            p.hi = malloc((size_t)n * sizeof(double));
+            memcpy(p.lo, lo, (size_t)n * sizeof(double));
+            memcpy(p.hi, hi, (size_t)n * sizeof(double));
+            p.lolen = p.hilen = n;
+            if (t % 4 == 1) {
+                p.findex = malloc((size_t)n * sizeof(int));
+                p.mu = malloc((size_t)n * sizeof(double));
+                memcpy(p.findex, fi, (size_t)n * sizeof(int));
+                for (int i = 0; i < n; i++) p.mu[i] = 0.5;
+                p.findexlen = p.nmu = n;
+            }
+        }
+        p.source = lcp_strdup("hostile");
+        lcp_err e = {{0}};
+        int steps = 0;
+        if (!lcp_problem_finish(&p, &e) && lcp_pivot_small_fits(&p) && lcp_pivot_small(&p, NULL, 1e-12, 0, x, &steps)) {
+            said++;
+            double r = residual(&p, x);
+            bad += !(r <= 1e-6);
+        }
+        lcp_problem_free(&p);
+    }
+    printf("hostile values: %d runs, %d said solved, %d of those above 1e-6\n", runs, said, bad);
+    CHECK(said > 0 && bad == 0);
+}
+
 int main(void)
 {
     random_p();
@@ -300,6 +360,7 @@ int main(void)
     rank_deficient();
     murty_and_starts();
     pipeline();
+    hostile();
     printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped);
     return check_failed ? 1 : 0;
 }
