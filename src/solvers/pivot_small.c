@@ -24,10 +24,12 @@
  * the block (A_Fi (-+mu_i) added to column f), else a constant.  Rows
  * whose findex row has one itself are not taken (lcp_pivot_small_fits).
  *
- * The block is formed afresh each step, O(|F|^3): for up to LCP_SMALL_N
- * unknowns that costs less than keeping a factor up to date (pivot's
- * general path), and the whole solve lives in a few kilobytes of stack:
- * no allocation, no monitor.  A singular block (a pivot below SMALL_PIVOT
+ * The block is formed afresh each step from the free rows' stored entries
+ * of A (no dense copy of A: a sparse row costs its entries) and factored,
+ * O(|F|^3) at most -- less on a banded block, whose zero multipliers skip
+ * their updates: for up to LCP_SMALL_N unknowns that costs less than
+ * keeping a factor up to date (pivot's general path), and the whole solve
+ * lives in a few kilobytes of stack: no allocation, no monitor.  A singular block (a pivot below SMALL_PIVOT
  * of the block's largest entry: a rank-deficient A, as a stack of boxes
  * makes), NaN, or no end within the cap returns 0, and the caller solves
  * the problem the general way. */
@@ -97,19 +99,22 @@ static int lu_solve(double *K, double *rhs, int k, double kmax)
     return -1;
 }
 
+/* w_i = b_i + A_i x over row i's stored entries */
+static inline double row_w(const int *ap, const int *aj, const double *ax, const double *b, const double *x, int i)
+{
+    double w = b[i];
+    for (int e = ap[i]; e < ap[i + 1]; e++) w += ax[e] * x[aj[e]];
+    return w;
+}
+
 int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
 {
     enum { N = LCP_SMALL_N };
-    const int n = p->n;
-    const int *fi = p->findex;
-    const double *b = p->b;
-    double A[N * N], K[N * N], rhs[N], c[N], g[N], lo[N], hi[N];
+    const int n = p->n, *ap = p->A.p, *aj = p->A.j, *fi = p->findex;
+    const double *ax = p->A.x, *b = p->b;
+    double K[N * N], rhs[N], c[N], g[N], lo[N], hi[N];
     int st[N], to[N], idx[N], pos[N];
     *steps = 0;
-    /* A dense, row-major with stride n */
-    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
-    for (int i = 0; i < n; i++)
-        for (int e = p->A.p[i]; e < p->A.p[i + 1]; e++) A[i * n + p->A.j[e]] += p->A.x[e];
     /* the static bounds; a friction row's are -+mu_i |x_f|, formed where used */
     for (int i = 0; i < n; i++) {
         int fr = fi && fi[i] >= 0;
@@ -123,8 +128,7 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
         for (int i = 0; i < n; i++) c[i] = st[i] == AT_LO ? lo[i] : st[i] == AT_HI ? hi[i] : 0.0;
         for (int i = 0; i < n; i++) {
             if (st[i] == FREE || lo[i] == hi[i] || (fi && fi[i] >= 0)) continue;
-            double wi = b[i];
-            for (int j = 0; j < n; j++) wi += A[i * n + j] * c[j];
+            double wi = row_w(ap, aj, ax, b, c, i);
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
     }
@@ -146,20 +150,24 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
                 c[i] = st[i] == AT_LO ? lo[i] : hi[i];
             }
         }
-        /* the block and its right-hand side */
-        double kmax = 0.0;
+        /* the block and its right-hand side, from the free rows' stored entries */
+        memset(K, 0, (size_t)k * (size_t)k * sizeof *K);
         for (int a = 0; a < k; a++) {
-            const double *Ar = A + idx[a] * n;
-            double *Ka = K + a * k, s = -b[idx[a]];
-            for (int j = 0; j < k; j++) Ka[j] = Ar[idx[j]];
-            for (int j = 0; j < n; j++) {
-                if (pos[j] >= 0 || Ar[j] == 0.0) continue;
-                s -= Ar[j] * c[j];
-                if (g[j] != 0.0) Ka[pos[fi[j]]] += Ar[j] * g[j];
+            int i = idx[a];
+            double *Ka = K + a * k, s = -b[i];
+            for (int e = ap[i]; e < ap[i + 1]; e++) {
+                int j = aj[e];
+                if (pos[j] >= 0) {
+                    Ka[pos[j]] += ax[e];
+                } else {
+                    s -= ax[e] * c[j];
+                    if (g[j] != 0.0) Ka[pos[fi[j]]] += ax[e] * g[j];
+                }
             }
             rhs[a] = s;
-            for (int j = 0; j < k; j++) kmax = fabs(Ka[j]) > kmax ? fabs(Ka[j]) : kmax; /* a NaN: in the LU's test */
         }
+        double kmax = 0.0;
+        for (int e = 0; e < k * k; e++) kmax = fabs(K[e]) > kmax ? fabs(K[e]) : kmax; /* a NaN: in the LU's test */
         int dep = k ? lu_solve(K, rhs, k, kmax) : -1;
         if (dep == -2) return 0;
         if (dep >= 0) { /* a row dependent on the free rows before it (a PSD A: redundant contacts) goes to a bound */
@@ -184,9 +192,7 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
                 if (xi < l - thr) to[i] = AT_LO;
                 else if (xi > h + thr) to[i] = AT_HI;
             } else if (l < h) { /* a row fixed by its bounds (lo = hi) takes any w */
-                const double *Ar = A + i * n;
-                double wi = b[i];
-                for (int j = 0; j < n; j++) wi += Ar[j] * x[j];
+                double wi = row_w(ap, aj, ax, b, x, i);
                 if (wi != wi) return 0;
                 if (st[i] == AT_LO ? wi < -thr : wi > thr) to[i] = FREE;
             }

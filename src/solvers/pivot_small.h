@@ -1,5 +1,5 @@
 /* src/solvers/pivot_small.h: pivot's path for small problems -- block
- * principal pivoting on a dense copy of A, on the stack (pivot_small.c).
+ * principal pivoting, its blocks dense on the stack (pivot_small.c).
  *
  * The problems an engine or an RL environment solves millions of times
  * have a few to a few dozen unknowns; there the set-up of a general solve
