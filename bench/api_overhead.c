@@ -8,6 +8,8 @@
  *   alone   the solver itself on the problem as read: a monitor and
  *           solver->solve(), as the pipeline calls it (the residual checks
  *           of its iterations included: they are the solver's iterations);
+ *           pivot on a problem its small path takes: that path alone
+ *           (lcp_pivot_small, src/solvers/pivot_small.h);
  *   lcps    lcps_solve() on the same problem and settings (the pipeline:
  *           checks, the choice, decomposition test, solve, best iterate,
  *           verification, the answer copied out), a handle kept across
@@ -20,6 +22,7 @@
  * timed (the first meets the caches the child left). */
 #include <lcpsolve.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@
 #endif
 
 #include "io/io.h"
+#include "solvers/pivot_small.h"
 #include "solvers/solver.h"
 #include "median.h"
 
@@ -38,6 +42,12 @@
 /* The solver alone, as the pipeline runs it (from zero). */
 static double alone(const lcp_problem *p, const lcp_solver *sv, double *x)
 {
+    if (!strcmp(sv->name, "pivot") && lcp_pivot_small_fits(p)) { /* its small path, the threshold the pipeline's */
+        double t0 = lcp_now(), bmax = 1.0;
+        for (int i = 0; i < p->n; i++) bmax = fabs(p->b[i]) > bmax ? fabs(p->b[i]) : bmax;
+        int steps = 0, ok = lcp_pivot_small(p, NULL, 1e-11 * bmax, 0, x, &steps);
+        return ok ? lcp_now() - t0 : -1;
+    }
     lcp_settings s;
     lcp_settings_default(&s);
     lcp_monitor mon;
