@@ -3,6 +3,7 @@
 
 
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -525,16 +526,21 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
  * run.  A callback that wants no rows (a signal's stop, a recorder of the
  * residuals checked) sees the answer's check once.  1: r holds the verified
  * answer. */
+static const lcp_solver *small_pivot; /* the registry's pivot, found once */
+static pthread_once_t small_pivot_once = PTHREAD_ONCE_INIT;
+static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
+
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
-    static const lcp_solver *pivot; /* the registry's entry, found once (a benign race: the same pointer) */
     int named = !strcmp(o->solver, "pivot");
     if ((!named && strcmp(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace || o->cover || o->order_named ||
         o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows || o->s.crash.mode != LCP_CRASH_AUTO ||
         strcmp(o->precond, "none") || lcp_procs > 1 || !p || p->reg > 0 || (x0 && n0 != p->n) ||
         !lcp_pivot_small_fits(p))
         return 0;
-    if (!pivot && !(pivot = lcp_solver_find("pivot"))) return 0;
+    pthread_once(&small_pivot_once, small_pivot_find);
+    const lcp_solver *pivot = small_pivot;
+    if (!pivot) return 0;
     double t0 = lcp_now(), start[LCP_SMALL_N], bscale = lcp_verify_bscale(p), tol = o->s.tol;
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
     /* a row's violation allowed: well inside the tolerance of the residual (docs/contract.md), not below rounding */
