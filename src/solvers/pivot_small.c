@@ -29,10 +29,20 @@
  * O(|F|^3) at most -- less on a banded block, whose zero multipliers skip
  * their updates: for up to LCP_SMALL_N unknowns that costs less than
  * keeping a factor up to date (pivot's general path), and the whole solve
- * lives in a few kilobytes of stack: no allocation, no monitor.  A singular block (a pivot below SMALL_PIVOT
- * of the block's largest entry: a rank-deficient A, as a stack of boxes
- * makes), NaN, or no end within the cap returns 0, and the caller solves
- * the problem the general way. */
+ * lives in a few kilobytes of stack: no allocation, no monitor.
+ *
+ * A rank-deficient block (a stack of boxes: four contacts a face, three of
+ * them enough): the LU skips each column with no pivot above SMALL_PIVOT
+ * of the block's largest entry left in its rows (it depends on the columns
+ * before it), and those rows go to a bound, all of them after one
+ * factorisation; the next step solves the block of the rest (a pyramid of
+ * 16 rows: 2 steps).  The start: from a warm start, its sets; else each row
+ * at the bound nearest 0 (0 for an lcp) unless w there does not hold it
+ * at that bound (w_i <= 0 at a lower bound): then free -- a column of
+ * resting spheres, whose b_i = 0 above the ground contact, is solved in
+ * one step instead of a step a contact.  NaN, a free row without bounds
+ * that depends on the others, or no end within 3 n + 6 steps returns 0,
+ * and the caller solves the problem the general way. */
 #include "pivot_small.h"
 
 #include <math.h>
@@ -58,45 +68,55 @@ int lcp_pivot_small_fits(const lcp_problem *p)
 }
 
 /* K (k x k, row-major) = L U with partial pivoting, applied to rhs as it
- * goes, then U y = rhs: the solution in rhs, and -1.  Where column c has
- * no pivot above SMALL_PIVOT kmax (it depends on the columns before it):
- * c, or -2 for a NaN. */
-static int lu_solve(double *K, double *rhs, int k, double kmax)
+ * goes, then U y = rhs: the solution in rhs, and 0.  A column with no
+ * pivot above SMALL_PIVOT kmax left in its rows depends on the columns
+ * before it: it is skipped (no elimination, the next column takes its pivot
+ * row), and the count of such columns is returned, their positions in
+ * dep[] (rhs then undefined): all of a rank-deficient block's dependent
+ * columns from one factorisation.  -2 for a NaN. */
+static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep)
 {
     double floor = SMALL_PIVOT * kmax;
     if (kmax != kmax) return -2;
+    int r0 = 0, nd = 0; /* the next pivot row; the dependent columns */
     for (int c = 0; c < k; c++) {
-        int pr = c;
-        double big = fabs(K[c * k + c]);
-        for (int r = c + 1; r < k; r++)
+        int pr = r0;
+        double big = r0 < k ? fabs(K[r0 * k + c]) : 0.0;
+        for (int r = r0 + 1; r < k; r++)
             if (fabs(K[r * k + c]) > big) big = fabs(K[r * k + c]), pr = r;
-        if (!(big > floor)) return big == big ? c : -2;
-        if (pr != c) {
+        if (big != big) return -2;
+        if (!(big > floor)) {
+            dep[nd++] = c;
+            continue;
+        }
+        if (pr != r0) {
             for (int j = c; j < k; j++) {
-                double t = K[c * k + j];
-                K[c * k + j] = K[pr * k + j];
+                double t = K[r0 * k + j];
+                K[r0 * k + j] = K[pr * k + j];
                 K[pr * k + j] = t;
             }
-            double t = rhs[c];
-            rhs[c] = rhs[pr];
+            double t = rhs[r0];
+            rhs[r0] = rhs[pr];
             rhs[pr] = t;
         }
-        const double *Kc = K + c * k;
+        const double *Kc = K + r0 * k;
         double inv = 1.0 / Kc[c];
-        for (int r = c + 1; r < k; r++) {
+        for (int r = r0 + 1; r < k; r++) {
             double *Kr = K + r * k, l = Kr[c] * inv;
             if (l == 0.0) continue;
             for (int j = c + 1; j < k; j++) Kr[j] -= l * Kc[j];
-            rhs[r] -= l * rhs[c];
+            rhs[r] -= l * rhs[r0];
         }
+        r0++;
     }
+    if (nd) return nd;
     for (int a = k - 1; a >= 0; a--) {
         const double *Ka = K + a * k;
         double s = rhs[a];
         for (int j = a + 1; j < k; j++) s -= Ka[j] * rhs[j];
         rhs[a] = s / Ka[a];
     }
-    return -1;
+    return 0;
 }
 
 /* w_i = b_i + A_i x over row i's stored entries */
@@ -113,7 +133,7 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
     const int n = p->n, *ap = p->A.p, *aj = p->A.j, *fi = p->findex;
     const double *ax = p->A.x, *b = p->b;
     double K[N * N], rhs[N], c[N], g[N], lo[N], hi[N];
-    int st[N], to[N], idx[N], pos[N];
+    int st[N], to[N], idx[N], pos[N], dep[N];
     *steps = 0;
     /* the static bounds; a friction row's are -+mu_i |x_f|, formed where used */
     for (int i = 0; i < n; i++) {
@@ -168,14 +188,16 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
         }
         double kmax = 0.0;
         for (int e = 0; e < k * k; e++) kmax = fabs(K[e]) > kmax ? fabs(K[e]) : kmax; /* a NaN: in the LU's test */
-        int dep = k ? lu_solve(K, rhs, k, kmax) : -1;
-        if (dep == -2) return 0;
-        if (dep >= 0) { /* a row dependent on the free rows before it (a PSD A: redundant contacts) goes to a bound */
-            int i = idx[dep];
-            if (fi && fi[i] >= 0) st[i] = AT_LO;
-            else if (lo[i] > -INFINITY) st[i] = AT_LO;
-            else if (hi[i] < INFINITY) st[i] = AT_HI;
-            else return 0;
+        int nd = k ? lu_solve(K, rhs, k, kmax, dep) : 0;
+        if (nd < 0) return 0;
+        if (nd > 0) { /* rows dependent on the free rows before them (a PSD A: redundant contacts) go to a bound */
+            for (int d = 0; d < nd; d++) {
+                int i = idx[dep[d]];
+                if (fi && fi[i] >= 0) st[i] = AT_LO;
+                else if (lo[i] > -INFINITY) st[i] = AT_LO;
+                else if (hi[i] < INFINITY) st[i] = AT_HI;
+                else return 0;
+            }
             continue;
         }
         for (int a = 0; a < k; a++) x[idx[a]] = rhs[a];

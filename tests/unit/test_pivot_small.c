@@ -10,9 +10,10 @@
  * - Friction rows (findex): a stack of random contacts with mu 0.5, solved
  *   to a verified residual.
  * - Rank-deficient PSD problems (x* and w* chosen, b = w* - A x*): a block
- *   singular to working precision drops its dependent row; where the path
- *   says solved, the residual verifies it (it may stop short: the general
- *   path takes those, below).
+ *   singular to working precision sends its dependent rows to a bound;
+ *   where the path says solved, the residual verifies it (it may stop
+ *   short: the general path takes those, below); a pyramid of boxes (16
+ *   rows, four contacts a face) in at most 3 steps.
  * - Murty's problem of 16 unknowns (exponential for Murty's least-index
  *   rule alone): solved within the cap; from a warm start at the solution,
  *   one step; with max_steps 1 from zero, not solved.
@@ -31,6 +32,7 @@
 #include "check.h"
 #include "core/pipeline.h"
 #include "core/verify.h"
+#include "scenes/scenes.h"
 #include "solvers/pivot_small.h"
 
 static unsigned long long rng = 88172645463325252ULL;
@@ -231,6 +233,18 @@ static void rank_deficient(void)
     printf("rank-deficient PSD: the small path solved %d of %d (%d verified), the pipeline %d\n", said, tries, verified,
            pipeline);
     CHECK(said >= tries / 2 && verified == said && pipeline == tries);
+    /* a pyramid of boxes (16 rows, four contacts a face: rank-deficient): every dependent row found by one
+     * factorisation, so two steps */
+    const char *pyr[] = {"base", "2", NULL};
+    lcp_problem g;
+    lcp_err ge = {{0}};
+    lcp_problem_init(&g);
+    CHECK(lcp_generate_problem("pyramid", pyr, &g, &ge) == 0 && g.n == 16);
+    double xg[LCP_SMALL_N];
+    int gsteps = 0;
+    CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, xg, &gsteps) && gsteps <= 3 && residual(&g, xg) <= 1e-12);
+    printf("pyramid of boxes, base 2 (n = %d): %d steps\n", g.n, gsteps);
+    lcp_problem_free(&g);
     /* lcp_CPS_1 (Cottle, Pang and Stone, remark 4.1.14): A = [1 1; 1 1], b = -1: x_1 + x_2 = 1 */
     double a[4] = {1, 1, 1, 1}, b[2] = {-1, -1}, x[2];
     lcp_problem p;
