@@ -41,7 +41,7 @@
  * at that bound (w_i <= 0 at a lower bound): then free -- a column of
  * resting spheres, whose b_i = 0 above the ground contact, is solved in
  * one step instead of a step a contact.  NaN, a free row without bounds
- * that depends on the others, or no end within 3 n + 6 steps returns 0,
+ * that depends on the others, or no end within 2 n + 4 steps returns 0,
  * and the caller solves the problem the general way. */
 #include "pivot_small.h"
 
@@ -152,7 +152,7 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
     }
-    int best = n + 1, tries = SMALL_TRIES, cap = max_steps > 0 && max_steps < 3 * n + 6 ? max_steps : 3 * n + 6;
+    int best = n + 1, tries = SMALL_TRIES, cap = max_steps > 0 && max_steps < 2 * n + 4 ? max_steps : 2 * n + 4;
     while (*steps < cap) {
         ++*steps;
         int k = 0;

@@ -266,7 +266,7 @@ static void murty_and_starts(void)
     make(&p, N, a, b, NULL, NULL, NULL, 0);
     int steps = 0, warm = 0, one = 0;
     CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) == 0 && fabs(x[0] - 1) == 0);
-    CHECK(steps <= 3 * N + 6);
+    CHECK(steps <= 2 * N + 4);
     CHECK(lcp_pivot_small(&p, x, 1e-14, 0, x2, &warm) && warm == 1 && maxdiff(x2, x, N) == 0);
     CHECK(!lcp_pivot_small(&p, NULL, 1e-14, 1, x2, &one) && one == 1);
     printf("Murty's problem, n = %d: %d steps; from the solution %d\n", N, steps, warm);
