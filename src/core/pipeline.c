@@ -487,6 +487,16 @@ static int stage_answer(solve_state *S, const lcp_solve_opts *o, lcp_status stat
 static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
                       lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err);
 
+/* r as a solve starts it: cleared, not the 3 KB of texts after message (emptied) */
+static void out_clear(lcp_solve_out *r)
+{
+    memset(r, 0, offsetof(lcp_solve_out, message));
+    r->message[0] = r->choice[0] = r->auto_reason[0] = r->auto_predicted[0] = '\0';
+    r->status = LCP_INPUT_ERROR;
+    r->precond = "none";
+    r->components = 1;
+}
+
 /* auto on a small lcp the small path did not solve (A neither P nor
  * positive semidefinite, as a bimatrix game's or a copositive one's): lemke,
  * exact on any lcp (a solution or a ray), before the model's choice, which
@@ -501,11 +511,7 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
     lcp_err e = {{0}};
     if (solve_once(p, &lo, x0, n0, NULL, NULL, r, &e) || r->status != LCP_SOLVED) {
         lcp_solve_out_free(r);
-        memset(r, 0, offsetof(lcp_solve_out, message));
-        r->message[0] = '\0';
-        r->status = LCP_INPUT_ERROR;
-        r->precond = "none";
-        r->components = 1;
+        out_clear(r);
         return 0;
     }
     copy_text(r->auto_reason, sizeof r->auto_reason,
@@ -514,6 +520,10 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
     copy_text(r->choice, sizeof r->choice, r->auto_reason);
     return 1;
 }
+
+static const lcp_solver *small_pivot; /* the registry's pivot, found once */
+static pthread_once_t small_pivot_once = PTHREAD_ONCE_INIT;
+static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
 
 /* The small path (src/solvers/pivot_small.h): an lcp or blcp of up to
  * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack before
@@ -526,10 +536,6 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
  * run.  A callback that wants no rows (a signal's stop, a recorder of the
  * residuals checked) sees the answer's check once.  1: r holds the verified
  * answer. */
-static const lcp_solver *small_pivot; /* the registry's pivot, found once */
-static pthread_once_t small_pivot_once = PTHREAD_ONCE_INIT;
-static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
-
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
     int named = !strcmp(o->solver, "pivot");
@@ -594,11 +600,7 @@ int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, con
 static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, const char *x0_source,
                       lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
 {
-    memset(r, 0, offsetof(lcp_solve_out, message)); /* not the 3 KB of texts after it: emptied */
-    r->message[0] = r->choice[0] = r->auto_reason[0] = r->auto_predicted[0] = '\0';
-    r->status = LCP_INPUT_ERROR;
-    r->precond = "none";
-    r->components = 1;
+    out_clear(r);
     if (stage_small(p, o, x0, n0, r)) return 0; /* a small problem: on the stack, before any set-up */
     solve_state S;
     memset(&S, 0, sizeof S);
