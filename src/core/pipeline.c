@@ -515,8 +515,8 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
         return 0;
     }
     copy_text(r->auto_reason, sizeof r->auto_reason,
-              "lemke: a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns that pivot's small path did not solve "
-              "(A neither P nor positive semidefinite), before any choice");
+              "auto: lemke (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns that pivot's small path did not "
+              "solve: A neither P nor positive semidefinite; before any choice)");
     copy_text(r->choice, sizeof r->choice, r->auto_reason);
     return 1;
 }
@@ -573,7 +573,8 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
     r->solved_nnz = lcp_csr_nnz(&p->A);
     if (!named) {
         copy_text(r->auto_reason, sizeof r->auto_reason,
-                  "pivot: a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns, its small path before any choice");
+                  "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its small path, before any "
+                  "choice)");
         copy_text(r->choice, sizeof r->choice, r->auto_reason);
     }
     r->time_s = lcp_now() - t0;

@@ -214,7 +214,8 @@ check "max-iter: 2 iterations" [ "$(field iterations "$T/out")" = 2 ]
 check "max-iter: best iterate written" grep -q MatrixMarket "$T/x2.mtx"
 run "solve for a warm start" 0 -s pivot -t 1e-12 -o "$T/xs.mtx" "$T/mixed.json"
 run "warm start at the solution" 0 -s pivot -t 1e-10 --json --warm-start "$T/xs.mtx" "$T/mixed.json"
-check "warm start: 0 pivots" [ "$(field iterations "$T/out")" = 0 ]
+# (4 unknowns: pivot's small path, whose first block step takes the warm start's sets -- the solution's)
+check "warm start: one block step" [ "$(field iterations "$T/out")" = 1 ]
 # two dense 16400 x 16400 factors are 4.3 GB: refused before allocating
 if "$LCP" generate random-spd --size 16400 -o "$T/big" >/dev/null 2>&1; then
     run "n = 16400 refused" 2 -s pivot "$T/big"
@@ -319,12 +320,13 @@ check "pyramid friction blcp from a warm start: solved (exit $rc)" [ $rc -eq 0 ]
 # scratch -- still solved; both routes are named)
 check "pyramid friction blcp: the crash from the warm start, or its cycling named and a restart from scratch" \
     grep -Eq 'crash start from the warm start|crash start ended in an error \(cycling.*started again from scratch' "$T/out"
-# a non-symmetric A: from scratch, said so (murty-8: as before, 1 pivot; ortiz)
-"$LCP" generate murty --size 8 -o "$T/m8" >/dev/null 2>&1
+# a non-symmetric A: from scratch, said so (Murty's example of 20 rows -- more than pivot's small path
+# takes: 1 pivot)
+"$LCP" generate murty --size 20 -o "$T/m8" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/m8" >"$T/out" 2>&1; rc=$?
-check "murty-8: solved (exit $rc)" [ $rc -eq 0 ]
-check "murty-8: 1 pivot, as before" [ "$(json_field iterations)" = 1 ]
-check "murty-8: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
+check "murty-20: solved (exit $rc)" [ $rc -eq 0 ]
+check "murty-20: 1 pivot" [ "$(json_field iterations)" = 1 ]
+check "murty-20: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
 # no solution: ipm proves it, so no crash; the ray still certifies it
 run "no solution with the crash: exit 3" 3 -s pivot --json "$T/nosol.json"
 check "no solution: the Farkas ray, from scratch" sh -c "grep -q 'Farkas' '$T/out' && grep -q 'from scratch' '$T/out'"
