@@ -484,7 +484,7 @@ int lcps_settings_on_iteration(lcps_settings *s, int (*fn)(void *ctx, const lcps
     s->ctx = ctx;
     s->o.s.on_iteration = !fn ? NULL : fn == lcps_stop_on_fd ? stop_fd_tick : on_iteration;
     s->o.s.on_iteration_ctx = !fn ? NULL : fn == lcps_stop_on_fd ? ctx : s;
-    s->o.s.on_iteration_rows = fn != NULL;
+    s->o.s.on_iteration_rows = fn != NULL && fn != lcps_stop_on_fd; /* the stop polls: it reads no rows */
     return 0;
 }
 

@@ -529,8 +529,9 @@ static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
  * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack before
  * any choice or set-up, where nothing asks for the general run (a trace,
  * an iteration callback that wants a row an iteration, --cone, --reg,
- * --cover, --order, --decompose on, --crash none or SOLVER, a
- * preconditioner, MPI processes).  Its answer is verified here as any other
+ * --order, --decompose on, --crash none or SOLVER, a preconditioner, MPI
+ * processes; --cover, lemke's, is ignored as pivot ignores it, its file
+ * still checked).  Its answer is verified here as any other
  * (the same residual); where it stops short or the residual is above the
  * tolerance, nothing of it is kept and the solve goes on as if it had not
  * run.  A callback that wants no rows (a signal's stop, a recorder of the
@@ -539,7 +540,7 @@ static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
     int named = !strcmp(o->solver, "pivot");
-    if ((!named && strcmp(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace || o->cover || o->order_named ||
+    if ((!named && strcmp(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace || o->order_named ||
         o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows || o->s.crash.mode != LCP_CRASH_AUTO ||
         strcmp(o->precond, "none") || lcp_procs > 1 || !p || p->reg > 0 || (x0 && n0 != p->n) ||
         !lcp_pivot_small_fits(p))
@@ -547,6 +548,13 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
     pthread_once(&small_pivot_once, small_pivot_find);
     const lcp_solver *pivot = small_pivot;
     if (!pivot) return 0;
+    if (o->cover) { /* pivot ignores --cover (lemke's), but a bad file is refused as the general path refuses it */
+        double *cover = NULL;
+        lcp_err ce;
+        int bad = read_cover(o->cover, p->n, &cover, &ce);
+        free(cover);
+        if (bad) return 0;
+    }
     double t0 = lcp_now(), start[LCP_SMALL_N], bscale = lcp_verify_bscale(p), tol = o->s.tol;
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
     /* a row's violation allowed: well inside the tolerance of the residual (docs/contract.md), not below rounding */
