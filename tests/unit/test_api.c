@@ -686,14 +686,17 @@ static void test_symbolic(void)
     }
     CHECK(total > 0);
     /* four equal piles, decomposed: one analysis for the four components,
-     * in one thread and in two (OpenMP tasks sharing the store) */
+     * in one thread and in two (OpenMP tasks sharing the store; there the
+     * first component on each thread may miss the store together, both
+     * analyse and one analysis is kept: one reuse fewer a thread more) */
     const char *opts[] = {"base", "3", "piles", "4", NULL};
     CHECK(lcp_generate_problem("pyramid", opts, &piles, &e) == 0);
     const lcp_problem *pp[] = {&piles, &piles};
     for (int threads = 1; threads <= 2; threads++) {
         symbolic_same("ipm", pp, 2, 1, threads, &an1, &re1);
-        CHECK(an1 >= 1 && re1 >= 3 * an1 + 4 * an1);
-        if (!(an1 >= 1 && re1 >= 7 * an1) || getenv("SYMBOLIC_STATS")) fprintf(stderr, "  piles: %ld analyses, %ld reuses\n", an1, re1);
+        int ok = an1 >= 1 && re1 >= 8 * an1 - threads; /* 2 problems x 4 components, one analysis */
+        CHECK(ok);
+        if (!ok || getenv("SYMBOLIC_STATS")) fprintf(stderr, "  piles: %ld analyses, %ld reuses\n", an1, re1);
     }
     for (int k = 0; k < 6; k++) lcp_problem_free(all[k]);
 }
