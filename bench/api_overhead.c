@@ -22,7 +22,6 @@
  * timed (the first meets the caches the child left). */
 #include <lcpsolve.h>
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +41,9 @@
 /* The solver alone, as the pipeline runs it (from zero). */
 static double alone(const lcp_problem *p, const lcp_solver *sv, double *x)
 {
-    if (!strcmp(sv->name, "pivot") && lcp_pivot_small_fits(p)) { /* its small path, the threshold the pipeline's */
-        double t0 = lcp_now(), bmax = 1.0;
-        for (int i = 0; i < p->n; i++) bmax = fabs(p->b[i]) > bmax ? fabs(p->b[i]) : bmax;
-        int steps = 0, ok = lcp_pivot_small(p, NULL, 1e-11 * bmax, 0, x, &steps);
+    if (!strcmp(sv->name, "pivot") && lcp_pivot_small_fits(p)) { /* its small path, as the pipeline runs it */
+        double t0 = lcp_now();
+        int steps = 0, ok = lcp_pivot_small(p, NULL, lcp_pivot_small_threshold(p, 1e-8), 0, x, &steps);
         return ok ? lcp_now() - t0 : -1;
     }
     lcp_settings s;

@@ -555,15 +555,17 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         free(cover);
         if (bad) return 0;
     }
-    double t0 = lcp_now(), start[LCP_SMALL_N], bscale = lcp_verify_bscale(p), tol = o->s.tol;
+    double t0 = lcp_now(), start[LCP_SMALL_N], tol = o->s.tol;
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
-    /* a row's violation allowed: well inside the tolerance of the residual (docs/contract.md), not below rounding */
-    double thr = fmax(1e-3 * tol, 1e-14) * fmax(fmax(1.0, p->scale_floor), bscale);
     double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
     int steps = 0;
     lcp_metrics m;
-    if (!x || !w || !lcp_pivot_small(p, x0 ? start : NULL, thr, o->s.max_iter, x, &steps) ||
-        (lcp_verify_b(p, x, w, bscale, &m), !(m.residual <= tol))) {
+    int ok = x && w && lcp_pivot_small(p, x0 ? start : NULL, lcp_pivot_small_threshold(p, tol), o->s.max_iter, x, &steps);
+    if (ok) {
+        lcp_verify(p, x, w, &m);
+        ok = m.residual <= tol;
+    }
+    if (!ok) {
         free(x);
         free(w);
         return !named && p->kind == LCP_KIND_LCP && small_lemke(p, o, x0, n0, r);

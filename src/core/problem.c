@@ -244,18 +244,6 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err)
     return 0;
 }
 
-void lcp_problem_bounds(const lcp_problem *p, const double *x, int i, double *lo, double *hi)
-{
-    if (p->findex && p->findex[i] >= 0) {
-        double r = p->mu[i] * fabs(x[p->findex[i]]);
-        *lo = -r;
-        *hi = r;
-        return;
-    }
-    *lo = p->lo ? p->lo[i] : 0.0;
-    *hi = p->hi ? p->hi[i] : INFINITY;
-}
-
 int lcp_problem_regularise(lcp_problem *p, double eps, lcp_err *err)
 {
     long nnz = lcp_csr_nnz(&p->A), nz = nnz + p->n;

@@ -13,6 +13,8 @@
 #ifndef LCPSOLVE_PROBLEM_H
 #define LCPSOLVE_PROBLEM_H
 
+#include <math.h>
+
 #include "../la/csr.h"
 
 typedef enum {
@@ -86,6 +88,17 @@ void lcp_problem_free(lcp_problem *p);
 int lcp_problem_finish(lcp_problem *p, lcp_err *err);
 
 /* Effective bounds of row i for blcp at the point x (findex applied). */
-void lcp_problem_bounds(const lcp_problem *p, const double *x, int i, double *lo, double *hi);
+static inline void lcp_problem_bounds(const lcp_problem *p, const double *x, int i, double *lo, double *hi)
+{
+    /* inline: read a row at a time by the verification and pivot's small path */
+    if (p->findex && p->findex[i] >= 0) {
+        double r = p->mu[i] * fabs(x[p->findex[i]]);
+        *lo = -r;
+        *hi = r;
+        return;
+    }
+    *lo = p->lo ? p->lo[i] : 0.0;
+    *hi = p->hi ? p->hi[i] : INFINITY;
+}
 
 #endif

@@ -362,7 +362,6 @@ static void h_tmatvec(const nsn_work *w, double delta, const double *x, double *
         for (int k = w->Hp[i]; k < w->Hp[i + 1]; k++) y[w->Hj[k]] += w->Hx[k] * x[i];
 }
 
-/* H d = rhs with H as assembled: 0, 1 when singular, LCP_ERROR */
 /* the LU of H as assembled: 0, 1 when singular, LCP_ERROR */
 static int lu_factor(nsn_work *w, lcp_err *err)
 {
@@ -371,6 +370,7 @@ static int lu_factor(nsn_work *w, lcp_err *err)
     return st == LCP_SF_OK ? 0 : lcp_sparse_factor_fail(&w->lu, err, "");
 }
 
+/* H d = rhs with H as assembled: 0, 1 when singular, LCP_ERROR */
 static int lu_solve(nsn_work *w, lcp_err *err)
 {
     int st = lu_factor(w, err);

@@ -45,6 +45,8 @@
  * and the caller solves the problem the general way. */
 #include "pivot_small.h"
 
+#include "../core/verify.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -52,6 +54,11 @@ enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
 
 #define SMALL_TRIES 3     /* block switches allowed without fewer infeasible rows (Judice and Pires' p) */
 #define SMALL_PIVOT 1e-13 /* an LU pivot below this times the block's largest entry: singular to working precision */
+
+double lcp_pivot_small_threshold(const lcp_problem *p, double tol)
+{
+    return fmax(1e-3 * tol, 1e-14) * fmax(fmax(1.0, p->scale_floor), lcp_verify_bscale(p));
+}
 
 int lcp_pivot_small_fits(const lcp_problem *p)
 {
@@ -135,19 +142,20 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
     double K[N * N], rhs[N], c[N], g[N], lo[N], hi[N];
     int st[N], to[N], idx[N], pos[N], dep[N];
     *steps = 0;
-    /* the static bounds; a friction row's are -+mu_i |x_f|, formed where used */
+    /* the bounds at x = 0 (a friction row's, -+mu_i |x_f|, there 0: formed again at x where used) and the
+     * start's sets */
+    double zero[N] = {0};
+    const double *x0 = start ? start : zero;
     for (int i = 0; i < n; i++) {
-        int fr = fi && fi[i] >= 0;
-        lo[i] = fr ? 0.0 : p->lo ? p->lo[i] : 0.0;
-        hi[i] = fr ? 0.0 : p->hi ? p->hi[i] : INFINITY;
-        double xi = start ? start[i] : 0.0, l = lo[i], h = hi[i];
-        if (fr) h = p->mu[i] * fabs(start ? start[fi[i]] : 0.0), l = -h;
-        st[i] = xi <= l && l > -INFINITY ? AT_LO : xi >= h && h < INFINITY ? AT_HI : FREE;
+        double l, h;
+        lcp_problem_bounds(p, zero, i, &lo[i], &hi[i]);
+        lcp_problem_bounds(p, x0, i, &l, &h);
+        st[i] = x0[i] <= l && l > -INFINITY ? AT_LO : x0[i] >= h && h < INFINITY ? AT_HI : FREE;
     }
     if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it at the bound starts free */
         for (int i = 0; i < n; i++) c[i] = st[i] == AT_LO ? lo[i] : st[i] == AT_HI ? hi[i] : 0.0;
         for (int i = 0; i < n; i++) {
-            if (st[i] == FREE || lo[i] == hi[i] || (fi && fi[i] >= 0)) continue;
+            if (st[i] == FREE || lo[i] == hi[i]) continue; /* (a friction row: lo = hi = 0 at x = 0) */
             double wi = row_w(ap, aj, ax, b, c, i);
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
@@ -206,8 +214,8 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
         /* the infeasible rows, and the set each would move to */
         int ninf = 0, last = -1;
         for (int i = 0; i < n; i++) {
-            double l = lo[i], h = hi[i], xi = x[i];
-            if (fi && fi[i] >= 0) h = p->mu[i] * fabs(x[fi[i]]), l = -h;
+            double l, h, xi = x[i];
+            lcp_problem_bounds(p, x, i, &l, &h);
             to[i] = st[i];
             if (xi != xi) return 0;
             if (st[i] == FREE) {

@@ -22,6 +22,10 @@
  * LCP_SMALL_N unknowns (findex rows pointing at rows without one). */
 int lcp_pivot_small_fits(const lcp_problem *p);
 
+/* The violation a row may keep at the end (the thr of lcp_pivot_small) for
+ * a residual (docs/contract.md) to tol: well inside it, not below rounding. */
+double lcp_pivot_small_threshold(const lcp_problem *p, double tol);
+
 /* Solves p (lcp_pivot_small_fits) from the index sets of start (NULL: x =
  * 0, or the bound nearest 0) by block principal pivoting: x, and the block
  * steps taken in *steps (at most max_steps; <= 0: the path's own cap).

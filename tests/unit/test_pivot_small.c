@@ -42,9 +42,9 @@ static double unif(void) /* [-1, 1) */
     return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
 }
 
-/* p from a dense A (row-major), b, and optional lo, hi, findex/mu. */
-static void make(lcp_problem *p, int n, const double *a, const double *b, const double *lo, const double *hi,
-                 const int *findex, double mu)
+/* p from a dense A (row-major), b, and optional lo, hi, findex/mu, not yet finished (lcp_problem_finish). */
+static void build(lcp_problem *p, int n, const double *a, const double *b, const double *lo, const double *hi,
+                  const int *findex, double mu)
 {
     double *cm = malloc((size_t)n * n * sizeof *cm);
     for (int i = 0; i < n; i++)
@@ -71,6 +71,13 @@ static void make(lcp_problem *p, int n, const double *a, const double *b, const 
         p->nmu = n;
     }
     p->source = lcp_strdup("test");
+}
+
+/* build's problem, finished (a data error ends the test binary) */
+static void make(lcp_problem *p, int n, const double *a, const double *b, const double *lo, const double *hi,
+                 const int *findex, double mu)
+{
+    build(p, n, a, b, lo, hi, findex, mu);
     lcp_err err = {{0}};
     if (lcp_problem_finish(p, &err)) {
         fprintf(stderr, "make: %s\n", err.msg);
@@ -328,31 +335,7 @@ static void hostile(void)
         for (int i = 0; i < n; i++)
             if (fi[i] >= 0 && fi[fi[i]] >= 0) fi[i] = -1;
         lcp_problem p;
-        lcp_problem_init(&p);
-        p.kind = t % 2 ? LCP_KIND_BLCP : LCP_KIND_LCP;
-        double *cm = malloc((size_t)n * n * sizeof *cm);
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) cm[i + n * j] = a[n * i + j];
-        if (lcp_csr_from_dense_colmajor(&p.A, n, n, cm)) exit(2);
-        free(cm);
-        p.b = malloc((size_t)n * sizeof(double));
-        memcpy(p.b, b, (size_t)n * sizeof(double));
-        p.blen = n;
-        if (t % 2) {
-            p.lo = malloc((size_t)n * sizeof(double));
-            p.hi = malloc((size_t)n * sizeof(double));
-            memcpy(p.lo, lo, (size_t)n * sizeof(double));
-            memcpy(p.hi, hi, (size_t)n * sizeof(double));
-            p.lolen = p.hilen = n;
-            if (t % 4 == 1) {
-                p.findex = malloc((size_t)n * sizeof(int));
-                p.mu = malloc((size_t)n * sizeof(double));
-                memcpy(p.findex, fi, (size_t)n * sizeof(int));
-                for (int i = 0; i < n; i++) p.mu[i] = 0.5;
-                p.findexlen = p.nmu = n;
-            }
-        }
-        p.source = lcp_strdup("hostile");
+        build(&p, n, a, b, t % 2 ? lo : NULL, t % 2 ? hi : NULL, t % 4 == 1 ? fi : NULL, 0.5);
         lcp_err e = {{0}};
         int steps = 0;
         if (!lcp_problem_finish(&p, &e) && lcp_pivot_small_fits(&p) && lcp_pivot_small(&p, NULL, 1e-12, 0, x, &steps)) {
