@@ -273,8 +273,9 @@ typedef struct lcps_diff lcps_diff;
  * r.status says (2 otherwise: with "reg" the status is of the original
  * problem).  Where K is singular (the solution is not unique: redundant
  * contacts, a singular A) the derivative is the one of minimal norm
- * (lcps_diff_minimum_norm); 5 (error) when that singular system is too
- * large for it: differentiate a regularised problem (setting "reg"). */
+ * (lcps_diff_minimum_norm); 5 (error) when that singular system is
+ * unsymmetric and too large for it: differentiate a regularised problem
+ * (setting "reg"). */
 int lcps_diff_new(const lcps_problem *p, const lcps_settings *s, const lcps_result *r, lcps_diff **out, char *err,
                   size_t errlen);
 /* The length of an array: "x", "b", "e" (n), "A" (values of A), "mu", "M",
@@ -316,8 +317,11 @@ int lcps_vjp_bounds(lcps_diff *d, const double *g, double *grad_A, double *grad_
                     double *grad_lo, double *grad_hi, char *err, size_t errlen);
 /* Where the Jacobian on the rows not held at a bound is singular (the
  * solution is not unique: redundant contacts, a singular A), lcps_diff_new
- * takes its pseudo-inverse (LAPACK: the eigendecomposition of a symmetric
- * block, else the SVD; singular values below 1e-9 of the largest dropped; up to 3,000 such rows, 5 beyond): every JVP is then
+ * takes its pseudo-inverse (a symmetric block, as of lcp and blcp with a
+ * symmetric A: a sparse one of any size, its dependent rows found by a
+ * sparse LDL' and its null space projected out; else LAPACK's SVD,
+ * singular values below 1e-9 of the largest dropped, up to 3,000 such
+ * rows, 5 beyond): every JVP is then
  * the least-squares derivative of minimal norm and every VJP its adjoint.
  * What is unique stays exact (w = A x + b where A = J M^-1 J': the
  * velocities); x's derivative is one choice among many.  Returns the

@@ -73,6 +73,7 @@ void lcp_diff_free(lcp_diff *d)
     lcp_csr_free(&d->KR);
     lcp_csr_free(&d->KF);
     if (d->fac_on) lcp_sparse_factor_free(&d->F);
+    if (d->sp_on) lcp_pinv_free(&d->SP);
     if (d->lu_num) umfpack_di_free_numeric(&d->lu_num);
     if (d->lu_sym) umfpack_di_free_symbolic(&d->lu_sym);
     free(d->lu_wi), free(d->lu_ww);
@@ -247,6 +248,7 @@ static int minimum_norm(lcp_diff *d, int sym, lcp_err *err)
     }
     if (rank == 0) memset(d->pinv, 0, nn * sizeof(double));
     d->nullity = nr - rank;
+    d->minnorm = 1;
     goto done;
 nomem:
     rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory (the minimum-norm derivative)");
@@ -255,10 +257,12 @@ done:
     return rc;
 }
 
-/* y = K_RR^-1 r (trans: K_RR^-T r), or with the pseudo-inverse (column-major) */
+/* y = K_RR^-1 r (trans: K_RR^-T r), or with the pseudo-inverse (dense:
+ * column-major; sparse: symmetric) */
 static int solve_reduced(lcp_diff *d, int trans, const double *r, double *y)
 {
     int nr = d->nr;
+    if (d->sp_on) return lcp_pinv_apply(&d->SP, r, y);
     if (d->pinv && !trans) {
         memset(y, 0, (size_t)nr * sizeof(double));
         for (int k = 0; k < nr; k++) {
@@ -289,7 +293,8 @@ static int solve_reduced(lcp_diff *d, int trans, const double *r, double *y)
 const char *lcp_diff_method(const lcp_diff *d)
 {
     if (d->fsym) return "symmetric reduction, Cholesky (CHOLMOD)";
-    return d->pinv ? "pseudo-inverse (LAPACK)" : d->chol ? "Cholesky (CHOLMOD)" : d->lu_num ? "LU (UMFPACK, symmetric strategy)" : "none";
+    return d->sp_on  ? "pseudo-inverse (CHOLMOD: the independent rows' Cholesky and the null space)"
+           : d->pinv ? "pseudo-inverse (LAPACK)" : d->chol ? "Cholesky (CHOLMOD)" : d->lu_num ? "LU (UMFPACK, symmetric strategy)" : "none";
 }
 
 int lcp_diff_solve_factor(lcp_diff *d, int trans, const double *r, double *y)
@@ -379,6 +384,19 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
         } else if (sf != LCP_SF_NOT_POSDEF) {
             return lcp_sparse_factor_fail(&d->F, err, "derivatives: ");
         }
+        /* singular (redundant contacts) or ill-conditioned: the sparse pseudo-inverse, where K_RR is
+         * positive semidefinite (else the LU, and the dense one below) */
+        lcp_sparse_factor_free(&d->F);
+        d->fac_on = 0;
+        d->sp_on = 1;
+        if (!(sf = lcp_pinv_init(&d->SP, &d->KR, err))) {
+            d->nullity = d->SP.nd;
+            d->minnorm = d->SP.nd > 0;
+            return 0;
+        }
+        lcp_pinv_free(&d->SP);
+        d->sp_on = 0;
+        if (sf != 1) return sf;
     }
     sf = lu_factor(d, &rcond, err);
     if (sf && sf != LCP_SF_SINGULAR) return sf;
@@ -784,7 +802,7 @@ static int adjoint(lcp_diff *d, const double *g, double *l, double *grad_mu, dou
         if (sym_adjoint(d, g, l)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
         goto gradients;
     }
-    if (d->nr == d->n && !d->pinv) { /* no row held: K = K_RR in the rows' own order (ridx the identity) */
+    if (d->nr == d->n && !d->minnorm) { /* no row held: K = K_RR in the rows' own order (ridx the identity) */
         if (d->n && solve_reduced(d, 1, g, l))
             return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
         goto gradients;

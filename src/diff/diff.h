@@ -23,7 +23,8 @@
  * term makes it unsymmetric where contacts slide); ccp with A symmetric
  * takes a symmetric reduction instead (a Cholesky; see fsym below).  A
  * singular K_RR (redundant contacts) takes its pseudo-inverse: the
- * derivative of minimal norm.  A blcp's bounds lo, hi enter as one more
+ * derivative of minimal norm -- sparse where K_RR is symmetric
+ * (src/la/sparse_pinv.h), dense otherwise.  A blcp's bounds lo, hi enter as one more
  * right-hand side on the rows held at them (dx_i = dlo_i or dhi_i).
  *
  * Degenerate rows (both sides of a complementarity pair within the
@@ -39,6 +40,7 @@
 
 #include "../core/problem.h"
 #include "../la/sparse_factor.h"
+#include "../la/sparse_pinv.h"
 
 /* The tolerance of degeneracy, relative to the residual's scale
  * (max(1, |b|_inf) for lcp / blcp, max(1, |q|, |r|, |u|) for friction). */
@@ -47,10 +49,12 @@
  * residual, relative to the same scale (max over rows, or contacts). */
 #define LCP_DIFF_SOLVED_TOL 1e-6
 /* A singular K_RR (reciprocal condition below 1e-14, or a singular LU):
- * its singular values below LCP_DIFF_RANK_TOL times the largest count as
- * zero, and the derivative is the least-squares solution of minimal norm
- * (K_RR's pseudo-inverse, from LAPACK's dsyevd or dgesdd) when nr is at most
- * LCP_DIFF_DENSE_MAX; larger singular systems are refused. */
+ * the derivative is the least-squares solution of minimal norm (K_RR's
+ * pseudo-inverse).  Symmetric and positive semidefinite (lcp, blcp with A
+ * symmetric): the sparse one of src/la/sparse_pinv.h, any size.  Else, or
+ * where that one finds the rank unclear: LAPACK's dsyevd or dgesdd, the
+ * singular values below LCP_DIFF_RANK_TOL times the largest counting as
+ * zero, when nr is at most LCP_DIFF_DENSE_MAX; larger ones are refused. */
 #define LCP_DIFF_RANK_TOL 1e-9
 #define LCP_DIFF_DENSE_MAX 3000
 /* UMFPACK's iterative refinement steps in a solve with K_RR's LU */
@@ -105,6 +109,10 @@ typedef struct {
      * (dense, nr x nr, column-major) stands for its inverse: the derivative
      * of minimal norm (see LCP_DIFF_RANK_TOL) */
     double *pinv;
+    /* or, K_RR symmetric, of any size: the sparse pseudo-inverse (src/la/sparse_pinv.h) */
+    lcp_pinv SP;
+    int sp_on;
+    int minnorm;           /* 1: a pseudo-inverse (pinv or SP) stands for K_RR's inverse */
     int nullity;           /* nr - the numerical rank of K_RR; 0: K_RR invertible */
     double *r1, *r2;       /* nr each */
     /* the factored form */
@@ -117,9 +125,10 @@ typedef struct {
 /* Prepares the derivatives at the solution x (p->n values) of p (finished:
  * lcp_problem_finish passed), the problem having been solved with
  * regularisation reg (0: none).  A singular K_RR (the solution not
- * unique, e.g. redundant contacts) takes its pseudo-inverse (pinv,
- * nullity); LCP_ERROR when it has more than LCP_DIFF_DENSE_MAX rows
- * (differentiate a regularised problem, --reg) or out of memory.  lcp_diff_free even on failure. */
+ * unique, e.g. redundant contacts) takes its pseudo-inverse (SP or pinv,
+ * nullity, minnorm); LCP_ERROR when it is not symmetric and has more than
+ * LCP_DIFF_DENSE_MAX rows (differentiate a regularised problem, --reg) or
+ * out of memory.  lcp_diff_free even on failure. */
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err);
 
 /* dx = the derivative of x along dA (values in p->A's order, NULL: 0), db

@@ -68,6 +68,19 @@ vec 36 '1' >"$T/ones.mtx"
 check "redundant contacts (singular Jacobian): exit 0, the minimum-norm derivative flagged in the file ($(grep -m1 minimum-norm "$T/d4.mtx"))" \
     sh -c "[ $rc -eq 0 ] && grep -q '^% .*minimum-norm.*null space [1-9]' '$T/d4.mtx'"
 check "a regular Jacobian's derivative says unique" grep -q '^% .*unique' "$T/dx.mtx"
+# a pyramid of 3,600 contacts (more free rows than a dense pseudo-inverse takes): the sparse one; its
+# gradient of b against the derivative along db (the dot-product test)
+"$LCP" generate pyramid --base 30 -o "$T/pyr30" >/dev/null 2>&1
+vec 3600 'sin(0.7 * i + 1.0)' >"$T/g30.mtx"
+vec 3600 'cos(0.3 * i)' >"$T/db30.mtx"
+"$LCP" -s ipm -t 1e-10 --quiet "$T/pyr30" --adjoint "$T/g30.mtx" --adjoint-out "$T/gr30" \
+    --sensitivity "$T/db30.mtx" --sensitivity-out "$T/dx30.mtx" 2>"$T/e"; rc=$?
+check "a pyramid of 3,600 contacts: exit 0, minimum-norm with its null space ($(sed -n 2p "$T/dx30.mtx" 2>/dev/null)$(cat "$T/e"))" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^% .*minimum-norm.*null space [1-9][0-9]*' '$T/dx30.mtx'"
+vals "$T/g30.mtx" >"$T/a1"; vals "$T/dx30.mtx" >"$T/a2"; vals "$T/db30.mtx" >"$T/a3"; vals "$T/gr30/grad_b.mtx" >"$T/a4"
+check "the pyramid of 3,600: <g, dx> = <grad_b, db> to 1e-10" sh -c "paste '$T/a1' '$T/a2' '$T/a3' '$T/a4' | awk '
+    { l += \$1 * \$2; r += \$3 * \$4; s += \$1 * \$1; t += \$2 * \$2 }
+    END { d = l - r; if (d < 0) d = -d; exit !(d <= 1e-10 * sqrt(s * t) && t > 0) }'"
 # the same flags in --json's "derivative"
 "$LCP" -s pgs --quiet --json "$T/pyr" --sensitivity "$T/ones.mtx" --sensitivity-out "$T/d4.mtx" >"$T/j4.json" 2>"$T/e"
 "$LCP" --quiet --json "$T/col" --sensitivity "$T/db.mtx" --sensitivity-out "$T/d5.mtx" >"$T/j5.json" 2>"$T/e"

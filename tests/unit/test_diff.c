@@ -677,6 +677,13 @@ static void test_scenes(void)
     hp.solver = "pgs"; /* the force shared among the redundant points (lemke's vertex holds them at 0) */
     hp.h = 0; /* at rest: w = 0 on every contact, and its derivative 0 */
     check_singular("scene pyramid 3 (lcp, singular)", &sp, &hp, NULL);
+    /* a pyramid of 3,600 contacts: more free rows than a dense pseudo-inverse takes (LCP_DIFF_DENSE_MAX), the
+     * sparse one (src/la/sparse_pinv.h) */
+    const char *pyr30[] = {"base", "30", NULL};
+    sp.options = pyr30;
+    how hi = {"ipm", 1e-10, 0, 0, 1e-6, 0, -1, NULL, 0};
+    check_singular("scene pyramid 30 (lcp, singular)", &sp, &hi, NULL);
+    sp.options = pyr;
     sp.shift = 1e-2;
     how hs = EXACT_LCP;
     hs.no_dA = 1; /* A + 1e-2 I is ill-conditioned: along dA the differences' second order dominates */
@@ -939,7 +946,8 @@ static void check_singular(const char *name, const spec *sp, const how *hw, cons
     double lhs = dot(g, dx, n), rhs = dot(gA, dA, (int)na) + dot(gb, db, n) + dot(gmu, dmu, nmu);
     double scale = sqrt(dot(g, g, n) * dot(dx, dx, n));
     CHECK(fabs(lhs - rhs) <= 1e-10 * scale);
-    printf("%-34s n %5d  null space %3d  w fd rel %.1e  dot %.1e\n", name, n, null, rel, fabs(lhs - rhs) / scale);
+    printf("%-34s n %5d  null space %4d  w fd rel %.1e  dot %.1e  %s\n", name, n, null, rel, fabs(lhs - rhs) / scale,
+           lcp_diff_method(lcp_diff_of(d)));
     free(y), free(db), free(dx), free(dw), free(wp), free(wm), free(xp), free(zero);
     free(dA), free(gA), free(g), free(gb), free(dmu), free(gmu);
     lcps_diff_free(d);

@@ -1,0 +1,294 @@
+/* src/la/sparse_pinv.c: see sparse_pinv.h. */
+#include "sparse_pinv.h"
+#include "suitesparse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NULL_BLOCK 32 /* null vectors solved for at once (one dense block of right-hand sides) */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int nomem(lcp_err *err) { return lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: out of memory"); }
+
+/* The dependent rows of S: dep (n at most), their count; -1 where S is not
+ * positive semidefinite (a pivot below -LCP_PINV_RANK_TOL, or a negative
+ * diagonal), -2 for memory or a failure of CHOLMOD. */
+static int dependent_rows(const lcp_csr *S, const double *dg, int *dep)
+{
+    int n = S->m, nd = -2;
+    double *z = lcp_alloc((size_t)n, sizeof(double));
+    cholmod_common cc;
+    lcp_cholmod_start(&cc);
+    cc.supernodal = CHOLMOD_SIMPLICIAL; /* D readable column by column */
+    cc.final_ll = 0;                    /* LDL': a tiny or negative pivot is read, not refused */
+    cholmod_sparse *U = NULL;
+    cholmod_factor *L = NULL;
+    if (!z) goto done;
+    for (int i = 0; i < n; i++) {
+        if (dg[i] < 0 || dg[i] != dg[i]) {
+            nd = -1;
+            goto done;
+        }
+        z[i] = dg[i] > 0 ? 1.0 / sqrt(dg[i]) : 1.0;
+    }
+    /* the upper triangle of Z S Z + delta I, in compressed columns (column i: row i of the CSR up to i) */
+    long nz = 0;
+    for (int i = 0; i < n; i++)
+        for (int e = S->p[i]; e < S->p[i + 1]; e++) nz += S->j[e] < i;
+    if (!(U = cholmod_allocate_sparse((size_t)n, (size_t)n, (size_t)(nz + n), 1, 1, 1, CHOLMOD_REAL, &cc))) goto done;
+    int *up = U->p, *ui = U->i;
+    double *ux = U->x;
+    long k = 0;
+    for (int i = 0; i < n; i++) {
+        up[i] = (int)k;
+        for (int e = S->p[i]; e < S->p[i + 1]; e++)
+            if (S->j[e] < i) ui[k] = S->j[e], ux[k++] = z[i] * S->x[e] * z[S->j[e]];
+        ui[k] = i, ux[k++] = dg[i] * z[i] * z[i] + LCP_PINV_SHIFT;
+    }
+    up[n] = (int)k;
+    if (!(L = cholmod_analyze(U, &cc))) goto done;
+    cholmod_factorize(U, L, &cc);
+    if (cc.status == CHOLMOD_OUT_OF_MEMORY || L->is_super || L->is_ll || L->minor < (size_t)n) {
+        nd = cc.status == CHOLMOD_OUT_OF_MEMORY ? -2 : -1; /* stopped at a zero or NaN pivot: not PSD */
+        goto done;
+    }
+    const int *lp = L->p, *perm = L->Perm;
+    const double *lx = L->x;
+    /* the dependent rows' pivots: the cluster of the smallest |D_k|, from below LCP_PINV_RANK_TOL up by
+     * steps of at most LCP_PINV_GAP, never above LCP_PINV_RANK_MAX */
+    for (size_t c = 0; c < (size_t)n; c++) z[c] = fabs(lx[lp[c]]);
+    qsort(z, (size_t)n, sizeof *z, cmp_double);
+    double tau = -1.0;
+    if (z[0] != z[0]) {
+        nd = -1;
+        goto done;
+    }
+    if (z[0] < LCP_PINV_RANK_TOL) {
+        int top = 0;
+        while (top + 1 < n && z[top + 1] <= LCP_PINV_RANK_MAX && z[top + 1] <= LCP_PINV_GAP * fmax(z[top], LCP_PINV_SHIFT))
+            top++;
+        tau = z[top];
+        if (top + 1 < n && z[top + 1] < LCP_PINV_CLEAR * tau) nd = -1; /* no clear gap above them: the rank unclear */
+    } else if (z[0] < LCP_PINV_RANK_MAX) {
+        nd = -1; /* a pivot between the rounding and a clear value: the rank unclear */
+    }
+    if (nd == -1) goto done;
+    nd = 0;
+    for (size_t c = 0; c < (size_t)n; c++) {
+        double dk = lx[lp[c]];
+        if (fabs(dk) <= tau) dep[nd++] = perm ? perm[c] : (int)c;
+        else if (dk < 0) { /* a negative pivot beyond the rounding: S is not semidefinite */
+            nd = -1;
+            break;
+        }
+    }
+done:
+    cholmod_free_factor(&L, &cc);
+    cholmod_free_sparse(&U, &cc);
+    cholmod_finish(&cc);
+    free(z);
+    return nd;
+}
+
+/* Appends column c of the null space (x: its values on the independent
+ * rows, e_d on row d) to the growing compressed columns (np, ni, nx; cap). */
+static int put_column(lcp_pinv *P, const double *x, int d, int col, int **ni, double **nx, long *cap, int *np)
+{
+    double big = 1.0;
+    for (int a = 0; a < P->ni; a++) big = fmax(big, fabs(x[a]));
+    long k = np[col];
+    for (int i = 0; i < P->n; i++) {
+        double v = i == d ? 1.0 : P->imap[i] >= 0 ? -x[P->imap[i]] : 0.0;
+        if (!(fabs(v) > LCP_PINV_DROP * big)) continue;
+        if (k == *cap) {
+            long nc = 2 * *cap + 16;
+            int *a = realloc(*ni, (size_t)nc * sizeof(int));
+            if (a) *ni = a;
+            double *b = a ? realloc(*nx, (size_t)nc * sizeof(double)) : NULL;
+            if (!a || !b) return 1;
+            *nx = b, *cap = nc;
+        }
+        (*ni)[k] = i, (*nx)[k++] = v;
+    }
+    np[col + 1] = (int)k;
+    return 0;
+}
+
+int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
+{
+    memset(P, 0, sizeof *P);
+    int n = S->m, rc = 0;
+    P->n = n;
+    double *dg = lcp_alloc((size_t)n + 1, sizeof(double)), *B = NULL;
+    int *np = NULL, *ni = NULL;
+    double *nx = NULL;
+    long cap = 0;
+    P->imap = lcp_alloc((size_t)n + 1, sizeof(int));
+    P->dep = lcp_alloc((size_t)n + 1, sizeof(int));
+    P->u = lcp_alloc((size_t)n + 1, sizeof(double));
+    P->v = lcp_alloc((size_t)n + 1, sizeof(double));
+    if (!dg || !P->imap || !P->dep || !P->u || !P->v) goto oom;
+    for (int i = 0; i < n; i++) dg[i] = lcp_csr_diag(S, i);
+    int nd = dependent_rows(S, dg, P->dep);
+    if (nd == -2) goto oom;
+    if (nd < 0) goto decline;
+    P->nd = nd;
+    for (int i = 0; i < n; i++) P->imap[i] = 0;
+    for (int k = 0; k < nd; k++) P->imap[P->dep[k]] = -1;
+    int ni_ = 0;
+    for (int i = 0; i < n; i++)
+        if (P->imap[i] >= 0) P->imap[i] = ni_++;
+    P->ni = ni_;
+    /* S_II, and its Cholesky */
+    long nz = 0;
+    for (int i = 0; i < n; i++)
+        if (P->imap[i] >= 0)
+            for (int e = S->p[i]; e < S->p[i + 1]; e++) nz += P->imap[S->j[e]] >= 0;
+    if (lcp_csr_alloc(&P->SI, ni_, ni_, nz)) goto oom;
+    nz = 0;
+    for (int i = 0, r = 0; i < n; i++) {
+        if (P->imap[i] < 0) continue;
+        for (int e = S->p[i]; e < S->p[i + 1]; e++)
+            if (P->imap[S->j[e]] >= 0) P->SI.j[nz] = P->imap[S->j[e]], P->SI.x[nz++] = S->x[e];
+        P->SI.p[++r] = (int)nz;
+    }
+    if (ni_ > 0) {
+        P->f_on = 1;
+        int sf = lcp_sparse_factor_init(&P->F, ni_, P->SI.p, P->SI.j, P->SI.x, 1, LCP_SF_REFINE_DEFAULT);
+        if (!sf) sf = lcp_sparse_factor_refactor(&P->F, P->SI.x, LCP_SF_CHOLESKY);
+        if (sf == LCP_SF_NOT_POSDEF) goto decline;
+        if (sf) {
+            rc = lcp_sparse_factor_fail(&P->F, err, "pseudo-inverse: ");
+            goto done;
+        }
+        if (!(cholmod_rcond(P->F.L, &P->F.cc) > 1e-14)) goto decline;
+    }
+    if (nd == 0) goto done;
+    /* the null space: N_d = [-S_II^-1 S_Id; e_d], NULL_BLOCK columns a solve */
+    lcp_cholmod_start(&P->cc);
+    P->cc_on = 1;
+    np = lcp_calloc((size_t)nd + 1, sizeof(int));
+    B = lcp_alloc((size_t)ni_ * NULL_BLOCK + 1, sizeof(double));
+    if (!np || !B) goto oom;
+    for (int k0 = 0; k0 < nd; k0 += NULL_BLOCK) {
+        int kb = nd - k0 < NULL_BLOCK ? nd - k0 : NULL_BLOCK;
+        memset(B, 0, (size_t)ni_ * kb * sizeof(double));
+        for (int c = 0; c < kb; c++) { /* column d of S on the independent rows: S symmetric, row d */
+            int d = P->dep[k0 + c];
+            for (int e = S->p[d]; e < S->p[d + 1]; e++)
+                if (P->imap[S->j[e]] >= 0) B[(size_t)c * ni_ + P->imap[S->j[e]]] += S->x[e];
+        }
+        const double *X = B;
+        cholmod_dense *Xs = NULL;
+        if (ni_ > 0) {
+            cholmod_dense Bv = {0};
+            Bv.nrow = Bv.d = (size_t)ni_, Bv.ncol = (size_t)kb, Bv.nzmax = (size_t)ni_ * kb;
+            Bv.x = B, Bv.xtype = CHOLMOD_REAL, Bv.dtype = CHOLMOD_DOUBLE;
+            if (!(Xs = cholmod_solve(CHOLMOD_A, P->F.L, &Bv, &P->F.cc))) {
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: CHOLMOD solve failed (status %d)", P->F.cc.status);
+                goto done;
+            }
+            X = Xs->x;
+        }
+        int bad = 0;
+        for (int c = 0; c < kb && !bad; c++) {
+            int d = P->dep[k0 + c];
+            const double *x = X + (size_t)c * ni_;
+            /* S's Schur complement on d: S_dd - S_dI S_II^-1 S_Id */
+            double s = dg[d];
+            for (int e = S->p[d]; e < S->p[d + 1]; e++)
+                if (P->imap[S->j[e]] >= 0) s -= S->x[e] * x[P->imap[S->j[e]]];
+            if (!(fabs(s) <= LCP_PINV_SCHUR_TOL * dg[d])) bad = 1;
+            else if (put_column(P, x, d, k0 + c, &ni, &nx, &cap, np)) bad = 2;
+        }
+        cholmod_free_dense(&Xs, &P->F.cc);
+        if (bad == 1) goto decline;
+        if (bad == 2) goto oom;
+    }
+    /* N as CHOLMOD's, N'N and its Cholesky */
+    if (!(P->N = cholmod_allocate_sparse((size_t)n, (size_t)nd, (size_t)(np[nd] > 0 ? np[nd] : 1), 1, 1, 0, CHOLMOD_REAL,
+                                         &P->cc)))
+        goto oom;
+    memcpy(P->N->p, np, ((size_t)nd + 1) * sizeof(int));
+    if (np[nd]) {
+        memcpy(P->N->i, ni, (size_t)np[nd] * sizeof(int));
+        memcpy(P->N->x, nx, (size_t)np[nd] * sizeof(double));
+    }
+    cholmod_sparse *Nt = cholmod_transpose(P->N, 1, &P->cc);
+    cholmod_sparse *G = Nt ? cholmod_aat(Nt, NULL, 0, 1, &P->cc) : NULL; /* Nt Nt' = N'N, both triangles */
+    cholmod_sparse *Gu = G ? cholmod_copy(G, 1, 1, &P->cc) : NULL;     /* its upper triangle, symmetric */
+    cholmod_free_sparse(&Nt, &P->cc);
+    cholmod_free_sparse(&G, &P->cc);
+    if (Gu && (P->LG = cholmod_analyze(Gu, &P->cc))) lcp_cholmod_factorize(Gu, 0.0, P->LG, &P->cc);
+    int ok = Gu && P->LG && P->cc.status == CHOLMOD_OK;
+    cholmod_free_sparse(&Gu, &P->cc);
+    if (!ok) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: the Cholesky of N'N failed (status %d)", P->cc.status);
+        goto done;
+    }
+    if (!(P->c = cholmod_allocate_dense((size_t)nd, 1, (size_t)nd, CHOLMOD_REAL, &P->cc))) goto oom;
+    goto done;
+decline:
+    rc = 1;
+    goto done;
+oom:
+    rc = nomem(err);
+done:
+    free(dg), free(B), free(np), free(ni), free(nx);
+    return rc;
+}
+
+/* v <- P v = v - N (N'N)^-1 N' v */
+static int project(lcp_pinv *P, double *v)
+{
+    const int *np = P->N->p, *ni = P->N->i;
+    const double *nx = P->N->x;
+    double *c = P->c->x;
+    for (int d = 0; d < P->nd; d++) {
+        double s = 0.0;
+        for (int k = np[d]; k < np[d + 1]; k++) s += nx[k] * v[ni[k]];
+        c[d] = s;
+    }
+    if (!cholmod_solve2(CHOLMOD_A, P->LG, P->c, NULL, &P->X, NULL, &P->Y, &P->E, &P->cc)) return LCP_ERROR;
+    const double *t = P->X->x;
+    for (int d = 0; d < P->nd; d++)
+        for (int k = np[d]; k < np[d + 1]; k++) v[ni[k]] -= nx[k] * t[d];
+    return 0;
+}
+
+int lcp_pinv_apply(lcp_pinv *P, const double *r, double *y)
+{
+    int n = P->n, ni = P->ni;
+    double *u = P->u;
+    memcpy(u, r, (size_t)n * sizeof(double));
+    if (P->nd && project(P, u)) return LCP_ERROR;
+    for (int i = 0; i < n; i++)
+        if (P->imap[i] >= 0) P->v[P->imap[i]] = u[i];
+    if (ni && lcp_sparse_factor_solve(&P->F, P->v, P->v)) return LCP_ERROR;
+    for (int i = 0; i < n; i++) y[i] = P->imap[i] >= 0 ? P->v[P->imap[i]] : 0.0;
+    return P->nd ? project(P, y) : 0;
+}
+
+void lcp_pinv_free(lcp_pinv *P)
+{
+    if (!P) return;
+    free(P->imap), free(P->dep), free(P->u), free(P->v);
+    lcp_csr_free(&P->SI);
+    if (P->f_on) lcp_sparse_factor_free(&P->F);
+    if (P->cc_on) {
+        cholmod_free_sparse(&P->N, &P->cc);
+        cholmod_free_factor(&P->LG, &P->cc);
+        cholmod_free_dense(&P->c, &P->cc);
+        cholmod_free_dense(&P->X, &P->cc);
+        cholmod_free_dense(&P->Y, &P->cc);
+        cholmod_free_dense(&P->E, &P->cc);
+        cholmod_finish(&P->cc);
+    }
+    memset(P, 0, sizeof *P);
+}
