@@ -216,6 +216,7 @@ bench-update: $(BIN) $(BUILD)/bench/update_path
 bench-diff: $(BUILD)/bench/diff_cost
 	@export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1; \
 	    $(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 1e-3 $(or $(DIFF_REPEATS),3) ipm linsolve sparse && \
+	    $(BUILD)/bench/diff_cost lcp $(or $(DIFF_BASE),50) 0 1 ipm linsolve sparse && \
 	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7 && \
 	    $(BUILD)/bench/diff_cost fc3d $(or $(DIFF_BASE),50) 1e-3 1 nsn tol 1e-7 && \
 	    $(BUILD)/bench/diff_cost ccp $(or $(DIFF_BASE),50) 1e-3 1 admm tol 1e-7
