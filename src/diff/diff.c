@@ -292,14 +292,21 @@ static int solve_reduced(lcp_diff *d, int trans, const double *r, double *y)
 
 const char *lcp_diff_method(const lcp_diff *d)
 {
+    if (d->fsym && d->sp_on) return "symmetric reduction, pseudo-inverse (CHOLMOD: the independent rows' Cholesky and the null space)";
     if (d->fsym) return "symmetric reduction, Cholesky (CHOLMOD)";
     return d->sp_on  ? "pseudo-inverse (CHOLMOD: the independent rows' Cholesky and the null space)"
            : d->pinv ? "pseudo-inverse (LAPACK)" : d->chol ? "Cholesky (CHOLMOD)" : d->lu_num ? "LU (UMFPACK, symmetric strategy)" : "none";
 }
 
+/* y = M^-1 r for ccp's symmetric reduction (or M's pseudo-inverse) */
+static int fs_solve(lcp_diff *d, const double *r, double *y)
+{
+    return d->sp_on ? lcp_pinv_apply(&d->SP, r, y) : lcp_sparse_factor_solve(&d->FS, r, y);
+}
+
 int lcp_diff_solve_factor(lcp_diff *d, int trans, const double *r, double *y)
 {
-    return d->fsym ? (d->nf ? lcp_sparse_factor_solve(&d->FS, r, y) : 0) : d->nr ? solve_reduced(d, trans, r, y) : 0;
+    return d->fsym ? (d->nf ? fs_solve(d, r, y) : 0) : d->nr ? solve_reduced(d, trans, r, y) : 0;
 }
 
 /* K_RR's LU by UMFPACK's symmetric strategy; *rcond its estimate.
@@ -458,9 +465,10 @@ static void matvec_sparse_cols(const lcp_diff *d, const double *v, double *out)
     }
 }
 
-/* Sets up the reduction; 0 when M was factorised (d->fsym), 1 when this
- * problem takes the general path instead (an undefined tangent, M not
- * positive definite or ill-conditioned), LCP_ERROR for memory. */
+/* Sets up the reduction; 0 when M was factorised (d->fsym; a singular M:
+ * its sparse pseudo-inverse, d->sp_on), 1 when this problem takes the
+ * general path instead (an undefined tangent, M not positive semidefinite
+ * or its rank unclear), LCP_ERROR for memory. */
 static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
 {
     const lcp_problem *p = d->p;
@@ -540,8 +548,25 @@ static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
     }
     d->fs_on = 1;
     if (lcp_sparse_factor_init(&d->FS, nf, d->MF.p, d->MF.j, d->MF.x, 1, LCP_SF_REFINE_DEFAULT) == 0 &&
-        lcp_sparse_factor_refactor(&d->FS, d->MF.x, LCP_SF_CHOLESKY) == 0 && cholmod_rcond(d->FS.L, &d->FS.cc) > 1e-14)
+        lcp_sparse_factor_refactor(&d->FS, d->MF.x, LCP_SF_CHOLESKY) == 0 && cholmod_rcond(d->FS.L, &d->FS.cc) > 1e-14) {
         d->fsym = 1, rc = 0;
+        goto done;
+    }
+    /* M singular (redundant contacts: M is positive semidefinite) or ill-conditioned: its sparse
+     * pseudo-inverse (y_f of minimal norm; dx = T y, T orthonormal, y_h fixed: dx of minimal norm) */
+    lcp_sparse_factor_free(&d->FS);
+    d->fs_on = 0;
+    d->sp_on = 1;
+    int sp = lcp_pinv_init(&d->SP, &d->MF, err);
+    if (sp == 0) {
+        d->fsym = 1, rc = 0;
+        d->nullity = d->SP.nd;
+        d->minnorm = d->SP.nd > 0;
+        goto done;
+    }
+    lcp_pinv_free(&d->SP);
+    d->sp_on = 0;
+    if (sp != 1) rc = sp;
 done:
     free(slot), free(touched), free(blk), free(ti), free(tj), free(tx);
     return rc;
@@ -576,7 +601,7 @@ static int sym_jvp(lcp_diff *d, double *R, double *dx)
             d->f1[f] = x_ - R[3 * c + k] / d->D[3 * c + k];
         }
     }
-    if (d->nf && lcp_sparse_factor_solve(&d->FS, d->f1, d->f2)) return LCP_ERROR;
+    if (d->nf && fs_solve(d, d->f1, d->f2)) return LCP_ERROR;
     for (int c = 0; c < nc; c++) {
         const double *T = d->T + 9 * c;
         double y[3];
@@ -603,7 +628,7 @@ static int sym_adjoint(lcp_diff *d, const double *g, double *l)
             else l[3 * c + k] = gt; /* l~_h, less X' m below */
         }
     }
-    if (d->nf && lcp_sparse_factor_solve(&d->FS, d->f1, d->f2)) return LCP_ERROR;
+    if (d->nf && fs_solve(d, d->f1, d->f2)) return LCP_ERROR;
     double *z = d->z; /* T_f m */
     for (int c = 0; c < nc; c++) {
         const double *T = d->T + 9 * c;

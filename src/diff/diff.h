@@ -51,7 +51,7 @@
 /* A singular K_RR (reciprocal condition below 1e-14, or a singular LU):
  * the derivative is the least-squares solution of minimal norm (K_RR's
  * pseudo-inverse).  Symmetric and positive semidefinite (lcp, blcp with A
- * symmetric): the sparse one of src/la/sparse_pinv.h, any size.  Else, or
+ * symmetric; ccp's M below): the sparse one of src/la/sparse_pinv.h, any size.  Else, or
  * where that one finds the rank unclear: LAPACK's dsyevd or dgesdd, the
  * singular values below LCP_DIFF_RANK_TOL times the largest counting as
  * zero, when nr is at most LCP_DIFF_DENSE_MAX; larger ones are refused. */
@@ -97,7 +97,9 @@ typedef struct {
      * (held) and the others solve the symmetric positive (semi)definite
      *   M y_f = ...,  M = diag(1/D - 1) + T_f' (A + reg I) T_f,
      * factorised by CHOLMOD: a JVP or VJP is one Cholesky solve and one
-     * product with A restricted to the held rows. */
+     * product with A restricted to the held rows.  M singular (redundant
+     * contacts): its sparse pseudo-inverse (SP, sp_on) -- y_f of minimal
+     * norm, so dx = T y too (T orthonormal, y_h fixed). */
     int fsym, nf;
     double *T, *D;         /* 9 nc, 3 nc */
     int *fmap;             /* per component (3 c + k): its row of M, -1 held */

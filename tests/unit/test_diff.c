@@ -683,6 +683,11 @@ static void test_scenes(void)
     sp.options = pyr30;
     how hi = {"ipm", 1e-10, 0, 0, 1e-6, 0, -1, NULL, 0};
     check_singular("scene pyramid 30 (lcp, singular)", &sp, &hi, NULL);
+    /* its ccp (mu 0.5) of 1,600 contacts: the symmetric reduction's M singular, its sparse pseudo-inverse */
+    const char *pyrc[] = {"base", "20", "mu", "0.5", "kind", "ccp", NULL};
+    sp.options = pyrc;
+    how hc = {"socp-ipm", 1e-10, 0, 0, 1e-6, 0, -1, NULL, 0};
+    check_singular("scene pyramid 20 (ccp, singular)", &sp, &hc, NULL);
     sp.options = pyr;
     sp.shift = 1e-2;
     how hs = EXACT_LCP;
@@ -1005,8 +1010,8 @@ static void test_duplicated_rows(void)
 
 /* Redundant contacts in a ccp: a random problem's sticking contact copied
  * (its 3 rows and columns of A, its q and mu), the force split in halves:
- * the symmetric reduction's M is singular, so the general path's
- * pseudo-inverse takes over; w's derivative against differences. */
+ * the symmetric reduction's M is singular, its sparse pseudo-inverse
+ * takes over; w's derivative against differences. */
 static void test_duplicated_contact_ccp(void)
 {
     spec base;
