@@ -317,8 +317,8 @@ int lcps_vjp_bounds(lcps_diff *d, const double *g, double *grad_A, double *grad_
                     double *grad_lo, double *grad_hi, char *err, size_t errlen);
 /* Where the Jacobian on the rows not held at a bound is singular (the
  * solution is not unique: redundant contacts, a singular A), lcps_diff_new
- * takes its pseudo-inverse (a symmetric block, as of lcp, blcp and ccp with
- * a symmetric A: a sparse one of any size, its dependent rows found by a
+ * takes its pseudo-inverse (a symmetric block, as of lcp, blcp, ccp and
+ * fc3d without sliding contacts with a symmetric A: a sparse one of any size, its dependent rows found by a
  * sparse LDL' and its null space projected out; else LAPACK's SVD,
  * singular values below 1e-9 of the largest dropped, up to 3,000 such
  * rows, 5 beyond): every JVP is then

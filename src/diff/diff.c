@@ -193,6 +193,25 @@ static void rows_friction(lcp_diff *d, trip *T, double tol)
     d->ndeg /= 3; /* counted in contacts */
 }
 
+/* 1 where a contact of an fc3d slides at x (|u_T| beyond tol) off the
+ * polar cone: De Saxce's term then has a derivative there (rows_friction's
+ * S) and K is ccp's plus a rank-one part a sliding contact.  0: K is
+ * ccp's, and the symmetric reduction serves fc3d too. */
+static int slides(const lcp_diff *d, double tol)
+{
+    const lcp_problem *p = d->p;
+    for (int c = 0; c < d->nc; c++) {
+        const double *r = d->x + 3 * c, *u = d->w + 3 * c;
+        double mu = p->mu[c], ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+        if (!(ut <= tol)) {
+            double z[3] = {r[0] - u[0] - mu * ut, r[1] - u[1], r[2] - u[2]}, Jp[9], Pmu[3];
+            int deg;
+            if (lcp_diff_cone_jacobian(mu, z, tol, Jp, Pmu, &deg) != 0) return 1;
+        }
+    }
+    return 0;
+}
+
 /* K_RR singular: its pseudo-inverse V S^+ U' from the SVD K_RR = U S V'
  * (symmetric K_RR: V diag(1/lambda) V' from its eigendecomposition, 5 to
  * 10 times faster), the singular values below LCP_DIFF_RANK_TOL s_max
@@ -483,7 +502,8 @@ static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
     d->nf = 0;
     for (int c = 0; c < nc; c++) {
         const double *r = d->x + 3 * c, *u = d->w + 3 * c;
-        double z[3] = {r[0] - u[0], r[1] - u[1], r[2] - u[2]};
+        double ut = p->kind == LCP_KIND_FC3D ? p->mu[c] * sqrt(u[1] * u[1] + u[2] * u[2]) : 0.0; /* De Saxce */
+        double z[3] = {r[0] - u[0] - ut, r[1] - u[1], r[2] - u[2]};
         if (cone_basis(p->mu[c], z, tol, d->T + 9 * c, d->D + 3 * c)) return 1;
         for (int k = 0; k < 3; k++) d->fmap[3 * c + k] = d->D[3 * c + k] > 0 ? d->nf++ : -1;
     }
@@ -705,7 +725,8 @@ int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double 
                       d->reg > 0 ? " with reg" : "", d->residual, LCP_DIFF_SOLVED_TOL);
         goto done;
     }
-    if (p->kind == LCP_KIND_CCP && lcp_csr_is_symmetric(&p->A, 1e-14)) { /* the symmetric reduction: no K */
+    if ((p->kind == LCP_KIND_CCP || (p->kind == LCP_KIND_FC3D && !slides(d, tol))) &&
+        lcp_csr_is_symmetric(&p->A, 1e-14)) { /* the symmetric reduction: no K */
         rows_friction(d, NULL, tol);
         rc = sym_setup(d, tol, err);
         if (rc == LCP_ERROR) goto done;

@@ -21,7 +21,9 @@
  * factorised by CHOLMOD where it is symmetric (lcp and blcp with A
  * symmetric: K_RR = A_RR) and by UMFPACK's LU otherwise (fc3d: De Saxce's
  * term makes it unsymmetric where contacts slide); ccp with A symmetric
- * takes a symmetric reduction instead (a Cholesky; see fsym below).  A
+ * takes a symmetric reduction instead (a Cholesky; see fsym below), and
+ * so does an fc3d whose contacts do not slide (|u_T| within the tolerance
+ * or in the polar cone: De Saxce's S is 0 and K is ccp's).  A
  * singular K_RR (redundant contacts) takes its pseudo-inverse: the
  * derivative of minimal norm -- sparse where K_RR is symmetric
  * (src/la/sparse_pinv.h), dense otherwise.  A blcp's bounds lo, hi enter as one more
@@ -89,7 +91,7 @@ typedef struct {
     double lu_control[UMFPACK_CONTROL], lu_info[UMFPACK_INFO];
     int *lu_wi;
     double *lu_ww;
-    /* ccp with A symmetric: the symmetric reduction instead of K_RR.  Per
+    /* ccp (fc3d without sliding) with A symmetric: the symmetric reduction instead of K_RR.  Per
      * contact P' = T diag(D) T' (T orthonormal, 3 x 3, column-major; D: 1
      * inside the cone; 1, lambda, 0 on its surface along the generator, the
      * tangent circle and the cone's normal; 0 in the polar cone).  In y =
