@@ -688,6 +688,11 @@ static void test_scenes(void)
     sp.options = pyrc;
     how hc = {"socp-ipm", 1e-10, 0, 0, 1e-6, 0, -1, NULL, 0};
     check_singular("scene pyramid 20 (ccp, singular)", &sp, &hc, NULL);
+    /* as fc3d: at rest no contact slides, De Saxce's term has no derivative and K is ccp's (the reduction) */
+    const char *pyrf[] = {"base", "20", "mu", "0.5", NULL};
+    sp.options = pyrf;
+    how hf = {"admm", 1e-10, 0, 0, 1e-6, 0, -1, NULL, 0};
+    check_singular("scene pyramid 20 (fc3d, singular)", &sp, &hf, NULL);
     sp.options = pyr;
     sp.shift = 1e-2;
     how hs = EXACT_LCP;
