@@ -8,35 +8,24 @@
 
 #define NULL_BLOCK 32 /* null vectors solved for at once (one dense block of right-hand sides) */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int nomem(lcp_err *err) { return lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: out of memory"); }
 
-/* The dependent rows of S: dep (n at most), their count; -1 where S is not
- * positive semidefinite (a pivot below -LCP_PINV_RANK_TOL, or a negative
- * diagonal), -2 for memory or a failure of CHOLMOD. */
-static int dependent_rows(const lcp_csr *S, const double *dg, int *dep)
+/* Each row's class from the pivots of a simplicial LDL' of Z S Z + delta I
+ * (Z = diag(S)^-1/2, z here): cls[i] 1 dependent (|D_k| below
+ * LCP_PINV_RANK_TOL), 0 independent (above LCP_PINV_SURE), 2 unclear
+ * (between: rounding or a small true pivot, settled by candidates()).  The
+ * number of rows of class 2, or -1 where S is not positive semidefinite (a
+ * negative diagonal, a pivot below -LCP_PINV_SURE, or NaN), -2 for memory
+ * or a failure of CHOLMOD. */
+static int classify(const lcp_csr *S, const double *dg, const double *z, int *cls)
 {
-    int n = S->m, nd = -2;
-    double *z = lcp_alloc((size_t)n, sizeof(double));
+    int n = S->m, nc = -2;
     cholmod_common cc;
     lcp_cholmod_start(&cc);
     cc.supernodal = CHOLMOD_SIMPLICIAL; /* D readable column by column */
     cc.final_ll = 0;                    /* LDL': a tiny or negative pivot is read, not refused */
     cholmod_sparse *U = NULL;
     cholmod_factor *L = NULL;
-    if (!z) goto done;
-    for (int i = 0; i < n; i++) {
-        if (dg[i] < 0 || dg[i] != dg[i]) {
-            nd = -1;
-            goto done;
-        }
-        z[i] = dg[i] > 0 ? 1.0 / sqrt(dg[i]) : 1.0;
-    }
     /* the upper triangle of Z S Z + delta I, in compressed columns (column i: row i of the CSR up to i) */
     long nz = 0;
     for (int i = 0; i < n; i++)
@@ -55,44 +44,168 @@ static int dependent_rows(const lcp_csr *S, const double *dg, int *dep)
     if (!(L = cholmod_analyze(U, &cc))) goto done;
     cholmod_factorize(U, L, &cc);
     if (cc.status == CHOLMOD_OUT_OF_MEMORY || L->is_super || L->is_ll || L->minor < (size_t)n) {
-        nd = cc.status == CHOLMOD_OUT_OF_MEMORY ? -2 : -1; /* stopped at a zero or NaN pivot: not PSD */
+        nc = cc.status == CHOLMOD_OUT_OF_MEMORY ? -2 : -1; /* stopped at a zero or NaN pivot: not PSD */
         goto done;
     }
     const int *lp = L->p, *perm = L->Perm;
     const double *lx = L->x;
-    /* the dependent rows' pivots: the cluster of the smallest |D_k|, from below LCP_PINV_RANK_TOL up by
-     * steps of at most LCP_PINV_GAP, never above LCP_PINV_RANK_MAX */
-    for (size_t c = 0; c < (size_t)n; c++) z[c] = fabs(lx[lp[c]]);
-    qsort(z, (size_t)n, sizeof *z, cmp_double);
-    double tau = -1.0;
-    if (z[0] != z[0]) {
-        nd = -1;
-        goto done;
-    }
-    if (z[0] < LCP_PINV_RANK_TOL) {
-        int top = 0;
-        while (top + 1 < n && z[top + 1] <= LCP_PINV_RANK_MAX && z[top + 1] <= LCP_PINV_GAP * fmax(z[top], LCP_PINV_SHIFT))
-            top++;
-        tau = z[top];
-        if (top + 1 < n && z[top + 1] < LCP_PINV_CLEAR * tau) nd = -1; /* no clear gap above them: the rank unclear */
-    } else if (z[0] < LCP_PINV_RANK_MAX) {
-        nd = -1; /* a pivot between the rounding and a clear value: the rank unclear */
-    }
-    if (nd == -1) goto done;
-    nd = 0;
+    nc = 0;
     for (size_t c = 0; c < (size_t)n; c++) {
         double dk = lx[lp[c]];
-        if (fabs(dk) <= tau) dep[nd++] = perm ? perm[c] : (int)c;
-        else if (dk < 0) { /* a negative pivot beyond the rounding: S is not semidefinite */
-            nd = -1;
+        int i = perm ? perm[c] : (int)c;
+        if (dk != dk || dk < -LCP_PINV_SURE) { /* a negative pivot beyond rounding: S is not semidefinite */
+            nc = -1;
             break;
         }
+        cls[i] = fabs(dk) < LCP_PINV_RANK_TOL ? 1 : fabs(dk) > LCP_PINV_SURE ? 0 : 2;
+        nc += cls[i] == 2;
     }
 done:
     cholmod_free_factor(&L, &cc);
     cholmod_free_sparse(&U, &cc);
     cholmod_finish(&cc);
-    free(z);
+    return nc;
+}
+
+/* out = S's rows and columns i with map[i] >= 0 (m of them, in that order),
+ * times z_i z_j where z is not NULL.  0, or 1 out of memory. */
+static int submatrix(const lcp_csr *S, const int *map, int m, const double *z, lcp_csr *out)
+{
+    long nz = 0;
+    for (int i = 0; i < S->m; i++)
+        if (map[i] >= 0)
+            for (int e = S->p[i]; e < S->p[i + 1]; e++) nz += map[S->j[e]] >= 0;
+    if (lcp_csr_alloc(out, m, m, nz)) return 1;
+    nz = 0;
+    for (int i = 0, r = 0; i < S->m; i++) {
+        if (map[i] < 0) continue;
+        for (int e = S->p[i]; e < S->p[i + 1]; e++) {
+            int j = S->j[e];
+            if (map[j] >= 0) out->j[nz] = map[j], out->x[nz++] = z ? z[i] * S->x[e] * z[j] : S->x[e];
+        }
+        out->p[++r] = (int)nz;
+    }
+    return 0;
+}
+
+void dpstrf_(const char *uplo, const int *n, double *a, const int *lda, int *piv, int *rank, const double *tol,
+             double *work, int *info);
+
+/* The unclear rows (cls 2, nc of them) settled: T = S_CC - S_CI S_II^-1 S_IC
+ * with I the rows of class 0 (their pivots clear: S_II positive definite),
+ * scaled by z, is positive semidefinite with the rank that C adds to I;
+ * LAPACK's pivoted Cholesky (dpstrf) of T with the tolerance
+ * LCP_PINV_RANK_TOL picks the rows of C independent of I and of each other
+ * (class 0), the rest depend on them (class 1).  0, 1 (decline: too many
+ * unclear rows, S_II not positive definite), LCP_ERROR (err set). */
+static int candidates(const lcp_csr *S, const double *z, int *cls, int nc, lcp_err *err)
+{
+    int n = S->m, ni = 0, rc = 0;
+    if (nc > LCP_PINV_UNCLEAR_MAX) return 1;
+    int *map = lcp_alloc((size_t)n + 1, sizeof(int)), *cand = lcp_alloc((size_t)nc + 1, sizeof(int));
+    int *piv = lcp_alloc((size_t)nc + 1, sizeof(int));
+    double *T = lcp_calloc((size_t)nc * nc + 1, sizeof(double)), *work = lcp_alloc(2 * (size_t)nc + 1, sizeof(double));
+    double *B = NULL;
+    lcp_csr SI = {0};
+    lcp_sparse_factor F;
+    int f_on = 0;
+    if (!map || !cand || !piv || !T || !work) goto oom;
+    for (int i = 0, c = 0; i < n; i++) {
+        map[i] = cls[i] == 0 ? ni++ : cls[i] == 2 ? -2 - c : -1; /* -2 - c: candidate c */
+        if (cls[i] == 2) cand[c++] = i;
+    }
+    /* S_CC into T (column-major; symmetric) */
+    for (int a = 0; a < nc; a++) {
+        int i = cand[a];
+        for (int e = S->p[i]; e < S->p[i + 1]; e++)
+            if (map[S->j[e]] <= -2) T[a + (size_t)(-2 - map[S->j[e]]) * nc] += S->x[e];
+    }
+    if (ni > 0) {
+        if (submatrix(S, map, ni, NULL, &SI)) goto oom;
+        f_on = 1;
+        int sf = lcp_sparse_factor_init(&F, ni, SI.p, SI.j, SI.x, 1, LCP_SF_REFINE_DEFAULT);
+        if (!sf) sf = lcp_sparse_factor_refactor(&F, SI.x, LCP_SF_CHOLESKY);
+        if (sf == LCP_SF_NOT_POSDEF) {
+            rc = 1;
+            goto done;
+        }
+        if (sf) {
+            rc = lcp_sparse_factor_fail(&F, err, "pseudo-inverse: ");
+            goto done;
+        }
+        if (!(B = lcp_alloc((size_t)ni * NULL_BLOCK + 1, sizeof(double)))) goto oom;
+        /* T -= S_CI X, X = S_II^-1 S_IC, NULL_BLOCK columns of it at a time */
+        for (int b0 = 0; b0 < nc; b0 += NULL_BLOCK) {
+            int kb = nc - b0 < NULL_BLOCK ? nc - b0 : NULL_BLOCK;
+            memset(B, 0, (size_t)ni * kb * sizeof(double));
+            for (int c = 0; c < kb; c++) {
+                int i = cand[b0 + c];
+                for (int e = S->p[i]; e < S->p[i + 1]; e++)
+                    if (map[S->j[e]] >= 0) B[(size_t)c * ni + map[S->j[e]]] += S->x[e];
+            }
+            cholmod_dense Bv = {0};
+            Bv.nrow = Bv.d = (size_t)ni, Bv.ncol = (size_t)kb, Bv.nzmax = (size_t)ni * kb;
+            Bv.x = B, Bv.xtype = CHOLMOD_REAL, Bv.dtype = CHOLMOD_DOUBLE;
+            cholmod_dense *Xs = cholmod_solve(CHOLMOD_A, F.L, &Bv, &F.cc);
+            if (!Xs) {
+                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: CHOLMOD solve failed (status %d)", F.cc.status);
+                goto done;
+            }
+            const double *X = Xs->x;
+            for (int a = 0; a < nc; a++) {
+                int i = cand[a];
+                for (int e = S->p[i]; e < S->p[i + 1]; e++) {
+                    int m = map[S->j[e]];
+                    if (m < 0) continue;
+                    for (int c = 0; c < kb; c++) T[a + (size_t)(b0 + c) * nc] -= S->x[e] * X[(size_t)c * ni + m];
+                }
+            }
+            cholmod_free_dense(&Xs, &F.cc);
+        }
+    }
+    for (int b = 0; b < nc; b++)
+        for (int a = 0; a < nc; a++) T[a + (size_t)b * nc] *= z[cand[a]] * z[cand[b]];
+    int rank = 0, info = 0;
+    double tol = LCP_PINV_RANK_TOL;
+    dpstrf_("L", &nc, T, &nc, piv, &rank, &tol, work, &info);
+    if (info < 0) {
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: LAPACK's pivoted Cholesky failed (info %d)", info);
+        goto done;
+    }
+    for (int k = 0; k < nc; k++) cls[cand[piv[k] - 1]] = k < rank ? 0 : 1;
+    goto done;
+oom:
+    rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: out of memory");
+done:
+    if (f_on) lcp_sparse_factor_free(&F);
+    lcp_csr_free(&SI);
+    free(map), free(cand), free(piv), free(T), free(work), free(B);
+    return rc;
+}
+
+/* The dependent rows of S into dep: their count; -1 (decline: S not
+ * positive semidefinite, too many unclear rows), -2 (out of memory), -3
+ * (a failure of the libraries: *rc and err set). */
+static int dependent_rows(const lcp_csr *S, const double *dg, const double *z, int *dep, lcp_err *err, int *rc)
+{
+    int n = S->m, nd = -2;
+    int *cls = lcp_alloc((size_t)n + 1, sizeof(int));
+    *rc = 0;
+    if (!cls) goto done;
+    int nc = classify(S, dg, z, cls);
+    if (nc < 0) {
+        nd = nc;
+        goto done;
+    }
+    if (nc > 0 && (*rc = candidates(S, z, cls, nc, err))) {
+        nd = *rc == 1 ? -1 : -3;
+        goto done;
+    }
+    nd = 0;
+    for (int i = 0; i < n; i++)
+        if (cls[i] == 1) dep[nd++] = i;
+done:
+    free(cls);
     return nd;
 }
 
@@ -133,10 +246,20 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     P->dep = lcp_alloc((size_t)n + 1, sizeof(int));
     P->u = lcp_alloc((size_t)n + 1, sizeof(double));
     P->v = lcp_alloc((size_t)n + 1, sizeof(double));
-    if (!dg || !P->imap || !P->dep || !P->u || !P->v) goto oom;
-    for (int i = 0; i < n; i++) dg[i] = lcp_csr_diag(S, i);
-    int nd = dependent_rows(S, dg, P->dep);
+    P->z = lcp_alloc((size_t)n + 1, sizeof(double));
+    if (!dg || !P->imap || !P->dep || !P->u || !P->v || !P->z) goto oom;
+    for (int i = 0; i < n; i++) {
+        dg[i] = lcp_csr_diag(S, i);
+        if (dg[i] < 0 || dg[i] != dg[i]) goto decline; /* not positive semidefinite */
+        P->z[i] = dg[i] > 0 ? 1.0 / sqrt(dg[i]) : 1.0;
+    }
+    const double *z = P->z;
+    int drc = 0, nd = dependent_rows(S, dg, z, P->dep, err, &drc);
     if (nd == -2) goto oom;
+    if (nd == -3) {
+        rc = drc;
+        goto done;
+    }
     if (nd < 0) goto decline;
     P->nd = nd;
     for (int i = 0; i < n; i++) P->imap[i] = 0;
@@ -145,19 +268,8 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     for (int i = 0; i < n; i++)
         if (P->imap[i] >= 0) P->imap[i] = ni_++;
     P->ni = ni_;
-    /* S_II, and its Cholesky */
-    long nz = 0;
-    for (int i = 0; i < n; i++)
-        if (P->imap[i] >= 0)
-            for (int e = S->p[i]; e < S->p[i + 1]; e++) nz += P->imap[S->j[e]] >= 0;
-    if (lcp_csr_alloc(&P->SI, ni_, ni_, nz)) goto oom;
-    nz = 0;
-    for (int i = 0, r = 0; i < n; i++) {
-        if (P->imap[i] < 0) continue;
-        for (int e = S->p[i]; e < S->p[i + 1]; e++)
-            if (P->imap[S->j[e]] >= 0) P->SI.j[nz] = P->imap[S->j[e]], P->SI.x[nz++] = S->x[e];
-        P->SI.p[++r] = (int)nz;
-    }
+    /* Z S_II Z (unit diagonal), and its Cholesky: its conditioning says whether the rank was right */
+    if (submatrix(S, P->imap, ni_, z, &P->SI)) goto oom;
     if (ni_ > 0) {
         P->f_on = 1;
         int sf = lcp_sparse_factor_init(&P->F, ni_, P->SI.p, P->SI.j, P->SI.x, 1, LCP_SF_REFINE_DEFAULT);
@@ -167,7 +279,7 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
             rc = lcp_sparse_factor_fail(&P->F, err, "pseudo-inverse: ");
             goto done;
         }
-        if (!(cholmod_rcond(P->F.L, &P->F.cc) > 1e-14)) goto decline;
+        if (!(cholmod_rcond(P->F.L, &P->F.cc) > LCP_PINV_RCOND)) goto decline; /* a dependent row among I */
     }
     if (nd == 0) goto done;
     /* the null space: N_d = [-S_II^-1 S_Id; e_d], NULL_BLOCK columns a solve */
@@ -179,12 +291,12 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     for (int k0 = 0; k0 < nd; k0 += NULL_BLOCK) {
         int kb = nd - k0 < NULL_BLOCK ? nd - k0 : NULL_BLOCK;
         memset(B, 0, (size_t)ni_ * kb * sizeof(double));
-        for (int c = 0; c < kb; c++) { /* column d of S on the independent rows: S symmetric, row d */
+        for (int c = 0; c < kb; c++) { /* Z_I times column d of S on the independent rows (S symmetric: row d) */
             int d = P->dep[k0 + c];
             for (int e = S->p[d]; e < S->p[d + 1]; e++)
-                if (P->imap[S->j[e]] >= 0) B[(size_t)c * ni_ + P->imap[S->j[e]]] += S->x[e];
+                if (P->imap[S->j[e]] >= 0) B[(size_t)c * ni_ + P->imap[S->j[e]]] += z[S->j[e]] * S->x[e];
         }
-        const double *X = B;
+        double *X = B;
         cholmod_dense *Xs = NULL;
         if (ni_ > 0) {
             cholmod_dense Bv = {0};
@@ -195,6 +307,9 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
                 goto done;
             }
             X = Xs->x;
+            for (int i = 0; i < n; i++) /* S_II^-1 = Z (Z S_II Z)^-1 Z */
+                if (P->imap[i] >= 0)
+                    for (int c = 0; c < kb; c++) X[(size_t)c * ni_ + P->imap[i]] *= z[i];
         }
         int bad = 0;
         for (int c = 0; c < kb && !bad; c++) {
@@ -268,17 +383,17 @@ int lcp_pinv_apply(lcp_pinv *P, const double *r, double *y)
     double *u = P->u;
     memcpy(u, r, (size_t)n * sizeof(double));
     if (P->nd && project(P, u)) return LCP_ERROR;
-    for (int i = 0; i < n; i++)
-        if (P->imap[i] >= 0) P->v[P->imap[i]] = u[i];
+    for (int i = 0; i < n; i++) /* S_II^-1 = Z (Z S_II Z)^-1 Z */
+        if (P->imap[i] >= 0) P->v[P->imap[i]] = P->z[i] * u[i];
     if (ni && lcp_sparse_factor_solve(&P->F, P->v, P->v)) return LCP_ERROR;
-    for (int i = 0; i < n; i++) y[i] = P->imap[i] >= 0 ? P->v[P->imap[i]] : 0.0;
+    for (int i = 0; i < n; i++) y[i] = P->imap[i] >= 0 ? P->z[i] * P->v[P->imap[i]] : 0.0;
     return P->nd ? project(P, y) : 0;
 }
 
 void lcp_pinv_free(lcp_pinv *P)
 {
     if (!P) return;
-    free(P->imap), free(P->dep), free(P->u), free(P->v);
+    free(P->imap), free(P->dep), free(P->u), free(P->v), free(P->z);
     lcp_csr_free(&P->SI);
     if (P->f_on) lcp_sparse_factor_free(&P->F);
     if (P->cc_on) {

@@ -4,13 +4,21 @@
  *
  * Method.  Rank: a simplicial LDL' factorisation (CHOLMOD) of the
  * unit-diagonal scaling Z S Z + delta I (Z = diag(S)^-1/2, delta =
- * LCP_PINV_SHIFT) with its fill-reducing order; a row whose pivot D_k is
+ * LCP_PINV_SHIFT) with its fill-reducing order.  A row whose pivot D_k is
  * below LCP_PINV_RANK_TOL depends on the rows before it in that order (in
  * exact arithmetic S's Schur complement there is 0: a PSD matrix with a
  * zero diagonal entry has a zero row, so the shift keeps the next pivots
- * as they are to within delta).  I: the other rows; D the dependent ones.
- * Then S_II is positive definite and rank S = |I|; its Cholesky (CHOLMOD,
- * supernodal) is G0 = [S_II^-1 0; 0 0], a generalised inverse (S G0 S = S
+ * as they are to within delta); a pivot above LCP_PINV_SURE is a row
+ * independent of them.  Between lie rounding (the LDL' has no pivoting:
+ * eliminating many dependent rows leaves errors up to 1e-7 and more) and
+ * small true pivots: those rows C are settled exactly, by the Schur
+ * complement T = S_CC - S_CI S_II^-1 S_IC on them of the sure rows I
+ * (positive definite, so accurate) and LAPACK's pivoted Cholesky of T
+ * (dpstrf) to the same tolerance: its rank's rows join I, the rest D.
+ * Then S_II is positive definite and rank S = |I|: its scaled Cholesky
+ * (CHOLMOD, supernodal, of Z S_II Z, whose estimated reciprocal condition
+ * must pass LCP_PINV_RCOND: a dependent row the LDL' took for a sure one
+ * fails there) gives G0 = [S_II^-1 0; 0 0], a generalised inverse (S G0 S = S
  * because S's Schur complement on D is 0, which is checked: its diagonal,
  * PSD, to LCP_PINV_SCHUR_TOL of diag(S)).  The null space is spanned by
  * the columns N_d = [-S_II^-1 S_Id; e_d] (d in D), sparse where the
@@ -29,12 +37,12 @@
 #include "csr.h"
 #include "sparse_factor.h"
 
-#define LCP_PINV_SHIFT 1e-11    /* delta: the scaled matrix's shift for the rank's LDL' */
-#define LCP_PINV_RANK_TOL 1e-9  /* the smallest scaled pivot below this: there are dependent rows */
-#define LCP_PINV_GAP 100.0      /* their pivots' cluster ends at a gap of this ratio */
-#define LCP_PINV_RANK_MAX 1e-5  /* or at this */
-#define LCP_PINV_CLEAR 1e3      /* the next pivot at least this times the cluster's largest, else the rank is unclear */
-#define LCP_PINV_SCHUR_TOL 1e-5 /* a dependent row's Schur complement, relative to S_dd */
+#define LCP_PINV_SHIFT 1e-11       /* delta: the scaled matrix's shift for the rank's LDL' */
+#define LCP_PINV_RANK_TOL 1e-9     /* a scaled pivot below this: a dependent row */
+#define LCP_PINV_SURE 1e-4         /* a scaled pivot above this: an independent row; between: settled exactly */
+#define LCP_PINV_UNCLEAR_MAX 4000  /* more rows between than this: declined (T dense) */
+#define LCP_PINV_SCHUR_TOL 1e-6    /* a dependent row's Schur complement, relative to S_dd */
+#define LCP_PINV_RCOND 1e-10       /* Z S_II Z's reciprocal condition (CHOLMOD's estimate) at least this */
 #define LCP_PINV_DROP 1e-13     /* null-vector entries below this times the column's largest: dropped */
 
 typedef struct {
@@ -50,13 +58,15 @@ typedef struct {
     cholmod_factor *LG;     /* Cholesky of N'N */
     cholmod_dense *c, *X, *Y, *E; /* nd: N' v, and cholmod_solve2's workspace */
     double *u, *v;          /* n, ni */
+    double *z;              /* n: diag(S)^-1/2 (1 where 0); S_II is factorised as Z S_II Z */
 } lcp_pinv;
 
 /* Prepares S^+ for S (n x n CSR, both triangles stored, symmetric).
  * 0: ready (P->nd the null space's dimension, 0 when S is nonsingular to
- * the tolerance); 1: S is not positive semidefinite, its dependent rows'
- * Schur complement is not 0, or S_II is not positive definite -- the
- * caller takes another way, nothing is set; LCP_ERROR (err set) for memory
+ * the tolerance); 1: S is not positive semidefinite, more than
+ * LCP_PINV_UNCLEAR_MAX rows are unclear, its dependent rows' Schur
+ * complement is not 0, or S_II is not positive definite -- the caller
+ * takes another way, nothing is set; LCP_ERROR (err set) for memory
  * or a failure of the libraries.  lcp_pinv_free in every case. */
 int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err);
 
