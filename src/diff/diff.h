@@ -53,8 +53,9 @@
 /* A singular K_RR (reciprocal condition below 1e-14, or a singular LU):
  * the derivative is the least-squares solution of minimal norm (K_RR's
  * pseudo-inverse).  Symmetric and positive semidefinite (lcp, blcp with A
- * symmetric; ccp's M below): the sparse one of src/la/sparse_pinv.h, any size.  Else, or
- * where that one finds the rank unclear: LAPACK's dsyevd or dgesdd, the
+ * symmetric; ccp's M below): the sparse one of src/la/sparse_pinv.h, any
+ * size.  Else, or where that one declines (not semidefinite, its rank not
+ * settled): LAPACK's dsyevd or dgesdd, the
  * singular values below LCP_DIFF_RANK_TOL times the largest counting as
  * zero, when nr is at most LCP_DIFF_DENSE_MAX; larger ones are refused. */
 #define LCP_DIFF_RANK_TOL 1e-9
