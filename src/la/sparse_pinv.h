@@ -15,10 +15,10 @@
  * complement T = S_CC - S_CI S_II^-1 S_IC on them of the sure rows I
  * (positive definite, so accurate) and LAPACK's pivoted Cholesky of T
  * (dpstrf) to the same tolerance: its rank's rows join I, the rest D.
- * Then S_II is positive definite and rank S = |I|: its scaled Cholesky
- * (CHOLMOD, supernodal, of Z S_II Z, whose estimated reciprocal condition
- * must pass LCP_PINV_RCOND: a dependent row the LDL' took for a sure one
- * fails there) gives G0 = [S_II^-1 0; 0 0], a generalised inverse (S G0 S = S
+ * Then S_II is positive definite and rank S = |I|: its Cholesky (CHOLMOD,
+ * supernodal; each pivot, relative to its row's diagonal, must pass
+ * LCP_PINV_RCOND: a dependent row the LDL' took for a sure one fails
+ * there) gives G0 = [S_II^-1 0; 0 0], a generalised inverse (S G0 S = S
  * because S's Schur complement on D is 0, which is checked: its diagonal,
  * PSD, to LCP_PINV_SCHUR_TOL of diag(S)).  The null space is spanned by
  * the columns N_d = [-S_II^-1 S_Id; e_d] (d in D), sparse where the
@@ -27,9 +27,11 @@
  * with the orthogonal projector P = I - N (N'N)^-1 N' onto range(S)
  *     S^+ = P G0 P
  * (S^+ = S^+ S G0 S S^+ and S S^+ = S^+ S = P): one solve with S_II's
- * factor, two products with N and N', and two solves with the Cholesky of
- * the |D| x |D| matrix N'N.  S^+ r is the least-squares solution of S y = r
- * of minimal norm, and S^+ is symmetric: the same call serves S'. */
+ * factor and two projections, each made twice (N'N is as ill-conditioned
+ * as the null vectors are near one another): products with N and N' and
+ * solves with the Cholesky of the |D| x |D| matrix N'N.  S^+ r is the
+ * least-squares solution of S y = r of minimal norm, and S^+ is
+ * symmetric: the same call serves S'. */
 #ifndef LCPSOLVE_SPARSE_PINV_H
 #define LCPSOLVE_SPARSE_PINV_H
 
@@ -42,8 +44,8 @@
 #define LCP_PINV_SURE 1e-4         /* a scaled pivot above this: an independent row; between: settled exactly */
 #define LCP_PINV_UNCLEAR_MAX 4000  /* more rows between than this: declined (T dense) */
 #define LCP_PINV_SCHUR_TOL 1e-6    /* a dependent row's Schur complement, relative to S_dd */
-#define LCP_PINV_RCOND 1e-10       /* Z S_II Z's reciprocal condition (CHOLMOD's estimate) at least this */
-#define LCP_PINV_DROP 1e-13     /* null-vector entries below this times the column's largest: dropped */
+#define LCP_PINV_RCOND 1e-10       /* S_II's Cholesky pivots, relative to their diagonal, at least this */
+#define LCP_PINV_DROP 1e-13        /* null-vector entries below this times the column's largest: dropped */
 
 typedef struct {
     int n, ni, nd;          /* rows; independent; dependent (the null space's dimension) */
@@ -58,7 +60,6 @@ typedef struct {
     cholmod_factor *LG;     /* Cholesky of N'N */
     cholmod_dense *c, *X, *Y, *E; /* nd: N' v, and cholmod_solve2's workspace */
     double *u, *v;          /* n, ni */
-    double *z;              /* n: diag(S)^-1/2 (1 where 0); S_II is factorised as Z S_II Z */
 } lcp_pinv;
 
 /* Prepares S^+ for S (n x n CSR, both triangles stored, symmetric).
