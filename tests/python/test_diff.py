@@ -229,6 +229,25 @@ def test_minimum_norm_on_duplicated_rows():
     assert abs(g @ dx2 - (gr["A"] * dA).sum() - gr["b"] @ db) <= 1e-10 * max(1.0, abs(g @ dx2))
 
 
+def test_minimum_norm_of_a_large_pyramid(gen):
+    """A pyramid of 3,136 contacts as generated (A singular, more free rows
+    than a dense pseudo-inverse takes): the sparse one; the velocities' JVP
+    along a change the problem stays solvable under is orthogonal to the
+    null space it leaves out, and the VJP is its adjoint."""
+    p = lcpsolve.read(gen("pyr28", "pyramid", "--base", "28"))
+    r = p.solve(solver="ipm", tol=1e-10)
+    assert r.status == "solved" and p.n == 3136
+    assert r.minimum_norm > 0
+    rng = np.random.default_rng(11)
+    A = p.A
+    db = A @ rng.standard_normal(p.n)
+    dx = r.jvp(db=db)
+    assert np.abs(A @ dx + db).max() <= 1e-8 * max(1.0, np.abs(db).max())  # at rest, w stays 0
+    g = rng.standard_normal(p.n)
+    gr = r.vjp(g)
+    assert abs(g @ dx - gr["b"] @ db) <= 1e-10 * max(1.0, abs(g @ dx))
+
+
 def test_torch_bounds_gradient():
     torch = pytest.importorskip("torch")
     import lcpsolve.torch as lt
