@@ -273,9 +273,10 @@ typedef struct lcps_diff lcps_diff;
  * r.status says (2 otherwise: with "reg" the status is of the original
  * problem).  Where K is singular (the solution is not unique: redundant
  * contacts, a singular A) the derivative is the one of minimal norm
- * (lcps_diff_minimum_norm); 5 (error) when that singular system is
- * unsymmetric and too large for it: differentiate a regularised problem
- * (setting "reg"). */
+ * (lcps_diff_minimum_norm); 5 (error) when that singular system is too
+ * large for the dense pseudo-inverse and the sparse one does not take it
+ * (unsymmetric, indefinite): differentiate a regularised problem (setting
+ * "reg"). */
 int lcps_diff_new(const lcps_problem *p, const lcps_settings *s, const lcps_result *r, lcps_diff **out, char *err,
                   size_t errlen);
 /* The length of an array: "x", "b", "e" (n), "A" (values of A), "mu", "M",

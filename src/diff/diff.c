@@ -486,8 +486,8 @@ static void matvec_sparse_cols(const lcp_diff *d, const double *v, double *out)
 
 /* Sets up the reduction; 0 when M was factorised (d->fsym; a singular M:
  * its sparse pseudo-inverse, d->sp_on), 1 when this problem takes the
- * general path instead (an undefined tangent, M not positive semidefinite
- * or its rank unclear), LCP_ERROR for memory. */
+ * general path instead (an undefined tangent, M indefinite, or its
+ * pseudo-inverse declined), LCP_ERROR for memory. */
 static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
 {
     const lcp_problem *p = d->p;

@@ -131,9 +131,9 @@ typedef struct {
  * lcp_problem_finish passed), the problem having been solved with
  * regularisation reg (0: none).  A singular K_RR (the solution not
  * unique, e.g. redundant contacts) takes its pseudo-inverse (SP or pinv,
- * nullity, minnorm); LCP_ERROR when it is not symmetric and has more than
- * LCP_DIFF_DENSE_MAX rows (differentiate a regularised problem, --reg) or
- * out of memory.  lcp_diff_free even on failure. */
+ * nullity, minnorm); LCP_ERROR when the sparse one does not take it (not
+ * symmetric, indefinite) and it has more than LCP_DIFF_DENSE_MAX rows
+ * (differentiate a regularised problem, --reg) or out of memory.  lcp_diff_free even on failure. */
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err);
 
 /* dx = the derivative of x along dA (values in p->A's order, NULL: 0), db
