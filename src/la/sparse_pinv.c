@@ -68,9 +68,9 @@ done:
     return nc;
 }
 
-/* out = S's rows and columns i with map[i] >= 0 (m of them, in that order),
- * times z_i z_j where z is not NULL.  0, or 1 out of memory. */
-static int submatrix(const lcp_csr *S, const int *map, int m, const double *z, lcp_csr *out)
+/* out = S's rows and columns i with map[i] >= 0 (m of them, in that
+ * order).  0, or 1 out of memory. */
+static int submatrix(const lcp_csr *S, const int *map, int m, lcp_csr *out)
 {
     long nz = 0;
     for (int i = 0; i < S->m; i++)
@@ -80,12 +80,38 @@ static int submatrix(const lcp_csr *S, const int *map, int m, const double *z, l
     nz = 0;
     for (int i = 0, r = 0; i < S->m; i++) {
         if (map[i] < 0) continue;
-        for (int e = S->p[i]; e < S->p[i + 1]; e++) {
-            int j = S->j[e];
-            if (map[j] >= 0) out->j[nz] = map[j], out->x[nz++] = z ? z[i] * S->x[e] * z[j] : S->x[e];
-        }
+        for (int e = S->p[i]; e < S->p[i + 1]; e++)
+            if (map[S->j[e]] >= 0) out->j[nz] = map[S->j[e]], out->x[nz++] = S->x[e];
         out->p[++r] = (int)nz;
     }
+    return 0;
+}
+
+/* S_II (map >= 0, m rows) into SI and its Cholesky into F (borrowing SI's
+ * arrays; *on set once F needs freeing).  0, 1 (not positive definite),
+ * LCP_ERROR (err set). */
+static int factor_sub(const lcp_csr *S, const int *map, int m, lcp_csr *SI, lcp_sparse_factor *F, int *on,
+                      lcp_err *err)
+{
+    if (submatrix(S, map, m, SI)) return nomem(err);
+    *on = 1;
+    int sf = lcp_sparse_factor_init(F, m, SI->p, SI->j, SI->x, 1, LCP_SF_REFINE_DEFAULT);
+    if (!sf) sf = lcp_sparse_factor_refactor(F, SI->x, LCP_SF_CHOLESKY);
+    if (sf == LCP_SF_NOT_POSDEF) return 1;
+    return sf ? lcp_sparse_factor_fail(F, err, "pseudo-inverse: ") : 0;
+}
+
+/* B (m x kb, column-major) <- S_II^-1 B: one dense block of right-hand
+ * sides through CHOLMOD's supernodal solve.  0, or LCP_ERROR. */
+static int solve_block(lcp_sparse_factor *F, double *B, int m, int kb, lcp_err *err)
+{
+    cholmod_dense Bv = {0};
+    Bv.nrow = Bv.d = (size_t)m, Bv.ncol = (size_t)kb, Bv.nzmax = (size_t)m * kb;
+    Bv.x = B, Bv.xtype = CHOLMOD_REAL, Bv.dtype = CHOLMOD_DOUBLE;
+    cholmod_dense *X = cholmod_solve(CHOLMOD_A, F->L, &Bv, &F->cc);
+    if (!X) return lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: CHOLMOD solve failed (status %d)", F->cc.status);
+    memcpy(B, X->x, (size_t)m * kb * sizeof(double));
+    cholmod_free_dense(&X, &F->cc);
     return 0;
 }
 
@@ -122,18 +148,7 @@ static int candidates(const lcp_csr *S, const double *z, int *cls, int nc, lcp_e
             if (map[S->j[e]] <= -2) T[a + (size_t)(-2 - map[S->j[e]]) * nc] += S->x[e];
     }
     if (ni > 0) {
-        if (submatrix(S, map, ni, NULL, &SI)) goto oom;
-        f_on = 1;
-        int sf = lcp_sparse_factor_init(&F, ni, SI.p, SI.j, SI.x, 1, LCP_SF_REFINE_DEFAULT);
-        if (!sf) sf = lcp_sparse_factor_refactor(&F, SI.x, LCP_SF_CHOLESKY);
-        if (sf == LCP_SF_NOT_POSDEF) {
-            rc = 1;
-            goto done;
-        }
-        if (sf) {
-            rc = lcp_sparse_factor_fail(&F, err, "pseudo-inverse: ");
-            goto done;
-        }
+        if ((rc = factor_sub(S, map, ni, &SI, &F, &f_on, err))) goto done;
         if (!(B = lcp_alloc((size_t)ni * NULL_BLOCK + 1, sizeof(double)))) goto oom;
         /* T -= S_CI X, X = S_II^-1 S_IC, NULL_BLOCK columns of it at a time */
         for (int b0 = 0; b0 < nc; b0 += NULL_BLOCK) {
@@ -144,24 +159,15 @@ static int candidates(const lcp_csr *S, const double *z, int *cls, int nc, lcp_e
                 for (int e = S->p[i]; e < S->p[i + 1]; e++)
                     if (map[S->j[e]] >= 0) B[(size_t)c * ni + map[S->j[e]]] += S->x[e];
             }
-            cholmod_dense Bv = {0};
-            Bv.nrow = Bv.d = (size_t)ni, Bv.ncol = (size_t)kb, Bv.nzmax = (size_t)ni * kb;
-            Bv.x = B, Bv.xtype = CHOLMOD_REAL, Bv.dtype = CHOLMOD_DOUBLE;
-            cholmod_dense *Xs = cholmod_solve(CHOLMOD_A, F.L, &Bv, &F.cc);
-            if (!Xs) {
-                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: CHOLMOD solve failed (status %d)", F.cc.status);
-                goto done;
-            }
-            const double *X = Xs->x;
+            if ((rc = solve_block(&F, B, ni, kb, err))) goto done;
             for (int a = 0; a < nc; a++) {
                 int i = cand[a];
                 for (int e = S->p[i]; e < S->p[i + 1]; e++) {
                     int m = map[S->j[e]];
                     if (m < 0) continue;
-                    for (int c = 0; c < kb; c++) T[a + (size_t)(b0 + c) * nc] -= S->x[e] * X[(size_t)c * ni + m];
+                    for (int c = 0; c < kb; c++) T[a + (size_t)(b0 + c) * nc] -= S->x[e] * B[(size_t)c * ni + m];
                 }
             }
-            cholmod_free_dense(&Xs, &F.cc);
         }
     }
     for (int b = 0; b < nc; b++)
@@ -302,16 +308,8 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
         if (P->imap[i] >= 0) P->imap[i] = ni_++;
     P->ni = ni_;
     /* S_II, and its Cholesky: its pivots say whether the rank was right */
-    if (submatrix(S, P->imap, ni_, NULL, &P->SI)) goto oom;
     if (ni_ > 0) {
-        P->f_on = 1;
-        int sf = lcp_sparse_factor_init(&P->F, ni_, P->SI.p, P->SI.j, P->SI.x, 1, LCP_SF_REFINE_DEFAULT);
-        if (!sf) sf = lcp_sparse_factor_refactor(&P->F, P->SI.x, LCP_SF_CHOLESKY);
-        if (sf == LCP_SF_NOT_POSDEF) goto decline;
-        if (sf) {
-            rc = lcp_sparse_factor_fail(&P->F, err, "pseudo-inverse: ");
-            goto done;
-        }
+        if ((rc = factor_sub(S, P->imap, ni_, &P->SI, &P->F, &P->f_on, err))) goto done;
         if (!(min_pivot(P->F.L, dg, P->imap, n) > LCP_PINV_RCOND)) goto decline; /* a dependent row among I */
     }
     if (nd == 0) goto done;
@@ -329,18 +327,8 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
             for (int e = S->p[d]; e < S->p[d + 1]; e++)
                 if (P->imap[S->j[e]] >= 0) B[(size_t)c * ni_ + P->imap[S->j[e]]] += S->x[e];
         }
-        double *X = B;
-        cholmod_dense *Xs = NULL;
-        if (ni_ > 0) {
-            cholmod_dense Bv = {0};
-            Bv.nrow = Bv.d = (size_t)ni_, Bv.ncol = (size_t)kb, Bv.nzmax = (size_t)ni_ * kb;
-            Bv.x = B, Bv.xtype = CHOLMOD_REAL, Bv.dtype = CHOLMOD_DOUBLE;
-            if (!(Xs = cholmod_solve(CHOLMOD_A, P->F.L, &Bv, &P->F.cc))) {
-                rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: CHOLMOD solve failed (status %d)", P->F.cc.status);
-                goto done;
-            }
-            X = Xs->x;
-        }
+        if (ni_ > 0 && (rc = solve_block(&P->F, B, ni_, kb, err))) goto done;
+        const double *X = B;
         int bad = 0;
         for (int c = 0; c < kb && !bad; c++) {
             int d = P->dep[k0 + c];
@@ -352,7 +340,6 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
             if (!(fabs(s) <= LCP_PINV_SCHUR_TOL * dg[d])) bad = 1;
             else if (put_column(P, x, d, k0 + c, &ni, &nx, &cap, np)) bad = 2;
         }
-        cholmod_free_dense(&Xs, &P->F.cc);
         if (bad == 1) goto decline;
         if (bad == 2) goto oom;
     }
