@@ -415,7 +415,7 @@ static int candidate(const lcp_problem *p, const lcp_features *f, const am_cfg *
 {
     memset(r, 0, sizeof *r);
     if (!c->sv || lcp_solver_check(c->sv, p, NULL)) return 0;
-    if (c->box_only && !(p->kind & LCP_KIND_FRICTION) && (f->v[13] > 0 || !f->symmetric)) return 0;
+    if (c->box_only && (!f->symmetric || (!(p->kind & LCP_KIND_FRICTION) && f->v[13] > 0))) return 0;
     r->sv = c->sv;
     r->pc = c->pc;
     r->name = c->name;

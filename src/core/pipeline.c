@@ -244,6 +244,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
         s->columns = sv->columns; /* the callback's extra columns */
         rc = -1;
         r->components = 1;
+        *info = (lcp_info){.status = LCP_MAX_ITER}; /* each run its own (a refusal's LCP_ERROR is the last run's) */
         /* auto: only where it can pay (below ~200 unknowns the set-up costs more than a solve) */
         if ((o->decompose == 1 || (o->decompose < 0 && wp->n >= 200)) && !tr && !s->order &&
             !(sv->flags & LCP_SOLVER_DIST))

@@ -142,6 +142,31 @@ with open(m, "w") as o:
     o.write("problem %s x y %s %s %s %s %s\n" % (k, " ".join("%.6g" % v for v in f.values()), t1, i1, t2, i2))
 PY
 }
+# a ccp whose W is not symmetric (as Siconos' Capsules), two columns (solved by components): a model that
+# ranks apgd first, which needs a symmetric W -- auto does not run it (it took it, and the refusal left every
+# later run's status at "error", exit 5, though admm solved)
+"$LCP" generate column --bodies 40 --mu 0.5 --kind ccp --piles 2 -o "$T/pc2" >/dev/null 2>&1
+python3 - "$T/pc2/A.mtx" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+hdr, body = lines[0], [l for l in lines[1:] if not l.startswith("%")]
+m, n, nz = map(int, body[0].split()[:3])
+ent = []
+for l in body[1:]:
+    i, j, v = l.split()
+    i, j, v = int(i), int(j), float(v)
+    ent.append((i, j, v * (1 + 1e-6) if i < j else v))
+    if "symmetric" in hdr and i != j:
+        ent.append((j, i, v * (1 + 1e-6) if j < i else v))
+with open(sys.argv[1], "w") as o:
+    o.write("%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n" % (m, n, len(ent)))
+    o.writelines("%d %d %.17g\n" % e for e in ent)
+PY
+"$LCP" info --features --json "$T/pc2" >"$T/feat"
+MKIND=ccp model2 "$T/m-apgd.model" "apgd none" 1e-05 10 "admm none" 0.001 20
+"$LCP" --json -t 1e-8 -o "$T/x.mtx" --auto-model "$T/m-apgd.model" "$T/pc2" >"$T/out" 2>"$T/err"; rc=$?
+check "W not symmetric: auto passes over apgd (needs a symmetric W), exit $rc, $(field status "$T/out") by $(field solver "$T/out") in $(field components "$T/out") components" \
+    [ $rc -eq 0 -a "$(field status "$T/out")" = solved -a "$(field solver "$T/out")" = admm ]
 mkpgs() { model2 "$1" "pgs none" 1e-06 1 "$2 $3" 0.001 10; } # MODEL NEXT-SOLVER NEXT-PRECOND
 # runs DIR MODEL PATTERN WHAT: auto with MODEL on the problem in DIR (tol 1e-9, the answer in $T/x.mtx,
 # --json in $T/out); passes where "EXIT SOLVER COMPONENTS REASON" (the solver that answered) matches the
