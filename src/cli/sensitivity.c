@@ -240,11 +240,11 @@ int lcp_cli_diff(lcp_cli_diff_opts *d, const lcp_problem *p, const double *x, do
     /* the flags of the derivative, in the files' comment */
     char note[256];
     snprintf(note, sizeof note, "; degenerate rows %d; %s", rc ? 0 : lcp_diff_count_degenerate(&D),
-             !rc && D.minnorm ? "minimum-norm (the Jacobian is singular)" : "unique");
-    if (D.minnorm) snprintf(note + strlen(note), sizeof note - strlen(note), ", null space %d", D.nullity);
+             !rc && lcp_diff_minimum_norm(&D) ? "minimum-norm (the Jacobian is singular)" : "unique");
+    if (lcp_diff_minimum_norm(&D)) snprintf(note + strlen(note), sizeof note - strlen(note), ", null space %d", D.nullity);
     d->degenerate = rc ? 0 : lcp_diff_count_degenerate(&D);
-    d->minimum_norm = !rc && D.minnorm;
-    d->null_space = !rc && D.minnorm ? D.nullity : 0;
+    d->minimum_norm = !rc && lcp_diff_minimum_norm(&D);
+    d->null_space = !rc && lcp_diff_minimum_norm(&D) ? D.nullity : 0;
     char comment[512];
     double *const *v = (double *const *)d->dir;
     if (!rc && d->sensitivity) {

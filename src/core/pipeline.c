@@ -251,7 +251,7 @@ static int run_all(const lcp_solve_opts *o, const lcp_problem *wp, lcp_auto_choi
             rc = lcp_solve_components(sv, wp, s, x, mon, info, &r->components, err);
         if (rc < 0) { /* one problem, or a component that wants the whole (decompose.h) */
             r->components = 1;
-            *info = (lcp_info){.status = LCP_MAX_ITER};
+            *info = (lcp_info){.status = LCP_MAX_ITER}; /* what the components counted before they gave up: not this run's */
             if (wp->n > 0) rc = sv->solve(wp, s, x, mon, info, err);
             else rc = 0, lcp_monitor_step(mon, 0, x, NULL); /* no contacts: solved as it is */
         }

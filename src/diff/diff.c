@@ -155,16 +155,25 @@ static void rows_box(lcp_diff *d, trip *T, double tol)
 
 /* The linearisation of friction contacts: B (3 x 3 blocks), C, the flags,
  * the rows of K. */
+/* Contact c's argument of the cone projection, z = r - u - mu |u_T| e_n
+ * (De Saxce's term for fc3d; ccp: z = r - u); returns |u_T|. */
+static double contact_z(const lcp_diff *d, int c, double *z)
+{
+    const double *r = d->x + 3 * c, *u = d->w + 3 * c;
+    double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+    z[0] = r[0] - (u[0] + (d->p->kind == LCP_KIND_FC3D ? d->p->mu[c] * ut : 0.0));
+    z[1] = r[1] - u[1], z[2] = r[2] - u[2];
+    return ut;
+}
+
 static void rows_friction(lcp_diff *d, trip *T, double tol)
 {
     const lcp_problem *p = d->p;
     const lcp_csr *A = &p->A;
     int desaxce = p->kind == LCP_KIND_FC3D;
     for (int c = 0; c < d->nc; c++) {
-        const double *r = d->x + 3 * c, *u = d->w + 3 * c;
-        double mu = p->mu[c], ut = sqrt(u[1] * u[1] + u[2] * u[2]);
-        double v[3] = {u[0] + (desaxce ? mu * ut : 0.0), u[1], u[2]};
-        double z[3] = {r[0] - v[0], r[1] - v[1], r[2] - v[2]}, Jp[9], Pmu[3], S[9] = {0};
+        const double *u = d->w + 3 * c;
+        double mu = p->mu[c], z[3], Jp[9], Pmu[3], S[9] = {0}, ut = contact_z(d, c, z);
         int deg;
         lcp_diff_cone_jacobian(mu, z, tol, Jp, Pmu, &deg);
         if (desaxce && ut > tol) S[1] = mu * u[1] / ut, S[2] = mu * u[2] / ut;
@@ -201,13 +210,9 @@ static int slides(const lcp_diff *d, double tol)
 {
     const lcp_problem *p = d->p;
     for (int c = 0; c < d->nc; c++) {
-        const double *r = d->x + 3 * c, *u = d->w + 3 * c;
-        double mu = p->mu[c], ut = sqrt(u[1] * u[1] + u[2] * u[2]);
-        if (!(ut <= tol)) {
-            double z[3] = {r[0] - u[0] - mu * ut, r[1] - u[1], r[2] - u[2]}, Jp[9], Pmu[3];
-            int deg;
-            if (lcp_diff_cone_jacobian(mu, z, tol, Jp, Pmu, &deg) != 0) return 1;
-        }
+        double z[3], Jp[9], Pmu[3];
+        int deg;
+        if (!(contact_z(d, c, z) <= tol) && lcp_diff_cone_jacobian(p->mu[c], z, tol, Jp, Pmu, &deg) != 0) return 1;
     }
     return 0;
 }
@@ -267,13 +272,26 @@ static int minimum_norm(lcp_diff *d, int sym, lcp_err *err)
     }
     if (rank == 0) memset(d->pinv, 0, nn * sizeof(double));
     d->nullity = nr - rank;
-    d->minnorm = 1;
     goto done;
 nomem:
     rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory (the minimum-norm derivative)");
 done:
     free(a), free(u), free(vt), free(sv), free(work), free(iwork);
     return rc;
+}
+
+/* S's sparse pseudo-inverse into d->SP (S: K_RR, or ccp's reduced M): 0
+ * (sp_on, nullity set), 1 where it declines (nothing kept), LCP_ERROR. */
+static int sparse_pinv(lcp_diff *d, const lcp_csr *S, lcp_err *err)
+{
+    int rc = lcp_pinv_init(&d->SP, S, err);
+    if (rc) {
+        lcp_pinv_free(&d->SP);
+        return rc;
+    }
+    d->sp_on = 1;
+    d->nullity = d->SP.nd;
+    return 0;
 }
 
 /* y = K_RR^-1 r (trans: K_RR^-T r), or with the pseudo-inverse (dense:
@@ -414,15 +432,7 @@ static int factor_reduced(lcp_diff *d, lcp_err *err)
          * positive semidefinite (else the LU, and the dense one below) */
         lcp_sparse_factor_free(&d->F);
         d->fac_on = 0;
-        d->sp_on = 1;
-        if (!(sf = lcp_pinv_init(&d->SP, &d->KR, err))) {
-            d->nullity = d->SP.nd;
-            d->minnorm = d->SP.nd > 0;
-            return 0;
-        }
-        lcp_pinv_free(&d->SP);
-        d->sp_on = 0;
-        if (sf != 1) return sf;
+        if ((sf = sparse_pinv(d, &d->KR, err)) != 1) return sf;
     }
     sf = lu_factor(d, &rcond, err);
     if (sf && sf != LCP_SF_SINGULAR) return sf;
@@ -501,9 +511,8 @@ static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
     if (!d->T || !d->D || !d->fmap || !d->z || !d->az) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
     d->nf = 0;
     for (int c = 0; c < nc; c++) {
-        const double *r = d->x + 3 * c, *u = d->w + 3 * c;
-        double ut = p->kind == LCP_KIND_FC3D ? p->mu[c] * sqrt(u[1] * u[1] + u[2] * u[2]) : 0.0; /* De Saxce */
-        double z[3] = {r[0] - u[0] - ut, r[1] - u[1], r[2] - u[2]};
+        double z[3];
+        contact_z(d, c, z);
         if (cone_basis(p->mu[c], z, tol, d->T + 9 * c, d->D + 3 * c)) return 1;
         for (int k = 0; k < 3; k++) d->fmap[3 * c + k] = d->D[3 * c + k] > 0 ? d->nf++ : -1;
     }
@@ -576,17 +585,9 @@ static int sym_setup(lcp_diff *d, double tol, lcp_err *err)
      * pseudo-inverse (y_f of minimal norm; dx = T y, T orthonormal, y_h fixed: dx of minimal norm) */
     lcp_sparse_factor_free(&d->FS);
     d->fs_on = 0;
-    d->sp_on = 1;
-    int sp = lcp_pinv_init(&d->SP, &d->MF, err);
-    if (sp == 0) {
-        d->fsym = 1, rc = 0;
-        d->nullity = d->SP.nd;
-        d->minnorm = d->SP.nd > 0;
-        goto done;
-    }
-    lcp_pinv_free(&d->SP);
-    d->sp_on = 0;
-    if (sp != 1) rc = sp;
+    int sp = sparse_pinv(d, &d->MF, err);
+    if (sp == 0) d->fsym = 1, rc = 0;
+    else if (sp != 1) rc = sp;
 done:
     free(slot), free(touched), free(blk), free(ti), free(tj), free(tx);
     return rc;
@@ -848,7 +849,7 @@ static int adjoint(lcp_diff *d, const double *g, double *l, double *grad_mu, dou
         if (sym_adjoint(d, g, l)) return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
         goto gradients;
     }
-    if (d->nr == d->n && !d->minnorm) { /* no row held: K = K_RR in the rows' own order (ridx the identity) */
+    if (d->nr == d->n && !lcp_diff_minimum_norm(d)) { /* no row held: K = K_RR in the rows' own order (ridx the identity) */
         if (d->n && solve_reduced(d, 1, g, l))
             return lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: the transposed solve with K failed");
         goto gradients;

@@ -117,7 +117,6 @@ typedef struct {
     /* or, K_RR symmetric, of any size: the sparse pseudo-inverse (src/la/sparse_pinv.h) */
     lcp_pinv SP;
     int sp_on;
-    int minnorm;           /* 1: a pseudo-inverse (pinv or SP) stands for K_RR's inverse */
     int nullity;           /* nr - the numerical rank of K_RR; 0: K_RR invertible */
     double *r1, *r2;       /* nr each */
     /* the factored form */
@@ -131,7 +130,7 @@ typedef struct {
  * lcp_problem_finish passed), the problem having been solved with
  * regularisation reg (0: none).  A singular K_RR (the solution not
  * unique, e.g. redundant contacts) takes its pseudo-inverse (SP or pinv,
- * nullity, minnorm); LCP_ERROR when the sparse one does not take it (not
+ * nullity); LCP_ERROR when the sparse one does not take it (not
  * symmetric, indefinite) and it has more than LCP_DIFF_DENSE_MAX rows
  * (differentiate a regularised problem, --reg) or out of memory.  lcp_diff_free even on failure. */
 int lcp_diff_prepare(lcp_diff *d, const lcp_problem *p, const double *x, double reg, lcp_err *err);
@@ -173,6 +172,10 @@ int lcp_diff_solve_factor(lcp_diff *d, int trans, const double *r, double *y);
 /* The lcp_diff of a handle of the library (diff_api.c; the benchmarks). */
 struct lcps_diff;
 const lcp_diff *lcp_diff_of(const struct lcps_diff *h);
+
+/* 1 where a pseudo-inverse stands for the inverse: the dense one, or the
+ * sparse one with a null space (the derivative of minimal norm). */
+static inline int lcp_diff_minimum_norm(const lcp_diff *d) { return d->pinv || (d->sp_on && d->SP.nd > 0); }
 
 /* The number of degenerate rows (flag). */
 int lcp_diff_count_degenerate(const lcp_diff *d);

@@ -109,7 +109,7 @@ const lcp_diff *lcp_diff_of(const lcps_diff *h)
 int lcps_diff_minimum_norm(const lcps_diff *h)
 {
     if (!h) return -1;
-    return h->d.minnorm ? h->d.nullity : 0;
+    return lcp_diff_minimum_norm(&h->d) ? h->d.nullity : 0;
 }
 
 int lcps_jvp(lcps_diff *h, const double *dA, const double *db, const double *dmu, double *dx, char *err,

@@ -87,6 +87,16 @@ static int submatrix(const lcp_csr *S, const int *map, int m, lcp_csr *out)
     return 0;
 }
 
+/* B (m x kb, column-major) = the columns rows[0..kb) of S on the rows with
+ * map >= 0 (S symmetric: S's rows) */
+static void gather(const lcp_csr *S, const int *map, int m, const int *rows, int kb, double *B)
+{
+    memset(B, 0, (size_t)m * kb * sizeof(double));
+    for (int c = 0; c < kb; c++)
+        for (int e = S->p[rows[c]]; e < S->p[rows[c] + 1]; e++)
+            if (map[S->j[e]] >= 0) B[(size_t)c * m + map[S->j[e]]] += S->x[e];
+}
+
 /* S_II (map >= 0, m rows) into SI and its Cholesky into F (borrowing SI's
  * arrays; *on set once F needs freeing).  0, 1 (not positive definite),
  * LCP_ERROR (err set). */
@@ -153,12 +163,7 @@ static int candidates(const lcp_csr *S, const double *z, int *cls, int nc, lcp_e
         /* T -= S_CI X, X = S_II^-1 S_IC, NULL_BLOCK columns of it at a time */
         for (int b0 = 0; b0 < nc; b0 += NULL_BLOCK) {
             int kb = nc - b0 < NULL_BLOCK ? nc - b0 : NULL_BLOCK;
-            memset(B, 0, (size_t)ni * kb * sizeof(double));
-            for (int c = 0; c < kb; c++) {
-                int i = cand[b0 + c];
-                for (int e = S->p[i]; e < S->p[i + 1]; e++)
-                    if (map[S->j[e]] >= 0) B[(size_t)c * ni + map[S->j[e]]] += S->x[e];
-            }
+            gather(S, map, ni, cand + b0, kb, B);
             if ((rc = solve_block(&F, B, ni, kb, err))) goto done;
             for (int a = 0; a < nc; a++) {
                 int i = cand[a];
@@ -219,13 +224,10 @@ done:
 /* The smallest pivot of a Cholesky factor L of S_II relative to its row's
  * diagonal (min L_kk^2 / S_kk: the Schur complement of that row on the rows
  * before it, scaled -- unlike CHOLMOD's rcond, the same for any diagonal
- * scaling of S).  dg: S's diagonal, imap: S's rows to S_II's. */
-static double min_pivot(const cholmod_factor *L, const double *dg, const int *imap, int n)
+ * scaling of S).  dg: S's diagonal, row: S_II's rows in S. */
+static double min_pivot(const cholmod_factor *L, const double *dg, const int *row)
 {
-    int ni = (int)L->n, *row = lcp_alloc((size_t)ni + 1, sizeof(int));
-    if (!row) return 0.0;
-    for (int i = 0; i < n; i++)
-        if (imap[i] >= 0) row[imap[i]] = i;
+    int ni = (int)L->n;
     const int *perm = L->Perm;
     const double *x = L->x;
     double m = INFINITY;
@@ -245,30 +247,43 @@ static double min_pivot(const cholmod_factor *L, const double *dg, const int *im
             m = fmin(m, d > 0 ? l * l / d : 0.0);
         }
     }
-    free(row);
     return m;
 }
 
-/* Appends column c of the null space (x: its values on the independent
- * rows, e_d on row d) to the growing compressed columns (np, ni, nx; cap). */
-static int put_column(lcp_pinv *P, const double *x, int d, int col, int **ni, double **nx, long *cap, int *np)
+/* Appends entry (i, v) at k of the growing compressed columns (ni, nx;
+ * cap): 0, or 1 out of memory. */
+static int push(int **ni, double **nx, long *cap, long k, int i, double v)
+{
+    if (k == *cap) {
+        long nc = 2 * *cap + 16;
+        int *a = realloc(*ni, (size_t)nc * sizeof(int));
+        if (a) *ni = a;
+        double *b = a ? realloc(*nx, (size_t)nc * sizeof(double)) : NULL;
+        if (!a || !b) return 1;
+        *nx = b, *cap = nc;
+    }
+    (*ni)[k] = i, (*nx)[k] = v;
+    return 0;
+}
+
+/* Appends column col of the null space -- -x on the independent rows
+ * (row[a] the row of x[a], increasing; entries below LCP_PINV_DROP of the
+ * largest dropped), 1 on row d -- its rows in order.  0, or 1 out of memory. */
+static int put_column(const lcp_pinv *P, const double *x, const int *row, int d, int col, int **ni, double **nx,
+                      long *cap, int *np)
 {
     double big = 1.0;
     for (int a = 0; a < P->ni; a++) big = fmax(big, fabs(x[a]));
     long k = np[col];
-    for (int i = 0; i < P->n; i++) {
-        double v = i == d ? 1.0 : P->imap[i] >= 0 ? -x[P->imap[i]] : 0.0;
-        if (!(fabs(v) > LCP_PINV_DROP * big)) continue;
-        if (k == *cap) {
-            long nc = 2 * *cap + 16;
-            int *a = realloc(*ni, (size_t)nc * sizeof(int));
-            if (a) *ni = a;
-            double *b = a ? realloc(*nx, (size_t)nc * sizeof(double)) : NULL;
-            if (!a || !b) return 1;
-            *nx = b, *cap = nc;
+    int put_d = 0;
+    for (int a = 0; a < P->ni; a++) {
+        if (!put_d && d < row[a]) {
+            if (push(ni, nx, cap, k++, d, 1.0)) return 1;
+            put_d = 1;
         }
-        (*ni)[k] = i, (*nx)[k++] = v;
+        if (fabs(x[a]) > LCP_PINV_DROP * big && push(ni, nx, cap, k++, row[a], -x[a])) return 1;
     }
+    if (!put_d && push(ni, nx, cap, k++, d, 1.0)) return 1;
     np[col + 1] = (int)k;
     return 0;
 }
@@ -279,7 +294,7 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     int n = S->m, rc = 0;
     P->n = n;
     double *dg = lcp_alloc((size_t)n + 1, sizeof(double)), *B = NULL, *z = NULL;
-    int *np = NULL, *ni = NULL;
+    int *np = NULL, *ni = NULL, *row = lcp_alloc((size_t)n + 1, sizeof(int)); /* row[a]: the a-th independent row */
     double *nx = NULL;
     long cap = 0;
     P->imap = lcp_alloc((size_t)n + 1, sizeof(int));
@@ -287,7 +302,7 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     P->u = lcp_alloc((size_t)n + 1, sizeof(double));
     P->v = lcp_alloc((size_t)n + 1, sizeof(double));
     z = lcp_alloc((size_t)n + 1, sizeof(double));
-    if (!dg || !P->imap || !P->dep || !P->u || !P->v || !z) goto oom;
+    if (!dg || !P->imap || !P->dep || !P->u || !P->v || !z || !row) goto oom;
     for (int i = 0; i < n; i++) {
         dg[i] = lcp_csr_diag(S, i);
         if (dg[i] < 0 || dg[i] != dg[i]) goto decline; /* not positive semidefinite */
@@ -305,12 +320,12 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     for (int k = 0; k < nd; k++) P->imap[P->dep[k]] = -1;
     int ni_ = 0;
     for (int i = 0; i < n; i++)
-        if (P->imap[i] >= 0) P->imap[i] = ni_++;
+        if (P->imap[i] >= 0) row[ni_] = i, P->imap[i] = ni_++;
     P->ni = ni_;
     /* S_II, and its Cholesky: its pivots say whether the rank was right */
     if (ni_ > 0) {
         if ((rc = factor_sub(S, P->imap, ni_, &P->SI, &P->F, &P->f_on, err))) goto done;
-        if (!(min_pivot(P->F.L, dg, P->imap, n) > LCP_PINV_RCOND)) goto decline; /* a dependent row among I */
+        if (!(min_pivot(P->F.L, dg, row) > LCP_PINV_RCOND)) goto decline; /* a dependent row among I */
     }
     if (nd == 0) goto done;
     /* the null space: N_d = [-S_II^-1 S_Id; e_d], NULL_BLOCK columns a solve */
@@ -321,12 +336,7 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     if (!np || !B) goto oom;
     for (int k0 = 0; k0 < nd; k0 += NULL_BLOCK) {
         int kb = nd - k0 < NULL_BLOCK ? nd - k0 : NULL_BLOCK;
-        memset(B, 0, (size_t)ni_ * kb * sizeof(double));
-        for (int c = 0; c < kb; c++) { /* column d of S on the independent rows: S symmetric, row d */
-            int d = P->dep[k0 + c];
-            for (int e = S->p[d]; e < S->p[d + 1]; e++)
-                if (P->imap[S->j[e]] >= 0) B[(size_t)c * ni_ + P->imap[S->j[e]]] += S->x[e];
-        }
+        gather(S, P->imap, ni_, P->dep + k0, kb, B);
         if (ni_ > 0 && (rc = solve_block(&P->F, B, ni_, kb, err))) goto done;
         const double *X = B;
         int bad = 0;
@@ -338,7 +348,7 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
             for (int e = S->p[d]; e < S->p[d + 1]; e++)
                 if (P->imap[S->j[e]] >= 0) s -= S->x[e] * x[P->imap[S->j[e]]];
             if (!(fabs(s) <= LCP_PINV_SCHUR_TOL * dg[d])) bad = 1;
-            else if (put_column(P, x, d, k0 + c, &ni, &nx, &cap, np)) bad = 2;
+            else if (put_column(P, x, row, d, k0 + c, &ni, &nx, &cap, np)) bad = 2;
         }
         if (bad == 1) goto decline;
         if (bad == 2) goto oom;
@@ -372,7 +382,7 @@ decline:
 oom:
     rc = nomem(err);
 done:
-    free(dg), free(z), free(B), free(np), free(ni), free(nx);
+    free(dg), free(z), free(B), free(np), free(ni), free(nx), free(row);
     return rc;
 }
 
