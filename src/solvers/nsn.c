@@ -51,7 +51,10 @@
  * not halve in 10 steps (rounding: a tolerance below what the data allow).
  *
  * A hybrid start where the steps crawl far from a solution: admm's answer
- * to 1e-3, and the Newton steps from it (hybrid_start below).
+ * to 1e-3, and the Newton steps from it (hybrid_start below).  Piece
+ * locking where they cycle near one: contacts that keep changing between
+ * stick and slip (or on and off) are held to one piece for a few steps
+ * (piece_lock below).
  *
  * One iteration = one Newton step.  Trace columns: merit (psi after the
  * step) and step (the accepted t).  The step is exported through nsn.h for
@@ -91,25 +94,35 @@ struct nsn_work {
     int *Hp, *Hj, *wpos, *bdiag; /* H's pattern; W entry k -> offset in its block row; diagonal block offset */
     double *Hx;
     double *Ab, *Cb;         /* 9 nc each: the A_i and C_i blocks at the current r */
+    unsigned char *lock;     /* nc: 0, or 1 + the piece a contact's Phi is held to (piece locking) */
     double *u, *phi, *d, *wd, *hd, *g, *rt, *ut, *phit, *rhs, *rb, *ub, *phib;
     double psi;
     double ref;              /* the line search's reference merit (>= psi; nsn_set_reference) */
     lcp_sparse_factor lu;    /* UMFPACK on H's pattern, no iterative refinement */
 };
 
+/* The pieces of Phi: bit 0 the normal's (x_n > 0: on), bit 1 the
+ * tangent's (|y| <= R: inside the disc). */
+#define PIECE_ON 1
+#define PIECE_INSIDE 2
+
 /* Phi of one contact at (r, u) and, when A != NULL, the blocks A = dPhi/dr
- * and C = dPhi/du (both 3x3 row-major). */
-static void contact_ac(int desaxce, double mu, double rn_rho, double rt_rho, const double *r, const double *u,
-                       double *F, double *A, double *C)
+ * and C = dPhi/du (both 3x3 row-major); lock: 0, or 1 + the piece whose
+ * formula is taken whatever (r, u) say (its smooth extension).  Returns the
+ * piece (r, u) lie in. */
+static int contact_ac(int desaxce, double mu, double rn_rho, double rt_rho, const double *r, const double *u,
+                      int lock, double *F, double *A, double *C)
 {
     double ut = lcp_norm2(u[1], u[2]);
     double kap = desaxce ? 0.0 : mu;                         /* ccp: nu = u_n - mu |u_T| */
     double nu = u[0] - kap * ut;
     double xn = r[0] - rn_rho * nu;
-    int on = xn > 0;
-    double y0 = r[1] - rt_rho * u[1], y1 = r[2] - rt_rho * u[2];
-    double R = on ? mu * xn : 0.0, ny = lcp_norm2(y0, y1);
-    int inside = ny <= R;
+    double y0 = r[1] - rt_rho * u[1], y1 = r[2] - rt_rho * u[2], ny = lcp_norm2(y0, y1);
+    int piece = (xn > 0 ? PIECE_ON : 0) | (ny <= (xn > 0 ? mu * xn : 0.0) ? PIECE_INSIDE : 0);
+    int use = lock ? lock - 1 : piece;
+    int on = use & PIECE_ON;
+    double R = on ? mu * xn : 0.0;
+    int inside = (use & PIECE_INSIDE) || ny == 0;
     F[0] = r[0] - (on ? xn : 0.0);
     if (inside) {
         F[1] = r[1] - y0;
@@ -118,7 +131,7 @@ static void contact_ac(int desaxce, double mu, double rn_rho, double rt_rho, con
         F[1] = r[1] - R * y0 / ny;
         F[2] = r[2] - R * y1 / ny;
     }
-    if (!A) return;
+    if (!A) return piece;
     double B[9] = {0};                                       /* dPhi / dv, v = (nu, u_T) */
     memset(A, 0, 9 * sizeof(double));
     A[0] = on ? 0.0 : 1.0;
@@ -144,6 +157,7 @@ static void contact_ac(int desaxce, double mu, double rn_rho, double rt_rho, con
         C[3 * a + 1] = B[3 * a + 1] + B[3 * a] * g1;
         C[3 * a + 2] = B[3 * a + 2] + B[3 * a] * g2;
     }
+    return piece;
 }
 
 /* phi (and the blocks when jac) at (r, u); returns psi. */
@@ -153,7 +167,7 @@ static double eval_phi(nsn_work *w, const double *r, const double *u, double *ph
     double s = 0.0;
     for (int i = 0; i < w->nc; i++) {
         double *F = phi + 3 * i;
-        contact_ac(w->desaxce, p->mu[i], w->rho[2 * i], w->rho[2 * i + 1], r + 3 * i, u + 3 * i, F,
+        contact_ac(w->desaxce, p->mu[i], w->rho[2 * i], w->rho[2 * i + 1], r + 3 * i, u + 3 * i, w->lock[i], F,
                    jac ? w->Ab + 9 * i : NULL, jac ? w->Cb + 9 * i : NULL);
         s += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
     }
@@ -177,6 +191,7 @@ void nsn_work_free(nsn_work *w)
     free(w->Hj);
     free(w->wpos);
     free(w->bdiag);
+    free(w->lock);
     free(w);
 }
 
@@ -199,6 +214,7 @@ int nsn_work_new(const lcp_problem *p, nsn_work **out, lcp_err *err)
     w->bdiag = lcp_alloc((size_t)nc + 1, sizeof(int));
     w->Ab = lcp_alloc(9 * (size_t)nc, sizeof(double));
     w->Cb = lcp_alloc(9 * (size_t)nc, sizeof(double));
+    w->lock = lcp_calloc((size_t)nc + 1, 1);
     double **vecs[] = {&w->u, &w->phi, &w->d, &w->wd, &w->hd, &w->g, &w->rt, &w->ut, &w->phit, &w->rhs,
                        &w->rb, &w->ub, &w->phib};
     int okv = 1;
@@ -206,7 +222,7 @@ int nsn_work_new(const lcp_problem *p, nsn_work **out, lcp_err *err)
     int *mark = lcp_alloc((size_t)n, sizeof(int)), *cols = lcp_alloc((size_t)n, sizeof(int));
     int *pos = lcp_alloc((size_t)n, sizeof(int));
     int rc = 0;
-    if (!okv || !w->diag || !w->rho || !w->Hp || !w->wpos || !w->bdiag || !w->Ab || !w->Cb ||
+    if (!okv || !w->diag || !w->rho || !w->Hp || !w->wpos || !w->bdiag || !w->Ab || !w->Cb || !w->lock ||
         !mark || !cols || !pos) {
         rc = lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory (%d contacts)", nc);
         goto done;
@@ -551,6 +567,151 @@ static int hybrid_start(nsn_work *w, const lcp_problem *p, const lcp_settings *s
     return 0;
 }
 
+/* Piece locking.  Near a solution where a contact lies close to the border
+ * between two pieces of Phi (stick and slip, on and off), the Newton steps
+ * can cycle: the step from one piece lands in the other and back, each
+ * accepted by the non-monotone test, while the residual stays put (a
+ * granular pile of 42 contacts: 300 steps at 1e-4, one contact changing
+ * between stick and slip every step).  Newton on one piece's formula is
+ * Newton on a smooth function and converges to that piece's root; where
+ * the root lies in the piece it is the solution.  So: when the merit has
+ * not halved in LOCK_WINDOW steps and contacts changed piece LOCK_FLIPS
+ * times or more since it last did, those contacts are held to the piece
+ * they are in (contact_ac's lock) for a round of at most LOCK_STEPS steps
+ * (fewer when the merit stops halving for LOCK_STALL steps), each with a
+ * monotone line search (the piece's merit is smooth); the monitor
+ * judges the true residual at every step, so a round that reaches the
+ * solution ends the solve.  After a round each held contact is set to the
+ * piece it lies in then (an active-set update: the other piece where the
+ * root left it), as is a free contact that changed piece LOCK_FLIPS_ROUND
+ * times in the round, and the next round starts, at most LOCK_ROUNDS; then
+ * the contacts are let go from the better of the round's end and its
+ * start.  Only below a residual of LOCK_RESIDUAL (near a solution; far
+ * from one the hybrid start serves), at most LOCK_TRIES locks a solve.
+ * Granular piles at tol 1e-10 (scripts/bench-nsn): 63 of 67 solved where
+ * 58 were without it, 36 of 46 held-out piles where 33 were. */
+#define LOCK_WINDOW 10
+#define LOCK_RESIDUAL 1e-2
+#define LOCK_FLIPS 4
+#define LOCK_STEPS 12
+#define LOCK_STALL 3
+#define LOCK_ROUNDS 6
+#define LOCK_FLIPS_ROUND 2
+#define LOCK_TRIES 5
+
+typedef struct {
+    unsigned char *prev, *now; /* nc: the pieces at the last iterate and at this one */
+    int *flips;                /* nc: changes of piece since the merit last halved */
+    double *xs;                /* n: the iterate where the lock began */
+    double psi_s, mark;        /* the merit there; the merit at the last halving */
+    int since, locked, round, steps, tries;
+} piece_lock;
+
+/* the pieces the contacts lie in at r (with u of the last nsn_eval / nsn_step) */
+static void pieces(const nsn_work *w, const double *r, unsigned char *out)
+{
+    double F[3];
+    for (int i = 0; i < w->nc; i++)
+        out[i] = (unsigned char)contact_ac(w->desaxce, w->p->mu[i], w->rho[2 * i], w->rho[2 * i + 1], r + 3 * i,
+                                           w->u + 3 * i, 0, F, NULL, NULL);
+}
+
+static void lock_free(piece_lock *L)
+{
+    free(L->prev);
+    free(L->now);
+    free(L->flips);
+    free(L->xs);
+}
+
+static int lock_new(const nsn_work *w, const double *x, piece_lock *L)
+{
+    memset(L, 0, sizeof *L);
+    L->prev = lcp_alloc((size_t)w->nc + 1, 1);
+    L->now = lcp_alloc((size_t)w->nc + 1, 1);
+    L->flips = lcp_calloc((size_t)w->nc + 1, sizeof(int));
+    L->xs = lcp_alloc((size_t)w->n + 1, sizeof(double));
+    if (!L->prev || !L->now || !L->flips || !L->xs) return 1;
+    pieces(w, x, L->prev);
+    L->mark = w->psi;
+    return 0;
+}
+
+/* After a step without locks: counts the changes of piece and begins a
+ * lock where the steps cycle.  Returns 1 when it did (the merit is now the
+ * locked pieces'). */
+static int lock_watch(nsn_work *w, piece_lock *L, const double *x, double res)
+{
+    int nc = w->nc, m = 0;
+    pieces(w, x, L->now);
+    for (int i = 0; i < nc; i++) L->flips[i] += L->now[i] != L->prev[i];
+    memcpy(L->prev, L->now, (size_t)nc);
+    if (w->psi <= 0.5 * L->mark) {
+        L->mark = w->psi;
+        L->since = 0;
+        memset(L->flips, 0, (size_t)nc * sizeof(int));
+        return 0;
+    }
+    if (++L->since < LOCK_WINDOW || L->tries >= LOCK_TRIES || res > LOCK_RESIDUAL) return 0;
+    for (int i = 0; i < nc; i++)
+        if (L->flips[i] >= LOCK_FLIPS) w->lock[i] = (unsigned char)(1 + L->now[i]), m++;
+    L->since = 0;
+    memset(L->flips, 0, (size_t)nc * sizeof(int));
+    if (!m) return 0;
+    memcpy(L->xs, x, (size_t)w->n * sizeof(double));
+    L->psi_s = w->psi;
+    L->locked = 1;
+    L->round = L->steps = 0;
+    L->tries++;
+    L->mark = nsn_eval(w, x);
+    return 1;
+}
+
+/* After a step with locks (failed: no step was taken): ends the round where
+ * it is over, and the lock after its last round.  Returns 1 when the merit
+ * changed meaning (a new round's pieces, or none held). */
+static int lock_step(nsn_work *w, piece_lock *L, double *x, int failed)
+{
+    int nc = w->nc;
+    L->steps++;
+    if (w->psi <= 0.5 * L->mark) L->mark = w->psi, L->since = 0;
+    else L->since++;
+    pieces(w, x, L->now);
+    for (int i = 0; i < nc; i++) L->flips[i] += L->now[i] != L->prev[i];
+    memcpy(L->prev, L->now, (size_t)nc);
+    if (!failed && L->steps < LOCK_STEPS && L->since < LOCK_STALL) return 0;
+    int moved = 0;
+    for (int i = 0; i < nc; i++)
+        if ((w->lock[i] || L->flips[i] >= LOCK_FLIPS_ROUND) && w->lock[i] != 1 + L->now[i])
+            w->lock[i] = (unsigned char)(1 + L->now[i]), moved++;
+    memset(L->flips, 0, (size_t)nc * sizeof(int));
+    if (moved && ++L->round < LOCK_ROUNDS) {                  /* the next round, from here */
+        L->steps = L->since = 0;
+        L->mark = nsn_eval(w, x);
+        return 1;
+    }
+    memset(w->lock, 0, (size_t)nc);                          /* let go */
+    L->locked = 0;
+    if (!(nsn_eval(w, x) <= L->psi_s)) {
+        memcpy(x, L->xs, (size_t)w->n * sizeof(double));
+        nsn_eval(w, x);
+    }
+    pieces(w, x, L->prev);
+    L->mark = w->psi;
+    L->since = 0;
+    memset(L->flips, 0, (size_t)nc * sizeof(int));
+    return 1;
+}
+
+/* the pieces and the merit's mark anew (after a jump: the hybrid start) */
+static void lock_new_mark(const nsn_work *w, const double *x, piece_lock *L)
+{
+    pieces(w, x, L->prev);
+    L->mark = w->psi;
+    L->since = 0;
+    memset(L->flips, 0, (size_t)w->nc * sizeof(int));
+}
+
 static const char *const columns[] = {"merit", "step", NULL};
 
 static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -563,18 +724,32 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     double psi_old[CRAWL_STEPS], psi_mark = extra[0];
     int hybrid = 0;       /* the hybrid start was tried */
     double res_mark = 0;  /* the residual HYBRID_WINDOW steps ago */
+    int crawl_from = 0;   /* the step the merit's history starts at */
+    piece_lock lk;
+    if (lock_new(w, x, &lk)) {
+        lock_free(&lk);
+        nsn_work_free(w);
+        return lcp_fail(err, LCP_ERROR, NULL, 0, "nsn: out of memory (%d contacts)", p->nc);
+    }
     if (!lcp_monitor_step(mon, 0, x, extra)) {
         res_mark = mon->last.residual;
         for (int k = 1;; k++) {
             psi_old[(k - 1) % CRAWL_STEPS] = nsn_merit(w);
             double ref = 0.0; /* the largest merit of the last NONMONOTONE iterates */
             for (int j = 1; j <= NONMONOTONE && j <= k; j++) ref = fmax(ref, psi_old[(k - j) % CRAWL_STEPS]);
-            nsn_set_reference(w, ref);
+            nsn_set_reference(w, lk.locked ? 0.0 : ref); /* a locked round: monotone */
             double t;
             int st = nsn_step(w, x, &t, err);
             if (st == LCP_ERROR) {
                 rc = st;
                 break;
+            }
+            if (st == 1 && lk.locked) {                      /* the round ends; the solve goes on */
+                lock_step(w, &lk, x, 1);
+                for (int j = 0; j < CRAWL_STEPS; j++) psi_old[j] = nsn_merit(w);
+                psi_mark = nsn_merit(w);
+                crawl_from = k;
+                continue;
             }
             if (st == 1) {
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
@@ -588,6 +763,12 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
             extra[0] = nsn_merit(w);
             extra[1] = t;
             if (lcp_monitor_step(mon, k, x, extra)) break;
+            if (lk.locked ? lock_step(w, &lk, x, 0) : lock_watch(w, &lk, x, mon->last.residual)) {
+                for (int j = 0; j < CRAWL_STEPS; j++) psi_old[j] = nsn_merit(w); /* the merit's history anew */
+                psi_mark = nsn_merit(w);
+                crawl_from = k;
+            }
+            if (lk.locked) continue;                          /* a locked merit: no stopping test on it */
             if (!hybrid && k % HYBRID_WINDOW == 0) {
                 double res = mon->last.residual;
                 if (k >= HYBRID_AFTER && res > HYBRID_TOL && res > 0.1 * res_mark) {
@@ -595,6 +776,8 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                     if ((rc = hybrid_start(w, p, s, x, mon, k, info, err))) break;
                     for (int j = 0; j < CRAWL_STEPS; j++) psi_old[j] = nsn_merit(w); /* the merit's history anew */
                     psi_mark = nsn_merit(w);
+                    crawl_from = k;
+                    lock_new_mark(w, x, &lk);
                 }
                 res_mark = res;
             }
@@ -602,7 +785,7 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                 if (mon->last.residual <= ROUNDING_RESIDUAL && nsn_merit(w) > 0.5 * psi_mark) break;
                 psi_mark = nsn_merit(w);
             }
-            if (k >= CRAWL_STEPS && nsn_merit(w) > (1.0 - CRAWL_REL) * psi_old[k % CRAWL_STEPS]) {
+            if (k - crawl_from >= CRAWL_STEPS && nsn_merit(w) > (1.0 - CRAWL_REL) * psi_old[k % CRAWL_STEPS]) {
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
                     info->status = LCP_ERROR;
                     snprintf(info->message, sizeof info->message,
@@ -614,6 +797,7 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         }
     }
     info->iterations = mon->iter;
+    lock_free(&lk);
     nsn_work_free(w);
     return rc;
 }
