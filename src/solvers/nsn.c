@@ -45,16 +45,19 @@
  * no step at all); then the steepest-descent direction -H'Phi with the
  * Cauchy step is tried.  When that fails too the solve stops: status error
  * "line search failed" (or, if the residual is already below 1.5e-8 =
- * sqrt(eps), the monitor's status: a rounding floor).  It also stops as
+ * sqrt(eps), the monitor's status: a rounding floor), after the hybrid
+ * restarts left (below).  It also stops as
  * error when psi gains less than a relative 1e-6 over 100 steps (a crawl),
  * and with the monitor's status when, below a residual of 1.5e-8, psi does
  * not halve in 10 steps (rounding: a tolerance below what the data allow).
  *
  * A hybrid start where the steps crawl far from a solution: admm's answer
- * to 1e-3, and the Newton steps from it (hybrid_start below).  Piece
- * locking where they cycle near one: contacts that keep changing between
- * stick and slip (or on and off) are held to one piece for a few steps
- * (piece_lock below).
+ * to 1e-3, and the Newton steps from it (hybrid_start below); hybrid
+ * restarts (admm from the iterate, to 1/100 of its residual) where they
+ * stall nearer one -- at a stationary point of the merit that is no
+ * solution, or cycling.  Piece locking where they cycle near one: contacts
+ * that keep changing between stick and slip (or on and off) are held to
+ * one piece for a few steps (piece_lock below).
  *
  * One iteration = one Newton step.  Trace columns: merit (psi after the
  * step) and step (the accepted t).  The step is exported through nsn.h for
@@ -543,28 +546,50 @@ int nsn_factor_solve(nsn_work *w, const double *b, double *x)
  * On granular piles Newton alone crawls at a residual of 0.1-0.3 (and so
  * does Siconos' Alart-Curnier Newton) while admm stalls at 1e-4; Newton
  * from admm's answer at 1e-3 converges (a pile of 440 contacts, mu 0.8: 42
- * steps to 1e-8).  Once a solve. */
+ * steps to 1e-8).  Once a solve.
+ *
+ * The hybrid restarts: where the steps have not cut the residual tenfold in
+ * HYBRID_STALL steps, where no direction decreases the merit, or where it
+ * crawls, at a residual above the rounding floor, admm runs from the
+ * iterate to HYBRID_GAIN of its residual (at most HYBRID_ITERS iterations)
+ * and the steps go on from its answer where that is better; at most
+ * HYBRID_RESTARTS a solve, then the stop as before.  Near a solution the
+ * merit |Phi|^2/2 has stationary points that are none (a pile of 51
+ * contacts, fc3d: the steps stalled at a residual of 2e-4 with 6 contacts
+ * in the wrong piece; Siconos' nsn-ac stops at 1.6e-5 on it): admm does not
+ * see them.  Granular piles at 1e-10 (scripts/bench-nsn): 66 of 67 solved
+ * where 63 were with piece locking alone, 43 of 46 held-out ones where 36
+ * were. */
 #define HYBRID_AFTER 20
 #define HYBRID_WINDOW 10
 #define HYBRID_TOL 1e-3
 #define HYBRID_ITERS 2000
+#define HYBRID_RESTARTS 3  /* the restarts where the steps stall nearer a solution */
+#define HYBRID_STALL 100   /* ... the residual not cut tenfold in this many steps */
+#define HYBRID_GAIN 0.01   /* ... admm from the iterate to this much of its residual */
+/* from: NULL (admm from zero, to HYBRID_TOL: the start), or the iterate
+ * (a restart: admm from it to HYBRID_GAIN of its residual).  Returns 1
+ * when x was replaced, 0 when not, LCP_ERROR. */
 static int hybrid_start(nsn_work *w, const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon,
-                        int k, lcp_info *info, lcp_err *err)
+                        int k, const double *from, lcp_info *info, lcp_err *err)
 {
     const lcp_solver *by = lcp_solver_find("admm");
-    double *z = lcp_calloc((size_t)p->n, sizeof(double)), res = INFINITY; /* admm from zero */
+    double *z = lcp_calloc((size_t)p->n, sizeof(double)), res = INFINITY;
     if (!z) return lcp_fail(err, LCP_ERROR, NULL, 0, "nsn: out of memory (hybrid start)");
-    int its = 0;
-    if (by && lcp_guess_by(p, s, by, z, mon->t0, HYBRID_TOL, HYBRID_ITERS, &its, &res) == 0 && res < mon->last.residual) {
+    if (from) memcpy(z, from, (size_t)p->n * sizeof(double));
+    double tol = from ? fmax(HYBRID_GAIN * mon->last.residual, s->tol) : HYBRID_TOL;
+    int its = 0, done = 0;
+    if (by && lcp_guess_by(p, s, by, z, mon->t0, tol, HYBRID_ITERS, &its, &res) == 0 && res < mon->last.residual) {
         memcpy(x, z, (size_t)p->n * sizeof(double));
         nsn_eval(w, x);
         w->delta = 0.0;
+        done = 1;
         snprintf(info->message, sizeof info->message,
-                 "hybrid start after %d Newton steps at a residual of %.3g: admm's answer (%d iterations, residual %.3g)",
-                 k, mon->last.residual, its, res);
+                 "hybrid %s after %d Newton steps at a residual of %.3g: admm's answer (%d iterations, residual %.3g)",
+                 from ? "restart" : "start", k, mon->last.residual, its, res);
     }
     free(z);
-    return 0;
+    return done;
 }
 
 /* Piece locking.  Near a solution where a contact lies close to the border
@@ -588,8 +613,9 @@ static int hybrid_start(nsn_work *w, const lcp_problem *p, const lcp_settings *s
  * the contacts are let go from the better of the round's end and its
  * start.  Only below a residual of LOCK_RESIDUAL (near a solution; far
  * from one the hybrid start serves), at most LOCK_TRIES locks a solve.
- * Granular piles at tol 1e-10 (scripts/bench-nsn): 63 of 67 solved where
- * 58 were without it, 36 of 46 held-out piles where 33 were. */
+ * Granular piles at tol 1e-10 (scripts/bench-nsn, before the hybrid
+ * restarts): 63 of 67 solved where 58 were without it, 36 of 46 held-out
+ * piles where 33 were. */
 #define LOCK_WINDOW 10
 #define LOCK_RESIDUAL 1e-2
 #define LOCK_FLIPS 4
@@ -709,7 +735,46 @@ static void lock_new_mark(const nsn_work *w, const double *x, piece_lock *L)
     pieces(w, x, L->prev);
     L->mark = w->psi;
     L->since = 0;
+    L->tries = 0;
     memset(L->flips, 0, (size_t)w->nc * sizeof(int));
+}
+
+/* What nsn_solve keeps across its steps besides the iterate. */
+typedef struct {
+    double psi_old[CRAWL_STEPS]; /* the merits of the last steps (a ring) */
+    double psi_mark;             /* the merit at the last rounding check */
+    int crawl_from;              /* the step the merit's history starts at */
+    int restarts;                /* hybrid restarts made */
+    int stall_from;              /* the step the residual was last cut tenfold (or a restart) */
+    double res_stall;            /* the residual then */
+    piece_lock lk;
+} nsn_run;
+
+/* the merit's history anew from step k (after the merit changed meaning or
+ * the iterate jumped) */
+static void history_anew(const nsn_work *w, nsn_run *run, int k)
+{
+    for (int j = 0; j < CRAWL_STEPS; j++) run->psi_old[j] = w->psi;
+    run->psi_mark = w->psi;
+    run->crawl_from = k;
+}
+
+/* A hybrid restart from the iterate x at step k, where the steps stall,
+ * fail or crawl at a residual above the rounding floor (at most
+ * HYBRID_RESTARTS a solve): 1 when admm moved x (the histories then start
+ * anew), 0, LCP_ERROR. */
+static int restart(nsn_work *w, const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, int k,
+                   lcp_info *info, lcp_err *err, nsn_run *run)
+{
+    if (run->restarts >= HYBRID_RESTARTS || mon->last.residual <= ROUNDING_RESIDUAL) return 0;
+    run->restarts++;
+    run->stall_from = k;
+    int st = hybrid_start(w, p, s, x, mon, k, x, info, err);
+    if (st == 1) {
+        history_anew(w, run, k);
+        lock_new_mark(w, x, &run->lk);
+    }
+    return st;
 }
 
 static const char *const columns[] = {"merit", "step", NULL};
@@ -720,35 +785,40 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     nsn_work *w;
     int rc = nsn_work_new(p, &w, err);
     if (rc) return rc;
+    nsn_run *run = lcp_calloc(1, sizeof *run);
     double extra[2] = {nsn_eval(w, x), 0.0};
-    double psi_old[CRAWL_STEPS], psi_mark = extra[0];
-    int hybrid = 0;       /* the hybrid start was tried */
-    double res_mark = 0;  /* the residual HYBRID_WINDOW steps ago */
-    int crawl_from = 0;   /* the step the merit's history starts at */
-    piece_lock lk;
-    if (lock_new(w, x, &lk)) {
-        lock_free(&lk);
+    if (!run || lock_new(w, x, &run->lk)) {
+        if (run) lock_free(&run->lk);
+        free(run);
         nsn_work_free(w);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "nsn: out of memory (%d contacts)", p->nc);
     }
+    piece_lock *lk = &run->lk;
+    double *psi_old = run->psi_old;
+    run->psi_mark = extra[0];
+    int hybrid = 0;      /* the hybrid start was tried */
+    double res_mark = 0; /* the residual HYBRID_WINDOW steps ago */
     if (!lcp_monitor_step(mon, 0, x, extra)) {
-        res_mark = mon->last.residual;
+        res_mark = run->res_stall = mon->last.residual;
         for (int k = 1;; k++) {
             psi_old[(k - 1) % CRAWL_STEPS] = nsn_merit(w);
             double ref = 0.0; /* the largest merit of the last NONMONOTONE iterates */
             for (int j = 1; j <= NONMONOTONE && j <= k; j++) ref = fmax(ref, psi_old[(k - j) % CRAWL_STEPS]);
-            nsn_set_reference(w, lk.locked ? 0.0 : ref); /* a locked round: monotone */
+            nsn_set_reference(w, lk->locked ? 0.0 : ref); /* a locked round: monotone */
             double t;
             int st = nsn_step(w, x, &t, err);
             if (st == LCP_ERROR) {
                 rc = st;
                 break;
             }
-            if (st == 1 && lk.locked) {                      /* the round ends; the solve goes on */
-                lock_step(w, &lk, x, 1);
-                for (int j = 0; j < CRAWL_STEPS; j++) psi_old[j] = nsn_merit(w);
-                psi_mark = nsn_merit(w);
-                crawl_from = k;
+            if (st == 1 && lk->locked) {                    /* the round ends; the solve goes on */
+                lock_step(w, lk, x, 1);
+                history_anew(w, run, k);
+                continue;
+            }
+            if (st == 1 && (rc = restart(w, p, s, x, mon, k, info, err, run)) != 0) {
+                if (rc == LCP_ERROR) break;                  /* admm moved the iterate: on from there */
+                rc = 0;
                 continue;
             }
             if (st == 1) {
@@ -763,29 +833,41 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
             extra[0] = nsn_merit(w);
             extra[1] = t;
             if (lcp_monitor_step(mon, k, x, extra)) break;
-            if (lk.locked ? lock_step(w, &lk, x, 0) : lock_watch(w, &lk, x, mon->last.residual)) {
-                for (int j = 0; j < CRAWL_STEPS; j++) psi_old[j] = nsn_merit(w); /* the merit's history anew */
-                psi_mark = nsn_merit(w);
-                crawl_from = k;
-            }
-            if (lk.locked) continue;                          /* a locked merit: no stopping test on it */
+            if (lk->locked ? lock_step(w, lk, x, 0) : lock_watch(w, lk, x, mon->last.residual))
+                history_anew(w, run, k);
+            if (lk->locked) continue;                        /* a locked merit: no stopping test on it */
             if (!hybrid && k % HYBRID_WINDOW == 0) {
                 double res = mon->last.residual;
                 if (k >= HYBRID_AFTER && res > HYBRID_TOL && res > 0.1 * res_mark) {
                     hybrid = 1;
-                    if ((rc = hybrid_start(w, p, s, x, mon, k, info, err))) break;
-                    for (int j = 0; j < CRAWL_STEPS; j++) psi_old[j] = nsn_merit(w); /* the merit's history anew */
-                    psi_mark = nsn_merit(w);
-                    crawl_from = k;
-                    lock_new_mark(w, x, &lk);
+                    if ((rc = hybrid_start(w, p, s, x, mon, k, NULL, info, err)) == LCP_ERROR) break;
+                    rc = 0;
+                    history_anew(w, run, k);
+                    lock_new_mark(w, x, lk);
                 }
                 res_mark = res;
             }
-            if (k % ROUNDING_STEPS == 0) {                   /* at the rounding floor: stop when psi stalls */
-                if (mon->last.residual <= ROUNDING_RESIDUAL && nsn_merit(w) > 0.5 * psi_mark) break;
-                psi_mark = nsn_merit(w);
+            if (mon->last.residual <= 0.1 * run->res_stall) { /* the residual stalls: a restart */
+                run->res_stall = mon->last.residual;
+                run->stall_from = k;
+            } else if (k - run->stall_from >= HYBRID_STALL) {
+                run->stall_from = k;
+                if ((rc = restart(w, p, s, x, mon, k, info, err, run)) != 0) {
+                    if (rc == LCP_ERROR) break;
+                    rc = 0;
+                    continue;
+                }
             }
-            if (k - crawl_from >= CRAWL_STEPS && nsn_merit(w) > (1.0 - CRAWL_REL) * psi_old[k % CRAWL_STEPS]) {
+            if (k % ROUNDING_STEPS == 0) {                   /* at the rounding floor: stop when psi stalls */
+                if (mon->last.residual <= ROUNDING_RESIDUAL && nsn_merit(w) > 0.5 * run->psi_mark) break;
+                run->psi_mark = nsn_merit(w);
+            }
+            if (k - run->crawl_from >= CRAWL_STEPS && nsn_merit(w) > (1.0 - CRAWL_REL) * psi_old[k % CRAWL_STEPS]) {
+                if ((rc = restart(w, p, s, x, mon, k, info, err, run)) != 0) {
+                    if (rc == LCP_ERROR) break;              /* a crawl: first a restart */
+                    rc = 0;
+                    continue;
+                }
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
                     info->status = LCP_ERROR;
                     snprintf(info->message, sizeof info->message,
@@ -797,7 +879,8 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
         }
     }
     info->iterations = mon->iter;
-    lock_free(&lk);
+    lock_free(lk);
+    free(run);
     nsn_work_free(w);
     return rc;
 }
