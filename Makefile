@@ -280,7 +280,11 @@ bench-engines: $(BIN) $(BUILD)/bench/solve_loop
 # -j 2 against -j 1 with a CPU hog beside the run and without (scripts/bench-threads)
 bench-threads: $(BIN)
 	@sh scripts/bench-threads
-.PHONY: peer-engines bench-engines bench-threads
+# nsn on generated granular piles to 1e-10 beside Siconos' nsn-ac (scripts/bench-nsn; BASELINE=DIR
+# adds another checkout's nsn)
+bench-nsn: $(BIN) $(LIBSO)
+	@/usr/bin/python3 scripts/bench-nsn
+.PHONY: peer-engines bench-engines bench-threads bench-nsn
 
 # the Python package (python/lcpsolve, ctypes on liblcpsolve; docs/python.md): installed with the
 # library where Debian's python3 finds it for PREFIX (PYTHONDIR), told the LIBDIR it loads from
