@@ -238,13 +238,13 @@ int lcp_cli_diff(lcp_cli_diff_opts *d, const lcp_problem *p, const double *x, do
     double *out = lcp_alloc((size_t)(n + na + D.nmu + nm + nj + nb + 3 * n + 1), sizeof(double));
     if (!rc && !out) rc = lcp_fail(err, LCP_ERROR, NULL, 0, "derivatives: out of memory");
     /* the flags of the derivative, in the files' comment */
-    char note[256];
-    snprintf(note, sizeof note, "; degenerate rows %d; %s", rc ? 0 : lcp_diff_count_degenerate(&D),
-             !rc && lcp_diff_minimum_norm(&D) ? "minimum-norm (the Jacobian is singular)" : "unique");
-    if (lcp_diff_minimum_norm(&D)) snprintf(note + strlen(note), sizeof note - strlen(note), ", null space %d", D.nullity);
     d->degenerate = rc ? 0 : lcp_diff_count_degenerate(&D);
     d->minimum_norm = !rc && lcp_diff_minimum_norm(&D);
-    d->null_space = !rc && lcp_diff_minimum_norm(&D) ? D.nullity : 0;
+    d->null_space = d->minimum_norm ? D.nullity : 0;
+    char note[256];
+    snprintf(note, sizeof note, "; degenerate rows %d; %s", d->degenerate,
+             d->minimum_norm ? "minimum-norm (the Jacobian is singular)" : "unique");
+    if (d->minimum_norm) snprintf(note + strlen(note), sizeof note - strlen(note), ", null space %d", d->null_space);
     char comment[512];
     double *const *v = (double *const *)d->dir;
     if (!rc && d->sensitivity) {

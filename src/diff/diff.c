@@ -153,8 +153,6 @@ static void rows_box(lcp_diff *d, trip *T, double tol)
     }
 }
 
-/* The linearisation of friction contacts: B (3 x 3 blocks), C, the flags,
- * the rows of K. */
 /* Contact c's argument of the cone projection, z = r - u - mu |u_T| e_n
  * (De Saxce's term for fc3d; ccp: z = r - u); returns |u_T|. */
 static double contact_z(const lcp_diff *d, int c, double *z)
@@ -166,6 +164,8 @@ static double contact_z(const lcp_diff *d, int c, double *z)
     return ut;
 }
 
+/* The linearisation of friction contacts: B (3 x 3 blocks), C, the flags,
+ * the rows of K. */
 static void rows_friction(lcp_diff *d, trip *T, double tol)
 {
     const lcp_problem *p = d->p;

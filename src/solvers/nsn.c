@@ -650,6 +650,15 @@ static void lock_free(piece_lock *L)
     free(L->xs);
 }
 
+/* the watch anew from x (its pieces, the merit's mark, no changes counted) */
+static void lock_reset(const nsn_work *w, const double *x, piece_lock *L)
+{
+    pieces(w, x, L->prev);
+    L->mark = w->psi;
+    L->since = 0;
+    memset(L->flips, 0, (size_t)w->nc * sizeof(int));
+}
+
 static int lock_new(const nsn_work *w, const double *x, piece_lock *L)
 {
     memset(L, 0, sizeof *L);
@@ -658,8 +667,7 @@ static int lock_new(const nsn_work *w, const double *x, piece_lock *L)
     L->flips = lcp_calloc((size_t)w->nc + 1, sizeof(int));
     L->xs = lcp_alloc((size_t)w->n + 1, sizeof(double));
     if (!L->prev || !L->now || !L->flips || !L->xs) return 1;
-    pieces(w, x, L->prev);
-    L->mark = w->psi;
+    lock_reset(w, x, L);
     return 0;
 }
 
@@ -722,21 +730,15 @@ static int lock_step(nsn_work *w, piece_lock *L, double *x, int failed)
         memcpy(x, L->xs, (size_t)w->n * sizeof(double));
         nsn_eval(w, x);
     }
-    pieces(w, x, L->prev);
-    L->mark = w->psi;
-    L->since = 0;
-    memset(L->flips, 0, (size_t)nc * sizeof(int));
+    lock_reset(w, x, L);
     return 1;
 }
 
-/* the pieces and the merit's mark anew (after a jump: the hybrid start) */
+/* the watch anew after a jump (the hybrid start or a restart), its locks too */
 static void lock_new_mark(const nsn_work *w, const double *x, piece_lock *L)
 {
-    pieces(w, x, L->prev);
-    L->mark = w->psi;
-    L->since = 0;
+    lock_reset(w, x, L);
     L->tries = 0;
-    memset(L->flips, 0, (size_t)w->nc * sizeof(int));
 }
 
 /* What nsn_solve keeps across its steps besides the iterate. */
