@@ -119,7 +119,7 @@ static void kept_drop(lcps_problem *h)
 {
     free(h->kept);
     free(h->kept_model);
-    h->kept = NULL;
+    __atomic_store_n(&h->kept, NULL, __ATOMIC_RELEASE); /* (read without the lock by lcp_api_solve) */
     h->kept_model = NULL;
     h->kept_on = 0;
 }
@@ -362,12 +362,13 @@ int lcps_problem_update(lcps_problem *h, const double *val, const double *b, cha
 static int check(lcps_problem *h, lcp_err *e)
 {
     int rc = 0;
+    if (__atomic_load_n(&h->checked, __ATOMIC_ACQUIRE)) return 0; /* the common case: no lock */
     pthread_mutex_lock(&h->lock);
     if (!h->checked) {
         if (h->p.kind == LCP_KIND_BLCP && h->p.findex && !h->p.mu)
             rc = lcp_fail(e, LCP_INPUT_ERROR, NULL, 0, "findex is set but mu is not (one a row)");
         else if (!(rc = lcp_problem_finish(&h->p, e)))
-            h->checked = 1;
+            __atomic_store_n(&h->checked, 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&h->lock);
     return rc;
@@ -548,12 +549,15 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     int keep = !given && !strcmp(o->solver, "auto");
     lcp_auto_choice buf[2]; /* the kept choice given; the choice made */
     if (keep) {
-        pthread_mutex_lock(&h->lock);
-        if (h->kept && h->kept_on && (h->kept_model ? model && !strcmp(h->kept_model, model) : !model)) {
-            buf[0] = *h->kept;
-            given = buf;
+        /* the lock only where a choice is kept (the pointer is set under it by a solve of this handle) */
+        if (__atomic_load_n(&h->kept, __ATOMIC_ACQUIRE)) {
+            pthread_mutex_lock(&h->lock);
+            if (h->kept && h->kept_on && (h->kept_model ? model && !strcmp(h->kept_model, model) : !model)) {
+                buf[0] = *h->kept;
+                given = buf;
+            }
+            pthread_mutex_unlock(&h->lock);
         }
-        pthread_mutex_unlock(&h->lock);
         if (!made) made = buf + 1;
         made->solver = NULL;
     }
@@ -578,10 +582,10 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
          * dropped where the choice taken did not solve it */
         int good = !rc && out.status == LCP_SOLVED && made->solver && out.solver == made->solver;
         int computed = good && !out.auto_shared && out.auto_time_s > 0;
-        if (computed || !good) {
+        if (computed || (!good && __atomic_load_n(&h->kept, __ATOMIC_ACQUIRE))) { /* (nothing kept: nothing to drop) */
             pthread_mutex_lock(&h->lock);
             char *mc = computed && model ? strdup(model) : NULL;
-            if (computed && !h->kept) h->kept = malloc(sizeof *h->kept);
+            if (computed && !h->kept) __atomic_store_n(&h->kept, malloc(sizeof *h->kept), __ATOMIC_RELEASE);
             if (!computed || !h->kept || (model && !mc)) {
                 free(mc);
                 kept_drop(h);

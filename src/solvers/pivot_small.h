@@ -14,7 +14,7 @@
 
 #include "../core/problem.h"
 
-#define LCP_SMALL_N 16 /* the most unknowns the small path takes */
+#define LCP_SMALL_N 64 /* the most unknowns the small path takes (its block: 8 N^2 bytes of stack) */
 #define LCP_STR_(v) #v
 #define LCP_STR(v) LCP_STR_(v) /* a macro's value as a string literal */
 

@@ -32,9 +32,9 @@ import json, sys; d = json.load(open(sys.argv[1]))
 print(d.get('auto_config', '')); print(len(d.get('auto_predicted') or {})); print(d.get('solver', '')); print(d.get('auto_reason', ''))" \
         "$T/out" >"$T/f"
     { read -r cfg; read -r npred; read -r solver; read -r why; } <"$T/f"
-    # a problem of up to 16 unknowns: pivot's small path (or lemke) before any choice, nothing predicted
+    # a problem of up to 64 unknowns: pivot's small path (or lemke) before any choice, nothing predicted
     case $why in
-    "auto: pivot (a problem of up to 16 unknowns"*|"auto: lemke (a problem of up to 16 unknowns"*)
+    "auto: pivot (a problem of up to 64 unknowns"*|"auto: lemke (a problem of up to 64 unknowns"*)
         cfg="$solver before any choice" ;;
     "auto: $cfg ("*) if [ "$npred" -lt 1 ]; then bad "$name: no predicted times in auto_predicted"; return; fi ;;
     *) bad "$name: auto_reason '$why' does not start with the predicted '$cfg'"; return ;;
@@ -201,7 +201,7 @@ runs "$T/col1000" "$T/m-rounds.model" '0 * * auto: pgs (*; apgd stopped (time_li
 mkdir -p "$T/dd"
 python3 -c "
 import json, random
-r = random.Random(3); n = 60
+r = random.Random(3); n = 80
 A = [[(r.uniform(-1, 1) if i != j else 0) for j in range(n)] for i in range(n)]
 A = [[(A[i][j] + A[j][i]) / 2 for j in range(n)] for i in range(n)]
 for i in range(n): A[i][i] = 4 * sum(abs(v) for v in A[i]) + 1
@@ -262,13 +262,13 @@ runs "$T/piles" "$T/m-probe3.model" "0 newton-min 4 auto: newton-min (*; probe: 
     "the probe by components: cut, newton-min from zero solves the 4 piles"
 
 # a run without a rate to watch is cut once it has run 3 times the next candidate's predicted time (and
-# 20 ms): lemke on Murty's example of 18 rows (2^18 pivots; more rows than pivot's small path takes, which
+# 20 ms): lemke on Murty's example of 70 rows (2^70 pivots; more rows than pivot's small path takes, which
 # solves before any choice) measured at 5 ms and 100,000 pivots (budgets of 50 ms and a million pivots),
 # newton-min at 10 ms: lemke stops at about 30 ms, newton-min solves
-"$LCP" generate murty --size 18 -o "$T/murty18" >/dev/null 2>&1
-"$LCP" info --features --json "$T/murty18" >"$T/feat"
+"$LCP" generate murty --size 70 -o "$T/murty70" >/dev/null 2>&1
+"$LCP" info --features --json "$T/murty70" >"$T/feat"
 model2 "$T/m-lk.model" "lemke none" 0.005 100000 "newton-min none" 0.01 3
-runs "$T/murty18" "$T/m-lk.model" "0 newton-min * auto: lemke (*; lemke stopped (time_limit after * iterations): newton-min from zero (it ran past 3 times the next's predicted time)*" \
+runs "$T/murty70" "$T/m-lk.model" "0 newton-min * auto: lemke (*; lemke stopped (time_limit after * iterations): newton-min from zero (it ran past 3 times the next's predicted time)*" \
     "lemke past 3 times newton-min's predicted time is cut; newton-min solves"
 
 # ... unless its residual's rate says it ends within as much again: admm on a 1,936-contact pyramid (about
@@ -291,15 +291,15 @@ esac
 
 # bad model files: exit 2, one line naming the file (and the line)
 printf 'not a model\n' >"$T/bad1.model"
-"$LCP" --auto-model "$T/bad1.model" problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
+"$LCP" --auto-model "$T/bad1.model" problems/pyramid-5 >"$T/out" 2>"$T/err"; rc=$?
 check "a file that is no model: exit 2 ($rc), one line naming it" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -q 'bad1.model:1: not an auto model' '$T/err'"
 sed 's/^problem lcp pyr pyramid-5 \([^ ]*\) .*/problem lcp pyr pyramid-5 \1 oops/' "$T/m-lemke.model" >"$T/bad2.model"
-"$LCP" --auto-model "$T/bad2.model" problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
+"$LCP" --auto-model "$T/bad2.model" problems/pyramid-5 >"$T/out" 2>"$T/err"; rc=$?
 check "a model with a bad number: exit 2 ($rc), file:line" sh -c "[ $rc -eq 2 ] && grep -q 'bad2.model:8: problem pyramid-5: feature 2' '$T/err'"
 sed 's/^features log_n/features log_m/' "$T/m-lemke.model" >"$T/bad3.model"
-"$LCP" --auto-model "$T/bad3.model" problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
+"$LCP" --auto-model "$T/bad3.model" problems/pyramid-5 >"$T/out" 2>"$T/err"; rc=$?
 check "a model of other features: exit 2 ($rc), says retrain" sh -c "[ $rc -eq 2 ] && grep -q 'retrain the model' '$T/err'"
-"$LCP" --auto-model "$T/absent.model" problems/column-20 >"$T/out" 2>"$T/err"; rc=$?
+"$LCP" --auto-model "$T/absent.model" problems/pyramid-5 >"$T/out" 2>"$T/err"; rc=$?
 check "a missing model: exit 2 ($rc)" sh -c "[ $rc -eq 2 ] && grep -q 'absent.model' '$T/err'"
 
 # info --features
@@ -331,7 +331,7 @@ mkdir -p "$T/corpus/col" "$T/corpus/pyr"
 np=$(grep -c '^problem lcp ' "$T/t.model" 2>/dev/null)
 check "tune: exit 0 ($rc), 4 problems measured ($np)" [ $rc -eq 0 -a "$np" = 4 ]
 check "tune: the families are the folders" sh -c "grep -q '^problem lcp col c30 ' '$T/t.model' && grep -q '^problem lcp pyr p6 ' '$T/t.model'"
-"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/t.model" problems/column-20 >"$T/out" 2>/dev/null; rc=$?
+"$LCP" --json -t 1e-9 -o "$T/x.mtx" --auto-model "$T/t.model" problems/pyramid-5 >"$T/out" 2>/dev/null; rc=$?
 check "tune's model drives auto: exit $rc, reason names the model" sh -c "[ $rc -eq 0 ] && grep -q 't.model' '$T/out'"
 "$LCP" tune --lofo "$T/t.model" "$T/corpus" --repeat 1 >"$T/lofo" 2>&1; rc=$?
 check "tune --lofo: exit 0 ($rc), a line a family" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^FAMILY ' '$T/lofo') -eq 2 ] && grep -q '^ALL problems 4 ' '$T/lofo'"

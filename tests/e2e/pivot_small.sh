@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/e2e/pivot_small.sh: pivot on small and dense problems (1-100
 # unknowns), the path game engines and RL environments pay a solve at a
-# time (up to 16 unknowns pivot's small path answers first,
-# src/solvers/pivot_small.c; the answers below are checked either way):
+# time (up to 64 unknowns pivot's small path answers first,
+# src/solvers/pivot_small.c; the answers below are checked either way, and
+# --crash none, which the small path does not take, runs the general path):
 # no crash start below its size (the pivots from scratch cost less
 # than ipm's guess), no residual a pivot without a trace (limits only, the
 # point checked at the end of a pass), A kept dense where it is, and the
@@ -113,8 +114,8 @@ done
 # the monitor's own check (a time limit makes it read the clock, so pivot leaves the check to it): the same
 # pivots and the same x to the bit as the contiguous dots of a full-row A
 for p in spd7 spd32 spd64 box33 fric7 zero17; do
-    "$LCP" -s pivot -t 1e-10 --json -o "$T/x1.mtx" "$T/$p.json" >"$T/out1" 2>&1
-    "$LCP" -s pivot -t 1e-10 --json -o "$T/x2.mtx" --time-limit 1000 "$T/$p.json" >"$T/out2" 2>&1
+    "$LCP" -s pivot -t 1e-10 --crash none --json -o "$T/x1.mtx" "$T/$p.json" >"$T/out1" 2>&1
+    "$LCP" -s pivot -t 1e-10 --crash none --json -o "$T/x2.mtx" --time-limit 1000 "$T/$p.json" >"$T/out2" 2>&1
     check "$p: the same pivots with the monitor's check ($(field iterations "$T/out1"))" \
         [ "$(field iterations "$T/out1")" = "$(field iterations "$T/out2")" ]
     check "$p: the same x to the bit with the monitor's check" cmp -s "$T/x1.mtx" "$T/x2.mtx"
@@ -128,18 +129,18 @@ for p in spd32 box33 fric7; do
     check "$p with --reg 1e-12: solved (exit $rc)" [ $rc -eq 0 ]
 done
 
-# the start note, written without a format: the number and the text around it (17 unknowns and more:
-# up to 16 the small path (src/solvers/pivot_small.c, tests/unit/test_pivot_small.c) answers, without a note)
-"$LCP" -s pivot --json "$T/spd17.json" >"$T/out" 2>&1
-check "n = 17: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: n = 17, where ipm's guess costs more than the pivots)" ]
-"$LCP" -s pivot --json "$T/spd7.json" >"$T/out" 2>&1
-check "n = 7: the small path, no note" [ -z "$(field message "$T/out")" ] && [ "$(field status "$T/out")" = solved ]
+# the start note, written without a format: the number and the text around it (65 unknowns and more:
+# up to 64 the small path (src/solvers/pivot_small.c, tests/unit/test_pivot_small.c) answers, without a note)
+for m in 7 64; do
+    "$LCP" -s pivot --json "$T/spd$m.json" >"$T/out" 2>&1
+    check "n = $m: the small path, no note" [ -z "$(field message "$T/out")" ] && [ "$(field status "$T/out")" = solved ]
+done
 "$LCP" -s pivot --json "$T/spd100.json" >"$T/out" 2>&1
 check "n = 100: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: n = 100, where ipm's guess costs more than the pivots)" ]
-"$LCP" -s pivot -n 2 --json "$T/spd64.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot -n 2 --json "$T/spd100.json" >"$T/out" 2>&1; rc=$?
 check "-n 2: exit 1 (max_iter), the note kept" \
-    sh -c "[ $rc -eq 1 ] && grep -q 'from scratch (no crash start: n = 64, where' '$T/out'"
-"$LCP" -s pivot --json "$T/pmat17.json" >"$T/out" 2>&1
+    sh -c "[ $rc -eq 1 ] && grep -q 'from scratch (no crash start: n = 100, where' '$T/out'"
+"$LCP" -s pivot --json "$T/pmat100.json" >"$T/out" 2>&1
 check "not symmetric: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: A is not symmetric)" ]
 # the message names the start: from scratch below the crash's size or on a dense A, the crash above
 "$LCP" -s pivot --json "$T/spd100.json" >"$T/out" 2>&1
@@ -160,8 +161,8 @@ scene() {
     "$LCP" generate "$@" -o "$T/sc" >/dev/null 2>&1 || { bad "generate $*"; return; }
     "$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$T/sc" >"$T/out" 2>"$T/err"; rc=$?
     check "$*: solved to 1e-10 (exit $rc, $(field iterations "$T/out") pivots)" [ $rc -eq 0 ]
-    check "$*: from scratch (small), or up to 16 unknowns the small path" \
-        sh -c "grep -q 'no crash start' '$T/out' || [ \$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"n\"])' '$T/out') -le 16 ]"
+    check "$*: from scratch (small), or up to 64 unknowns the small path" \
+        sh -c "grep -q 'no crash start' '$T/out' || [ \$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"n\"])' '$T/out') -le 64 ]"
     check "$*: independent residual <= 1e-10" indep "$T/sc/A.mtx" "$T/sc/b.mtx" "$T/x.mtx" --max 1e-10
 }
 scene pyramid --base 2
@@ -170,10 +171,11 @@ scene pyramid --base 5
 scene redundant --bodies 4 --points 3
 scene column --bodies 50
 
-# with and without a trace: the same answer (the trace checks every pivot, the plain solve ticks them)
+# with and without a trace: the same answer (the trace checks every pivot, the plain solve ticks them; both
+# by the general path: --crash none, as the small path is not taken with a trace)
 for p in spd50 box64 pmat32; do
-    "$LCP" -s pivot -t 1e-10 --json -o "$T/x1.mtx" "$T/$p.json" >"$T/out" 2>&1; a=$(field iterations "$T/out")
-    "$LCP" -s pivot -t 1e-10 --json -o "$T/x2.mtx" --trace "$T/tr.csv" "$T/$p.json" >"$T/out" 2>&1; b=$(field iterations "$T/out")
+    "$LCP" -s pivot -t 1e-10 --crash none --json -o "$T/x1.mtx" "$T/$p.json" >"$T/out" 2>&1; a=$(field iterations "$T/out")
+    "$LCP" -s pivot -t 1e-10 --crash none --json -o "$T/x2.mtx" --trace "$T/tr.csv" "$T/$p.json" >"$T/out" 2>&1; b=$(field iterations "$T/out")
     check "$p: $b pivots with a trace <= $a without (the trace may stop at tol before the last row)" [ "$b" -le "$a" ]
     check "$p: the same x with and without a trace (1e-9)" "$LCP" -s pivot -t 1e-10 --quiet --reference "$T/x2.mtx" \
         --ref-tol 1e-9 "$T/$p.json"
@@ -187,8 +189,8 @@ check "fric10 with a trace: solved too (exit $rc)" [ $rc -eq 0 ]
 check "-n 3: exit 1 (max_iter)" [ $rc -eq 1 ]
 check "-n 3: 3 pivots" [ "$(field iterations "$T/out")" = 3 ]
 # a warm start is still the crash's guess on a small problem: at the solution, 0 pivots
-"$LCP" -s pivot -t 1e-12 --quiet -o "$T/xs.mtx" "$T/spd32.json"
-"$LCP" -s pivot -t 1e-10 --json --warm-start "$T/xs.mtx" --warm-factor 0.9 "$T/spd32.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot -t 1e-12 --quiet -o "$T/xs.mtx" "$T/spd100.json"
+"$LCP" -s pivot -t 1e-10 --json --warm-start "$T/xs.mtx" --warm-factor 0.9 "$T/spd100.json" >"$T/out" 2>&1; rc=$?
 check "warm start x 0.9: solved (exit $rc)" [ $rc -eq 0 ]
 check "warm start: the crash from it" grep -q 'crash start from the warm start' "$T/out"
 finish

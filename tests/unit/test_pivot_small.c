@@ -1,5 +1,7 @@
 /* tests/unit/test_pivot_small.c: pivot's small path (src/solvers/pivot_small.h):
- * block principal pivoting on the stack for problems of up to 16 unknowns.
+ * block principal pivoting on the stack for problems of up to LCP_SMALL_N
+ * (64) unknowns; symmetric blocks by L D L' over their profile, others by
+ * LU.
  *
  * - Random P-matrices (not symmetric: a dominant positive diagonal) of 1 to
  *   16 unknowns: solved, residual <= 1e-12, x that of lemke (a P-matrix LCP
@@ -11,16 +13,22 @@
  *   to a verified residual.
  * - Rank-deficient PSD problems (x* and w* chosen, b = w* - A x*): a block
  *   singular to working precision sends its dependent rows to a bound;
- *   where the path says solved, the residual verifies it (it may stop
- *   short: the general path takes those, below); a pyramid of boxes (16
- *   rows, four contacts a face) in at most 3 steps.
+ *   where the path says solved (up to 16 unknowns: at least half), the
+ *   residual verifies it (it may stop short: the general path takes those);
+ *   up to 64 unknowns the pipeline solves every one, the small path
+ *   stopping within its 36 steps; a pyramid of boxes (16 rows, four
+ *   contacts a face) in at most 3 steps, one of 64 rows solved.
+ * - Columns of 32 and 64 spheres (banded blocks: the profile): one step,
+ *   the answer of pivot's general path.
+ * - A symmetric matrix that is not semidefinite ([1 2; 2 1]): L D L' meets
+ *   a negative pivot, the LU solves the block.
  * - Murty's problem of 16 unknowns (exponential for Murty's least-index
  *   rule alone): solved within the cap; from a warm start at the solution,
  *   one step; with max_steps 1 from zero, not solved.
- * - Hostile values (NaN, infinities, 1e300): no crash, and what the path
- *   says solved verifies.
+ * - Hostile values (NaN, infinities, 1e300), in symmetric matrices too: no
+ *   crash, and what the path says solved verifies.
  * - Through the pipeline: -s pivot and auto on a small problem take the
- *   small path (auto's reason says so), a problem of 17 unknowns does not; a
+ *   small path (auto's reason says so), a problem of 65 unknowns does not; a
  *   matrix that is neither P nor PSD (lcp_CPS_2's) stops the small path,
  *   and auto solves it by lemke before any choice.
  */
@@ -208,8 +216,8 @@ static void friction(void)
 
 static void rank_deficient(void)
 {
-    int said = 0, verified = 0, tries = 0, pipeline = 0;
-    for (int n = 2; n <= LCP_SMALL_N; n += 2)
+    int said = 0, verified = 0, tries = 0, pipeline = 0, said16 = 0, tries16 = 0, capped = 1;
+    for (int n = 2; n <= LCP_SMALL_N; n += n < 16 ? 2 : 8)
         for (int t = 0; t < 10; t++, tries++) {
             int m = n / 2; /* A = J J', rank n / 2 */
             double j[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], xs[LCP_SMALL_N],
@@ -231,15 +239,18 @@ static void rank_deficient(void)
             lcp_problem p;
             make(&p, n, a, b, NULL, NULL, NULL, 0);
             int steps = 0;
-            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps)) said++, verified += residual(&p, x) <= 1e-10;
+            int ok = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps);
+            if (ok) said++, verified += residual(&p, x) <= 1e-10;
+            if (n <= 16) said16 += ok, tries16++;
+            capped &= steps <= 36;
             lcp_solve_out o;
             if (!solve_with(&p, "auto", 0, NULL, &o)) pipeline += o.status == LCP_SOLVED;
             lcp_solve_out_free(&o);
             lcp_problem_free(&p);
         }
-    printf("rank-deficient PSD: the small path solved %d of %d (%d verified), the pipeline %d\n", said, tries, verified,
-           pipeline);
-    CHECK(said >= tries / 2 && verified == said && pipeline == tries);
+    printf("rank-deficient PSD: the small path solved %d of %d (%d verified; %d of %d up to 16 unknowns), the "
+           "pipeline %d\n", said, tries, verified, said16, tries16, pipeline);
+    CHECK(said16 >= tries16 / 2 && verified == said && pipeline == tries && capped);
     /* a pyramid of boxes (16 rows, four contacts a face: rank-deficient): every dependent row found by one
      * factorisation, so two steps */
     const char *pyr[] = {"base", "2", NULL};
@@ -252,6 +263,13 @@ static void rank_deficient(void)
     CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, xg, &gsteps) && gsteps <= 3 && residual(&g, xg) <= 1e-12);
     printf("pyramid of boxes, base 2 (n = %d): %d steps\n", g.n, gsteps);
     lcp_problem_free(&g);
+    const char *pyr4[] = {"base", "4", NULL};
+    double x4[LCP_SMALL_N];
+    lcp_problem_init(&g);
+    CHECK(lcp_generate_problem("pyramid", pyr4, &g, &ge) == 0 && g.n == 64);
+    CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x4, &gsteps) && residual(&g, x4) <= 1e-12);
+    printf("pyramid of boxes, base 4 (n = %d): %d steps\n", g.n, gsteps);
+    lcp_problem_free(&g);
     /* lcp_CPS_1 (Cottle, Pang and Stone, remark 4.1.14): A = [1 1; 1 1], b = -1: x_1 + x_2 = 1 */
     double a[4] = {1, 1, 1, 1}, b[2] = {-1, -1}, x[2];
     lcp_problem p;
@@ -261,9 +279,39 @@ static void rank_deficient(void)
     lcp_problem_free(&p);
 }
 
+/* columns of resting spheres: a banded symmetric block, factored over its profile in one step */
+static void columns(void)
+{
+    for (int bodies = 32; bodies <= 64; bodies *= 2) {
+        char nb[8];
+        snprintf(nb, sizeof nb, "%d", bodies);
+        const char *args[] = {"bodies", nb, NULL};
+        lcp_problem g;
+        lcp_err ge = {{0}};
+        lcp_problem_init(&g);
+        CHECK(lcp_generate_problem("column", args, &g, &ge) == 0 && g.n == bodies);
+        double x[LCP_SMALL_N];
+        int steps = 0;
+        CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x, &steps) && steps == 1 && residual(&g, x) <= 1e-12);
+        lcp_solve_out q;
+        CHECK(solve_with(&g, "pivot", 1, NULL, &q) == 0 && q.status == LCP_SOLVED && maxdiff(x, q.x, g.n) <= 1e-12);
+        printf("column of %d spheres: %d step\n", bodies, steps);
+        lcp_solve_out_free(&q);
+        lcp_problem_free(&g);
+    }
+    /* symmetric, not semidefinite: L D L' meets d = 1 - 4 < 0, the LU solves A x = 1 (x = 1/3, 1/3, w = 0) */
+    double a[4] = {1, 2, 2, 1}, b[2] = {-1, -1}, x[2];
+    lcp_problem p;
+    make(&p, 2, a, b, NULL, NULL, NULL, 0);
+    int steps = 0;
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && steps == 1 && fabs(x[0] - 1.0 / 3) < 1e-15 &&
+          fabs(x[1] - 1.0 / 3) < 1e-15);
+    lcp_problem_free(&p);
+}
+
 static void murty_and_starts(void)
 {
-    enum { N = LCP_SMALL_N };
+    enum { N = 16 }; /* (of 64, Murty's rule would need more than the cap: the general path takes it) */
     double a[N * N], b[N], x[N], x2[N];
     for (int i = 0; i < N; i++) {
         b[i] = -1;
@@ -282,8 +330,8 @@ static void murty_and_starts(void)
 
 static void pipeline(void)
 {
-    double a[17 * 17], b[17];
-    for (int n = 16; n <= 17; n++) {
+    double a[(LCP_SMALL_N + 1) * (LCP_SMALL_N + 1)], b[LCP_SMALL_N + 1];
+    for (int n = LCP_SMALL_N; n <= LCP_SMALL_N + 1; n++) {
         for (int i = 0; i < n; i++) {
             b[i] = unif();
             for (int j = 0; j < n; j++) a[n * i + j] = i == j ? 4.0 : 1.0 / (2 + i + j);
@@ -294,7 +342,7 @@ static void pipeline(void)
         CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED);
         CHECK(solve_with(&p, "pivot", 0, NULL, &q) == 0 && q.status == LCP_SOLVED && !strcmp(q.solver->name, "pivot"));
         int small = strstr(o.auto_reason, "small path") != NULL;
-        CHECK(n == 16 ? small && !strcmp(o.solver->name, "pivot") && o.iterations == q.iterations : !small);
+        CHECK(n == LCP_SMALL_N ? small && !strcmp(o.solver->name, "pivot") && o.iterations == q.iterations : !small);
         CHECK(maxdiff(o.x, q.x, n) <= 1e-10);
         lcp_solve_out_free(&o);
         lcp_solve_out_free(&q);
@@ -325,6 +373,9 @@ static void hostile(void)
         int n = 1 + (int)((unif() + 1) * 0.5 * LCP_SMALL_N) % LCP_SMALL_N, fi[LCP_SMALL_N];
         double a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N], x[LCP_SMALL_N];
         for (int i = 0; i < n * n; i++) a[i] = unif() < 0.6 ? unif() : vals[(int)((unif() + 1) * 5) % 10];
+        if (t % 5 == 0) /* symmetric: the L D L' path */
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < i; j++) a[n * j + i] = a[n * i + j];
         for (int i = 0; i < n; i++) {
             a[n * i + i] = fabs(a[n * i + i]) + (t % 3 ? 1.0 : 0.0);
             b[i] = unif() < 0.8 ? unif() : vals[(int)((unif() + 1) * 5) % 10];
@@ -355,6 +406,7 @@ int main(void)
     random_box();
     friction();
     rank_deficient();
+    columns();
     murty_and_starts();
     pipeline();
     hostile();
