@@ -498,7 +498,7 @@ static void out_clear(lcp_solve_out *r)
     r->components = 1;
 }
 
-/* auto on a small lcp the small path did not solve (A neither P nor
+/* auto on an lcp of up to LCP_TINY_N unknowns the small path did not solve (A neither P nor
  * positive semidefinite, as a bimatrix game's or a copositive one's): lemke,
  * exact on any lcp (a solution or a ray), before the model's choice, which
  * on so small a problem costs more than lemke's pivots.  1: solved (r holds
@@ -516,7 +516,7 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
         return 0;
     }
     copy_text(r->auto_reason, sizeof r->auto_reason,
-              "auto: lemke (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns that pivot's small path did not "
+              "auto: lemke (a problem of up to " LCP_STR(LCP_TINY_N) " unknowns that pivot's small path did not "
               "solve: A neither P nor positive semidefinite; before any choice)");
     copy_text(r->choice, sizeof r->choice, r->auto_reason);
     return 1;
@@ -569,7 +569,7 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
     if (!ok) {
         free(x);
         free(w);
-        return !named && p->kind == LCP_KIND_LCP && small_lemke(p, o, x0, n0, r);
+        return !named && p->kind == LCP_KIND_LCP && p->n <= LCP_TINY_N && small_lemke(p, o, x0, n0, r);
     }
     r->status = LCP_SOLVED;
     r->iterations = steps;

@@ -44,8 +44,14 @@
  * (L D L': of its largest diagonal entry; the LU: no pivot above it left
  * in the column's rows) marks a row that depends on the rows before it,
  * and those rows go to a bound, all of them after one factorisation; the
- * next step solves the block of the rest (a pyramid of 16 rows: 2 steps;
- * of 64 rows: 8).  The start: from a warm start, its sets; else each row
+ * next step solves the block of the rest (a pyramid of 16 rows: 2 steps).
+ * Beyond LCP_TINY_N unknowns a singular block ends the path: there the
+ * dependent sets of a stack of boxes or planks can cycle (a tower of 48
+ * rows: blocks of 48, 18, 14, 42, 18, 14 ... rows, 30 and 24 of them
+ * dependent) or take many steps (a pyramid of 64 rows: 8, 1.8x
+ * newton-min's solve), and the general solvers are built for them: the
+ * price is one block.  The start: from a warm start, its sets;
+ * on a Z-matrix without findex, every row free (z_matrix); else each row
  * at the bound nearest 0 (0 for an lcp) unless w there does not hold it
  * at that bound (w_i <= 0 at a lower bound): then free -- a column of
  * resting spheres, whose b_i = 0 above the ground contact, is solved in
@@ -122,6 +128,26 @@ static int symmetric_exact(const lcp_problem *p)
     return 1;
 }
 
+/* Whether A is a Z-matrix: no off-diagonal entry above 0 (a column of
+ * bodies: a contact's force presses its neighbours' contacts together).
+ * There a force only lowers the others' w, so from the rows at their bound
+ * the load reaches the contacts below one block step at a time (a
+ * perturbed column of 32 spheres: 6 steps, one a layer of contacts whose
+ * w turned negative -- Chandrasekaran's method for such matrices); from
+ * every row free the first step is the unconstrained solve and the rows
+ * that pull go to their bound (that column: 1 step).  Elsewhere (mixed
+ * signs: a dense random SPD matrix, a pyramid of boxes) the free start
+ * costs more steps than the start from the bound (2 -> 4-5). */
+static int z_matrix(const lcp_problem *p)
+{
+    const int n = p->n, *ap = p->A.p, *aj = p->A.j;
+    const double *ax = p->A.x;
+    for (int i = 0; i < n; i++)
+        for (int e = ap[i]; e < ap[i + 1]; e++)
+            if (aj[e] != i && !(ax[e] <= 0.0)) return 0;
+    return 1;
+}
+
 /* K (k x k, row-major, symmetric: its lower part read) = L D L' over the
  * profile (row a's entries from first[a], its first nonzero, to the
  * diagonal: fill stays inside it, so a banded block -- a column of bodies
@@ -130,10 +156,10 @@ static int symmetric_exact(const lcp_problem *p)
  * SMALL_PIVOT of the largest diagonal entry marks a row that depends on
  * the rows before it (a semidefinite A: its Schur complement's row is 0
  * there): it is left out of the factor (l = 0 in its column) and listed in
- * dep[], their count returned (rhs then undefined), as lu_solve does.
- * -3 for a pivot below -SMALL_PIVOT of it (A is not semidefinite: the
+ * dep[], their count returned (rhs then undefined), as lu_solve does
+ * (stop: at the first such row, the caller wanting no more).  -3 for a pivot below -SMALL_PIVOT of it (A is not semidefinite: the
  * caller takes the LU), -2 for a NaN. */
-static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D, int *dep)
+static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D, int *dep, int stop)
 {
     double dmax = 0.0;
     for (int a = 0; a < k; a++) {
@@ -161,7 +187,10 @@ static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D,
         }
         if (d != d) return -2;
         if (d < -floor) return -3;
-        if (d <= floor) dep[nd++] = a, d = 0.0;
+        if (d <= floor) {
+            dep[nd++] = a, d = 0.0;
+            if (stop) return nd;
+        }
         D[a] = d;
     }
     if (nd) return nd;
@@ -188,8 +217,8 @@ static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D,
  * before it: it is skipped (no elimination, the next column takes its pivot
  * row), and the count of such columns is returned, their positions in
  * dep[] (rhs then undefined): all of a rank-deficient block's dependent
- * columns from one factorisation.  -2 for a NaN. */
-static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep)
+ * columns from one factorisation (stop: the first alone).  -2 for a NaN. */
+static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int stop)
 {
     double floor = SMALL_PIVOT * kmax;
     if (kmax != kmax) return -2;
@@ -202,6 +231,7 @@ static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep)
         if (big != big) return -2;
         if (!(big > floor)) {
             dep[nd++] = c;
+            if (stop) return nd;
             continue;
         }
         if (pr != r0) {
@@ -262,7 +292,10 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
         lcp_problem_bounds(p, x0, i, &l, &h);
         st[i] = x0[i] <= l && l > -INFINITY ? AT_LO : x0[i] >= h && h < INFINITY ? AT_HI : FREE;
     }
-    if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it at the bound starts free */
+    if (!start && !fi && z_matrix(p)) { /* every row free but those fixed by their bounds (see z_matrix) */
+        for (int i = 0; i < n; i++)
+            if (lo[i] < hi[i]) st[i] = FREE;
+    } else if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it there starts free */
         for (int i = 0; i < n; i++) c[i] = st[i] == AT_LO ? lo[i] : st[i] == AT_HI ? hi[i] : 0.0;
         for (int i = 0; i < n; i++) {
             if (st[i] == FREE || lo[i] == hi[i]) continue; /* (a friction row: lo = hi = 0 at x = 0) */
@@ -325,7 +358,7 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
             }
         }
         if (sym) {
-            nd = k ? ldl_solve(K, rhs, k, first, D, dep) : 0;
+            nd = k ? ldl_solve(K, rhs, k, first, D, dep, n > LCP_TINY_N) : 0;
             if (nd == -3) { /* not semidefinite: this step again, and the rest, by the LU */
                 sym = 0;
                 --*steps;
@@ -349,9 +382,10 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
             }
             double kmax = 0.0;
             for (int e = 0; e < k * k; e++) kmax = fabs(K[e]) > kmax ? fabs(K[e]) : kmax; /* a NaN: in the LU's test */
-            nd = k ? lu_solve(K, rhs, k, kmax, dep) : 0;
+            nd = k ? lu_solve(K, rhs, k, kmax, dep, n > LCP_TINY_N) : 0;
         }
         if (nd < 0) return 0;
+        if (nd > 0 && n > LCP_TINY_N) return 0; /* (see the header) */
         if (nd > 0) { /* rows dependent on the free rows before them (a PSD A: redundant contacts) go to a bound */
             for (int d = 0; d < nd; d++) {
                 int i = idx[dep[d]];

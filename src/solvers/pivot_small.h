@@ -15,6 +15,9 @@
 #include "../core/problem.h"
 
 #define LCP_SMALL_N 64 /* the most unknowns the small path takes (its block: 8 N^2 bytes of stack) */
+#define LCP_TINY_N 16  /* up to this many: a singular block sends its dependent rows to a bound, and auto takes
+                        * lemke where the small path stops short (beyond: a singular block stops it, auto
+                        * chooses) */
 #define LCP_STR_(v) #v
 #define LCP_STR(v) LCP_STR_(v) /* a macro's value as a string literal */
 

@@ -34,7 +34,7 @@ print(d.get('auto_config', '')); print(len(d.get('auto_predicted') or {})); prin
     { read -r cfg; read -r npred; read -r solver; read -r why; } <"$T/f"
     # a problem of up to 64 unknowns: pivot's small path (or lemke) before any choice, nothing predicted
     case $why in
-    "auto: pivot (a problem of up to 64 unknowns"*|"auto: lemke (a problem of up to 64 unknowns"*)
+    "auto: pivot (a problem of up to 64 unknowns"*|"auto: lemke (a problem of up to 16 unknowns"*)
         cfg="$solver before any choice" ;;
     "auto: $cfg ("*) if [ "$npred" -lt 1 ]; then bad "$name: no predicted times in auto_predicted"; return; fi ;;
     *) bad "$name: auto_reason '$why' does not start with the predicted '$cfg'"; return ;;
