@@ -356,8 +356,10 @@ int lcps_problem_findex(const lcps_problem *p, const int **findex, int *len, cha
  * (kind, sizes, A's sparsity, findex, which bounds and mu) take the choice
  * made for the first of them, solved before the others (after an update of
  * its A, the choice its handle kept: lcps_problem_update), and one that it
- * does not solve chooses for itself (r[k].auto_reason says which).  The
- * problems may be one handle more than once.
+ * does not solve chooses for itself (r[k].auto_reason says which); a
+ * problem of up to 16 unknowns that pivot's small path takes makes no
+ * choice and is not grouped.  The problems may be one handle more than
+ * once.
  * Returns the worst exit code by lcpsolve batch's precedence (2 input
  * error, 5 breakdown, 3 no solution, 1 limit, 0 all solved); err names the
  * first problem that gave a 2 or 5 ("problem K: ..."). */

@@ -508,7 +508,7 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
         lcp_auto_share sh = {0};
         const lcp_problem **pp = !strcmp(o1->solver, "auto") && n > 1 ? malloc((size_t)n * sizeof *pp) : NULL;
         for (int k = 0; pp && k < n; k++) pp[k] = &env[k].p;
-        if (pp) lcp_auto_share_init(&sh, pp, n);
+        if (pp) lcp_auto_share_init(&sh, pp, n, o1);
         free(pp);
         for (int k = 0; k < n; k++)
             if (lcp_auto_share_made(&sh, k)) solve_env(&env[k], o1, NULL, lcp_auto_share_made(&sh, k));

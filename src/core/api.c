@@ -656,6 +656,8 @@ double lcp_api_settings_reg(const lcps_settings *s) { return s ? s->o.reg : 0.0;
 
 const char *lcp_api_settings_solver(const lcps_settings *s) { return s ? s->o.solver : "auto"; }
 
+const lcp_solve_opts *lcp_api_settings_opts(const lcps_settings *s) { return &s->o; }
+
 /* ---- data out ----------------------------------------------------------- */
 
 int lcps_problem_matrix(const lcps_problem *hc, const char *name, int *rows, int *cols, const int **rowptr,

@@ -14,6 +14,8 @@ const lcp_problem *lcp_api_problem(const lcps_problem *h, const int **perm, long
 /* The setting "reg" (0: none or s NULL); the solver's name ("auto" for NULL). */
 double lcp_api_settings_reg(const lcps_settings *s);
 const char *lcp_api_settings_solver(const lcps_settings *s);
+/* s's options (not NULL) */
+const struct lcp_solve_opts *lcp_api_settings_opts(const lcps_settings *s);
 /* lcps_solve with auto's choice given (another problem's of the same
  * pattern: a batch) or the one made copied to made (either NULL: none). */
 int lcp_api_solve(const lcps_problem *h, const lcps_settings *s, const double *x0, lcps_result *r, char *err,

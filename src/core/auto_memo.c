@@ -1,6 +1,8 @@
 /* src/core/auto_memo.c: auto's last choice on this thread; see auto_memo.h. */
 #include "auto_memo.h"
 #include "per_thread.h"
+#include "pipeline.h"
+#include "../solvers/pivot_small.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +146,7 @@ int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b)
     return 1;
 }
 
-void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n)
+void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n, const lcp_solve_opts *o)
 {
     memset(sh, 0, sizeof *sh);
     int *firsts = malloc((size_t)(n > 0 ? n : 1) * sizeof *firsts); /* the patterns seen, by their first problem */
@@ -154,6 +156,7 @@ void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n)
     int nf = 0, ok = firsts && sh->lead && sh->made;
     for (int k = 0; ok && k < n; k++) {
         sh->lead[k] = k;
+        if (o && p[k] && p[k]->n <= LCP_TINY_N && lcp_pipeline_small_first(p[k], o, NULL, 0)) continue; /* alone */
         for (int f = 0; p[k] && f < nf; f++)
             if (lcp_auto_same_pattern(p[firsts[f]], p[k])) {
                 sh->lead[k] = firsts[f];

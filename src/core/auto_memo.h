@@ -37,13 +37,17 @@ int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b);
 /* A batch's shared choices (lcp_solve_opts.auto_given): the first problem
  * of each pattern leads -- solved before the others, its choice kept
  * (auto_made) -- and the other problems of the pattern take that choice.
- * Nothing is shared where memory is short (every problem chooses). */
+ * Nothing is shared where memory is short (every problem chooses), nor for
+ * a problem of up to LCP_TINY_N unknowns that a solve with o (NULL: none
+ * such) begins by pivot's small path: its own solve makes no choice (the
+ * small path, then for an lcp lemke), so it leads itself and keeps none. */
 typedef struct {
     int n, *lead;           /* lead[k]: the first problem of k's pattern */
     lcp_auto_choice **made; /* a leader's choice, kept by its solve; NULL for the others */
 } lcp_auto_share;
 /* p[0..n) (a NULL problem leads itself) */
-void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n);
+struct lcp_solve_opts;
+void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n, const struct lcp_solve_opts *o);
 /* Where problem k's own choice goes: k leads its pattern (NULL otherwise). */
 lcp_auto_choice *lcp_auto_share_made(const lcp_auto_share *sh, int k);
 /* The choice problem k takes: its leader's, where the leader's solve made one (NULL: its own). */

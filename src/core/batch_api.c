@@ -87,7 +87,7 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
         lcp_err pe = {{0}};
         pp[k] = p[k] ? lcp_api_problem(p[k], NULL, NULL, &pe) : NULL; /* NULL: checked again by its solve */
     }
-    if (pp) lcp_auto_share_init(&sh, pp, count);
+    if (pp) lcp_auto_share_init(&sh, pp, count, lcp_api_settings_opts(one));
     free(pp);
     for (int k = 0; k < count; k++) /* the leaders first, on this thread */
         if (lcp_auto_share_made(&sh, k)) {

@@ -538,14 +538,19 @@ static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
  * run.  A callback that wants no rows (a signal's stop, a recorder of the
  * residuals checked) sees the answer's check once.  1: r holds the verified
  * answer. */
+int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0)
+{
+    int named = !strcmp(o->solver, "pivot");
+    return !((!named && strcmp(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace || o->order_named ||
+             o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows ||
+             o->s.crash.mode != LCP_CRASH_AUTO || strcmp(o->precond, "none") || lcp_procs > 1 || !p || p->reg > 0 ||
+             (x0 && n0 != p->n) || !lcp_pivot_small_fits(p));
+}
+
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
     int named = !strcmp(o->solver, "pivot");
-    if ((!named && strcmp(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace || o->order_named ||
-        o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows || o->s.crash.mode != LCP_CRASH_AUTO ||
-        strcmp(o->precond, "none") || lcp_procs > 1 || !p || p->reg > 0 || (x0 && n0 != p->n) ||
-        !lcp_pivot_small_fits(p))
-        return 0;
+    if (!lcp_pipeline_small_first(p, o, x0, n0)) return 0;
     pthread_once(&small_pivot_once, small_pivot_find);
     const lcp_solver *pivot = small_pivot;
     if (!pivot) return 0;

@@ -118,5 +118,9 @@ int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const doub
 int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
                               const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *out, lcp_err *err);
 void lcp_solve_out_free(lcp_solve_out *out);
+/* Whether a solve of p with o from x0 (n0 entries; NULL) begins with pivot's
+ * small path (src/solvers/pivot_small.h): an lcp or blcp it takes, the
+ * solver pivot or auto, and no setting that asks for the general run. */
+int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0);
 
 #endif

@@ -155,7 +155,7 @@ int main(void)
     CHECK(lcp_auto_memo_get(&p2, NULL, &kept) == 0); /* the thread's memo: not the same problem */
     const lcp_problem *batch[5] = {&q, &p, &p2, NULL, &q};
     lcp_auto_share sh;
-    lcp_auto_share_init(&sh, batch, 5);
+    lcp_auto_share_init(&sh, batch, 5, NULL);
     CHECK(sh.n == 5 && sh.lead[0] == 0 && sh.lead[1] == 1 && sh.lead[2] == 1 && sh.lead[3] == 3 && sh.lead[4] == 0);
     CHECK(lcp_auto_share_made(&sh, 0) && lcp_auto_share_made(&sh, 1) && lcp_auto_share_made(&sh, 3));
     CHECK(!lcp_auto_share_made(&sh, 2) && !lcp_auto_share_made(&sh, 4));
@@ -164,6 +164,28 @@ int main(void)
     CHECK(lcp_auto_share_given(&sh, 2) == lcp_auto_share_made(&sh, 1) && !lcp_auto_share_given(&sh, 4));
     lcp_auto_share_free(&sh);
     CHECK(sh.n == 0 && !lcp_auto_share_made(&sh, 0));
+    /* problems of up to 16 unknowns that a solve with o begins by the small path need no choice: each leads
+     * itself, none kept; without o (or with a setting that skips the small path: --reg) they share */
+    {
+        const char *s8[] = {"size", "8", "density", "1", "seed", "5", NULL}, *s8b[] = {"size", "8", "density", "1", "seed", "6", NULL};
+        lcp_problem t1, t2;
+        CHECK(gen("random-spd", s8, &t1) == 0 && gen("random-spd", s8b, &t2) == 0 && lcp_auto_same_pattern(&t1, &t2));
+        const lcp_problem *tiny[2] = {&t1, &t2};
+        lcp_auto_share ts;
+        lcp_auto_share_init(&ts, tiny, 2, &o);
+        CHECK(ts.lead[0] == 0 && ts.lead[1] == 1 && !lcp_auto_share_made(&ts, 0) && !lcp_auto_share_made(&ts, 1));
+        lcp_auto_share_free(&ts);
+        lcp_auto_share_init(&ts, tiny, 2, NULL);
+        CHECK(ts.lead[1] == 0 && lcp_auto_share_made(&ts, 0));
+        lcp_auto_share_free(&ts);
+        lcp_solve_opts reg = o;
+        reg.reg = 1e-9;
+        lcp_auto_share_init(&ts, tiny, 2, &reg);
+        CHECK(ts.lead[1] == 0 && lcp_auto_share_made(&ts, 0));
+        lcp_auto_share_free(&ts);
+        lcp_problem_free(&t1);
+        lcp_problem_free(&t2);
+    }
     lcp_auto_choice made;
     memset(&made, 0, sizeof made);
     o.auto_made = &made;
