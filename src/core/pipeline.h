@@ -4,7 +4,7 @@
  * children, MPI, and the public API of include/lcpsolve.h -- solves a
  * problem through lcp_pipeline_solve(), which does, once and in this order:
  *
- *   the small path (an lcp or blcp of up to 64 unknowns, solver pivot or
+ *   the small path (an lcp or blcp of up to 128 unknowns, solver pivot or
  *   auto: src/solvers/pivot_small.h; its answer verified, else -- auto on
  *   an lcp -- lemke, else the rest)
  *   -> validate (the problem as given, its warm start and covering vector)

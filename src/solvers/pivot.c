@@ -185,7 +185,7 @@
  * checks -- are src/solvers/pivot_factor.c, the dense inner loops
  * src/solvers/pivot_kernels.c, the crash start (its clamped
  * set, factor and purification) src/solvers/pivot_crash.c, their shared
- * declarations src/solvers/pivot_internal.h.  A problem of up to 64
+ * declarations src/solvers/pivot_internal.h.  A problem of up to 128
  * unknowns reaches this file only where src/solvers/pivot_small.c (block
  * principal pivoting on the stack, run first by the pipeline) did not
  * solve it, or where the run asks for what that does not give (a trace, a

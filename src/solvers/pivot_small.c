@@ -37,7 +37,8 @@
  * that costs less than keeping a factor up to date (pivot's general path:
  * a column of 50 spheres 2.3 us against 26 us, a dense SPD problem of 64
  * unknowns in 2 steps against 37 pivots), and the whole solve lives on the
- * stack (the block's 32 KB at 64 unknowns): no allocation, no monitor.
+ * stack (the block's 32 KB at 64 unknowns; beyond, up to 128, in the
+ * thread's scratch, kept between solves): no allocation, no monitor.
  *
  * A rank-deficient block (a stack of boxes: four contacts a face, three of
  * them enough): a pivot within SMALL_PIVOT of the block's largest entry
@@ -63,6 +64,7 @@
  * the general way. */
 #include "pivot_small.h"
 
+#include "../core/scratch.h"
 #include "../core/verify.h"
 #include "../la/csr.h"
 
@@ -277,12 +279,14 @@ static inline double row_w(const int *ap, const int *aj, const double *ax, const
     return b[i] + lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]);
 }
 
-int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
+/* lcp_pivot_small with the block's k x k array K (n x n doubles) */
+static int small_solve(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps,
+                       double *K)
 {
     enum { N = LCP_SMALL_N };
     const int n = p->n, *ap = p->A.p, *aj = p->A.j, *fi = p->findex;
     const double *ax = p->A.x, *b = p->b;
-    double K[N * N], rhs[N], c[N], g[N], lo[N], hi[N];
+    double rhs[N], c[N], g[N], lo[N], hi[N];
     double D[N];
     int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
     *steps = 0;
@@ -430,4 +434,18 @@ int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int m
         memcpy(st, to, (size_t)n * sizeof *st);
     }
     return 0;
+}
+
+int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
+{
+    *steps = 0;
+    if (p->n <= LCP_SMALL_STACK_N) { /* the block on the stack (32 KB at most) */
+        double K[LCP_SMALL_STACK_N * LCP_SMALL_STACK_N];
+        return small_solve(p, start, thr, max_steps, x, steps, K);
+    }
+    double *K = lcp_scratch_take(LCP_SCRATCH_PIVOT, (size_t)p->n * (size_t)p->n * sizeof *K); /* kept by the thread */
+    if (!K) return 0;
+    int ok = small_solve(p, start, thr, max_steps, x, steps, K);
+    lcp_scratch_give(LCP_SCRATCH_PIVOT, K);
+    return ok;
 }

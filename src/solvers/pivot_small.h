@@ -1,8 +1,8 @@
 /* src/solvers/pivot_small.h: pivot's path for small problems -- block
- * principal pivoting, its blocks dense on the stack (pivot_small.c).
+ * principal pivoting, its blocks dense on the stack or in the thread's scratch (pivot_small.c).
  *
  * The problems an engine or an RL environment solves millions of times
- * have a few to a few dozen unknowns; there the set-up of a general solve
+ * have a few to a hundred unknowns; there the set-up of a general solve
  * (a monitor, work arrays, a factor kept up to date across pivots) costs
  * more than the solve itself.  The pipeline (src/core/pipeline.c) runs this
  * first where the solver is pivot or auto and the problem is an lcp or blcp
@@ -14,7 +14,9 @@
 
 #include "../core/problem.h"
 
-#define LCP_SMALL_N 64 /* the most unknowns the small path takes (its block: 8 N^2 bytes of stack) */
+#define LCP_SMALL_N 128      /* the most unknowns the small path takes */
+#define LCP_SMALL_STACK_N 64 /* up to this many its block is on the stack (8 n^2 bytes), beyond in the thread's
+                              * scratch (src/core/scratch.h) */
 #define LCP_TINY_N 16  /* up to this many: a singular block sends its dependent rows to a bound, and auto takes
                         * lemke where the small path stops short (beyond: a singular block stops it, auto
                         * chooses) */

@@ -32,9 +32,9 @@ import json, sys; d = json.load(open(sys.argv[1]))
 print(d.get('auto_config', '')); print(len(d.get('auto_predicted') or {})); print(d.get('solver', '')); print(d.get('auto_reason', ''))" \
         "$T/out" >"$T/f"
     { read -r cfg; read -r npred; read -r solver; read -r why; } <"$T/f"
-    # a problem of up to 64 unknowns: pivot's small path (or lemke) before any choice, nothing predicted
+    # a problem of up to 128 unknowns: pivot's small path (or lemke) before any choice, nothing predicted
     case $why in
-    "auto: pivot (a problem of up to 64 unknowns"*|"auto: lemke (a problem of up to 16 unknowns"*)
+    "auto: pivot (a problem of up to 128 unknowns"*|"auto: lemke (a problem of up to 16 unknowns"*)
         cfg="$solver before any choice" ;;
     "auto: $cfg ("*) if [ "$npred" -lt 1 ]; then bad "$name: no predicted times in auto_predicted"; return; fi ;;
     *) bad "$name: auto_reason '$why' does not start with the predicted '$cfg'"; return ;;
@@ -126,8 +126,8 @@ check "--auto-model: the reason names the model file" grep -q "m-ipm.model" "$T/
 # rate (at the 20 ms below which no run is cut: LCP_SWITCH_FLOOR), the next
 # candidate solves -- lemke from zero (a pivoting method takes no iterate), mprgp from
 # pgs's best iterate (a first-order method does)
-"$LCP" generate mass-ratio --bodies 100 --ratio 1e6 -o "$T/mr100" >/dev/null 2>&1
-"$LCP" info --features --json "$T/mr100" >"$T/feat"
+"$LCP" generate mass-ratio --bodies 130 --ratio 1e6 -o "$T/mr130" >/dev/null 2>&1
+"$LCP" info --features --json "$T/mr130" >"$T/feat"
 # model2 MODEL "SOLVER PRECOND" TIME ITERATIONS "SOLVER PRECOND" TIME ITERATIONS: a model of two
 # configurations of kind $MKIND (default lcp) measured on one problem, the one whose features are in $T/feat
 model2() {
@@ -180,12 +180,12 @@ runs() {
     esac
 }
 mkpgs "$T/m-pgs.model" lemke none
-runs "$T/mr100" "$T/m-pgs.model" '0 lemke * auto: pgs (*; pgs stopped (time_limit after * iterations): lemke from zero (the rate was too slow)' \
+runs "$T/mr130" "$T/m-pgs.model" '0 lemke * auto: pgs (*; pgs stopped (time_limit after * iterations): lemke from zero (the rate was too slow)' \
     "a pick converging too slowly: the monitor cuts pgs for its rate, lemke from zero"
 its=$(field auto_reason "$T/out" | sed -n 's/.*pgs stopped (time_limit after \([0-9]*\) iterations).*/\1/p')
 check "the cut comes from the rate (the reason says so), after $its sweeps" [ -n "$its" ] && [ "$its" -gt 10 ]
 mkpgs "$T/m-pgs2.model" mprgp ichol
-runs "$T/mr100" "$T/m-pgs2.model" '0 mprgp * auto: pgs (*; pgs stopped (time_limit after * iterations): mprgp from the best iterate (the rate was too slow)' \
+runs "$T/mr130" "$T/m-pgs2.model" '0 mprgp * auto: pgs (*; pgs stopped (time_limit after * iterations): mprgp from the best iterate (the rate was too slow)' \
     "a first-order next candidate goes on from the best iterate: mprgp warm-started"
 # rounds: a first-order candidate run again in a longer round goes on from its own best iterate of
 # the round before (pgs and apgd both measured at microseconds, so both are cut by their budgets until the
@@ -201,7 +201,7 @@ runs "$T/col1000" "$T/m-rounds.model" '0 * * auto: pgs (*; apgd stopped (time_li
 mkdir -p "$T/dd"
 python3 -c "
 import json, random
-r = random.Random(3); n = 80
+r = random.Random(3); n = 150
 A = [[(r.uniform(-1, 1) if i != j else 0) for j in range(n)] for i in range(n)]
 A = [[(A[i][j] + A[j][i]) / 2 for j in range(n)] for i in range(n)]
 for i in range(n): A[i][i] = 4 * sum(abs(v) for v in A[i]) + 1
@@ -247,9 +247,9 @@ check "the probe decides by iterations and residuals: the same reason a second t
 check "no probe within --max-iter 6 (its sweeps): newton-min runs ($(field solver "$T/out2"))" \
     sh -c "! grep -q '; probe:' '$T/out2' && [ '$(field solver "$T/out2")' = newton-min ]"
 # on the mass-ratio stack the sweeps' rate is slow: cut after the probe's sweeps, newton-min from zero
-"$LCP" info --features --json "$T/mr100" >"$T/feat"
-model2 "$T/m-probe2.model" "newton-min none" 1e-4 3 "pgs none" 1 100000
-runs "$T/mr100" "$T/m-probe2.model" '0 newton-min * auto: newton-min (*; probe: pgs stopped (time_limit after * iterations; its rate said * s more, newton-min 0.0001 s): newton-min from zero' \
+"$LCP" info --features --json "$T/mr130" >"$T/feat"
+model2 "$T/m-probe2.model" "newton-min none" 2e-4 3 "pgs none" 1 100000
+runs "$T/mr130" "$T/m-probe2.model" '0 newton-min * auto: newton-min (*; probe: pgs stopped (time_limit after * iterations; its rate said * s more, newton-min 0.0002 s): newton-min from zero' \
     "the probe's sweeps too slow: cut, newton-min from zero solves"
 reason=$(field auto_reason "$T/out")
 its=$(printf '%s' "$reason" | sed -n 's/.*probe: pgs stopped (time_limit after \([0-9]*\) iterations.*/\1/p')
@@ -262,13 +262,13 @@ runs "$T/piles" "$T/m-probe3.model" "0 newton-min 4 auto: newton-min (*; probe: 
     "the probe by components: cut, newton-min from zero solves the 4 piles"
 
 # a run without a rate to watch is cut once it has run 3 times the next candidate's predicted time (and
-# 20 ms): lemke on Murty's example of 70 rows (2^70 pivots; more rows than pivot's small path takes, which
+# 20 ms): lemke on Murty's example of 140 rows (2^140 pivots; more rows than pivot's small path takes, which
 # solves before any choice) measured at 5 ms and 100,000 pivots (budgets of 50 ms and a million pivots),
 # newton-min at 10 ms: lemke stops at about 30 ms, newton-min solves
-"$LCP" generate murty --size 70 -o "$T/murty70" >/dev/null 2>&1
-"$LCP" info --features --json "$T/murty70" >"$T/feat"
+"$LCP" generate murty --size 140 -o "$T/murty140" >/dev/null 2>&1
+"$LCP" info --features --json "$T/murty140" >"$T/feat"
 model2 "$T/m-lk.model" "lemke none" 0.005 100000 "newton-min none" 0.01 3
-runs "$T/murty70" "$T/m-lk.model" "0 newton-min * auto: lemke (*; lemke stopped (time_limit after * iterations): newton-min from zero (it ran past 3 times the next's predicted time)*" \
+runs "$T/murty140" "$T/m-lk.model" "0 newton-min * auto: lemke (*; lemke stopped (time_limit after * iterations): newton-min from zero (it ran past 3 times the next's predicted time)*" \
     "lemke past 3 times newton-min's predicted time is cut; newton-min solves"
 
 # ... unless its residual's rate says it ends within as much again: admm on a 1,936-contact pyramid (about

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/e2e/pivot_small.sh: pivot on small and dense problems (1-100
 # unknowns), the path game engines and RL environments pay a solve at a
-# time (up to 64 unknowns pivot's small path answers first,
+# time (up to 128 unknowns pivot's small path answers first,
 # src/solvers/pivot_small.c; the answers below are checked either way, and
 # --crash none, which the small path does not take, runs the general path):
 # no crash start below its size (the pivots from scratch cost less
@@ -28,7 +28,7 @@
 if ! python3 -c 'import numpy' 2>/dev/null; then
     skip "pivot_small: numpy missing (python3-numpy)"; finish; exit
 fi
-SIZES="1 2 3 4 5 7 8 9 13 16 17 20 31 32 33 50 63 64 100"
+SIZES="1 2 3 4 5 7 8 9 13 16 17 20 31 32 33 50 63 64 100 128 150"
 FRIC="1 2 3 5 7 10 11 20"
 python3 - "$T" "$SIZES" "$FRIC" <<'P'
 import json, sys
@@ -129,22 +129,24 @@ for p in spd32 box33 fric7; do
     check "$p with --reg 1e-12: solved (exit $rc)" [ $rc -eq 0 ]
 done
 
-# the start note, written without a format: the number and the text around it (65 unknowns and more:
-# up to 64 the small path (src/solvers/pivot_small.c, tests/unit/test_pivot_small.c) answers, without a note)
-for m in 7 64; do
+# the start note, written without a format: the number and the text around it (129 unknowns and more:
+# up to 128 the small path (src/solvers/pivot_small.c, tests/unit/test_pivot_small.c) answers, without a note)
+for m in 7 64 100; do
     "$LCP" -s pivot --json "$T/spd$m.json" >"$T/out" 2>&1
     check "n = $m: the small path, no note" [ -z "$(field message "$T/out")" ] && [ "$(field status "$T/out")" = solved ]
 done
-"$LCP" -s pivot --json "$T/spd100.json" >"$T/out" 2>&1
-check "n = 100: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: n = 100, where ipm's guess costs more than the pivots)" ]
-"$LCP" -s pivot -n 2 --json "$T/spd100.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot --json "$T/spd150.json" >"$T/out" 2>&1
+check "n = 150: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: a dense A, n = 150, where ipm's guess costs more than the pivots)" ]
+"$LCP" -s pivot --json --trace "$T/tr.csv" "$T/spd100.json" >"$T/out" 2>&1
+check "n = 100 with a trace (the general path): the note" [ "$(field message "$T/out")" = "from scratch (no crash start: n = 100, where ipm's guess costs more than the pivots)" ]
+"$LCP" -s pivot -n 2 --json "$T/spd150.json" >"$T/out" 2>&1; rc=$?
 check "-n 2: exit 1 (max_iter), the note kept" \
-    sh -c "[ $rc -eq 1 ] && grep -q 'from scratch (no crash start: n = 100, where' '$T/out'"
-"$LCP" -s pivot --json "$T/pmat100.json" >"$T/out" 2>&1
+    sh -c "[ $rc -eq 1 ] && grep -q 'from scratch (no crash start: a dense A, n = 150, where' '$T/out'"
+"$LCP" -s pivot --json "$T/pmat150.json" >"$T/out" 2>&1
 check "not symmetric: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: A is not symmetric)" ]
 # the message names the start: from scratch below the crash's size or on a dense A, the crash above
-"$LCP" -s pivot --json "$T/spd100.json" >"$T/out" 2>&1
-check "n = 100: from scratch, the reason named" grep -q 'no crash start: n = 100' "$T/out"
+"$LCP" -s pivot --json "$T/spd150.json" >"$T/out" 2>&1
+check "n = 150: from scratch, the reason named" grep -q 'no crash start: a dense A, n = 150' "$T/out"
 "$LCP" generate random-spd --size 200 --density 1 -o "$T/spd200" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/spd200" >"$T/out" 2>&1
 check "n = 200, dense: from scratch, the reason named" grep -q "no crash start: a dense A, n = 200" "$T/out"
@@ -161,8 +163,8 @@ scene() {
     "$LCP" generate "$@" -o "$T/sc" >/dev/null 2>&1 || { bad "generate $*"; return; }
     "$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$T/sc" >"$T/out" 2>"$T/err"; rc=$?
     check "$*: solved to 1e-10 (exit $rc, $(field iterations "$T/out") pivots)" [ $rc -eq 0 ]
-    check "$*: from scratch (small), or up to 64 unknowns the small path" \
-        sh -c "grep -q 'no crash start' '$T/out' || [ \$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"n\"])' '$T/out') -le 64 ]"
+    check "$*: from scratch (small), or up to 128 unknowns the small path" \
+        sh -c "grep -q 'no crash start' '$T/out' || [ \$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"n\"])' '$T/out') -le 128 ]"
     check "$*: independent residual <= 1e-10" indep "$T/sc/A.mtx" "$T/sc/b.mtx" "$T/x.mtx" --max 1e-10
 }
 scene pyramid --base 2
@@ -185,12 +187,12 @@ done
 "$LCP" -s pivot -t 1e-10 --trace "$T/tr.csv" --quiet "$T/fric10.json"; rc=$?
 check "fric10 with a trace: solved too (exit $rc)" [ $rc -eq 0 ]
 # the iteration limit still stops the pivots (exit 1), the answer judged
-"$LCP" -s pivot -n 3 --json "$T/spd100.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot -n 3 --json "$T/spd150.json" >"$T/out" 2>&1; rc=$?
 check "-n 3: exit 1 (max_iter)" [ $rc -eq 1 ]
 check "-n 3: 3 pivots" [ "$(field iterations "$T/out")" = 3 ]
 # a warm start is still the crash's guess on a small problem: at the solution, 0 pivots
-"$LCP" -s pivot -t 1e-12 --quiet -o "$T/xs.mtx" "$T/spd100.json"
-"$LCP" -s pivot -t 1e-10 --json --warm-start "$T/xs.mtx" --warm-factor 0.9 "$T/spd100.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot -t 1e-12 --quiet -o "$T/xs.mtx" "$T/spd150.json"
+"$LCP" -s pivot -t 1e-10 --json --warm-start "$T/xs.mtx" --warm-factor 0.9 "$T/spd150.json" >"$T/out" 2>&1; rc=$?
 check "warm start x 0.9: solved (exit $rc)" [ $rc -eq 0 ]
 check "warm start: the crash from it" grep -q 'crash start from the warm start' "$T/out"
 finish

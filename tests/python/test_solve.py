@@ -135,10 +135,10 @@ def test_problem_data_out_and_write(tmp_path):
 def test_problem_update_path():
     """Problem.update(values=, b=): new values in place, the same bits as a
     new problem with them; with auto the choice of the last solve (its
-    reason says so: 72 unknowns, more than pivot's small path takes, which
+    reason says so: 140 unknowns, more than pivot's small path takes, which
     solves before any choice); bad lengths and a factored A refused."""
     rng = np.random.default_rng(7)
-    n = 72
+    n = 140
     G = rng.standard_normal((n, n))
     A = G @ G.T + n * np.eye(n)
     A[0, n - 1] = A[n - 1, 0] = 0.0  # a hole: the values of the nonzeros, row by row

@@ -584,9 +584,9 @@ static void test_update_auto(void)
     free(v0), free(v), free(bb);
     lcps_problem_free(p);
     /* new bounds drop the kept choice (they are what the choice reads besides A's values): the next solve
-     * chooses, and the one after an update takes that choice (72 unknowns: more than pivot's small path
+     * chooses, and the one after an update takes that choice (140 unknowns: more than pivot's small path
      * takes, which solves before any choice) */
-    enum { N6 = 72 };
+    enum { N6 = 140 };
     int rp6[N6 + 1], cj6[N6 * N6];
     double a6[N6 * N6], a6b[N6 * N6], b6[N6], lo6[N6], hi6[N6];
     for (int i = 0; i <= N6; i++) rp6[i] = N6 * i;

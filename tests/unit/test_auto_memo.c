@@ -56,8 +56,8 @@ int main(void)
     lcp_problem p, q;
     lcp_auto_choice fresh, kept, again;
     lcp_err e;
-    /* 72 unknowns: more than pivot's small path takes (64), which solves before any choice */
-    const char *spd[] = {"size", "72", "density", "1", "cond", "1e3", "seed", "3", NULL};
+    /* 140 unknowns: more than pivot's small path takes (128), which solves before any choice */
+    const char *spd[] = {"size", "140", "density", "1", "cond", "1e3", "seed", "3", NULL};
     CHECK(gen("random-spd", spd, &p) == 0);
     CHECK(lcp_auto_memo_get(&p, NULL, &kept) == 0); /* nothing kept yet */
     CHECK(lcp_choose_auto(&p, &fresh, &e) == 0);

@@ -108,14 +108,14 @@ static void test_batch(void)
     for (int k = 0; k < N; k++) lcps_problem_free(p[k]);
 }
 
-/* auto in a batch: the problems of one pattern (chains of 72 rows, other values) take the choice made for
+/* auto in a batch: the problems of one pattern (chains of 140 rows, other values) take the choice made for
  * the first, for any thread count; a problem of another pattern chooses for itself (chains of more rows
  * than pivot's small path takes: it solves a small problem before any choice, test_batch_small) */
 static void test_batch_auto(void)
 {
     enum { N = 9 };
     lcps_problem *p[N];
-    for (int k = 0; k < N; k++) p[k] = chain(k == 4 ? 80 : 72, 0.05 * k);
+    for (int k = 0; k < N; k++) p[k] = chain(k == 4 ? 148 : 140, 0.05 * k);
     lcps_settings *s = lcps_settings_new();
     lcps_result one[N], two[N];
     char err[256];
@@ -129,7 +129,7 @@ static void test_batch_auto(void)
         shared += strstr(one[k].auto_reason, "the choice made for the first problem of this pattern") != NULL;
     }
     CHECK(same);
-    CHECK(shared == N - 2); /* all but the first chain of 72 and the chain of 80 */
+    CHECK(shared == N - 2); /* all but the first chain of 140 and the chain of 148 */
     CHECK(strstr(one[0].auto_reason, "of this pattern") == NULL && strstr(one[4].auto_reason, "of this pattern") == NULL);
     /* the next step, A's values changed (lcps_problem_update): each pattern's first problem takes the choice
      * its handle kept, the others take that one as before */

@@ -1,6 +1,6 @@
 /* tests/unit/test_pivot_small.c: pivot's small path (src/solvers/pivot_small.h):
  * block principal pivoting on the stack for problems of up to LCP_SMALL_N
- * (64) unknowns; symmetric blocks by L D L' over their profile, others by
+ * (128) unknowns; symmetric blocks by L D L' over their profile, others by
  * LU.
  *
  * - Random P-matrices (not symmetric: a dominant positive diagonal) of 1 to
@@ -15,7 +15,7 @@
  *   singular to working precision sends its dependent rows to a bound;
  *   where the path says solved (up to 16 unknowns: at least half), the
  *   residual verifies it (it may stop short: the general path takes those);
- *   up to 64 unknowns the pipeline solves every one, the small path
+ *   up to 128 unknowns the pipeline solves every one, the small path
  *   stopping within its 36 steps; a pyramid of boxes (16 rows, four
  *   contacts a face) in at most 3 steps; one of 64 rows stops the path at
  *   its first (singular) block, and auto's choice (not lemke) solves it.
@@ -31,7 +31,7 @@
  * - Hostile values (NaN, infinities, 1e300), in symmetric matrices too: no
  *   crash, and what the path says solved verifies.
  * - Through the pipeline: -s pivot and auto on a small problem take the
- *   small path (auto's reason says so), a problem of 65 unknowns does not; a
+ *   small path (auto's reason says so), a problem of 129 unknowns does not; a
  *   matrix that is neither P nor PSD (lcp_CPS_2's) stops the small path,
  *   and auto solves it by lemke before any choice.
  */
