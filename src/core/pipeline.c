@@ -498,10 +498,11 @@ static void out_clear(lcp_solve_out *r)
     r->components = 1;
 }
 
-/* auto on an lcp of up to LCP_TINY_N unknowns the small path did not solve (A neither P nor
- * positive semidefinite, as a bimatrix game's or a copositive one's): lemke,
- * exact on any lcp (a solution or a ray), before the model's choice, which
- * on so small a problem costs more than lemke's pivots.  1: solved (r holds
+/* auto on an lcp of up to LCP_TINY_N unknowns the small path did not solve
+ * (A neither P nor positive semidefinite, as a bimatrix game's or a
+ * copositive one's): lemke, exact on any lcp (a solution or a ray), before
+ * the model's choice, which on so small a problem costs more than lemke's
+ * pivots.  1: solved (r holds
  * it); else r as before and the choice goes on. */
 static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
@@ -526,18 +527,6 @@ static const lcp_solver *small_pivot; /* the registry's pivot, found once */
 static pthread_once_t small_pivot_once = PTHREAD_ONCE_INIT;
 static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
 
-/* The small path (src/solvers/pivot_small.h): an lcp or blcp of up to
- * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack before
- * any choice or set-up, where nothing asks for the general run (a trace,
- * an iteration callback that wants a row an iteration, --cone, --reg,
- * --order, --decompose on, --crash none or SOLVER, a preconditioner, MPI
- * processes; --cover, lemke's, is ignored as pivot ignores it, its file
- * still checked).  Its answer is verified here as any other
- * (the same residual); where it stops short or the residual is above the
- * tolerance, nothing of it is kept and the solve goes on as if it had not
- * run.  A callback that wants no rows (a signal's stop, a recorder of the
- * residuals checked) sees the answer's check once.  1: r holds the verified
- * answer. */
 int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0)
 {
     int named = !strcmp(o->solver, "pivot");
@@ -547,6 +536,19 @@ int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, cons
              (x0 && n0 != p->n) || !lcp_pivot_small_fits(p));
 }
 
+/* The small path (src/solvers/pivot_small.h): an lcp or blcp of up to
+ * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack (its
+ * block beyond LCP_SMALL_STACK_N in the thread's scratch) before any choice
+ * or set-up, where nothing asks for the general run (a trace,
+ * an iteration callback that wants a row an iteration, --cone, --reg,
+ * --order, --decompose on, --crash none or SOLVER, a preconditioner, MPI
+ * processes; --cover, lemke's, is ignored as pivot ignores it, its file
+ * still checked).  Its answer is verified here as any other
+ * (the same residual); where it stops short or the residual is above the
+ * tolerance, nothing of it is kept and the solve goes on as if it had not
+ * run.  A callback that wants no rows (a signal's stop, a recorder of the
+ * residuals checked) sees the answer's check once.  1: r holds the verified
+ * answer. */
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
     int named = !strcmp(o->solver, "pivot");

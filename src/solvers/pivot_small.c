@@ -75,7 +75,7 @@ enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
 
 #define SMALL_TRIES 3     /* block switches allowed without fewer infeasible rows (Judice and Pires' p) */
 #define SMALL_STEPS 36    /* the most steps (2 n + 4 below): a failure costs at most this many blocks */
-#define SMALL_PIVOT 1e-13 /* an LU pivot below this times the block's largest entry: singular to working precision */
+#define SMALL_PIVOT 1e-13 /* a pivot below this times the block's largest entry: singular to working precision */
 
 double lcp_pivot_small_threshold(const lcp_problem *p, double tol)
 {
@@ -163,8 +163,9 @@ static int z_matrix(const lcp_problem *p)
  * the rows before it (a semidefinite A: its Schur complement's row is 0
  * there): it is left out of the factor (l = 0 in its column) and listed in
  * dep[], their count returned (rhs then undefined), as lu_solve does
- * (stop: at the first such row, the caller wanting no more).  -3 for a pivot below -SMALL_PIVOT of it (A is not semidefinite: the
- * caller takes the LU), -2 for a NaN. */
+ * (stop: at the first such row, the caller wanting no more).  -3 for a
+ * pivot below -SMALL_PIVOT of it (A is not semidefinite: the caller takes
+ * the LU), -2 for a NaN. */
 static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D, int *dep, int stop)
 {
     double dmax = 0.0;
@@ -286,8 +287,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     enum { N = LCP_SMALL_N };
     const int n = p->n, *ap = p->A.p, *aj = p->A.j, *fi = p->findex;
     const double *ax = p->A.x, *b = p->b;
-    double rhs[N], c[N], g[N], lo[N], hi[N];
-    double D[N];
+    double rhs[N], c[N], g[N], lo[N], hi[N], D[N];
     int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
     *steps = 0;
     /* the bounds at x = 0 (a friction row's, -+mu_i |x_f|, there 0: formed again at x where used) and the
