@@ -654,8 +654,6 @@ const lcp_problem *lcp_api_problem(const lcps_problem *hc, const int **perm, lon
 
 double lcp_api_settings_reg(const lcps_settings *s) { return s ? s->o.reg : 0.0; }
 
-const char *lcp_api_settings_solver(const lcps_settings *s) { return s ? s->o.solver : "auto"; }
-
 const lcp_solve_opts *lcp_api_settings_opts(const lcps_settings *s) { return &s->o; }
 
 /* ---- data out ----------------------------------------------------------- */

@@ -11,9 +11,8 @@
  * it fails); *perm: entry k of the caller's val -> A.x[perm[k]] (NULL:
  * A.x's order), *nval the caller's entries. */
 const lcp_problem *lcp_api_problem(const lcps_problem *h, const int **perm, long *nval, lcp_err *e);
-/* The setting "reg" (0: none or s NULL); the solver's name ("auto" for NULL). */
+/* The setting "reg" (0: none or s NULL). */
 double lcp_api_settings_reg(const lcps_settings *s);
-const char *lcp_api_settings_solver(const lcps_settings *s);
 /* s's options (not NULL) */
 const struct lcp_solve_opts *lcp_api_settings_opts(const lcps_settings *s);
 /* lcps_solve with auto's choice given (another problem's of the same

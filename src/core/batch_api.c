@@ -82,7 +82,7 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
      * any thread count); the problems of that pattern take it (as lcpsolve batch: src/cli/batch.c) */
     lcp_auto_share sh = {0};
     const lcp_problem **pp =
-        !strcmp(lcp_api_settings_solver(one), "auto") && count > 1 ? malloc((size_t)count * sizeof *pp) : NULL;
+        !strcmp(lcp_api_settings_opts(one)->solver, "auto") && count > 1 ? malloc((size_t)count * sizeof *pp) : NULL;
     for (int k = 0; pp && k < count; k++) {
         lcp_err pe = {{0}};
         pp[k] = p[k] ? lcp_api_problem(p[k], NULL, NULL, &pe) : NULL; /* NULL: checked again by its solve */

@@ -193,11 +193,50 @@ static inline void mirror_pair(const double *x, size_t nn, int i, int j, double 
     *d = e > *d ? e : *d;
 }
 
+/* tolerance 0: A(i, j) == A(j, i) for every pair (an absent entry a 0; a
+ * NaN passed over, as at any tolerance), the first difference ends it; no
+ * magnitudes (0 x max|A| is no bound where an entry is infinite), and
+ * no allocation up to 256 rows (pivot's small path asks at every solve).
+ * The same walk as below: cur[j] follows the lower part of row j in step
+ * with the upper entries (i, j) of the rows before it. */
+static int symmetric_exact(const lcp_csr *A)
+{
+    const int n = A->n, *ap = A->p, *aj = A->j;
+    const double *ax = A->x;
+    if (ap[n] == (long)n * n) { /* every row full (sorted, no duplicates): A(i, j) = ax[i n + j] */
+        size_t nn = (size_t)n;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (fabs(ax[i * nn + j] - ax[j * nn + i]) > 0.0) return 0;
+        return 1;
+    }
+    int own[256], *cur = n <= 256 ? own : malloc((size_t)n * sizeof *cur), sym = 1;
+    if (!cur) return 0;
+    memcpy(cur, ap, (size_t)n * sizeof *cur);
+    for (int i = 0; i < n && sym; i++)
+        for (int e = ap[i]; e < ap[i + 1] && sym; e++) {
+            int j = aj[e];
+            if (j <= i) continue;
+            int c = cur[j], ce = ap[j + 1];
+            for (; c < ce && aj[c] < i; c++)
+                if (fabs(ax[c]) > 0.0) sym = 0;
+            double t = c < ce && aj[c] == i ? ax[c++] : 0.0;
+            cur[j] = c;
+            if (fabs(ax[e] - t) > 0.0) sym = 0;
+        }
+    for (int j = 0; j < n && sym; j++)
+        for (int c = cur[j]; c < ap[j + 1] && aj[c] < j; c++)
+            if (fabs(ax[c]) > 0.0) sym = 0;
+    if (cur != own) free(cur);
+    return sym;
+}
+
 int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
 {
     if (A->m != A->n) return 0;
     int n = A->n;
     if (n == 0 || !A->p) return 1;
+    if (tol == 0.0) return symmetric_exact(A);
     long nnz = lcp_csr_nnz(A);
     if (nnz == (long)n * n) { /* every row full (sorted, no duplicates): A(i, j) = x[i n + j]; in one pass the
                                * largest |A(i, j) - A(j, i)| and the largest |A(i, j)| (the diagonal and

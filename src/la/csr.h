@@ -94,7 +94,8 @@ void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y);
 int lcp_csr_transpose(const lcp_csr *A, lcp_csr *B);
 /* A(i,i), or 0 where absent. */
 double lcp_csr_diag(const lcp_csr *A, int i);
-/* 1 if |A - A'| <= tol * max|A| entrywise, 0 otherwise. */
+/* 1 if |A - A'| <= tol * max|A| entrywise, 0 otherwise (a NaN passed
+ * over); tol 0: the entries exactly equal. */
 int lcp_csr_is_symmetric(const lcp_csr *A, double tol);
 /* Dense column-major copy (m*n doubles, caller frees); NULL if too large. */
 double *lcp_csr_to_dense_colmajor(const lcp_csr *A);

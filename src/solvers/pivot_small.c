@@ -96,40 +96,6 @@ int lcp_pivot_small_fits(const lcp_problem *p)
     return 1;
 }
 
-/* Whether A's stored entries are exactly symmetric (a missing partner is a
- * 0), by a walk of the rows as in lcp_csr_is_symmetric without its
- * allocation: cur[j] follows the lower part of row j in step with the upper
- * entries (i, j) of the rows before it.  Exact: the block's L D L' solves
- * the block as given, not its symmetric part. */
-static int symmetric_exact(const lcp_problem *p)
-{
-    const int n = p->n, *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x;
-    if (ap[n] == n * n) { /* every row full (sorted, no duplicates): A(i, j) = ax[i n + j] */
-        for (int i = 0; i < n; i++)
-            for (int j = i + 1; j < n; j++)
-                if (ax[i * n + j] != ax[j * n + i]) return 0;
-        return 1;
-    }
-    int cur[LCP_SMALL_N];
-    memcpy(cur, ap, (size_t)n * sizeof *cur);
-    for (int i = 0; i < n; i++)
-        for (int e = ap[i]; e < ap[i + 1]; e++) {
-            int j = aj[e];
-            if (j <= i) continue;
-            int c = cur[j], ce = ap[j + 1];
-            for (; c < ce && aj[c] < i; c++)
-                if (ax[c] != 0.0) return 0;
-            double t = c < ce && aj[c] == i ? ax[c++] : 0.0;
-            cur[j] = c;
-            if (ax[e] != t) return 0;
-        }
-    for (int j = 0; j < n; j++)
-        for (int c = cur[j]; c < ap[j + 1] && aj[c] < j; c++)
-            if (ax[c] != 0.0) return 0;
-    return 1;
-}
-
 /* Whether A is a Z-matrix: no off-diagonal entry above 0 (a column of
  * bodies: a contact's force presses its neighbours' contacts together).
  * There a force only lowers the others' w, so from the rows at their bound
@@ -289,7 +255,6 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     const double *ax = p->A.x, *b = p->b;
     double rhs[N], c[N], g[N], lo[N], hi[N], D[N];
     int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
-    *steps = 0;
     /* the bounds at x = 0 (a friction row's, -+mu_i |x_f|, there 0: formed again at x where used) and the
      * start's sets */
     static const double zero[N];
@@ -311,7 +276,8 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
     }
-    int sym = !fi && symmetric_exact(p), dense = ap[n] == n * n; /* the blocks by L D L' (see ldl_solve) */
+    /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
+    int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0), dense = ap[n] == n * n;
     int best = n + 1, tries = SMALL_TRIES, cap = 2 * n + 4 < SMALL_STEPS ? 2 * n + 4 : SMALL_STEPS;
     if (max_steps > 0 && max_steps < cap) cap = max_steps;
     while (*steps < cap) {
