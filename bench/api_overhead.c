@@ -43,7 +43,7 @@ static double alone(const lcp_problem *p, const lcp_solver *sv, double *x)
 {
     if (!strcmp(sv->name, "pivot") && lcp_pivot_small_fits(p)) { /* its small path, as the pipeline runs it */
         double t0 = lcp_now();
-        int steps = 0, ok = lcp_pivot_small(p, NULL, lcp_pivot_small_threshold(p, 1e-8), 0, x, &steps);
+        int steps = 0, ok = lcp_pivot_small(p, NULL, lcp_pivot_small_threshold(p, 1e-8, lcp_verify_bscale(p)), 0, x, &steps);
         return ok ? lcp_now() - t0 : -1;
     }
     lcp_settings s;

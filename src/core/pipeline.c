@@ -527,13 +527,16 @@ static const lcp_solver *small_pivot; /* the registry's pivot, found once */
 static pthread_once_t small_pivot_once = PTHREAD_ONCE_INIT;
 static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
 
+/* s is the name lit (its first letter tested before the call: a solve asks
+ * a few of these) */
+static inline int name_is(const char *s, const char *lit) { return s[0] == lit[0] && !strcmp(s, lit); }
+
 int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0)
 {
-    int named = !strcmp(o->solver, "pivot");
-    return !((!named && strcmp(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace || o->order_named ||
-             o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows ||
-             o->s.crash.mode != LCP_CRASH_AUTO || strcmp(o->precond, "none") || lcp_procs > 1 || !p || p->reg > 0 ||
-             (x0 && n0 != p->n) || !lcp_pivot_small_fits(p));
+    return !((!name_is(o->solver, "pivot") && !name_is(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace ||
+             o->order_named || o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows ||
+             o->s.crash.mode != LCP_CRASH_AUTO || !name_is(o->precond, "none") || lcp_procs > 1 || !p ||
+             p->reg > 0 || (x0 && n0 != p->n) || !lcp_pivot_small_fits(p));
 }
 
 /* The small path (src/solvers/pivot_small.h): an lcp or blcp of up to
@@ -551,8 +554,8 @@ int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, cons
  * answer. */
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
-    int named = !strcmp(o->solver, "pivot");
     if (!lcp_pipeline_small_first(p, o, x0, n0)) return 0;
+    int named = name_is(o->solver, "pivot");
     pthread_once(&small_pivot_once, small_pivot_find);
     const lcp_solver *pivot = small_pivot;
     if (!pivot) return 0;
@@ -564,13 +567,15 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         if (bad) return 0;
     }
     double t0 = lcp_now(), start[LCP_SMALL_N], tol = o->s.tol;
+    double bscale = lcp_verify_bscale(p); /* once: the path's threshold and the check */
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
     double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
     int steps = 0;
     lcp_metrics m;
-    int ok = x && w && lcp_pivot_small(p, x0 ? start : NULL, lcp_pivot_small_threshold(p, tol), o->s.max_iter, x, &steps);
+    int ok = x && w &&
+             lcp_pivot_small(p, x0 ? start : NULL, lcp_pivot_small_threshold(p, tol, bscale), o->s.max_iter, x, &steps);
     if (ok) {
-        lcp_verify(p, x, w, &m);
+        lcp_verify_b(p, x, w, bscale, &m);
         ok = m.residual <= tol;
     }
     if (!ok) {
@@ -590,10 +595,11 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
     r->solved_nc = p->nc;
     r->solved_nnz = lcp_csr_nnz(&p->A);
     if (!named) {
-        copy_text(r->auto_reason, sizeof r->auto_reason,
-                  "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its small path, before any "
-                  "choice)");
-        copy_text(r->choice, sizeof r->choice, r->auto_reason);
+        static const char reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its small "
+                                     "path, before any choice)";
+        memcpy(r->auto_reason, reason, sizeof reason);
+        memcpy(r->choice, reason, sizeof reason);
+        r->reason_literal = reason;
     }
     r->time_s = lcp_now() - t0;
     if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &m, NULL, NULL);

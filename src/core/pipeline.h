@@ -82,6 +82,8 @@ typedef struct {
     double reg;                /* --reg: A + reg I was solved */
     lcp_cone_form cone_form;   /* LCP_CONE_NONE unless --cone */
     double cone_error;         /* --cone: the residual of the mapped-back r on the problem given */
+    const char *reason_literal; /* auto_reason's text in static storage where it is a constant (the small
+                                 * path's; the library points at it instead of copying), else NULL */
     /* the texts last: a solve clears what comes before message and empties these */
     char message[512];         /* why it stopped where that is not plain ("" for none) */
     char choice[1024];         /* auto: the pick and why, as chosen ("" unless auto) */

@@ -52,7 +52,7 @@
  * dependent) or take many steps (a pyramid of 64 rows: 8, 1.8x
  * newton-min's solve), and the general solvers are built for them: the
  * price is one block.  The start: from a warm start, its sets;
- * on a Z-matrix without findex, every row free (z_matrix); else each row
+ * on a Z-matrix without findex, every row free (scan_a); else each row
  * at the bound nearest 0 (0 for an lcp) unless w there does not hold it
  * at that bound (w_i <= 0 at a lower bound): then free -- a column of
  * resting spheres, whose b_i = 0 above the ground contact, is solved in
@@ -77,9 +77,9 @@ enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
 #define SMALL_STEPS 36    /* the most steps (2 n + 4 below): a failure costs at most this many blocks */
 #define SMALL_PIVOT 1e-13 /* a pivot below this times the block's largest entry: singular to working precision */
 
-double lcp_pivot_small_threshold(const lcp_problem *p, double tol)
+double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale)
 {
-    return fmax(1e-3 * tol, 1e-14) * fmax(fmax(1.0, p->scale_floor), lcp_verify_bscale(p));
+    return fmax(1e-3 * tol, 1e-14) * fmax(fmax(1.0, p->scale_floor), bscale);
 }
 
 int lcp_pivot_small_fits(const lcp_problem *p)
@@ -96,7 +96,15 @@ int lcp_pivot_small_fits(const lcp_problem *p)
     return 1;
 }
 
-/* Whether A is a Z-matrix: no off-diagonal entry above 0 (a column of
+/* What the path asks of A, in one pass over its entries (a call costs
+ * less than the block it picks: the symmetry walk alone was 600 of the
+ * 6,000 instructions a column of 8 spheres costs).  *sym: A's stored
+ * values exactly symmetric -- entry (i, j) above the diagonal equal to the
+ * stored (j, i), cur[j] following row j's lower part in step with the
+ * rows before it (as lcp_csr_is_symmetric's walk, with no partner absent
+ * to compare against 0: a stored zero without its mirror, or a NaN, reads
+ * as not symmetric, and the block takes the LU, which is right for any
+ * A).  *zmat: a Z-matrix -- no off-diagonal entry above 0 (a column of
  * bodies: a contact's force presses its neighbours' contacts together).
  * There a force only lowers the others' w, so from the rows at their bound
  * the load reaches the contacts below one block step at a time (a
@@ -109,15 +117,47 @@ int lcp_pivot_small_fits(const lcp_problem *p)
  * (random M-matrices with b of either sign: 3.7 against 2.9); the
  * resting contact of a stack is the case it is for.  Elsewhere (mixed
  * signs: a dense random SPD matrix, a pyramid of boxes) the free start
- * costs more steps than the start from the bound (2 -> 4-5). */
-static int z_matrix(const lcp_problem *p)
+ * costs more steps than the start from the bound (2 -> 4-5).  Either
+ * flag is computed only where asked (want_sym, want_z). */
+static void scan_a(const lcp_problem *p, int want_sym, int want_z, int *sym, int *zmat)
 {
     const int n = p->n, *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x;
-    for (int i = 0; i < n; i++)
-        for (int e = ap[i]; e < ap[i + 1]; e++)
-            if (aj[e] != i && !(ax[e] <= 0.0)) return 0;
-    return 1;
+    int s = want_sym, z = want_z;
+    if (ap[n] == n * n) { /* rows full (sorted, no duplicates): A(i, j) = ax[i n + j]; each test to its first
+                           * failure */
+        size_t nn = (size_t)n;
+        for (int i = 0; i < n && s; i++)
+            for (int j = i + 1; j < n; j++)
+                if (!(ax[i * nn + j] == ax[j * nn + i])) {
+                    s = 0;
+                    break;
+                }
+        for (int i = 0; i < n && z; i++)
+            for (int j = 0; j < n; j++)
+                if (j != i && !(ax[i * nn + j] <= 0.0)) {
+                    z = 0;
+                    break;
+                }
+        *sym = s, *zmat = z;
+        return;
+    }
+    int cur[LCP_SMALL_N];
+    if (s) memcpy(cur, ap, (size_t)n * sizeof *cur);
+    for (int i = 0; i < n && (s || z); i++)
+        for (int e = ap[i]; e < ap[i + 1]; e++) {
+            int j = aj[e];
+            double v = ax[e];
+            if (j != i && !(v <= 0.0)) z = 0;
+            if (s && j > i) {
+                int c = cur[j];
+                if (c < ap[j + 1] && aj[c] == i && ax[c] == v) cur[j] = c + 1;
+                else s = 0;
+            }
+        }
+    for (int j = 0; j < n && s; j++) /* a lower entry left without its upper one */
+        if (cur[j] < ap[j + 1] && aj[cur[j]] < j) s = 0;
+    *sym = s, *zmat = z;
 }
 
 /* K (k x k, row-major, symmetric: its lower part read) = L D L' over the
@@ -132,6 +172,21 @@ static int z_matrix(const lcp_problem *p)
  * (stop: at the first such row, the caller wanting no more).  -3 for a
  * pivot below -SMALL_PIVOT of it (A is not semidefinite: the caller takes
  * the LU), -2 for a NaN. */
+/* sum a[m] b[m] over m in [lo, hi): a short run (a banded block's rows) by
+ * a plain loop, a long one in lanes (the set-up of the lanes cost more than
+ * the run on a column of bodies' blocks) */
+static inline double dot_run(const double *a, const double *b, int lo, int hi)
+{
+    double t = 0.0;
+    if (hi - lo < 8) {
+        for (int m = lo; m < hi; m++) t += a[m] * b[m];
+        return t;
+    }
+#pragma omp simd reduction(+ : t)
+    for (int m = lo; m < hi; m++) t += a[m] * b[m];
+    return t;
+}
+
 static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D, int *dep, int stop)
 {
     double dmax = 0.0;
@@ -145,13 +200,8 @@ static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D,
     for (int a = 0; a < k; a++) {
         double *Ka = K + a * k;
         int fa = first[a];
-        for (int c = fa; c < a; c++) { /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
-            const double *Kc = K + c * k;
-            double t = 0.0;
-#pragma omp simd reduction(+ : t)
-            for (int m = fa > first[c] ? fa : first[c]; m < c; m++) t += Ka[m] * Kc[m];
-            Ka[c] -= t;
-        }
+        for (int c = fa; c < a; c++) /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
+            Ka[c] -= dot_run(Ka, K + c * k, fa > first[c] ? fa : first[c], c);
         double d = Ka[a];
         for (int c = fa; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L */
             double l = D[c] != 0.0 ? Ka[c] / D[c] : 0.0;
@@ -167,17 +217,15 @@ static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D,
         D[a] = d;
     }
     if (nd) return nd;
-    for (int a = 0; a < k; a++) { /* L z = rhs */
-        const double *Ka = K + a * k;
-        double t = 0.0;
-#pragma omp simd reduction(+ : t)
-        for (int m = first[a]; m < a; m++) t += Ka[m] * rhs[m];
-        rhs[a] -= t;
-    }
+    for (int a = 0; a < k; a++) rhs[a] -= dot_run(K + a * k, rhs, first[a], a); /* L z = rhs */
     for (int a = 0; a < k; a++) rhs[a] /= D[a];
     for (int a = k - 1; a >= 0; a--) { /* L' y = z / d, a column of L' (row a of L) at a time */
         const double *Ka = K + a * k;
         double ya = rhs[a];
+        if (a - first[a] < 8) {
+            for (int m = first[a]; m < a; m++) rhs[m] -= Ka[m] * ya;
+            continue;
+        }
 #pragma omp simd
         for (int m = first[a]; m < a; m++) rhs[m] -= Ka[m] * ya;
     }
@@ -262,10 +310,14 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     for (int i = 0; i < n; i++) {
         double l, h;
         lcp_problem_bounds(p, zero, i, &lo[i], &hi[i]);
-        lcp_problem_bounds(p, x0, i, &l, &h);
+        if (start) lcp_problem_bounds(p, x0, i, &l, &h);
+        else l = lo[i], h = hi[i];
         st[i] = x0[i] <= l && l > -INFINITY ? AT_LO : x0[i] >= h && h < INFINITY ? AT_HI : FREE;
     }
-    if (!start && !fi && z_matrix(p)) { /* every row free but those fixed by their bounds (see z_matrix) */
+    /* the blocks by L D L' where A is exactly symmetric (the block as given, not its symmetric part) */
+    int sym, zmat;
+    scan_a(p, !fi, !start && !fi, &sym, &zmat);
+    if (zmat) { /* every row free but those fixed by their bounds (see scan_a) */
         for (int i = 0; i < n; i++)
             if (lo[i] < hi[i]) st[i] = FREE;
     } else if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it there starts free */
@@ -276,8 +328,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
     }
-    /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
-    int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0), dense = ap[n] == n * n;
+    int dense = ap[n] == n * n;
     int best = n + 1, tries = SMALL_TRIES, cap = 2 * n + 4 < SMALL_STEPS ? 2 * n + 4 : SMALL_STEPS;
     if (max_steps > 0 && max_steps < cap) cap = max_steps;
     while (*steps < cap) {
@@ -376,8 +427,8 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         /* the infeasible rows, and the set each would move to */
         int ninf = 0, last = -1;
         for (int i = 0; i < n; i++) {
-            double l, h, xi = x[i];
-            lcp_problem_bounds(p, x, i, &l, &h);
+            double l = lo[i], h = hi[i], xi = x[i];
+            if (fi && fi[i] >= 0) lcp_problem_bounds(p, x, i, &l, &h); /* (the others' bounds: lo, hi) */
             to[i] = st[i];
             if (xi != xi) return 0;
             if (st[i] == FREE) {

@@ -28,8 +28,9 @@
 int lcp_pivot_small_fits(const lcp_problem *p);
 
 /* The violation a row may keep at the end (the thr of lcp_pivot_small) for
- * a residual (docs/contract.md) to tol: well inside it, not below rounding. */
-double lcp_pivot_small_threshold(const lcp_problem *p, double tol);
+ * a residual (docs/contract.md) to tol: well inside it, not below rounding
+ * (bscale: lcp_verify_bscale(p), which the caller's check uses too). */
+double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale);
 
 /* Solves p (lcp_pivot_small_fits) from the index sets of start (NULL: x =
  * 0, or the bound nearest 0) by block principal pivoting: x, and the block

@@ -30,6 +30,9 @@
  *   one step; with max_steps 1 from zero, not solved.
  * - Hostile values (NaN, infinities, 1e300), in symmetric matrices too: no
  *   crash, and what the path says solved verifies.
+ * - Matrices symmetric but for one entry (changed, or stored on one side
+ *   only), rows full and banded: each solved by the LU (L D L' would read
+ *   another matrix), the answer of pivot's general path.
  * - Through the pipeline: -s pivot and auto on a small problem take the
  *   small path (auto's reason says so), a problem of 129 unknowns does not; a
  *   matrix that is neither P nor PSD (lcp_CPS_2's) stops the small path,
@@ -421,6 +424,47 @@ static void hostile(void)
     CHECK(said > 0 && bad == 0);
 }
 
+/* Matrices symmetric but for one entry, in each shape the path's
+ * symmetry test walks (rows full: by position; sparse: the walk of each
+ * row's lower part): an upper entry changed, a lower entry without its
+ * upper one, an upper entry without its lower one.  L D L' reads the lower
+ * part only, so a symmetric verdict on any of them would solve another
+ * system: every answer must verify and equal pivot's general path's. */
+static void near_symmetric(void)
+{
+    int ok = 0, tries = 0;
+    for (int n = 3; n <= 40; n += 6)
+        for (int shape = 0; shape < 2; shape++)
+            for (int change = 0; change < 3; change++, tries++) {
+                double a[40 * 40], b[40], x[40];
+                for (int i = 0; i < n; i++) {
+                    b[i] = unif();
+                    for (int j = 0; j < n; j++) a[n * i + j] = 0.0;
+                }
+                for (int i = 0; i < n; i++) /* SPD: diagonally dominant; shape 1 a band of width 2 */
+                    for (int j = 0; j < i; j++)
+                        if (!shape || i - j <= 2) a[n * i + j] = a[n * j + i] = shape ? 0.4 * unif() : 0.8 * unif() / n;
+                for (int i = 0; i < n; i++) a[n * i + i] = 2.0;
+                int i = n - 1, j = shape ? n - 2 : 0; /* an off-diagonal pair: (j, i) upper, (i, j) lower */
+                if (change == 0) a[n * j + i] += 0.3;
+                if (change == 1) a[n * i + j] = 0.3, a[n * j + i] = 0.0;
+                if (change == 2) a[n * j + i] = 0.3, a[n * i + j] = 0.0;
+                lcp_problem p;
+                make(&p, n, a, b, NULL, NULL, NULL, 0);
+                lcp_solve_out g;
+                int steps = 0, said = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps);
+                if (said && residual(&p, x) <= 1e-12 && !solve_with(&p, "pivot", 1, NULL, &g) &&
+                    g.status == LCP_SOLVED && maxdiff(x, g.x, n) <= 1e-9)
+                    ok++;
+                else
+                    fprintf(stderr, "near_symmetric: n %d shape %d change %d: said %d residual %.3g\n", n, shape,
+                            change, said, said ? residual(&p, x) : NAN);
+                lcp_solve_out_free(&g);
+                lcp_problem_free(&p);
+            }
+    CHECK(tries >= 30 && ok == tries);
+}
+
 int main(void)
 {
     random_p();
@@ -431,6 +475,7 @@ int main(void)
     murty_and_starts();
     pipeline();
     hostile();
+    near_symmetric();
     printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped);
     return check_failed ? 1 : 0;
 }
