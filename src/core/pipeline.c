@@ -18,6 +18,7 @@
 #include "../io/io.h"
 #include "../la/sparse_factor.h"
 #include "../la/linsolve_cost.h"
+#include "../solvers/lemke_small.h"
 #include "../solvers/pivot_small.h"
 
 void lcp_solve_opts_default(lcp_solve_opts *o)
@@ -498,14 +499,68 @@ static void out_clear(lcp_solve_out *r)
     r->components = 1;
 }
 
+/* The answer of a path before any set-up (pivot's small path, lemke's
+ * tiny one), verified by the caller: x and w (owned from here), m, the
+ * steps; reason: auto's text (static storage, NULL where the solver was
+ * named); t0: the path's start. */
+static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve_opts *o, const lcp_solver *solver,
+                         double *x, double *w, const lcp_metrics *m, int steps, const char *reason, double t0)
+{
+    r->status = LCP_SOLVED;
+    r->iterations = steps;
+    r->m = *m;
+    r->x = x;
+    r->w = w;
+    r->solver = solver;
+    r->threads_used = 1;
+    r->solved_kind = p->kind;
+    r->solved_n = p->n;
+    r->solved_nc = p->nc;
+    r->solved_nnz = lcp_csr_nnz(&p->A);
+    if (reason) {
+        size_t l = strlen(reason) + 1; /* (shorter than the texts) */
+        memcpy(r->auto_reason, reason, l);
+        memcpy(r->choice, reason, l);
+        r->reason_literal = reason;
+    }
+    r->time_s = lcp_now() - t0;
+    if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &r->m, NULL, NULL);
+}
+
+static const lcp_solver *small_lemke_solver; /* the registry's lemke, found once */
+static pthread_once_t small_lemke_once = PTHREAD_ONCE_INIT;
+static void small_lemke_find(void) { small_lemke_solver = lcp_solver_find("lemke"); }
+
 /* auto on an lcp of up to LCP_TINY_N unknowns the small path did not solve
  * (A neither P nor positive semidefinite, as a bimatrix game's or a
  * copositive one's): lemke, exact on any lcp (a solution or a ray), before
  * the model's choice, which on so small a problem costs more than lemke's
- * pivots.  1: solved (r holds
- * it); else r as before and the choice goes on. */
+ * pivots -- first its tiny path (src/solvers/lemke_small.h: nothing
+ * allocated, the same pivots), then, where that ends short of a verified
+ * answer (a ray, a small pivot, its cap; or --cover, which it does not
+ * take), lemke's general solve.  1: solved (r holds it); else r as before
+ * and the choice goes on. */
 static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
+    static const char reason[] = "auto: lemke (a problem of up to " LCP_STR(LCP_TINY_N) " unknowns that pivot's "
+                                 "small path did not solve: A neither P nor positive semidefinite; before any "
+                                 "choice)";
+    pthread_once(&small_lemke_once, small_lemke_find);
+    if (!o->cover && small_lemke_solver && p->n <= LCP_LEMKE_SMALL_N) {
+        double t0 = lcp_now();
+        double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
+        int pivots = 0;
+        lcp_metrics m;
+        if (x && w && lcp_lemke_small(p, x, &pivots) && !(o->s.max_iter > 0 && pivots > o->s.max_iter)) {
+            lcp_verify(p, x, w, &m);
+            if (m.residual <= o->s.tol) {
+                small_answer(r, p, o, small_lemke_solver, x, w, &m, pivots, reason, t0);
+                return 1;
+            }
+        }
+        free(x);
+        free(w);
+    }
     lcp_solve_opts lo = *o;
     lo.solver = "lemke";
     lo.auto_given = NULL;
@@ -516,9 +571,7 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
         out_clear(r);
         return 0;
     }
-    copy_text(r->auto_reason, sizeof r->auto_reason,
-              "auto: lemke (a problem of up to " LCP_STR(LCP_TINY_N) " unknowns that pivot's small path did not "
-              "solve: A neither P nor positive semidefinite; before any choice)");
+    copy_text(r->auto_reason, sizeof r->auto_reason, reason);
     copy_text(r->choice, sizeof r->choice, r->auto_reason);
     return 1;
 }
@@ -554,6 +607,8 @@ int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, cons
  * answer. */
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
 {
+    static const char small_reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its "
+                                       "small path, before any choice)";
     if (!lcp_pipeline_small_first(p, o, x0, n0)) return 0;
     int named = name_is(o->solver, "pivot");
     pthread_once(&small_pivot_once, small_pivot_find);
@@ -583,26 +638,7 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         free(w);
         return !named && p->kind == LCP_KIND_LCP && p->n <= LCP_TINY_N && small_lemke(p, o, x0, n0, r);
     }
-    r->status = LCP_SOLVED;
-    r->iterations = steps;
-    r->m = m;
-    r->x = x;
-    r->w = w;
-    r->solver = pivot;
-    r->threads_used = 1;
-    r->solved_kind = p->kind;
-    r->solved_n = p->n;
-    r->solved_nc = p->nc;
-    r->solved_nnz = lcp_csr_nnz(&p->A);
-    if (!named) {
-        static const char reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its small "
-                                     "path, before any choice)";
-        memcpy(r->auto_reason, reason, sizeof reason);
-        memcpy(r->choice, reason, sizeof reason);
-        r->reason_literal = reason;
-    }
-    r->time_s = lcp_now() - t0;
-    if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &m, NULL, NULL);
+    small_answer(r, p, o, pivot, x, w, &m, steps, named ? NULL : small_reason, t0);
     return 1;
 }
 
