@@ -238,16 +238,23 @@ static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D,
  * before it: it is skipped (no elimination, the next column takes its pivot
  * row), and the count of such columns is returned, their positions in
  * dep[] (rhs then undefined): all of a rank-deficient block's dependent
- * columns from one factorisation (stop: the first alone).  -2 for a NaN. */
-static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int stop)
+ * columns from one factorisation (stop: the first alone).  -2 for a NaN.
+ * The band: lb is the block's lower bandwidth (no row a has an entry left
+ * of column a - lb) and last[a] row a's last nonzero column on entry.  With
+ * partial pivoting the multipliers of column c stay in rows up to c + lb (a
+ * row below has never met a pivot row that reaches column c), and a row's
+ * last nonzero moves at most to its pivot row's: the search and the
+ * updates cost the band (a column of bodies with friction rows), not k^2
+ * a column. */
+static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int stop, int lb, int *last)
 {
     double floor = SMALL_PIVOT * kmax;
     if (kmax != kmax) return -2;
-    int r0 = 0, nd = 0, last[LCP_SMALL_N]; /* the next pivot row; the dependent columns */
+    int r0 = 0, nd = 0; /* the next pivot row; the dependent columns */
     for (int c = 0; c < k; c++) {
-        int pr = r0;
+        int pr = r0, rend = c + lb < k - 1 ? c + lb : k - 1; /* the rows that may hold column c */
         double big = r0 < k ? fabs(K[r0 * k + c]) : 0.0;
-        for (int r = r0 + 1; r < k; r++)
+        for (int r = r0 + 1; r <= rend; r++)
             if (fabs(K[r * k + c]) > big) big = fabs(K[r * k + c]), pr = r;
         if (big != big) return -2;
         if (!(big > floor)) {
@@ -256,7 +263,8 @@ static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int st
             continue;
         }
         if (pr != r0) {
-            for (int j = c; j < k; j++) {
+            int ce = last[r0] > last[pr] ? last[r0] : last[pr];
+            for (int j = c; j <= ce; j++) {
                 double t = K[r0 * k + j];
                 K[r0 * k + j] = K[pr * k + j];
                 K[pr * k + j] = t;
@@ -264,17 +272,20 @@ static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int st
             double t = rhs[r0];
             rhs[r0] = rhs[pr];
             rhs[pr] = t;
+            int lt = last[r0];
+            last[r0] = last[pr];
+            last[pr] = lt;
         }
         const double *Kc = K + r0 * k;
-        int ce = k - 1; /* the pivot row's last nonzero: a banded block's updates stop at its band */
-        while (ce > c && Kc[ce] == 0.0) ce--;
+        int ce = last[r0] > c ? last[r0] : c; /* the pivot row's last nonzero: the updates stop there */
         last[r0] = ce;
         double inv = 1.0 / Kc[c];
-        for (int r = r0 + 1; r < k; r++) {
+        for (int r = r0 + 1; r <= rend; r++) {
             double *Kr = K + r * k, l = Kr[c] * inv;
             if (l == 0.0) continue;
             for (int j = c + 1; j <= ce; j++) Kr[j] -= l * Kc[j];
             rhs[r] -= l * rhs[r0];
+            if (ce > last[r]) last[r] = ce;
         }
         r0++;
     }
@@ -391,23 +402,30 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             }
         } else {
             memset(K, 0, (size_t)k * (size_t)k * sizeof *K);
+            int lb = 0; /* the block's lower bandwidth; first[a], cl[a]: row a's first and last nonzero column */
+            double kmax = 0.0;
             for (int a = 0; a < k; a++) {
-                int i = idx[a];
+                int i = idx[a], fa = a, la = a;
                 double *Ka = K + a * k, s = -b[i];
                 for (int e = ap[i]; e < ap[i + 1]; e++) {
-                    int j = aj[e];
-                    if (pos[j] >= 0) {
-                        Ka[pos[j]] += ax[e];
-                    } else {
+                    int j = aj[e], q = pos[j];
+                    if (q < 0) {
                         s -= ax[e] * c[j];
-                        if (g[j] != 0.0) Ka[pos[fi[j]]] += ax[e] * g[j];
+                        if (g[j] == 0.0) continue;
+                        q = pos[fi[j]];
+                        Ka[q] += ax[e] * g[j];
+                    } else {
+                        Ka[q] += ax[e];
                     }
+                    fa = q < fa ? q : fa;
+                    la = q > la ? q : la;
                 }
+                for (int q = fa; q <= la; q++) kmax = fabs(Ka[q]) > kmax ? fabs(Ka[q]) : kmax; /* a NaN: the LU's test */
+                lb = a - fa > lb ? a - fa : lb;
+                first[a] = fa, cl[a] = la;
                 rhs[a] = s;
             }
-            double kmax = 0.0;
-            for (int e = 0; e < k * k; e++) kmax = fabs(K[e]) > kmax ? fabs(K[e]) : kmax; /* a NaN: in the LU's test */
-            nd = k ? lu_solve(K, rhs, k, kmax, dep, n > LCP_TINY_N) : 0;
+            nd = k ? lu_solve(K, rhs, k, kmax, dep, n > LCP_TINY_N, lb, cl) : 0;
         }
         if (nd < 0) return 0;
         if (nd > 0 && n > LCP_TINY_N) return 0; /* (see the header) */

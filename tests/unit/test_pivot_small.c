@@ -30,6 +30,9 @@
  *   one step; with max_steps 1 from zero, not solved.
  * - Hostile values (NaN, infinities, 1e300), in symmetric matrices too: no
  *   crash, and what the path says solved verifies.
+ * - Banded unsymmetric positive definite matrices (weak diagonal: row
+ *   exchanges) of up to 128 unknowns: the LU over the band gives the
+ *   general path's answer.
  * - Matrices symmetric but for one entry (changed, or stored on one side
  *   only), rows full and banded: each solved by the LU (L D L' would read
  *   another matrix), the answer of pivot's general path.
@@ -423,6 +426,54 @@ static void near_symmetric(void)
     CHECK(tries >= 30 && ok == tries);
 }
 
+/* Banded unsymmetric positive definite matrices (a banded Gram matrix
+ * with a weak diagonal plus a banded skew part: a P-matrix, one solution,
+ * the LU with row exchanges inside the band), of up to 128 unknowns: the
+ * LU's search and updates over the band (lu_solve) give the answer of
+ * pivot's general path. */
+static void banded_unsymmetric(void)
+{
+    int ok = 0, tries = 0;
+    static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
+    const int sizes[] = {12, 40, 90, 128}, bands[] = {1, 2, 5};
+    for (int si = 0; si < 4; si++)
+        for (int bi = 0; bi < 3; bi++)
+            for (int t = 0; t < 3; t++, tries++) {
+                int n = sizes[si], w = bands[bi];
+                double b[LCP_SMALL_N], x[LCP_SMALL_N];
+                for (int e = 0; e < n * n; e++) a[e] = g[e] = 0.0;
+                for (int i = 0; i < n; i++) { /* G lower banded; A = G G' + 1e-2 I + (S - S'), S banded */
+                    b[i] = unif();
+                    for (int j = i - w > 0 ? i - w : 0; j <= i; j++) g[n * i + j] = unif();
+                }
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < n; j++) {
+                        double v = i == j ? 1e-2 : 0.0;
+                        for (int q = 0; q < n; q++) v += g[n * i + q] * g[n * j + q];
+                        a[n * i + j] = v;
+                    }
+                for (int i = 0; i < n; i++)
+                    for (int j = i + 1; j <= i + w && j < n; j++) {
+                        double v = 2.0 * unif();
+                        a[n * i + j] += v;
+                        a[n * j + i] -= v;
+                    }
+                lcp_problem p;
+                make(&p, n, a, b, NULL, NULL, NULL, 0);
+                lcp_solve_out gen;
+                int steps = 0, said = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps);
+                if (said && residual(&p, x) <= 1e-10 && !solve_with(&p, "pivot", 1, NULL, &gen) &&
+                    gen.status == LCP_SOLVED && maxdiff(x, gen.x, n) <= 1e-7)
+                    ok++;
+                else
+                    fprintf(stderr, "banded_unsymmetric: n %d band %d: said %d\n", n, w, said);
+                lcp_solve_out_free(&gen);
+                lcp_problem_free(&p);
+            }
+    printf("banded unsymmetric: %d of %d solved, the general path's answer\n", ok, tries);
+    CHECK(ok == tries);
+}
+
 int main(void)
 {
     random_p();
@@ -434,6 +485,7 @@ int main(void)
     pipeline();
     hostile();
     near_symmetric();
+    banded_unsymmetric();
     printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped);
     return check_failed ? 1 : 0;
 }
