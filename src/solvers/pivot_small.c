@@ -160,8 +160,8 @@ static void scan_a(const lcp_problem *p, int want_sym, int want_z, int *sym, int
     *sym = s, *zmat = z;
 }
 
-/* K (k x k, row-major, symmetric: its lower part read) = L D L' over the
- * profile (row a's entries from first[a], its first nonzero, to the
+/* K (k x k, row-major with leading dimension ld, symmetric: its lower
+ * part read) = L D L' over the profile (row a's entries from first[a], its first nonzero, to the
  * diagonal: fill stays inside it, so a banded block -- a column of bodies
  * -- costs its band, a dense one k^3 / 6 multiply-adds, half the LU's),
  * then L D L' y = rhs: the solution in rhs, and 0.  A pivot d_a within
@@ -171,7 +171,10 @@ static void scan_a(const lcp_problem *p, int want_sym, int want_z, int *sym, int
  * dep[], their count returned (rhs then undefined), as lu_solve does
  * (stop: at the first such row, the caller wanting no more).  -3 for a
  * pivot below -SMALL_PIVOT of it (A is not semidefinite: the caller takes
- * the LU), -2 for a NaN. */
+ * the LU), -2 for a NaN.  Rows before from hold their L and D from an
+ * earlier call (the leading rows of a block are factored as they were: L D
+ * L' of a leading principal block does not depend on the rows after it);
+ * only the rows from there are factored, and the solves take all k. */
 /* sum a[m] b[m] over m in [lo, hi): a short run (a banded block's rows) by
  * a plain loop, a long one in lanes (the set-up of the lanes cost more than
  * the run on a column of bodies' blocks) */
@@ -187,21 +190,27 @@ static inline double dot_run(const double *a, const double *b, int lo, int hi)
     return t;
 }
 
-static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D, int *dep, int stop)
+static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int *first, double *D, int *dep,
+                     int stop)
 {
     double dmax = 0.0;
     for (int a = 0; a < k; a++) {
-        double d = K[a * k + a];
+        double d = K[a * ld + a];
         if (d != d) return -2;
         dmax = d > dmax ? d : dmax;
     }
     double floor = SMALL_PIVOT * dmax;
+    for (int a = 0; a < from; a++) /* the rows factored at a step before: their pivots pass this block's floor */
+        if (!(D[a] > floor)) {
+            from = a;
+            break;
+        }
     int nd = 0;
-    for (int a = 0; a < k; a++) {
-        double *Ka = K + a * k;
+    for (int a = from; a < k; a++) {
+        double *Ka = K + a * ld;
         int fa = first[a];
         for (int c = fa; c < a; c++) /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
-            Ka[c] -= dot_run(Ka, K + c * k, fa > first[c] ? fa : first[c], c);
+            Ka[c] -= dot_run(Ka, K + c * ld, fa > first[c] ? fa : first[c], c);
         double d = Ka[a];
         for (int c = fa; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L */
             double l = D[c] != 0.0 ? Ka[c] / D[c] : 0.0;
@@ -217,10 +226,10 @@ static int ldl_solve(double *K, double *rhs, int k, const int *first, double *D,
         D[a] = d;
     }
     if (nd) return nd;
-    for (int a = 0; a < k; a++) rhs[a] -= dot_run(K + a * k, rhs, first[a], a); /* L z = rhs */
+    for (int a = 0; a < k; a++) rhs[a] -= dot_run(K + a * ld, rhs, first[a], a); /* L z = rhs */
     for (int a = 0; a < k; a++) rhs[a] /= D[a];
     for (int a = k - 1; a >= 0; a--) { /* L' y = z / d, a column of L' (row a of L) at a time */
-        const double *Ka = K + a * k;
+        const double *Ka = K + a * ld;
         double ya = rhs[a];
         if (a - first[a] < 8) {
             for (int m = first[a]; m < a; m++) rhs[m] -= Ka[m] * ya;
@@ -342,10 +351,32 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     int dense = ap[n] == n * n;
     int best = n + 1, tries = SMALL_TRIES, cap = 2 * n + 4 < SMALL_STEPS ? 2 * n + 4 : SMALL_STEPS;
     if (max_steps > 0 && max_steps < cap) cap = max_steps;
+    int kprev = 0, factored = 0; /* the block of the step before, and whether its L D L' was completed */
+    for (int i = 0; i < n; i++) pos[i] = -1;
     while (*steps < cap) {
         ++*steps;
-        int k = 0;
-        for (int i = 0; i < n; i++) pos[i] = st[i] == FREE ? (idx[k] = i, k++) : -1;
+        int k = 0, from = 0;
+        if (sym && dense) { /* the rows free before keep their order, the rows freed join at the end: the block's
+                             * leading rows up to the first that left keep their L D L' (spd-box-32: the free set
+                             * grows by a layer a step, 15 -> 24 -> 28 -> 30 rows) */
+            int left = -1;
+            for (int a = 0; a < kprev; a++) {
+                int i = idx[a];
+                if (st[i] != FREE) {
+                    if (left < 0) left = a;
+                    continue;
+                }
+                idx[k++] = i;
+            }
+            from = !factored ? 0 : left < 0 ? k : left;
+            for (int i = 0; i < n; i++)
+                if (st[i] == FREE && pos[i] < 0) idx[k++] = i;
+            for (int i = 0; i < n; i++) pos[i] = -1;
+            for (int a = 0; a < k; a++) pos[idx[a]] = a;
+        } else {
+            for (int i = 0; i < n; i++) pos[i] = st[i] == FREE ? (idx[k] = i, k++) : -1;
+        }
+        kprev = k, factored = 0;
         /* the rows at a bound: x_i = c_i + g_i x_f (g_i != 0 only for a friction row whose x_f is free) */
         for (int i = 0; i < n; i++) {
             if (st[i] == FREE) continue;
@@ -367,11 +398,12 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             int nc = 0;
             for (int j = 0; j < n; j++)
                 if (pos[j] < 0 && c[j] != 0.0) cl[nc++] = j;
-            for (int a = 0; a < k; a++) {
+            for (int a = 0; a < k; a++) { /* (K's leading dimension n: the rows kept stay where they are) */
                 const double *Ai = ax + (size_t)idx[a] * (size_t)n;
-                double *Ka = K + a * k, s = -b[idx[a]];
+                double *Ka = K + (size_t)a * (size_t)n, s = -b[idx[a]];
                 for (int q = 0; q < nc; q++) s -= Ai[cl[q]] * c[cl[q]];
-                for (int q = 0; q <= a; q++) Ka[q] = Ai[idx[q]];
+                if (a >= from)
+                    for (int q = 0; q <= a; q++) Ka[q] = Ai[idx[q]];
                 first[a] = 0;
                 rhs[a] = s;
             }
@@ -394,7 +426,9 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             }
         }
         if (sym) {
-            nd = k ? ldl_solve(K, rhs, k, first, D, dep, n > LCP_TINY_N) : 0;
+            int ld = dense ? n : k;
+            nd = k ? ldl_solve(K, ld, rhs, k, from, first, D, dep, n > LCP_TINY_N) : 0;
+            factored = nd == 0;
             if (nd == -3) { /* not semidefinite: this step again, and the rest, by the LU */
                 sym = 0;
                 --*steps;

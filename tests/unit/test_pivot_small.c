@@ -33,6 +33,9 @@
  * - Banded unsymmetric positive definite matrices (weak diagonal: row
  *   exchanges) of up to 128 unknowns: the LU over the band gives the
  *   general path's answer.
+ * - Dense SPD problems in a tight box, up to 128 unknowns (the free set
+ *   growing a layer a step, the leading rows of L D L' kept): the general
+ *   path's answer.
  * - Matrices symmetric but for one entry (changed, or stored on one side
  *   only), rows full and banded: each solved by the LU (L D L' would read
  *   another matrix), the answer of pivot's general path.
@@ -474,6 +477,46 @@ static void banded_unsymmetric(void)
     CHECK(ok == tries);
 }
 
+/* Dense SPD problems in a tight box (x in [-0.05, 0.05]: the unconstrained
+ * solution far outside, the free set growing by a layer a step): the
+ * steps keep the leading rows of the block's L D L' (the rows free before,
+ * in their order), and the answers are the general path's, at any size. */
+static void dense_box_layers(void)
+{
+    static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
+    const int sizes[] = {10, 32, 64, 100, 128};
+    int ok = 0, tries = 0, many = 0;
+    for (int si = 0; si < 5; si++)
+        for (int t = 0; t < 3; t++, tries++) {
+            int n = sizes[si];
+            double b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N], x[LCP_SMALL_N];
+            for (int e = 0; e < n * n; e++) g[e] = unif();
+            for (int i = 0; i < n; i++) {
+                b[i] = unif(), lo[i] = -0.05, hi[i] = 0.05;
+                for (int j = 0; j <= i; j++) {
+                    double v = i == j ? 0.1 * n : 0.0;
+                    for (int q = 0; q < n; q++) v += g[n * i + q] * g[n * j + q];
+                    a[n * i + j] = a[n * j + i] = v / n;
+                }
+            }
+            lcp_problem p;
+            make(&p, n, a, b, lo, hi, NULL, 0);
+            lcp_solve_out gen;
+            int steps = 0, said = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps);
+            many += steps >= 3;
+            if (said && residual(&p, x) <= 1e-10 && !solve_with(&p, "pivot", 1, NULL, &gen) &&
+                gen.status == LCP_SOLVED && maxdiff(x, gen.x, n) <= 1e-8)
+                ok++;
+            else
+                fprintf(stderr, "dense_box_layers: n %d: said %d steps %d\n", n, said, steps);
+            lcp_solve_out_free(&gen);
+            lcp_problem_free(&p);
+        }
+    printf("dense SPD in a tight box: %d of %d solved, the general path's answer (%d in 3 steps or more)\n", ok, tries,
+           many);
+    CHECK(ok == tries && many >= tries / 2);
+}
+
 int main(void)
 {
     random_p();
@@ -486,6 +529,7 @@ int main(void)
     hostile();
     near_symmetric();
     banded_unsymmetric();
+    dense_box_layers();
     printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped);
     return check_failed ? 1 : 0;
 }
