@@ -502,7 +502,7 @@ static void out_clear(lcp_solve_out *r)
 /* The answer of a path before any set-up (pivot's small path, lemke's
  * tiny one), verified by the caller: x and w (owned from here), m, the
  * steps; reason: auto's text (static storage, NULL where the solver was
- * named); t0: the path's start. */
+ * named); t0: the path's start (lcp_now_fast). */
 static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve_opts *o, const lcp_solver *solver,
                          double *x, double *w, const lcp_metrics *m, int steps, const char *reason, double t0)
 {
@@ -523,7 +523,7 @@ static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve
         memcpy(r->choice, reason, l);
         r->reason_literal = reason;
     }
-    r->time_s = lcp_now() - t0;
+    r->time_s = fmax(0.0, lcp_now_fast() - t0);
     if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &r->m, NULL, NULL);
 }
 
@@ -547,7 +547,7 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
                                  "choice)";
     pthread_once(&small_lemke_once, small_lemke_find);
     if (!o->cover && small_lemke_solver && p->n <= LCP_LEMKE_SMALL_N) {
-        double t0 = lcp_now();
+        double t0 = lcp_now_fast();
         double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
         int pivots = 0;
         lcp_metrics m;
@@ -621,7 +621,7 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         free(cover);
         if (bad) return 0;
     }
-    double t0 = lcp_now(), start[LCP_SMALL_N], tol = o->s.tol;
+    double t0 = lcp_now_fast(), start[LCP_SMALL_N], tol = o->s.tol;
     double bscale = lcp_verify_bscale(p); /* once: the path's threshold and the check */
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
     double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
