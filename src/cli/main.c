@@ -324,8 +324,8 @@ static void report(const cli *c, const run_report *r)
             cJSON_AddBoolToObject(dv, "minimum_norm", c->d.minimum_norm);
             cJSON_AddNumberToObject(dv, "null_space", c->d.null_space);
         }
-        if (*o->auto_reason) {
-            cJSON_AddStringToObject(j, "auto_reason", o->auto_reason);
+        if (*lcp_solve_out_reason(o)) {
+            cJSON_AddStringToObject(j, "auto_reason", lcp_solve_out_reason(o));
             cJSON_AddNumberToObject(j, "auto_time_s", o->auto_time_s);
             if (*o->auto_predicted) { /* the ranked configurations and their predicted seconds */
                 char buf[sizeof o->auto_predicted], *save = NULL;
@@ -364,7 +364,8 @@ static void report(const cli *c, const run_report *r)
     if (o->components > 1) fprintf(f, ", %d components solved apart", o->components);
     fprintf(f, "\nstatus           %s after %d iterations%s, %.3g s (parse %.3g s)\n", lcp_status_name(r->status),
            o->iterations, o->components > 1 ? " (the most of any component)" : "", o->time_s, r->parse_s);
-    if (*o->auto_reason) fprintf(f, "choice           %s (%.3g s)\n", o->auto_reason, o->auto_time_s);
+    if (*lcp_solve_out_reason(o))
+        fprintf(f, "choice           %s (%.3g s)\n", lcp_solve_out_reason(o), o->auto_time_s);
     fprintf(f, "residual         %.3e (tol %.1e)\n", o->m.residual, s->tol);
     fprintf(f, "complementarity  %.3e\nfeasibility      %.3e\n", o->m.complementarity, o->m.feasibility);
     if (cone)
@@ -486,7 +487,8 @@ static int solve(cli *c, lcp_err *err)
     }
     c->o.s.on_iteration = lcp_cli_stop_on_signal;
     rc = lcp_pipeline_solve(&p, &c->o, w0, n0, c->warm, &out, err);
-    if (*out.choice && !c->json && !c->quiet && !c->info) fprintf(stderr, "lcpsolve: %s\n", out.choice);
+    if (*lcp_solve_out_choice(&out) && !c->json && !c->quiet && !c->info)
+        fprintf(stderr, "lcpsolve: %s\n", lcp_solve_out_choice(&out));
     if (rc) goto done;
     run_report r = {.p = &p, .out = &out, .status = out.status, .parse_s = parse_s, .message = out.message};
     if (ref) {

@@ -619,7 +619,7 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     r->components = out.components;
     r->omega = out.omega;
     if (out.reason_literal && !out.message[0]) r->message = "", r->auto_reason = out.reason_literal; /* no copy */
-    else keep_texts(r, out.message, out.auto_reason);
+    else keep_texts(r, out.message, lcp_solve_out_reason(&out));
     if (err && errlen) *err = '\0';
     return lcp_status_exit_code(out.status);
 }

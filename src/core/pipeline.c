@@ -33,6 +33,16 @@ void lcp_solve_opts_default(lcp_solve_opts *o)
     o->order = LCP_ORDER_NATURAL;
 }
 
+const char *lcp_solve_out_reason(const lcp_solve_out *out)
+{
+    return out->reason_literal ? out->reason_literal : out->auto_reason;
+}
+
+const char *lcp_solve_out_choice(const lcp_solve_out *out)
+{
+    return out->reason_literal ? out->reason_literal : out->choice;
+}
+
 void lcp_solve_out_free(lcp_solve_out *out)
 {
     if (!out) return;
@@ -517,12 +527,7 @@ static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve
     r->solved_n = p->n;
     r->solved_nc = p->nc;
     r->solved_nnz = lcp_csr_nnz(&p->A);
-    if (reason) {
-        size_t l = strlen(reason) + 1; /* (shorter than the texts) */
-        memcpy(r->auto_reason, reason, l);
-        memcpy(r->choice, reason, l);
-        r->reason_literal = reason;
-    }
+    r->reason_literal = reason; /* (not copied: lcp_solve_out_reason) */
     r->time_s = fmax(0.0, lcp_now_fast() - t0);
     if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &r->m, NULL, NULL);
 }

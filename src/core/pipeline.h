@@ -82,8 +82,9 @@ typedef struct {
     double reg;                /* --reg: A + reg I was solved */
     lcp_cone_form cone_form;   /* LCP_CONE_NONE unless --cone */
     double cone_error;         /* --cone: the residual of the mapped-back r on the problem given */
-    const char *reason_literal; /* auto_reason's text in static storage where it is a constant (the small
-                                 * path's; the library points at it instead of copying), else NULL */
+    const char *reason_literal; /* auto's reason and choice where they are a constant text in static
+                                 * storage (the small paths'), not copied into the texts below (read them
+                                 * by lcp_solve_out_reason and lcp_solve_out_choice), else NULL */
     /* the texts last: a solve clears what comes before message and empties these */
     char message[512];         /* why it stopped where that is not plain ("" for none) */
     char choice[1024];         /* auto: the pick and why, as chosen ("" unless auto) */
@@ -120,6 +121,9 @@ int lcp_pipeline_solve(const lcp_problem *p, const lcp_solve_opts *o, const doub
 int lcp_pipeline_solve_cached(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0,
                               const char *x0_source, lcp_pipeline_cache *cache, lcp_solve_out *out, lcp_err *err);
 void lcp_solve_out_free(lcp_solve_out *out);
+/* auto's reason (the pick, then what its fallbacks did) and its choice as chosen: "" unless auto */
+const char *lcp_solve_out_reason(const lcp_solve_out *out);
+const char *lcp_solve_out_choice(const lcp_solve_out *out);
 /* Whether a solve of p with o from x0 (n0 entries; NULL) begins with pivot's
  * small path (src/solvers/pivot_small.h): an lcp or blcp it takes, the
  * solver pivot or auto, and no setting that asks for the general run. */

@@ -241,7 +241,7 @@ static void rank_deficient(void)
                                                                              * block stops the path */
     lcp_solve_out q4;
     CHECK(solve_with(&g, "auto", 0, NULL, &q4) == 0 && q4.status == LCP_SOLVED && strcmp(q4.solver->name, "lemke") &&
-          strstr(q4.auto_reason, "small path") == NULL);
+          strstr(lcp_solve_out_reason(&q4), "small path") == NULL);
     printf("pyramid of boxes, base 4 (n = %d): stopped after %d step; auto: %s\n", g.n, gsteps, q4.solver->name);
     lcp_solve_out_free(&q4);
     lcp_problem_free(&g);
@@ -329,7 +329,7 @@ static void pipeline(void)
         lcp_solve_out o, q;
         CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED);
         CHECK(solve_with(&p, "pivot", 0, NULL, &q) == 0 && q.status == LCP_SOLVED && !strcmp(q.solver->name, "pivot"));
-        int small = strstr(o.auto_reason, "small path") != NULL;
+        int small = strstr(lcp_solve_out_reason(&o), "small path") != NULL;
         CHECK(n == LCP_SMALL_N ? small && !strcmp(o.solver->name, "pivot") && o.iterations == q.iterations : !small);
         CHECK(maxdiff(o.x, q.x, n) <= 1e-10);
         lcp_solve_out_free(&o);
@@ -345,7 +345,7 @@ static void pipeline(void)
     CHECK(!said || residual(&p, x) <= 1e-12);
     lcp_solve_out o;
     CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED && o.m.residual <= 1e-12);
-    CHECK(!said && !strcmp(o.solver->name, "lemke") && strstr(o.auto_reason, "did not solve") != NULL);
+    CHECK(!said && !strcmp(o.solver->name, "lemke") && strstr(lcp_solve_out_reason(&o), "did not solve") != NULL);
     printf("lcp_CPS_2: the small path %s; auto: %s\n", said ? "solved it" : "stopped", o.solver->name);
     lcp_solve_out_free(&o);
     lcp_problem_free(&p);
