@@ -14,7 +14,8 @@
  * src/core/auto_memo.h); update=1 gives A new values before every solve
  * (lcps_problem_update, timed with the solve: A's entries scaled by 1 +
  * 1e-3 (k mod 7) / 7 at solve k), as a time-stepping loop whose contacts
- * persist solves.
+ * persist solves; into=1 solves by lcps_solve_into, the answer into arrays
+ * the loop keeps (as an engine keeps its own) instead of the result's.
  * Prints one line: the status of the last solve, its iterations, the median
  * seconds of one solve, the verified residual, the solver that answered
  * (auto: its pick) and the number of solves timed.  Exit code: that of the
@@ -56,12 +57,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    int fresh = 0, update = 0;
+    int fresh = 0, update = 0, into = 0;
     for (int a = 6; a < argc; a++) {
         char name[64], *eq = strchr(argv[a], '=');
-        if (!strcmp(argv[a], "fresh=1") || !strcmp(argv[a], "update=1")) {
+        if (!strcmp(argv[a], "fresh=1") || !strcmp(argv[a], "update=1") || !strcmp(argv[a], "into=1")) {
             if (argv[a][0] == 'f') fresh = 1;
-            else update = 1;
+            else if (argv[a][0] == 'u') update = 1;
+            else into = 1;
             continue;
         }
         if (!eq || eq - argv[a] >= (long)sizeof name) {
@@ -75,13 +77,15 @@ int main(int argc, char **argv)
         }
     }
     double *t = malloc((size_t)maxr * sizeof *t), spent = 0, *val0 = NULL, *val = NULL;
+    int np = lcps_problem_n(p);
+    double *xin = malloc((size_t)(np > 0 ? np : 1) * sizeof *xin), *win = malloc((size_t)(np > 0 ? np : 1) * sizeof *win);
     int k = 0, rc = 0, rows = 0, cols = 0;
     long nnz = 0;
     const int *rowptr = NULL, *col = NULL;
     const double *a0 = NULL;
     lcps_result r = {0};
     char who[64] = "";
-    if (!t) return 5;
+    if (!t || !xin || !win) return 5;
     if (update) {
         if (lcps_problem_matrix(p, "A", &rows, &cols, &rowptr, &col, &a0, err, sizeof err)) {
             fprintf(stderr, "%s\n", err);
@@ -104,11 +108,11 @@ int main(int argc, char **argv)
                 return 2;
             }
         }
-        rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
+        rc = into ? lcps_solve_into(p, s, NULL, xin, win, &r, err, sizeof err) : lcps_solve(p, s, NULL, &r, err, sizeof err);
         double dt = now() - t0;
         t[k++] = dt;
         spent += dt;
-        if (rc == 2 || (rc == 5 && !r.x)) {
+        if (rc == 2 || (rc == 5 && !r.x && !into)) {
             fprintf(stderr, "%s\n", err);
             lcps_result_free(&r);
             return rc;
@@ -124,5 +128,7 @@ int main(int argc, char **argv)
     free(t);
     free(val0);
     free(val);
+    free(xin);
+    free(win);
     return rc;
 }

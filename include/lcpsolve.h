@@ -230,6 +230,18 @@ typedef struct {
 int lcps_solve(const lcps_problem *p, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
                size_t errlen);
 
+/* lcps_solve with the answer written into the caller's arrays, as an
+ * engine keeps them from step to step: x (n values) and w (n values, or
+ * NULL where w = A x + b is not wanted).  r is filled as by lcps_solve but
+ * r->x and r->w are NULL (the answer is in x and w; lcps_result_free
+ * releases r's texts).  A problem the small paths take (an lcp or blcp of
+ * up to 128 unknowns with the solver pivot or auto) is then solved without
+ * an allocation; the others are solved as by lcps_solve and their answer
+ * copied.  x and w hold the answer (or a limit's best iterate) where the
+ * return is 0 or 1, and are undefined otherwise. */
+int lcps_solve_into(const lcps_problem *p, const lcps_settings *s, const double *x0, double *x, double *w,
+                    lcps_result *r, char *err, size_t errlen);
+
 void lcps_result_free(lcps_result *r);
 
 /* ---- the registry ----------------------------------------------------- */

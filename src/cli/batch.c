@@ -309,6 +309,7 @@ static void solve_env(batch_env *e, const lcp_solve_opts *o1, const lcp_auto_cho
     lcp_solve_opts o = *o1;
     o.auto_given = given;
     o.auto_made = made;
+    o.x_into = e->x; /* the small paths write the answer there (no allocation); the others allocate out.x */
     double t0 = lcp_now_fast(); /* (an environment of a few unknowns takes a fraction of a microsecond) */
     int rc = lcp_pipeline_solve(&e->p, &o, NULL, 0, NULL, &out, &err);
     e->time_s = fmax(0.0, lcp_now_fast() - t0);
@@ -319,11 +320,12 @@ static void solve_env(batch_env *e, const lcp_solve_opts *o1, const lcp_auto_cho
         e->rc = rc;
         e->status = (lcp_status)rc;
         e->residual = INFINITY;
+        memset(e->x, 0, (size_t)e->p.n * sizeof(double)); /* (a small path's try may have written there) */
         env_message(e, err.msg);
     } else {
         e->status = out.status;
         e->residual = out.m.residual;
-        memcpy(e->x, out.x, (size_t)e->p.n * sizeof(double));
+        if (out.x) memcpy(e->x, out.x, (size_t)e->p.n * sizeof(double));
         env_message(e, out.message);
     }
     lcp_solve_out_free(&out);

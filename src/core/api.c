@@ -525,11 +525,22 @@ void lcps_result_free(lcps_result *r)
 int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
                size_t errlen)
 {
-    return lcp_api_solve(hc, s, x0, r, err, errlen, NULL, NULL);
+    return lcp_api_solve(hc, s, x0, r, err, errlen, NULL, NULL, NULL, NULL);
+}
+
+int lcps_solve_into(const lcps_problem *hc, const lcps_settings *s, const double *x0, double *x, double *w,
+                    lcps_result *r, char *err, size_t errlen)
+{
+    if (!x) {
+        if (r) memset(r, 0, sizeof *r), r->status = LCPS_INPUT_ERROR, r->solver = r->precond = r->message = "",
+                                           r->auto_reason = "";
+        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve_into: x is NULL");
+    }
+    return lcp_api_solve(hc, s, x0, r, err, errlen, NULL, NULL, x, w);
 }
 
 int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
-                  size_t errlen, const lcp_auto_choice *given, lcp_auto_choice *made)
+                  size_t errlen, const lcp_auto_choice *given, lcp_auto_choice *made, double *x_into, double *w_into)
 {
     if (!r) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: r is NULL");
     memset(r, 0, sizeof *r);
@@ -561,12 +572,15 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
         if (!made) made = buf + 1;
         made->solver = NULL;
     }
-    if (given || made) { /* a batch's shared choice (lcp_solve_opts.auto_given), or the handle's */
+    if (given || made || x_into) { /* a batch's shared choice (lcp_solve_opts.auto_given), or the handle's; the
+                                    * caller's arrays */
         if (s) defaults = s->o;
         defaults.auto_given = given;
         defaults.auto_made = made;
         if (keep && given) defaults.auto_given_from = "the choice made at this problem's solve before A's values "
                                                       "changed (lcps_problem_update)";
+        defaults.x_into = x_into;
+        defaults.w_into = x_into ? w_into : NULL;
         o = &defaults;
     }
     lcp_err e;
@@ -616,6 +630,13 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     r->n = h->p.n;
     r->x = out.x;
     r->w = out.w;
+    if (x_into) { /* lcps_solve_into: the answer in the caller's arrays (a small path wrote it there already) */
+        if (out.x) memcpy(x_into, out.x, (size_t)h->p.n * sizeof *x_into);
+        if (out.w && w_into) memcpy(w_into, out.w, (size_t)h->p.n * sizeof *w_into);
+        free(out.x);
+        free(out.w);
+        r->x = r->w = NULL;
+    }
     r->components = out.components;
     r->omega = out.omega;
     if (out.reason_literal && !out.message[0]) r->message = "", r->auto_reason = out.reason_literal; /* no copy */

@@ -16,8 +16,10 @@ double lcp_api_settings_reg(const lcps_settings *s);
 /* s's options (not NULL) */
 const struct lcp_solve_opts *lcp_api_settings_opts(const lcps_settings *s);
 /* lcps_solve with auto's choice given (another problem's of the same
- * pattern: a batch) or the one made copied to made (either NULL: none). */
+ * pattern: a batch) or the one made copied to made (either NULL: none);
+ * x_into: lcps_solve_into's arrays (x_into, w_into), NULL for lcps_solve's. */
 int lcp_api_solve(const lcps_problem *h, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
-                  size_t errlen, const lcp_auto_choice *given, lcp_auto_choice *made);
+                  size_t errlen, const lcp_auto_choice *given, lcp_auto_choice *made, double *x_into,
+                  double *w_into);
 
 #endif

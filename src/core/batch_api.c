@@ -92,7 +92,8 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     for (int k = 0; k < count; k++) /* the leaders first, on this thread */
         if (lcp_auto_share_made(&sh, k)) {
             char e[512];
-            int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, NULL, lcp_auto_share_made(&sh, k));
+            int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, NULL, lcp_auto_share_made(&sh, k), NULL,
+                                   NULL);
             note(&code, &first_bad, k, rc, e, err, errlen);
         }
 #ifdef _OPENMP
@@ -101,7 +102,8 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     for (int k = 0; k < count; k++) {
         if (lcp_auto_share_made(&sh, k)) continue; /* solved above */
         char e[512];
-        int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, lcp_auto_share_given(&sh, k), NULL);
+        int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, lcp_auto_share_given(&sh, k), NULL, NULL,
+                               NULL);
         note(&code, &first_bad, k, rc, e, err, errlen);
     }
     lcp_auto_share_free(&sh);

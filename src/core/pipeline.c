@@ -509,8 +509,30 @@ static void out_clear(lcp_solve_out *r)
     r->components = 1;
 }
 
+/* Where a path before any set-up puts x and w (n doubles each): the
+ * caller's arrays (o->x_into; w in wbuf where it wants none), else new
+ * ones; small_drop gives back what small_arrays allocated. */
+static int small_arrays(const lcp_solve_opts *o, int n, double *wbuf, double **x, double **w)
+{
+    if (o->x_into) {
+        *x = o->x_into;
+        *w = o->w_into ? o->w_into : wbuf;
+        return 1;
+    }
+    *x = lcp_alloc((size_t)n, sizeof(double));
+    *w = lcp_alloc((size_t)n, sizeof(double));
+    return *x && *w;
+}
+
+static void small_drop(const lcp_solve_opts *o, double *x, double *w)
+{
+    if (o->x_into) return;
+    free(x);
+    free(w);
+}
+
 /* The answer of a path before any set-up (pivot's small path, lemke's
- * tiny one), verified by the caller: x and w (owned from here), m, the
+ * tiny one), verified by the caller: x and w (small_arrays'), m, the
  * steps; reason: auto's text (static storage, NULL where the solver was
  * named); t0: the path's start (lcp_now_fast). */
 static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve_opts *o, const lcp_solver *solver,
@@ -519,8 +541,8 @@ static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve
     r->status = LCP_SOLVED;
     r->iterations = steps;
     r->m = *m;
-    r->x = x;
-    r->w = w;
+    r->x = o->x_into ? NULL : x; /* (in the caller's arrays: not ours) */
+    r->w = o->x_into ? NULL : w;
     r->solver = solver;
     r->threads_used = 1;
     r->solved_kind = p->kind;
@@ -552,19 +574,17 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
                                  "choice)";
     pthread_once(&small_lemke_once, small_lemke_find);
     if (!o->cover && small_lemke_solver && p->n <= LCP_LEMKE_SMALL_N) {
-        double t0 = lcp_now_fast();
-        double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
-        int pivots = 0;
+        double t0 = lcp_now_fast(), wbuf[LCP_LEMKE_SMALL_N], *x, *w;
+        int pivots = 0, ok = small_arrays(o, p->n, wbuf, &x, &w);
         lcp_metrics m;
-        if (x && w && lcp_lemke_small(p, x, &pivots) && !(o->s.max_iter > 0 && pivots > o->s.max_iter)) {
+        if (ok && lcp_lemke_small(p, x, &pivots) && !(o->s.max_iter > 0 && pivots > o->s.max_iter)) {
             lcp_verify(p, x, w, &m);
             if (m.residual <= o->s.tol) {
                 small_answer(r, p, o, small_lemke_solver, x, w, &m, pivots, reason, t0);
                 return 1;
             }
         }
-        free(x);
-        free(w);
+        small_drop(o, x, w);
     }
     lcp_solve_opts lo = *o;
     lo.solver = "lemke";
@@ -629,18 +649,17 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
     double t0 = lcp_now_fast(), start[LCP_SMALL_N], tol = o->s.tol;
     double bscale = lcp_verify_bscale(p); /* once: the path's threshold and the check */
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
-    double *x = lcp_alloc((size_t)p->n, sizeof(double)), *w = lcp_alloc((size_t)p->n, sizeof(double));
+    double wbuf[LCP_SMALL_N], *x, *w;
     int steps = 0;
     lcp_metrics m;
-    int ok = x && w &&
+    int ok = small_arrays(o, p->n, wbuf, &x, &w) &&
              lcp_pivot_small(p, x0 ? start : NULL, lcp_pivot_small_threshold(p, tol, bscale), o->s.max_iter, x, &steps);
     if (ok) {
         lcp_verify_b(p, x, w, bscale, &m);
         ok = m.residual <= tol;
     }
     if (!ok) {
-        free(x);
-        free(w);
+        small_drop(o, x, w);
         return !named && p->kind == LCP_KIND_LCP && p->n <= LCP_TINY_N && small_lemke(p, o, x0, n0, r);
     }
     small_answer(r, p, o, pivot, x, w, &m, steps, named ? NULL : small_reason, t0);

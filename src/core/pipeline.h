@@ -54,6 +54,9 @@ typedef struct lcp_solve_opts {
     lcp_auto_choice *auto_made; /* auto: where the solve keeps its choice (made, or taken), for the caller */
     const char *auto_given_from; /* where auto_given comes from, in auto's reason ("the choice made for ..."); NULL:
                                   * a batch's first problem of the pattern */
+    double *x_into, *w_into;   /* NULL, or the caller's arrays (n doubles; w_into may be NULL) where the small
+                                * paths write their answer instead of allocating it: out->x and out->w are then
+                                * NULL (the answer is there); the other paths allocate out->x as always */
 } lcp_solve_opts;
 
 /* The defaults of docs/contract.md (solver auto, precond none, tol 1e-8, ...). */

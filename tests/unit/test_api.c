@@ -757,10 +757,61 @@ static void test_registry(void)
     CHECK(n >= 20 && pgs == 1);
 }
 
+/* lcps_solve_into: the answer in the caller's arrays, r->x and r->w NULL;
+ * the same bits as lcps_solve's on the small paths (pivot's: 30 rows;
+ * lemke's tiny one: a matrix neither P nor semidefinite) and on the
+ * general path (140 rows: copied there); w NULL; x NULL refused. */
+static void test_solve_into(void)
+{
+    char err[256];
+    const int sizes[] = {30, 140};
+    const char *solvers[] = {"auto", "pivot", "pgs"};
+    for (int si = 0; si < 2; si++)
+        for (int k = 0; k < 3; k++) {
+            int n = sizes[si];
+            lcps_problem *p = chain(n, "lcp");
+            lcps_settings *s = lcps_settings_new();
+            CHECK(lcps_settings_set(s, "solver", solvers[k], err, sizeof err) == 0);
+            lcps_result r, q;
+            double *x = malloc((size_t)n * sizeof *x), *w = malloc((size_t)n * sizeof *w);
+            for (int i = 0; i < n; i++) x[i] = w[i] = NAN;
+            int rc = lcps_solve(p, s, NULL, &r, err, sizeof err);
+            int rq = lcps_solve_into(p, s, NULL, x, w, &q, err, sizeof err);
+            CHECK(rc == 0 && rq == 0 && q.status == LCPS_SOLVED && !q.x && !q.w && q.n == n);
+            CHECK(r.x && !memcmp(r.x, x, (size_t)n * sizeof *x) && !memcmp(r.w, w, (size_t)n * sizeof *w));
+            CHECK(q.iterations == r.iterations && !strcmp(q.solver, r.solver) && q.residual == r.residual &&
+                  !strcmp(q.auto_reason, r.auto_reason));
+            lcps_result_free(&q);
+            for (int i = 0; i < n; i++) x[i] = NAN;
+            CHECK(lcps_solve_into(p, s, NULL, x, NULL, &q, err, sizeof err) == 0 && chain_residual(n, x) <= 1e-8);
+            lcps_result_free(&q);
+            lcps_result_free(&r);
+            free(x), free(w);
+            lcps_settings_free(s);
+            lcps_problem_free(p);
+        }
+    /* lcp_CPS_2 (zero diagonal): auto by lemke's tiny path, into the caller's array */
+    int rp[4] = {0, 2, 4, 6}, cj[6] = {1, 2, 0, 2, 0, 1};
+    double vx[6] = {2, -1, -1, 1, 2, -2}, b[3] = {-3, 6, -1}, x[3], w[3];
+    lcps_problem *p = NULL;
+    lcps_result r, q;
+    CHECK(lcps_problem_csr("lcp", 3, rp, cj, vx, b, &p, err, sizeof err) == 0);
+    CHECK(lcps_solve(p, NULL, NULL, &r, err, sizeof err) == 0 && !strcmp(r.solver, "lemke"));
+    CHECK(lcps_solve_into(p, NULL, NULL, x, w, &q, err, sizeof err) == 0 && !strcmp(q.solver, "lemke") && !q.x &&
+          r.x && !memcmp(r.x, x, sizeof x) && !memcmp(r.w, w, sizeof w));
+    lcps_result_free(&q);
+    CHECK(lcps_solve_into(p, NULL, NULL, NULL, w, &q, err, sizeof err) == 2 && q.status == LCPS_INPUT_ERROR &&
+          strstr(err, "x is NULL"));
+    lcps_result_free(&q);
+    lcps_result_free(&r);
+    lcps_problem_free(p);
+}
+
 int main(void)
 {
     test_bad_arguments();
     test_lcp();
+    test_solve_into();
     test_limits();
     test_callback();
     test_warm();
