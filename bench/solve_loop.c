@@ -86,7 +86,8 @@ int main(int argc, char **argv)
     }
     double *t = malloc((size_t)maxr * sizeof *t), spent = 0, *val0 = NULL, *val = NULL;
     int np = lcps_problem_n(p);
-    double *xin = malloc((size_t)(np > 0 ? np : 1) * sizeof *xin), *win = malloc((size_t)(np > 0 ? np : 1) * sizeof *win);
+    size_t nb = (size_t)(np > 0 ? np : 1) * sizeof(double);
+    double *xin = malloc(nb), *win = malloc(nb);
     int k = 0, rc = 0, rows = 0, cols = 0;
     long nnz = 0;
     const int *rowptr = NULL, *col = NULL;

@@ -532,8 +532,11 @@ int lcps_solve_into(const lcps_problem *hc, const lcps_settings *s, const double
                     lcps_result *r, char *err, size_t errlen)
 {
     if (!x) {
-        if (r) memset(r, 0, sizeof *r), r->status = LCPS_INPUT_ERROR, r->solver = r->precond = r->message = "",
-                                           r->auto_reason = "";
+        if (r) {
+            memset(r, 0, sizeof *r);
+            r->status = LCPS_INPUT_ERROR;
+            r->solver = r->precond = r->message = r->auto_reason = "";
+        }
         return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve_into: x is NULL");
     }
     return lcp_api_solve(hc, s, x0, r, err, errlen, NULL, NULL, x, w);

@@ -8,9 +8,9 @@
 #include <cpuid.h>
 #include <x86intrin.h>
 #endif
-#include <pthread.h>
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -179,11 +179,12 @@ int lcp_now_is_wall(void) { return now_clock() == (int)CLOCK_MONOTONIC; }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /* lcp_now_fast's counter: whether it runs at a constant rate in every
- * power state (CPUID 0x80000007, EDX bit 8: the invariant TSC, which also
- * runs in step on every core of the machine), its reading and the wall
- * clock's at the start (set once), and the seconds a tick once
- * calibrated (0 before: an atomic, as any thread may calibrate it, each to
- * the same value within the clock's jitter). */
+ * power state (CPUID 0x80000007, EDX bit 8: the invariant TSC), its
+ * reading and the wall clock's at the start (set once), and the seconds a
+ * tick once calibrated (0 before: an atomic, as any thread may calibrate
+ * it, each to the same value within the clock's jitter).  A thread moved
+ * to a core whose counter is not in step could see an interval below 0:
+ * the callers take max(0, t1 - t0). */
 static pthread_once_t tsc_once = PTHREAD_ONCE_INIT;
 static int tsc_ok;
 static unsigned long long tsc0;

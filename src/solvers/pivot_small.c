@@ -160,21 +160,6 @@ static void scan_a(const lcp_problem *p, int want_sym, int want_z, int *sym, int
     *sym = s, *zmat = z;
 }
 
-/* K (k x k, row-major with leading dimension ld, symmetric: its lower
- * part read) = L D L' over the profile (row a's entries from first[a], its first nonzero, to the
- * diagonal: fill stays inside it, so a banded block -- a column of bodies
- * -- costs its band, a dense one k^3 / 6 multiply-adds, half the LU's),
- * then L D L' y = rhs: the solution in rhs, and 0.  A pivot d_a within
- * SMALL_PIVOT of the largest diagonal entry marks a row that depends on
- * the rows before it (a semidefinite A: its Schur complement's row is 0
- * there): it is left out of the factor (l = 0 in its column) and listed in
- * dep[], their count returned (rhs then undefined), as lu_solve does
- * (stop: at the first such row, the caller wanting no more).  -3 for a
- * pivot below -SMALL_PIVOT of it (A is not semidefinite: the caller takes
- * the LU), -2 for a NaN.  Rows before from hold their L and D from an
- * earlier call (the leading rows of a block are factored as they were: L D
- * L' of a leading principal block does not depend on the rows after it);
- * only the rows from there are factored, and the solves take all k. */
 /* sum a[m] b[m] over m in [lo, hi): a short run (a banded block's rows) by
  * a plain loop, a long one in lanes (the set-up of the lanes cost more than
  * the run on a column of bodies' blocks) */
@@ -190,6 +175,21 @@ static inline double dot_run(const double *a, const double *b, int lo, int hi)
     return t;
 }
 
+/* K (k x k, row-major with leading dimension ld, symmetric: its lower
+ * part read) = L D L' over the profile (row a's entries from first[a],
+ * its first nonzero, to the diagonal: fill stays inside it, so a banded
+ * block -- a column of bodies -- costs its band, a dense one k^3 / 6
+ * multiply-adds, half the LU's), then L D L' y = rhs: the solution in rhs, and 0.  A pivot d_a within
+ * SMALL_PIVOT of the largest diagonal entry marks a row that depends on
+ * the rows before it (a semidefinite A: its Schur complement's row is 0
+ * there): it is left out of the factor (l = 0 in its column) and listed in
+ * dep[], their count returned (rhs then undefined), as lu_solve does
+ * (stop: at the first such row, the caller wanting no more).  -3 for a
+ * pivot below -SMALL_PIVOT of it (A is not semidefinite: the caller takes
+ * the LU), -2 for a NaN.  Rows before from hold their L and D from an
+ * earlier call (the leading rows of a block are factored as they were: L D
+ * L' of a leading principal block does not depend on the rows after it);
+ * only the rows from there are factored, and the solves take all k. */
 static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int *first, double *D, int *dep,
                      int stop)
 {
@@ -436,7 +436,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             }
         } else {
             memset(K, 0, (size_t)k * (size_t)k * sizeof *K);
-            int lb = 0; /* the block's lower bandwidth; first[a], cl[a]: row a's first and last nonzero column */
+            int lb = 0; /* the block's lower bandwidth; cl[a]: row a's last nonzero column */
             double kmax = 0.0;
             for (int a = 0; a < k; a++) {
                 int i = idx[a], fa = a, la = a;
@@ -454,9 +454,10 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
                     fa = q < fa ? q : fa;
                     la = q > la ? q : la;
                 }
-                for (int q = fa; q <= la; q++) kmax = fabs(Ka[q]) > kmax ? fabs(Ka[q]) : kmax; /* a NaN: the LU's test */
+                for (int q = fa; q <= la; q++) /* (a NaN: the LU's test) */
+                    kmax = fabs(Ka[q]) > kmax ? fabs(Ka[q]) : kmax;
                 lb = a - fa > lb ? a - fa : lb;
-                first[a] = fa, cl[a] = la;
+                cl[a] = la;
                 rhs[a] = s;
             }
             nd = k ? lu_solve(K, rhs, k, kmax, dep, n > LCP_TINY_N, lb, cl) : 0;

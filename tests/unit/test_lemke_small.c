@@ -189,7 +189,8 @@ static void pipeline(void)
             tries++;
             int rc = lcp_pipeline_solve(&p, &o, NULL, 0, NULL, &out, &e);
             tiny += !rc && out.status == LCP_SOLVED && out.m.residual <= 1e-9 && out.solver &&
-                    !strcmp(out.solver->name, "lemke") && out.reason_literal && strstr(lcp_solve_out_reason(&out), "auto: lemke");
+                    !strcmp(out.solver->name, "lemke") && out.reason_literal &&
+                    strstr(lcp_solve_out_reason(&out), "auto: lemke");
             double d = 0.0;
             for (int i = 0; !rc && out.x && i < 3; i++) d = fmax(d, fabs(out.x[i] - g.x[i]));
             same += !rc && out.iterations == g.iterations && d <= 1e-12 * (1 + fabs(g.x[0]) + fabs(g.x[1]));
