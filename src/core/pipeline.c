@@ -554,9 +554,13 @@ static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve
     if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &r->m, NULL, NULL);
 }
 
-static const lcp_solver *small_lemke_solver; /* the registry's lemke, found once */
-static pthread_once_t small_lemke_once = PTHREAD_ONCE_INIT;
-static void small_lemke_find(void) { small_lemke_solver = lcp_solver_find("lemke"); }
+static const lcp_solver *small_pivot, *small_lemke_solver; /* the registry's pivot and lemke, found once */
+static pthread_once_t small_once = PTHREAD_ONCE_INIT;
+static void small_solvers_find(void)
+{
+    small_pivot = lcp_solver_find("pivot");
+    small_lemke_solver = lcp_solver_find("lemke");
+}
 
 /* auto on an lcp of up to LCP_TINY_N unknowns the small path did not solve
  * (A neither P nor positive semidefinite, as a bimatrix game's or a
@@ -572,7 +576,6 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
     static const char reason[] = "auto: lemke (a problem of up to " LCP_STR(LCP_TINY_N) " unknowns that pivot's "
                                  "small path did not solve: A neither P nor positive semidefinite; before any "
                                  "choice)";
-    pthread_once(&small_lemke_once, small_lemke_find);
     if (!o->cover && small_lemke_solver && p->n <= LCP_LEMKE_SMALL_N) {
         double t0 = lcp_now_fast(), wbuf[LCP_LEMKE_SMALL_N], *x, *w;
         int pivots = 0, ok = small_arrays(o, p->n, wbuf, &x, &w);
@@ -596,14 +599,9 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
         out_clear(r);
         return 0;
     }
-    copy_text(r->auto_reason, sizeof r->auto_reason, reason);
-    copy_text(r->choice, sizeof r->choice, r->auto_reason);
+    r->reason_literal = reason; /* (lemke named: its own texts are empty) */
     return 1;
 }
-
-static const lcp_solver *small_pivot; /* the registry's pivot, found once */
-static pthread_once_t small_pivot_once = PTHREAD_ONCE_INIT;
-static void small_pivot_find(void) { small_pivot = lcp_solver_find("pivot"); }
 
 /* s is the name lit (its first letter tested before the call: a solve asks
  * a few of these) */
@@ -636,7 +634,7 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
                                        "small path, before any choice)";
     if (!lcp_pipeline_small_first(p, o, x0, n0)) return 0;
     int named = name_is(o->solver, "pivot");
-    pthread_once(&small_pivot_once, small_pivot_find);
+    pthread_once(&small_once, small_solvers_find);
     const lcp_solver *pivot = small_pivot;
     if (!pivot) return 0;
     if (o->cover) { /* pivot ignores --cover (lemke's), but a bad file is refused as the general path refuses it */

@@ -210,23 +210,29 @@ static int symmetric_exact(const lcp_csr *A)
                 if (fabs(ax[i * nn + j] - ax[j * nn + i]) > 0.0) return 0;
         return 1;
     }
-    int own[256], *cur = n <= 256 ? own : malloc((size_t)n * sizeof *cur), sym = 1;
+    int own[256], *cur = n <= 256 ? own : malloc((size_t)n * sizeof *cur), sym = 0;
     if (!cur) return 0;
     memcpy(cur, ap, (size_t)n * sizeof *cur);
-    for (int i = 0; i < n && sym; i++)
-        for (int e = ap[i]; e < ap[i + 1] && sym; e++) {
+    for (int i = 0; i < n; i++)
+        for (int e = ap[i]; e < ap[i + 1]; e++) {
             int j = aj[e];
             if (j <= i) continue;
             int c = cur[j], ce = ap[j + 1];
+            if (c < ce && aj[c] == i && ax[c] == ax[e]) { /* the common case: the mirror next, equal */
+                cur[j] = c + 1;
+                continue;
+            }
             for (; c < ce && aj[c] < i; c++)
-                if (fabs(ax[c]) > 0.0) sym = 0;
+                if (fabs(ax[c]) > 0.0) goto out;
             double t = c < ce && aj[c] == i ? ax[c++] : 0.0;
             cur[j] = c;
-            if (fabs(ax[e] - t) > 0.0) sym = 0;
+            if (fabs(ax[e] - t) > 0.0) goto out;
         }
-    for (int j = 0; j < n && sym; j++)
+    for (int j = 0; j < n; j++)
         for (int c = cur[j]; c < ap[j + 1] && aj[c] < j; c++)
-            if (fabs(ax[c]) > 0.0) sym = 0;
+            if (fabs(ax[c]) > 0.0) goto out;
+    sym = 1;
+out:
     if (cur != own) free(cur);
     return sym;
 }

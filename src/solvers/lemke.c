@@ -100,10 +100,7 @@
 /* LAPACK */
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
 
-#define PIVOT_TOL 1e-9    /* abar_i <= PIVOT_TOL * max(1, |abar|_inf) does not block */
-#define SMALL_PIVOT 1e-6  /* a pivot below SMALL_PIVOT * |abar|_inf is checked with a fresh B^-1 */
-#define TIE_TOL 1e-12     /* ratio tie: row within TIE_TOL * max(1, |beta|_inf) of 0 after the step */
-#define LEX_TOL 1e-11     /* lexicographic tie: within LEX_TOL * the column's largest |entry| */
+/* PIVOT_TOL, SMALL_PIVOT, TIE_TOL, LEX_TOL: lemke_internal.h (lemke_small.c's pivots are these) */
 #define CHECK_EVERY 32    /* pivots between checks of the basis residual */
 #define DRIFT_TOL 1e-11   /* basis residual above DRIFT_TOL * scale: rebuild B^-1 */
 #define CERT_TOL 1e-9     /* relative tolerance of the infeasibility certificate */
@@ -237,40 +234,10 @@ static int lexico_columns(lemke_work *W, int nc)
  * no entry blocks (a ray). */
 static int ratio_test(lemke_work *W)
 {
-    int n = W->n, z0 = 2 * n;
-    const double *a = W->col, *beta = W->beta;
-    double amax = fabs(a[cblas_idamax(n, a, 1)]);
-    double bmax = fmax(1.0, fabs(beta[cblas_idamax(n, beta, 1)]));
-    double ptol = PIVOT_TOL * fmax(1.0, amax); /* entries below it do not block */
-    double theta = INFINITY;
-    for (int i = 0; i < n; i++)
-        if (a[i] > ptol) theta = fmin(theta, fmax(beta[i], 0.0) / a[i]); /* the step to the first zero */
-    if (theta == INFINITY) return -1;
-    int nc = 0;
-    for (int i = 0; i < n; i++)
-        if (a[i] > ptol && fmax(beta[i], 0.0) - theta * a[i] <= TIE_TOL * bmax) { /* reaches 0 with the step */
-            if (W->basis[i] == z0) return i;                                     /* z0 leaves: done */
-            W->cand[nc++] = i;
-        }
+    int nc = 0, r = lemke_ratio_ties(W->n, W->col, W->beta, W->basis, W->cand, &nc);
+    if (r != -2) return r;
     if (W->sparse && nc > 1) return lexico_columns(W, nc);
-    for (int k = 0; k < n && nc > 1; k++) { /* lexico-min over the columns of B^-1 */
-        const double *bk = W->Binv + (size_t)k * n;
-        double vmin = INFINITY, vabs = 0.0;
-        for (int c = 0; c < nc; c++) {
-            double v = bk[W->cand[c]] / a[W->cand[c]]; /* (B^-1)_ik / abar_i */
-            vmin = fmin(vmin, v);
-            vabs = fmax(vabs, fabs(v));
-        }
-        if (vabs == 0.0) continue;
-        int keep = 0;
-        for (int c = 0; c < nc; c++)
-            if (bk[W->cand[c]] / a[W->cand[c]] <= vmin + LEX_TOL * vabs) W->cand[keep++] = W->cand[c];
-        nc = keep;
-    }
-    int r = W->cand[0];
-    for (int c = 1; c < nc; c++) /* unresolved by round-off: the largest pivot */
-        if (a[W->cand[c]] > a[r]) r = W->cand[c];
-    return r;
+    return lemke_lexico_dense(W->n, W->col, W->Binv, W->cand, nc);
 }
 
 /* Crash start (sparse path): Lemke's method from a guessed complementary

@@ -353,3 +353,43 @@ double lemke_current_z(const lemke_work *W, double *x)
         if (W->basis[i] >= n && W->basis[i] < 2 * n) x[W->basis[i] - n] = W->beta[i];
     return W->row_of[2 * n] >= 0 ? W->beta[W->row_of[2 * n]] : 0.0;
 }
+
+int lemke_ratio_ties(int n, const double *a, const double *beta, const int *basis, int *cand, int *nc)
+{
+    double amax = 0.0, bmax = 1.0;
+    for (int i = 0; i < n; i++) amax = fmax(amax, fabs(a[i])), bmax = fmax(bmax, fabs(beta[i]));
+    double ptol = PIVOT_TOL * fmax(1.0, amax); /* entries below it do not block */
+    double theta = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (a[i] > ptol) theta = fmin(theta, fmax(beta[i], 0.0) / a[i]); /* the step to the first zero */
+    if (theta == INFINITY) return -1;
+    *nc = 0;
+    for (int i = 0; i < n; i++)
+        if (a[i] > ptol && fmax(beta[i], 0.0) - theta * a[i] <= TIE_TOL * bmax) { /* reaches 0 with the step */
+            if (basis[i] == 2 * n) return i;                                     /* z0 leaves: done */
+            cand[(*nc)++] = i;
+        }
+    return -2;
+}
+
+int lemke_lexico_dense(int n, const double *a, const double *Binv, int *cand, int nc)
+{
+    for (int k = 0; k < n && nc > 1; k++) { /* lexico-min over the columns of B^-1 */
+        const double *bk = Binv + (size_t)k * n;
+        double vmin = INFINITY, vabs = 0.0;
+        for (int c = 0; c < nc; c++) {
+            double v = bk[cand[c]] / a[cand[c]]; /* (B^-1)_ik / abar_i */
+            vmin = fmin(vmin, v);
+            vabs = fmax(vabs, fabs(v));
+        }
+        if (vabs == 0.0) continue;
+        int keep = 0;
+        for (int c = 0; c < nc; c++)
+            if (bk[cand[c]] / a[cand[c]] <= vmin + LEX_TOL * vabs) cand[keep++] = cand[c];
+        nc = keep;
+    }
+    int r = cand[0];
+    for (int c = 1; c < nc; c++) /* unresolved by round-off: the largest pivot */
+        if (a[cand[c]] > a[r]) r = cand[c];
+    return r;
+}

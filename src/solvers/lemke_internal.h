@@ -1,4 +1,4 @@
-/* src/solvers/lemke_internal.h: what lemke's two files share: the
+/* src/solvers/lemke_internal.h: what lemke's files share: the
  * workspace of a solve (the basis, its inverse or LU and eta file, the
  * scaled data) and the basis operations of src/solvers/lemke_basis.c,
  * which src/solvers/lemke.c (the pivoting method) calls.  Not part of the
@@ -11,6 +11,10 @@
 #include "../la/sparse_factor.h"
 
 #define LEX_ROWS 16       /* sparse: ties among this many rows are decided on their rows of B^-1 */
+#define PIVOT_TOL 1e-9    /* abar_i <= PIVOT_TOL * max(1, |abar|_inf) does not block */
+#define SMALL_PIVOT 1e-6  /* a pivot below SMALL_PIVOT * |abar|_inf is checked with a fresh B^-1 */
+#define TIE_TOL 1e-12     /* ratio tie: row within TIE_TOL * max(1, |beta|_inf) of 0 after the step */
+#define LEX_TOL 1e-11     /* lexicographic tie: within LEX_TOL * the column's largest |entry| */
 
 typedef struct {
     int n;
@@ -84,5 +88,16 @@ int lemke_refactor(lemke_work *W);
 
 /* x = the basic z values (z0 excluded), 0 elsewhere; returns z0. */
 double lemke_current_z(const lemke_work *W, double *x);
+
+/* The ratio test of the column a (n entries) against the basic values
+ * beta: the rows whose value the step takes to 0 first (a_i above
+ * PIVOT_TOL of |a|, within TIE_TOL of the minimum ratio).  Returns the row
+ * of z0 (basis[row] = 2 n) where it is among them, -1 where no entry
+ * blocks (a ray), else -2 with the rows in cand[0 .. *nc). */
+int lemke_ratio_ties(int n, const double *a, const double *beta, const int *basis, int *cand, int *nc);
+/* Of the tied rows cand[0 .. nc) the lexico-minimum of (B^-1)_i. / a_i over
+ * the columns of the dense B^-1 (n x n, column-major), and among rows
+ * round-off leaves tied the largest pivot a_i; cand is reordered. */
+int lemke_lexico_dense(int n, const double *a, const double *Binv, int *cand, int nc);
 
 #endif

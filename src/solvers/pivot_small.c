@@ -52,7 +52,7 @@
  * dependent) or take many steps (a pyramid of 64 rows: 8, 1.8x
  * newton-min's solve), and the general solvers are built for them: the
  * price is one block.  The start: from a warm start, its sets;
- * on a Z-matrix without findex, every row free (scan_a); else each row
+ * on a Z-matrix without findex, every row free (z_matrix); else each row
  * at the bound nearest 0 (0 for an lcp) unless w there does not hold it
  * at that bound (w_i <= 0 at a lower bound): then free -- a column of
  * resting spheres, whose b_i = 0 above the ground contact, is solved in
@@ -96,15 +96,7 @@ int lcp_pivot_small_fits(const lcp_problem *p)
     return 1;
 }
 
-/* What the path asks of A, in one pass over its entries (a call costs
- * less than the block it picks: the symmetry walk alone was 600 of the
- * 6,000 instructions a column of 8 spheres costs).  *sym: A's stored
- * values exactly symmetric -- entry (i, j) above the diagonal equal to the
- * stored (j, i), cur[j] following row j's lower part in step with the
- * rows before it (as lcp_csr_is_symmetric's walk, with no partner absent
- * to compare against 0: a stored zero without its mirror, or a NaN, reads
- * as not symmetric, and the block takes the LU, which is right for any
- * A).  *zmat: a Z-matrix -- no off-diagonal entry above 0 (a column of
+/* Whether A is a Z-matrix: no off-diagonal entry above 0 (a column of
  * bodies: a contact's force presses its neighbours' contacts together).
  * There a force only lowers the others' w, so from the rows at their bound
  * the load reaches the contacts below one block step at a time (a
@@ -117,47 +109,15 @@ int lcp_pivot_small_fits(const lcp_problem *p)
  * (random M-matrices with b of either sign: 3.7 against 2.9); the
  * resting contact of a stack is the case it is for.  Elsewhere (mixed
  * signs: a dense random SPD matrix, a pyramid of boxes) the free start
- * costs more steps than the start from the bound (2 -> 4-5).  Either
- * flag is computed only where asked (want_sym, want_z). */
-static void scan_a(const lcp_problem *p, int want_sym, int want_z, int *sym, int *zmat)
+ * costs more steps than the start from the bound (2 -> 4-5). */
+static int z_matrix(const lcp_problem *p)
 {
     const int n = p->n, *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x;
-    int s = want_sym, z = want_z;
-    if (ap[n] == n * n) { /* rows full (sorted, no duplicates): A(i, j) = ax[i n + j]; each test to its first
-                           * failure */
-        size_t nn = (size_t)n;
-        for (int i = 0; i < n && s; i++)
-            for (int j = i + 1; j < n; j++)
-                if (!(ax[i * nn + j] == ax[j * nn + i])) {
-                    s = 0;
-                    break;
-                }
-        for (int i = 0; i < n && z; i++)
-            for (int j = 0; j < n; j++)
-                if (j != i && !(ax[i * nn + j] <= 0.0)) {
-                    z = 0;
-                    break;
-                }
-        *sym = s, *zmat = z;
-        return;
-    }
-    int cur[LCP_SMALL_N];
-    if (s) memcpy(cur, ap, (size_t)n * sizeof *cur);
-    for (int i = 0; i < n && (s || z); i++)
-        for (int e = ap[i]; e < ap[i + 1]; e++) {
-            int j = aj[e];
-            double v = ax[e];
-            if (j != i && !(v <= 0.0)) z = 0;
-            if (s && j > i) {
-                int c = cur[j];
-                if (c < ap[j + 1] && aj[c] == i && ax[c] == v) cur[j] = c + 1;
-                else s = 0;
-            }
-        }
-    for (int j = 0; j < n && s; j++) /* a lower entry left without its upper one */
-        if (cur[j] < ap[j + 1] && aj[cur[j]] < j) s = 0;
-    *sym = s, *zmat = z;
+    for (int i = 0; i < n; i++)
+        for (int e = ap[i]; e < ap[i + 1]; e++)
+            if (aj[e] != i && !(ax[e] <= 0.0)) return 0;
+    return 1;
 }
 
 /* sum a[m] b[m] over m in [lo, hi): a short run (a banded block's rows) by
@@ -334,10 +294,9 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         else l = lo[i], h = hi[i];
         st[i] = x0[i] <= l && l > -INFINITY ? AT_LO : x0[i] >= h && h < INFINITY ? AT_HI : FREE;
     }
-    /* the blocks by L D L' where A is exactly symmetric (the block as given, not its symmetric part) */
-    int sym, zmat;
-    scan_a(p, !fi, !start && !fi, &sym, &zmat);
-    if (zmat) { /* every row free but those fixed by their bounds (see scan_a) */
+    /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
+    int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0);
+    if (!start && !fi && z_matrix(p)) { /* every row free but those fixed by their bounds (see z_matrix) */
         for (int i = 0; i < n; i++)
             if (lo[i] < hi[i]) st[i] = FREE;
     } else if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it there starts free */
