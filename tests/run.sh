@@ -40,11 +40,13 @@ while read -r n kind t; do
     while [ ! -f "$dir/$n.rc" ]; do sleep 1; done
     mv "$dir/$n.log" "$log"; read -r rc secs <"$dir/$n.rc"
     echo "== $t ($secs s)"
-    if [ "$kind" = u ]; then
+    if [ "$kind" = u ]; then # its failed checks and sanitizer reports first, then its last lines
+        grep -E ': check failed: |, expected .* \(tol |ERROR: [A-Za-z]+Sanitizer|runtime error' "$log" | head -n 20
         grep -vE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 20
     else
         grep -E '^(FAIL|SKIP)' "$log" | head -n 30
     fi
+    grep -qE '^[0-9]+ passed, [0-9]+ failed' "$log" || echo "FAIL $t: no closing line (exit $rc)"
     grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | sed 's/^/   /'
     count
     [ "$rc" -ne 0 ] && ! grep -qE '^[0-9]+ passed, [1-9]' "$log" && failed=$((failed + 1))
