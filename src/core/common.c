@@ -178,26 +178,61 @@ double lcp_now(void)
 int lcp_now_is_wall(void) { return now_clock() == (int)CLOCK_MONOTONIC; }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* lcp_now_fast's counter: whether it runs at a constant rate in every
- * power state (CPUID 0x80000007, EDX bit 8: the invariant TSC), its
- * reading and the wall clock's at the start (set once), and the seconds a
- * tick once calibrated (0 before: an atomic, as any thread may calibrate
- * it, each to the same value within the clock's jitter).  A thread moved
- * to a core whose counter is not in step could see an interval below 0:
- * the callers take max(0, t1 - t0). */
+/* lcp_now_fast's counter.  It is read only where the kernel's own clock
+ * reads it from user space: the CPU says the counter runs at a constant
+ * rate in every power state (CPUID 0x80000007, EDX bit 8), the kernel's
+ * clock source is the counter or a hypervisor's clock scaled from it
+ * (tsc, kvm-clock) and a clock read takes well under a microsecond (the
+ * vDSO: a kernel that does not trust the counter, or a kvm-clock without
+ * its stable flag, falls back to a system call).  Then the counter is in
+ * step on every CPU.  Its reading and the wall clock's at the start (set
+ * once) and the seconds a tick (0 until calibrated: an atomic, any thread
+ * may calibrate it) come from readings of the counter between two wall
+ * clock reads less than TSC_BRACKET apart, so that a thread preempted
+ * between them does not skew the rate.  Callers still take
+ * max(0, t1 - t0). */
+#define TSC_BRACKET 2e-6
 static pthread_once_t tsc_once = PTHREAD_ONCE_INIT;
 static int tsc_ok;
 static unsigned long long tsc0;
 static double clk0;
 static _Atomic double tsc_sec; /* seconds a tick, 0 until calibrated */
 
+/* the counter between two wall-clock reads: 1 with the reads' midpoint where they are close enough */
+static int tsc_bracket(unsigned long long *t, double *mid)
+{
+    double a = lcp_wall_now();
+    *t = __rdtsc();
+    double b = lcp_wall_now();
+    *mid = 0.5 * (a + b);
+    return b - a <= TSC_BRACKET;
+}
+
+static int kernel_reads_tsc(void)
+{
+    char src[64] = "";
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (!f) return 0;
+    int got = fgets(src, sizeof src, f) != NULL;
+    fclose(f);
+    src[strcspn(src, "\n")] = 0;
+    if (!got || (strcmp(src, "tsc") && strcmp(src, "kvm-clock"))) return 0;
+    double least = 1.0; /* the shortest of a few clock reads: a vDSO read, or a system call */
+    for (int i = 0; i < 8; i++) {
+        double a = lcp_wall_now(), b = lcp_wall_now();
+        least = fmin(least, b - a);
+    }
+    return least < 2e-7;
+}
+
 static void tsc_init(void)
 {
     unsigned a, b, c, d;
     tsc_ok = __get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000007 && __get_cpuid(0x80000007, &a, &b, &c, &d) &&
-             (d >> 8 & 1);
-    clk0 = lcp_wall_now();
-    tsc0 = __rdtsc();
+             (d >> 8 & 1) && kernel_reads_tsc();
+    for (int i = 0; tsc_ok && i < 100; i++)
+        if (tsc_bracket(&tsc0, &clk0)) return;
+    tsc_ok = 0; /* never a close pair of wall-clock reads */
 }
 
 double lcp_now_fast(void)
@@ -208,8 +243,8 @@ double lcp_now_fast(void)
     unsigned long long t = __rdtsc();
     double sec = atomic_load_explicit(&tsc_sec, memory_order_relaxed);
     if (sec > 0) return clk0 + (double)(long long)(t - tsc0) * sec;
-    double now = lcp_wall_now();
-    if (now - clk0 >= 2e-3 && t > tsc0)
+    double now;
+    if (tsc_bracket(&t, &now) && now - clk0 >= 2e-3 && t > tsc0)
         atomic_store_explicit(&tsc_sec, (now - clk0) / (double)(t - tsc0), memory_order_relaxed);
     return now;
 }

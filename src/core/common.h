@@ -87,12 +87,14 @@ int lcp_parse_number(const char *s, double *x);
 /* Monotonic wall-clock seconds. */
 double lcp_now(void);
 /* lcp_now for the short intervals of a small problem's solve (both ends of
- * an interval read by it): where lcp_now is the wall clock and the x86 CPU
- * has an invariant time-stamp counter, the counter scaled by its rate
- * (calibrated against the wall clock once 2 ms have passed; lcp_now until
- * then) -- a few nanoseconds where a clock read costs 20-30 (a virtual
- * machine's kvm-clock: two reads were a quarter of a 2-unknown solve);
- * lcp_now elsewhere. */
+ * an interval read by it): where lcp_now is the wall clock, the x86 CPU
+ * has an invariant time-stamp counter and the kernel's clock reads that
+ * counter in user space (clock source tsc or kvm-clock, a read well under
+ * a microsecond), the counter scaled by its rate (calibrated against the
+ * wall clock once 2 ms have passed, from readings taken between two close
+ * wall-clock reads; lcp_now until then) -- a few nanoseconds where a clock
+ * read costs 20-30 (a virtual machine's kvm-clock: two reads were a
+ * quarter of a 2-unknown solve); lcp_now elsewhere. */
 double lcp_now_fast(void);
 /* The calling thread's CPU time, seconds: auto's budgets, which must not depend on the machine's load. */
 double lcp_cpu_now(void);
