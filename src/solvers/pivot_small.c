@@ -61,8 +61,18 @@
  * SMALL_STEPS: dense rank-deficient problems of more than about 30
  * unknowns can cycle between dependent sets, and a failure should cost a
  * bounded number of blocks) returns 0, and the caller solves the problem
- * the general way. */
+ * the general way.
+ *
+ * An unsymmetric lcp that is not a Z-matrix, of up to
+ * LCP_DANTZIG_SMALL_N unknowns, from scratch, goes first by Dantzig and
+ * Cottle's method (dantzig_small.h: a pivot an update of a tableau where a
+ * block step factors afresh; Murty's example of 30 unknowns in one pivot,
+ * where the block steps took a step a row and then gave up); where that
+ * stops short (a diagonal entry not above 0, a pivot too small, its cap)
+ * the block steps take the problem from their own start. */
 #include "pivot_small.h"
+
+#include "dantzig_small.h"
 
 #include "../core/scratch.h"
 #include "../core/verify.h"
@@ -295,8 +305,17 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         st[i] = x0[i] <= l && l > -INFINITY ? AT_LO : x0[i] >= h && h < INFINITY ? AT_HI : FREE;
     }
     /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
-    int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0);
-    if (!start && !fi && z_matrix(p)) { /* every row free but those fixed by their bounds (see z_matrix) */
+    int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0), zm = !start && !fi && z_matrix(p);
+    /* an unsymmetric lcp, not a Z-matrix: first Dantzig and Cottle's method, each pivot an update where a block
+     * step factors afresh (dantzig_small.h); where it stops short, the block steps */
+    if (!sym && !zm && !start && p->kind == LCP_KIND_LCP && n <= LCP_DANTZIG_SMALL_N) {
+        int pivots = 0;
+        if (lcp_dantzig_small(p, x, &pivots) && !(max_steps > 0 && pivots > max_steps)) {
+            *steps = pivots;
+            return 1;
+        }
+    }
+    if (zm) { /* every row free but those fixed by their bounds (see z_matrix) */
         for (int i = 0; i < n; i++)
             if (lo[i] < hi[i]) st[i] = FREE;
     } else if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it there starts free */

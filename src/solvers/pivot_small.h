@@ -33,8 +33,10 @@ int lcp_pivot_small_fits(const lcp_problem *p);
 double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale);
 
 /* Solves p (lcp_pivot_small_fits) from the index sets of start (NULL: x =
- * 0, or the bound nearest 0) by block principal pivoting: x, and the block
- * steps taken in *steps (at most max_steps; <= 0: the path's own cap).
+ * 0, or the bound nearest 0) by block principal pivoting (an unsymmetric
+ * lcp from scratch: first Dantzig and Cottle's method, dantzig_small.h): x,
+ * and the block steps or pivots taken in *steps (at most max_steps; <= 0:
+ * the path's own cap).
  * Returns 1 where the sets ended complementary to within thr (an absolute
  * bound on any row's violation), 0 where it stopped short (a singular or
  * ill-conditioned block, or the cap): x is then undefined. */

@@ -320,13 +320,18 @@ check "pyramid friction blcp from a warm start: solved (exit $rc)" [ $rc -eq 0 ]
 # scratch -- still solved; both routes are named)
 check "pyramid friction blcp: the crash from the warm start, or its cycling named and a restart from scratch" \
     grep -Eq 'crash start from the warm start|crash start ended in an error \(cycling.*started again from scratch' "$T/out"
-# a non-symmetric A: from scratch, said so (Murty's example of 20 rows -- more than pivot's small path
-# takes: 1 pivot)
-"$LCP" generate murty --size 20 -o "$T/m8" >/dev/null 2>&1
+# a non-symmetric A: from scratch, said so (Murty's example of 40 rows -- more than pivot's small path
+# solves: 1 pivot)
+"$LCP" generate murty --size 40 -o "$T/m8" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/m8" >"$T/out" 2>&1; rc=$?
-check "murty-20: solved (exit $rc)" [ $rc -eq 0 ]
-check "murty-20: 1 pivot" [ "$(json_field iterations)" = 1 ]
-check "murty-20: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
+check "murty-40: solved (exit $rc)" [ $rc -eq 0 ]
+check "murty-40: 1 pivot" [ "$(json_field iterations)" = 1 ]
+check "murty-40: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
+# of 20 rows, the small path's Dantzig and Cottle pivots (the block steps alone gave up): 1 pivot, no message
+"$LCP" generate murty --size 20 -o "$T/m20" >/dev/null 2>&1
+"$LCP" -s pivot --json "$T/m20" >"$T/out" 2>&1; rc=$?
+check "murty-20: solved on the small path in 1 pivot (exit $rc)" \
+    sh -c "[ $rc -eq 0 ] && [ '$(json_field iterations)' = 1 ] && ! grep -q 'from scratch' '$T/out'"
 # no solution: ipm proves it, so no crash; the ray still certifies it
 run "no solution with the crash: exit 3" 3 -s pivot --json "$T/nosol.json"
 check "no solution: the Farkas ray, from scratch" sh -c "grep -q 'Farkas' '$T/out' && grep -q 'from scratch' '$T/out'"

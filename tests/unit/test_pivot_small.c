@@ -311,8 +311,17 @@ static void murty_and_starts(void)
     CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) == 0 && fabs(x[0] - 1) == 0);
     CHECK(steps <= 2 * N + 4);
     CHECK(lcp_pivot_small(&p, x, 1e-14, 0, x2, &warm) && warm == 1 && maxdiff(x2, x, N) == 0);
-    CHECK(!lcp_pivot_small(&p, NULL, 1e-14, 1, x2, &one) && one == 1);
     printf("Murty's problem, n = %d: %d steps; from the solution %d\n", N, steps, warm);
+    lcp_problem_free(&p);
+    /* transposed: beyond the cap of Dantzig and Cottle's method (dantzig_small.h), the block steps take it, and
+     * stop at the cap asked */
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) a[N * i + j] = i == j ? 1 : j > i ? 2 : 0;
+    make(&p, N, a, b, NULL, NULL, NULL, 0);
+    steps = 0;
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) == 0 && steps <= 2 * N + 4);
+    CHECK(!lcp_pivot_small(&p, NULL, 1e-14, 1, x2, &one) && one == 1);
+    printf("Murty's problem transposed, n = %d: %d steps\n", N, steps);
     lcp_problem_free(&p);
 }
 
