@@ -243,8 +243,8 @@ double lcp_now_fast(void)
     unsigned long long t = __rdtsc();
     double sec = atomic_load_explicit(&tsc_sec, memory_order_relaxed);
     if (sec > 0) return clk0 + (double)(long long)(t - tsc0) * sec;
-    double now;
-    if (tsc_bracket(&t, &now) && now - clk0 >= 2e-3 && t > tsc0)
+    double now = lcp_wall_now(); /* (one read while the 2 ms run: the price of lcp_now) */
+    if (now - clk0 >= 2e-3 && tsc_bracket(&t, &now) && t > tsc0)
         atomic_store_explicit(&tsc_sec, (now - clk0) / (double)(t - tsc0), memory_order_relaxed);
     return now;
 }
