@@ -13,9 +13,10 @@
  *   - w_i = 0 for a processed row i of N: i joins C, d drives on.
  * Where A is a P-matrix each pivot below is positive and the method ends,
  * in about n pivots on the problems met (random P-matrices of up to 32
- * unknowns: at most 2 n + 1; Murty's lower triangular example,
- * exponential for Murty's and Lemke's rules: 1 pivot), but exponentially
- * many on some (Murty's example transposed): past CAP pivots the path
+ * unknowns: at most 1.8 n; Murty's lower triangular example, exponential
+ * for Murty's and Lemke's rules: 1 pivot), but exponentially many on some
+ * (Murty's example transposed, lcp_exp_murty of the Siconos collection):
+ * past CAP pivots, O(n^3) work as about two of the block steps, the path
  * stops and the block steps take the problem.
  *
  * The directions come from the principal pivot transform of A on C, kept
@@ -26,8 +27,10 @@
  * then A_CC^-1, T_dd the Schur complement of A_CC in A_{C+d}).  The point
  * (x_C, w_N) is kept apart and moved by each step; at the end x_C is
  * refined twice with A itself (x_C -= T_CC (A_CC x_C + b_C)), so that the
- * drift of the updates does not reach the answer.  A pivot below
- * PIVOT_TOL of A's largest entry (A not P, or too ill-conditioned), a
+ * drift of the updates does not reach the answer.  A row joining C whose
+ * pivot (the Schur complement T_ii) is below PIVOT_TOL of its diagonal
+ * entry A_ii (A not P, or too ill-conditioned there: rows and columns
+ * scaled apart are judged each by its own scale), a
  * diagonal entry of A not above 0 (not P: such a row can stall the method,
  * found before any pivot), a NaN or more than CAP pivots ends the path
  * (0), and the caller goes on without it. */
@@ -36,9 +39,9 @@
 #include <math.h>
 #include <string.h>
 
-#define CAP(n) (3 * (n) + 4) /* pivots before the path gives up (the block steps go on) */
-#define PIVOT_TOL 1e-11      /* a pivot below this times max |A_ij|: not trusted */
-#define STEP_TOL 1e-14       /* a direction's entry below this times its scale: 0 */
+#define CAP(n) (2 * (n) + 2) /* pivots before the path gives up (the block steps go on) */
+#define PIVOT_TOL 1e-11      /* a row's pivot below this times its diagonal entry A_ii: not trusted */
+#define STEP_TOL 1e-14       /* a direction's entry below this times its scale (its row's): 0 */
 
 enum { N = LCP_DANTZIG_SMALL_N };
 
@@ -63,38 +66,38 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
     const double *ax = p->A.x, *b = p->b;
     *pivots = 0;
     if (p->kind != LCP_KIND_LCP || n < 1 || n > N || !ap || !b) return 0;
-    double T[N * N], w[N], r[N], dx[N];
+    double T[N * N], w[N], r[N], dx[N], diag[N], rmax[N];
     int in[N], C[N];
     memset(T, 0, (size_t)n * (size_t)n * sizeof *T);
-    double amax = 0.0;
     for (int i = 0; i < n; i++) {
         if (!isfinite(b[i])) return 0;
+        rmax[i] = 0.0;
         for (int e = ap[i]; e < ap[i + 1]; e++) {
             double v = ax[e];
             if (!isfinite(v)) return 0;
             T[i * n + aj[e]] += v;
-            amax = fmax(amax, fabs(v));
+            rmax[i] = fmax(rmax[i], fabs(v));
         }
         x[i] = 0.0, w[i] = b[i], in[i] = 0;
     }
-    if (!(amax > 0.0)) return 0;
-    for (int i = 0; i < n; i++) /* a P-matrix's diagonal is positive: else not taken (the row would stall it) */
-        if (!(T[i * n + i] > 0.0)) return 0;
-    const double ptol = PIVOT_TOL * amax;
+    for (int i = 0; i < n; i++) { /* a P-matrix's diagonal is positive: else not taken (the row would stall it) */
+        diag[i] = T[i * n + i];
+        if (!(diag[i] > 0.0)) return 0;
+    }
     for (int d = 0; d < n; d++) {
         if (w[d] >= 0.0) continue; /* x_d = 0 holds */
         for (;;) {
             if (++*pivots > CAP(n)) return 0;
             double s_d = T[d * n + d]; /* the Schur complement of A_CC in A_{C+d}: > 0 on a P-matrix */
-            if (!(s_d > ptol)) return 0;
+            if (!(s_d > PIVOT_TOL * diag[d])) return 0;
             double big = 1.0;
             for (int i = 0; i < n; i++)
                 if (in[i]) big = fmax(big, fabs(T[i * n + d]));
-            double step = -w[d] / s_d, ztol = STEP_TOL * big, wtol = STEP_TOL * big * amax;
+            double step = -w[d] / s_d, ztol = STEP_TOL * big;
             int block = d, what = 0; /* 0: d joins C; 1: block leaves C; 2: block joins C */
             for (int i = 0; i < n; i++) {
                 double t = T[i * n + d];
-                if (in[i] ? t < -ztol && -x[i] / t < step : i < d && t < -wtol && -w[i] / t < step)
+                if (in[i] ? t < -ztol && -x[i] / t < step : i < d && t < -STEP_TOL * big * rmax[i] && -w[i] / t < step)
                     step = in[i] ? -x[i] / t : -w[i] / t, block = i, what = in[i] ? 1 : 2;
             }
             step = fmax(step, 0.0);
@@ -103,7 +106,7 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
                 if (in[i]) x[i] += step * T[i * n + d];
                 else w[i] += step * T[i * n + d];
             }
-            if (what != 1 && !(T[block * n + block] > ptol)) return 0; /* (d: s_d, tested) */
+            if (what != 1 && !(T[block * n + block] > PIVOT_TOL * diag[block])) return 0; /* (d: s_d, tested) */
             if (what == 1 && !(fabs(T[block * n + block]) > 0.0)) return 0;
             principal_pivot(T, n, block);
             in[block] = !in[block];

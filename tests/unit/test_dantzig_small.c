@@ -5,7 +5,9 @@
  * - P-matrices of 1 to 32 unknowns, unsymmetric: diagonally dominant ones,
  *   positive definite ones (a Gram matrix plus a skew part plus I), Murty's
  *   (1 on the diagonal, 2 on one side of it, b = -1) in both orientations,
- *   and the same scaled by 1e-6 and 1e6: every answer verifies to 1e-10
+ *   the same scaled by 1e-6 and 1e6, and diagonally dominant ones with rows
+ *   and columns scaled by 10^-3 .. 10^3 (a pivot judged against its own
+ *   row's diagonal, not A's largest entry): every answer verifies to 1e-10
  *   and equals lemke's general solve where that has one (the solution of
  *   a P-matrix lcp is unique; Murty's take Lemke 2^n pivots); the path
  *   answers every one but the transposed Murty's (exponential for this
@@ -59,7 +61,7 @@ static int general(const lcp_problem *p, lcp_solve_out *out)
     return lcp_pipeline_solve(p, &o, NULL, 0, NULL, out, &e);
 }
 
-enum { DOMINANT, DEFINITE, MURTY_LOWER, MURTY_UPPER, FAMILIES };
+enum { DOMINANT, DEFINITE, MURTY_LOWER, MURTY_UPPER, SCALED, FAMILIES };
 
 static void family(int f, int n, double scale, int degenerate, double *a, double *b)
 {
@@ -67,7 +69,7 @@ static void family(int f, int n, double scale, int degenerate, double *a, double
         b[i] = degenerate && i % 3 == 0 ? 0.0 : degenerate && i % 3 == 1 ? -0.5 : unif();
         for (int j = 0; j < n; j++) a[n * i + j] = 0.0;
     }
-    if (f == DOMINANT) {
+    if (f == DOMINANT || f == SCALED) {
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * unif() : unif();
     } else if (f == DEFINITE) { /* G G' + S - S' + I: x'Ax = |G'x|^2 + |x|^2 > 0 */
@@ -93,13 +95,17 @@ static void family(int f, int n, double scale, int degenerate, double *a, double
         }
     }
     for (int e = 0; e < n * n; e++) a[e] *= scale;
+    if (f == SCALED) /* D1 A D2, positive diagonals of 10^-3 .. 10^3 (still P; condition up to 10^12 more) */
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) a[n * i + j] *= pow(10.0, (i * 5 % 7) - 3) * pow(10.0, (j * 3 % 7) - 3);
 }
 
 /* answered: the path's answer; right: verified to 1e-10 and lemke's where lemke's general solve has one (Murty's
  * problems take it 2^n pivots: beyond its cap from 11 unknowns, not asked) */
 static void families(void)
 {
-    const char *names[FAMILIES] = {"diagonally dominant", "positive definite", "Murty's (lower)", "Murty's (upper)"};
+    const char *names[FAMILIES] = {"diagonally dominant", "positive definite", "Murty's (lower)", "Murty's (upper)",
+                                   "dominant, rows and columns scaled"};
     const double scales[3] = {1.0, 1e-6, 1e6};
     for (int f = 0; f < FAMILIES; f++) {
         int tries = 0, said = 0, right = 0, lemke = 0, most = 0;
