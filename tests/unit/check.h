@@ -3,9 +3,13 @@
 #ifndef LCP_CHECK_H
 #define LCP_CHECK_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int check_passed, check_failed, check_skipped __attribute__((unused));
 
@@ -28,6 +32,25 @@ static inline const char *check_data_path(const char *rel)
     char *b = buf[k++ % 8];
     snprintf(b, sizeof buf[0], "%s/siconos%s", d && *d ? d : "../shared/data", rel);
     return b;
+}
+
+/* Removes a folder a test wrote, with what it holds. */
+static inline void check_rm_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char path[1024];
+        int k = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (k < 0 || k >= (int)sizeof path) continue;
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) check_rm_tree(path);
+        else remove(path);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 #define CHECK(cond)                                                                  \

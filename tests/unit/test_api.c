@@ -7,7 +7,6 @@
  * solves one after the other. */
 #include <lcpsolve.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,22 +19,6 @@
 #include "scenes/scenes.h"
 #include "cli/generate.h"
 #include "io/io.h"
-
-/* removes a folder the test wrote (its files, and the files of its folders) */
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    char path[512];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            if (unlink(path)) remove_tree(path);
-        }
-    closedir(d);
-    rmdir(dir);
-}
 
 /* A tridiagonal lcp of n rows (2 on the diagonal, -1 beside, b = -1). */
 static lcps_problem *chain(int n, const char *kind)
@@ -333,7 +316,7 @@ static void test_kinds(void)
     lcps_result_free(&r);
     lcps_problem_free(q);
     lcps_problem_free(p);
-    remove_tree(dir);
+    check_rm_tree(dir);
 
     /* two contacts, fc3d and ccp: W = diag-dominant, q pushes into the ground */
     int n = 6, wrp[7], wcj[36], k = 0;
@@ -753,7 +736,7 @@ static void test_generate(void)
     lcps_settings_free(s);
     lcps_problem_free(g);
     lcps_problem_free(f);
-    remove_tree(dir);
+    check_rm_tree(dir);
     const char *bad1[] = {"base", "0", NULL}, *bad2[] = {"nope", "1", NULL}, *bad3[] = {"output", "x", NULL};
     const char *bad4[] = {"size", "5", NULL}, *flag[] = {"ground", "true", "links", "4", NULL};
     CHECK(lcps_problem_generate("pyramid", bad1, &g, err, sizeof err) == 2 && !g && strstr(err, "--base"));

@@ -36,45 +36,21 @@
 enum { NMAX = LCP_DANTZIG_SMALL_N };
 
 static unsigned long long rng = 0x2545F4914F6CDD1DULL;
-static double unif(void) /* [-1, 1) */
-{
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
-}
-
-static double residual(const lcp_problem *p, const double *x)
-{
-    double w[NMAX + 1];
-    lcp_metrics m;
-    lcp_verify(p, x, w, &m);
-    return m.residual;
-}
-
-/* lemke's general solve (the solver named: no small path) */
-static int general(const lcp_problem *p, lcp_solve_out *out)
-{
-    lcp_solve_opts o;
-    lcp_solve_opts_default(&o);
-    o.solver = "lemke";
-    o.s.tol = 1e-10;
-    lcp_err e = {{0}};
-    return lcp_pipeline_solve(p, &o, NULL, 0, NULL, out, &e);
-}
 
 enum { DOMINANT, DEFINITE, MURTY_LOWER, MURTY_UPPER, SCALED, FAMILIES };
 
 static void family(int f, int n, double scale, int degenerate, double *a, double *b)
 {
     for (int i = 0; i < n; i++) {
-        b[i] = degenerate && i % 3 == 0 ? 0.0 : degenerate && i % 3 == 1 ? -0.5 : unif();
+        b[i] = degenerate && i % 3 == 0 ? 0.0 : degenerate && i % 3 == 1 ? -0.5 : dense_unif(&rng);
         for (int j = 0; j < n; j++) a[n * i + j] = 0.0;
     }
     if (f == DOMINANT || f == SCALED) {
         for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * unif() : unif();
+            for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * dense_unif(&rng) : dense_unif(&rng);
     } else if (f == DEFINITE) { /* G G' + S - S' + I: x'Ax = |G'x|^2 + |x|^2 > 0 */
         double g[NMAX * NMAX];
-        for (int e = 0; e < n * n; e++) g[e] = unif();
+        for (int e = 0; e < n * n; e++) g[e] = dense_unif(&rng);
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
                 double t = i == j ? 1.0 : 0.0;
@@ -83,7 +59,7 @@ static void family(int f, int n, double scale, int degenerate, double *a, double
             }
         for (int i = 0; i < n; i++)
             for (int j = 0; j < i; j++) {
-                double s = 2.0 * unif();
+                double s = 2.0 * dense_unif(&rng);
                 a[n * i + j] += s;
                 a[n * j + i] -= s;
             }
@@ -119,17 +95,17 @@ static void families(void)
                     int pivots = 0, ok = lcp_dantzig_small(&p, x, &pivots);
                     lcp_solve_out g;
                     memset(&g, 0, sizeof g);
-                    int gok = (f != MURTY_LOWER || n <= 10) && !general(&p, &g) && g.status == LCP_SOLVED;
+                    int gok = (f != MURTY_LOWER || n <= 10) && !dense_lemke(&p, 1e-10, &g) && g.status == LCP_SOLVED;
                     tries++, said += ok, lemke += gok;
                     if (ok && pivots > most) most = pivots;
                     if (ok) {
                         double d = 0.0, s = 0.0;
                         for (int i = 0; gok && i < n; i++) d = fmax(d, fabs(x[i] - g.x[i])), s = fmax(s, fabs(g.x[i]));
                         int same = d <= 1e-8 * fmax(s, 1e-300);
-                        right += residual(&p, x) <= 1e-10 && same;
+                        right += dense_residual(&p, x) <= 1e-10 && same;
                         if (!same)
                             printf("  %s n %d scale %g: |x - lemke's| %.3g of %.3g, residual %.3g, lemke's %.3g\n",
-                                   names[f], n, scales[sc], d, s, residual(&p, x), g.m.residual);
+                                   names[f], n, scales[sc], d, s, dense_residual(&p, x), g.m.residual);
                     }
                     lcp_solve_out_free(&g);
                     lcp_problem_free(&p);
@@ -156,25 +132,10 @@ static void not_taken(void)
     make(&p, 2, neg, bn, NULL, NULL, NULL, 0);
     CHECK(!lcp_dantzig_small(&p, x, &pivots) && pivots == 0);
     lcp_problem_free(&p);
-    /* hostile values */
     double a[9] = {2, 1, 0, -1, 2, 1, 0, -1, 2}, b[3] = {-1, 1, -1};
-    const double bad[3] = {NAN, INFINITY, -INFINITY};
-    int said = 0;
-    for (int v = 0; v < 3; v++)
-        for (int where = 0; where < 12; where++) {
-            double aa[9], bb[3];
-            memcpy(aa, a, sizeof aa);
-            memcpy(bb, b, sizeof bb);
-            if (where < 9) aa[where] = bad[v];
-            else bb[where - 9] = bad[v];
-            build(&p, 3, aa, bb, NULL, NULL, NULL, 0); /* (not finished: the values as given) */
-            p.n = 3;
-            said += lcp_dantzig_small(&p, x, &pivots);
-            lcp_problem_free(&p);
-        }
-    CHECK(said == 0);
+    CHECK(dense_hostile_said(a, b, lcp_dantzig_small) == 0); /* NaN and infinities */
     make(&p, 3, a, b, NULL, NULL, NULL, 0);
-    CHECK(lcp_dantzig_small(&p, x, &pivots) && residual(&p, x) <= 1e-12); /* the same problem, finite */
+    CHECK(lcp_dantzig_small(&p, x, &pivots) && dense_residual(&p, x) <= 1e-12); /* the same problem, finite */
     lcp_problem_free(&p);
     double lo[3] = {-1, -1, -1};
     make(&p, 3, a, b, lo, NULL, NULL, 0);

@@ -32,30 +32,6 @@
 #include "solvers/lemke_small.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static double unif(void) /* [-1, 1) */
-{
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
-}
-
-static double residual(const lcp_problem *p, const double *x)
-{
-    double w[LCP_LEMKE_SMALL_N + 1];
-    lcp_metrics m;
-    lcp_verify(p, x, w, &m);
-    return m.residual;
-}
-
-/* lemke's general solve (the solver named: no small path) */
-static int general(const lcp_problem *p, lcp_solve_out *out)
-{
-    lcp_solve_opts o;
-    lcp_solve_opts_default(&o);
-    o.solver = "lemke";
-    o.s.tol = 1e-9;
-    lcp_err e = {{0}};
-    return lcp_pipeline_solve(p, &o, NULL, 0, NULL, out, &e);
-}
 
 enum { P_MATRIX, PSD, GAME, FAMILIES };
 
@@ -63,16 +39,16 @@ enum { P_MATRIX, PSD, GAME, FAMILIES };
 static void family(int f, int n, double *a, double *b)
 {
     for (int i = 0; i < n; i++) {
-        b[i] = unif();
+        b[i] = dense_unif(&rng);
         for (int j = 0; j < n; j++) a[n * i + j] = 0.0;
     }
     if (f == P_MATRIX) {
         for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * unif() : unif();
+            for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * dense_unif(&rng) : dense_unif(&rng);
     } else if (f == PSD) { /* G G' (rank about n / 2) + S - S' */
         int r = n / 2 + 1;
         double g[16 * 9];
-        for (int e = 0; e < n * r; e++) g[e] = unif();
+        for (int e = 0; e < n * r; e++) g[e] = dense_unif(&rng);
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
                 double t = 0.0;
@@ -81,7 +57,7 @@ static void family(int f, int n, double *a, double *b)
             }
         for (int i = 0; i < n; i++)
             for (int j = 0; j < i; j++) {
-                double s = unif();
+                double s = dense_unif(&rng);
                 a[n * i + j] += s;
                 a[n * j + i] -= s;
             }
@@ -90,7 +66,7 @@ static void family(int f, int n, double *a, double *b)
         for (int i = 0; i < n; i++) {
             b[i] = -1.0;
             for (int j = 0; j < n; j++)
-                if ((i < h) != (j < h)) a[n * i + j] = 1.5 + unif();
+                if ((i < h) != (j < h)) a[n * i + j] = 1.5 + dense_unif(&rng);
         }
     }
 }
@@ -108,14 +84,14 @@ static void families(void)
                 make(&p, n, a, b, NULL, NULL, NULL, 0);
                 lcp_solve_out g;
                 int pivots = 0, ok = lcp_lemke_small(&p, x, &pivots);
-                int grc = general(&p, &g);
+                int grc = dense_lemke(&p, 1e-9, &g);
                 int gok = !grc && g.status == LCP_SOLVED;
                 solved_general += gok;
                 if (ok) {
                     said++;
                     double d = 0.0, sc = 1.0;
                     for (int i = 0; gok && i < n; i++) d = fmax(d, fabs(x[i] - g.x[i])), sc = fmax(sc, fabs(g.x[i]));
-                    if (residual(&p, x) <= 1e-9 && gok && d <= 1e-9 * sc && pivots == g.iterations) agree++;
+                    if (dense_residual(&p, x) <= 1e-9 && gok && d <= 1e-9 * sc && pivots == g.iterations) agree++;
                     else wrong++;
                 }
                 lcp_solve_out_free(&g);
@@ -142,22 +118,8 @@ static void no_solution(void)
 static void hostile(void)
 {
     double a[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2}, b[3] = {-1, 1, -1}, x[17];
-    const double bad[3] = {NAN, INFINITY, -INFINITY};
-    int pivots = 0, said = 0;
-    for (int v = 0; v < 3; v++)
-        for (int where = 0; where < 12; where++) {
-            double aa[9], bb[3];
-            memcpy(aa, a, sizeof aa);
-            memcpy(bb, b, sizeof bb);
-            if (where < 9) aa[where] = bad[v];
-            else bb[where - 9] = bad[v];
-            lcp_problem p;
-            build(&p, 3, aa, bb, NULL, NULL, NULL, 0); /* (not finished: the values as given) */
-            p.n = 3;
-            said += lcp_lemke_small(&p, x, &pivots);
-            lcp_problem_free(&p);
-        }
-    CHECK(said == 0);
+    int pivots = 0;
+    CHECK(dense_hostile_said(a, b, lcp_lemke_small) == 0); /* NaN and infinities */
     double big[17 * 17] = {0}, b17[17];
     for (int i = 0; i < 17; i++) big[17 * i + i] = 1.0, b17[i] = -1.0;
     lcp_problem p;
@@ -176,7 +138,7 @@ static void pipeline(void)
     int tiny = 0, same = 0, tries = 0;
     for (int t = 0; t < 20; t++) {
         double b[3];
-        for (int i = 0; i < 3; i++) b[i] = b0[i] * (t ? 1.0 + 0.2 * unif() : 1.0);
+        for (int i = 0; i < 3; i++) b[i] = b0[i] * (t ? 1.0 + 0.2 * dense_unif(&rng) : 1.0);
         lcp_problem p;
         make(&p, 3, a, b, NULL, NULL, NULL, 0);
         lcp_solve_opts o;
@@ -185,7 +147,7 @@ static void pipeline(void)
         o.s.tol = 1e-9;
         lcp_solve_out out, g;
         lcp_err e = {{0}};
-        if (!general(&p, &g) && g.status == LCP_SOLVED && !strstr(g.message, "enumeration")) { /* plain lemke */
+        if (!dense_lemke(&p, 1e-9, &g) && g.status == LCP_SOLVED && !strstr(g.message, "enumeration")) { /* plain lemke */
             tries++;
             int rc = lcp_pipeline_solve(&p, &o, NULL, 0, NULL, &out, &e);
             tiny += !rc && out.status == LCP_SOLVED && out.m.residual <= 1e-9 && out.solver &&

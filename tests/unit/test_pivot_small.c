@@ -57,21 +57,6 @@
 #include "solvers/pivot_small.h"
 
 static unsigned long long rng = 88172645463325252ULL;
-static double unif(void) /* [-1, 1) */
-{
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
-}
-
-static double residual(const lcp_problem *p, const double *x)
-{
-    double *w = malloc((size_t)p->n * sizeof *w);
-    lcp_metrics m;
-    lcp_verify(p, x, w, &m);
-    free(w);
-    return m.residual;
-}
-
 /* The pipeline's answer with solver (and crash none where general: pivot's general path). */
 static int solve_with(const lcp_problem *p, const char *solver, int general, const double *x0, lcp_solve_out *out)
 {
@@ -98,15 +83,15 @@ static void random_p(void)
         for (int t = 0; t < 12; t++, tries++) {
             double a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], x[LCP_SMALL_N];
             for (int i = 0; i < n; i++) {
-                b[i] = unif();
-                for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * unif() : unif();
+                b[i] = dense_unif(&rng);
+                for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * dense_unif(&rng) : dense_unif(&rng);
             }
             lcp_problem p;
             make(&p, n, a, b, NULL, NULL, NULL, 0);
             int steps = 0;
             if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps)) {
                 solved++;
-                exact += residual(&p, x) <= 1e-12;
+                exact += dense_residual(&p, x) <= 1e-12;
                 lcp_solve_out l;
                 if (!solve_with(&p, "lemke", 0, NULL, &l) && l.status == LCP_SOLVED) same += maxdiff(x, l.x, n) <= 1e-9;
                 lcp_solve_out_free(&l);
@@ -124,9 +109,9 @@ static void random_box(void)
         for (int t = 0; t < 10; t++, tries++) {
             double g[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], lo[LCP_SMALL_N],
                 hi[LCP_SMALL_N], x[LCP_SMALL_N];
-            for (int i = 0; i < n * n; i++) g[i] = unif();
+            for (int i = 0; i < n * n; i++) g[i] = dense_unif(&rng);
             for (int i = 0; i < n; i++) {
-                b[i] = 2 * unif();
+                b[i] = 2 * dense_unif(&rng);
                 for (int j = 0; j < n; j++) {
                     double s = i == j ? 0.1 : 0.0;
                     for (int k = 0; k < n; k++) s += g[n * i + k] * g[n * j + k];
@@ -143,7 +128,7 @@ static void random_box(void)
             lcp_problem p;
             make(&p, n, a, b, lo, hi, NULL, 0);
             int steps = 0;
-            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) <= 1e-12) {
+            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) <= 1e-12) {
                 solved++;
                 lcp_solve_out g2;
                 if (!solve_with(&p, "pivot", 1, NULL, &g2) && g2.status == LCP_SOLVED) same += maxdiff(x, g2.x, n) <= 1e-8;
@@ -162,10 +147,10 @@ static void friction(void)
         for (int t = 0; t < 10; t++, tries++) {
             int n = 3 * c, fi[LCP_SMALL_N];
             double g[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], x[LCP_SMALL_N];
-            for (int i = 0; i < n * n; i++) g[i] = unif();
+            for (int i = 0; i < n * n; i++) g[i] = dense_unif(&rng);
             for (int i = 0; i < n; i++) {
                 fi[i] = i % 3 ? i - i % 3 : -1;
-                b[i] = i % 3 ? 0.5 * unif() : -fabs(unif()) - 0.1; /* each contact pressed */
+                b[i] = i % 3 ? 0.5 * dense_unif(&rng) : -fabs(dense_unif(&rng)) - 0.1; /* each contact pressed */
                 for (int j = 0; j < n; j++) {
                     double s = i == j ? 0.05 : 0.0;
                     for (int k = 0; k < n; k++) s += g[n * i + k] * g[n * j + k];
@@ -177,7 +162,7 @@ static void friction(void)
             lcp_problem p;
             make(&p, n, a, b, lo, hi, fi, 0.5);
             int steps = 0;
-            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) <= 1e-10) solved++;
+            if (lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) <= 1e-10) solved++;
             lcp_problem_free(&p);
         }
     printf("friction rows (findex, mu 0.5): %d of %d solved\n", solved, tries);
@@ -192,9 +177,9 @@ static void rank_deficient(void)
             int m = n / 2; /* A = J J', rank n / 2 */
             double j[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], xs[LCP_SMALL_N],
                 x[LCP_SMALL_N];
-            for (int i = 0; i < n * m; i++) j[i] = unif();
+            for (int i = 0; i < n * m; i++) j[i] = dense_unif(&rng);
             for (int i = 0; i < n; i++) {
-                xs[i] = i % 2 ? fabs(unif()) : 0.0;
+                xs[i] = i % 2 ? fabs(dense_unif(&rng)) : 0.0;
                 for (int k = 0; k < n; k++) {
                     double s = 0;
                     for (int l = 0; l < m; l++) s += j[m * i + l] * j[m * k + l];
@@ -204,13 +189,13 @@ static void rank_deficient(void)
             for (int i = 0; i < n; i++) {
                 double s = 0;
                 for (int k = 0; k < n; k++) s += a[n * i + k] * xs[k];
-                b[i] = (i % 2 ? 0.0 : fabs(unif())) - s; /* w* = b + A x* complementary to x* */
+                b[i] = (i % 2 ? 0.0 : fabs(dense_unif(&rng))) - s; /* w* = b + A x* complementary to x* */
             }
             lcp_problem p;
             make(&p, n, a, b, NULL, NULL, NULL, 0);
             int steps = 0;
             int ok = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps);
-            if (ok) said++, verified += residual(&p, x) <= 1e-10;
+            if (ok) said++, verified += dense_residual(&p, x) <= 1e-10;
             if (n <= 16) said16 += ok, tries16++;
             capped &= steps <= 36;
             lcp_solve_out o;
@@ -230,7 +215,7 @@ static void rank_deficient(void)
     CHECK(lcp_generate_problem("pyramid", pyr, &g, &ge) == 0 && g.n == 16);
     double xg[LCP_SMALL_N];
     int gsteps = 0;
-    CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, xg, &gsteps) && gsteps <= 3 && residual(&g, xg) <= 1e-12);
+    CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, xg, &gsteps) && gsteps <= 3 && dense_residual(&g, xg) <= 1e-12);
     printf("pyramid of boxes, base 2 (n = %d): %d steps\n", g.n, gsteps);
     lcp_problem_free(&g);
     const char *pyr4[] = {"base", "4", NULL};
@@ -267,7 +252,7 @@ static void columns(void)
         CHECK(lcp_generate_problem("column", args, &g, &ge) == 0 && g.n == bodies);
         double x[LCP_SMALL_N];
         int steps = 0;
-        CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x, &steps) && steps == 1 && residual(&g, x) <= 1e-12);
+        CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x, &steps) && steps == 1 && dense_residual(&g, x) <= 1e-12);
         lcp_solve_out q;
         CHECK(solve_with(&g, "pivot", 1, NULL, &q) == 0 && q.status == LCP_SOLVED && maxdiff(x, q.x, g.n) <= 1e-12);
         printf("column of %d spheres: %d step\n", bodies, steps);
@@ -277,8 +262,8 @@ static void columns(void)
          * a time (measured apart: 147 and 238 steps in these 20 solves, against 25 and 53) */
         int zsteps = 0, most = 0;
         for (int t = 0; t < 20; t++) {
-            for (int i = 0; i < g.n; i++) g.b[i] = (i == 0 ? -0.0981 : 0.0) + 0.02 * unif();
-            CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x, &steps) && residual(&g, x) <= 1e-12);
+            for (int i = 0; i < g.n; i++) g.b[i] = (i == 0 ? -0.0981 : 0.0) + 0.02 * dense_unif(&rng);
+            CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x, &steps) && dense_residual(&g, x) <= 1e-12);
             CHECK(solve_with(&g, "pivot", 1, NULL, &q) == 0 && maxdiff(x, q.x, g.n) <= 1e-10);
             lcp_solve_out_free(&q);
             zsteps += steps, most = steps > most ? steps : most;
@@ -308,7 +293,7 @@ static void murty_and_starts(void)
     lcp_problem p;
     make(&p, N, a, b, NULL, NULL, NULL, 0);
     int steps = 0, warm = 0, one = 0;
-    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) == 0 && fabs(x[0] - 1) == 0);
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) == 0 && fabs(x[0] - 1) == 0);
     CHECK(steps <= 2 * N + 4);
     CHECK(lcp_pivot_small(&p, x, 1e-14, 0, x2, &warm) && warm == 1 && maxdiff(x2, x, N) == 0);
     printf("Murty's problem, n = %d: %d steps; from the solution %d\n", N, steps, warm);
@@ -319,7 +304,7 @@ static void murty_and_starts(void)
         for (int j = 0; j < N; j++) a[N * i + j] = i == j ? 1 : j > i ? 2 : 0;
     make(&p, N, a, b, NULL, NULL, NULL, 0);
     steps = 0;
-    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && residual(&p, x) == 0 && steps <= 2 * N + 4);
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) == 0 && steps <= 2 * N + 4);
     CHECK(!lcp_pivot_small(&p, NULL, 1e-14, 1, x2, &one) && one == 1);
     printf("Murty's problem transposed, n = %d: %d steps\n", N, steps);
     lcp_problem_free(&p);
@@ -330,7 +315,7 @@ static void pipeline(void)
     double a[(LCP_SMALL_N + 1) * (LCP_SMALL_N + 1)], b[LCP_SMALL_N + 1];
     for (int n = LCP_SMALL_N; n <= LCP_SMALL_N + 1; n++) {
         for (int i = 0; i < n; i++) {
-            b[i] = unif();
+            b[i] = dense_unif(&rng);
             for (int j = 0; j < n; j++) a[n * i + j] = i == j ? 4.0 : 1.0 / (2 + i + j);
         }
         lcp_problem p;
@@ -351,7 +336,7 @@ static void pipeline(void)
     make(&p, 3, c, bc, NULL, NULL, NULL, 0);
     int steps = 0;
     int said = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps);
-    CHECK(!said || residual(&p, x) <= 1e-12);
+    CHECK(!said || dense_residual(&p, x) <= 1e-12);
     lcp_solve_out o;
     CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED && o.m.residual <= 1e-12);
     CHECK(!said && !strcmp(o.solver->name, "lemke") && strstr(lcp_solve_out_reason(&o), "did not solve") != NULL);
@@ -367,18 +352,18 @@ static void hostile(void)
     const double vals[] = {0.0, 1.0, -1.0, 1e300, -1e300, 1e-300, NAN, INFINITY, -INFINITY, 0.5};
     int said = 0, bad = 0, runs = 0;
     for (int t = 0; t < 400; t++, runs++) {
-        int n = 1 + (int)((unif() + 1) * 0.5 * LCP_SMALL_N) % LCP_SMALL_N, fi[LCP_SMALL_N];
+        int n = 1 + (int)((dense_unif(&rng) + 1) * 0.5 * LCP_SMALL_N) % LCP_SMALL_N, fi[LCP_SMALL_N];
         double a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N], x[LCP_SMALL_N];
-        for (int i = 0; i < n * n; i++) a[i] = unif() < 0.6 ? unif() : vals[(int)((unif() + 1) * 5) % 10];
+        for (int i = 0; i < n * n; i++) a[i] = dense_unif(&rng) < 0.6 ? dense_unif(&rng) : vals[(int)((dense_unif(&rng) + 1) * 5) % 10];
         if (t % 5 == 0) /* symmetric: the L D L' path */
             for (int i = 0; i < n; i++)
                 for (int j = 0; j < i; j++) a[n * j + i] = a[n * i + j];
         for (int i = 0; i < n; i++) {
             a[n * i + i] = fabs(a[n * i + i]) + (t % 3 ? 1.0 : 0.0);
-            b[i] = unif() < 0.8 ? unif() : vals[(int)((unif() + 1) * 5) % 10];
-            lo[i] = unif() < 0.5 ? 0.0 : -fabs(unif());
-            hi[i] = unif() < 0.5 ? INFINITY : lo[i] + fabs(unif());
-            fi[i] = i > 0 && unif() < 0.3 ? (int)((unif() + 1) * 0.5 * i) % i : -1;
+            b[i] = dense_unif(&rng) < 0.8 ? dense_unif(&rng) : vals[(int)((dense_unif(&rng) + 1) * 5) % 10];
+            lo[i] = dense_unif(&rng) < 0.5 ? 0.0 : -fabs(dense_unif(&rng));
+            hi[i] = dense_unif(&rng) < 0.5 ? INFINITY : lo[i] + fabs(dense_unif(&rng));
+            fi[i] = i > 0 && dense_unif(&rng) < 0.3 ? (int)((dense_unif(&rng) + 1) * 0.5 * i) % i : -1;
         }
         for (int i = 0; i < n; i++)
             if (fi[i] >= 0 && fi[fi[i]] >= 0) fi[i] = -1;
@@ -388,7 +373,7 @@ static void hostile(void)
         int steps = 0;
         if (!lcp_problem_finish(&p, &e) && lcp_pivot_small_fits(&p) && lcp_pivot_small(&p, NULL, 1e-12, 0, x, &steps)) {
             said++;
-            double r = residual(&p, x);
+            double r = dense_residual(&p, x);
             bad += !(r <= 1e-6);
         }
         lcp_problem_free(&p);
@@ -406,7 +391,7 @@ static int small_agrees(lcp_problem *p, double res, double tol, int *steps)
     lcp_solve_out g;
     *steps = 0;
     int said = lcp_pivot_small(p, NULL, 1e-14, 0, x, steps), grc = solve_with(p, "pivot", 1, NULL, &g);
-    int ok = said && residual(p, x) <= res && !grc && g.status == LCP_SOLVED && maxdiff(x, g.x, p->n) <= tol;
+    int ok = said && dense_residual(p, x) <= res && !grc && g.status == LCP_SOLVED && maxdiff(x, g.x, p->n) <= tol;
     lcp_solve_out_free(&g);
     lcp_problem_free(p);
     return ok;
@@ -426,12 +411,12 @@ static void near_symmetric(void)
             for (int change = 0; change < 3; change++, tries++) {
                 double a[40 * 40], b[40];
                 for (int i = 0; i < n; i++) {
-                    b[i] = unif();
+                    b[i] = dense_unif(&rng);
                     for (int j = 0; j < n; j++) a[n * i + j] = 0.0;
                 }
                 for (int i = 0; i < n; i++) /* SPD: diagonally dominant; shape 1 a band of width 2 */
                     for (int j = 0; j < i; j++)
-                        if (!shape || i - j <= 2) a[n * i + j] = a[n * j + i] = shape ? 0.4 * unif() : 0.8 * unif() / n;
+                        if (!shape || i - j <= 2) a[n * i + j] = a[n * j + i] = shape ? 0.4 * dense_unif(&rng) : 0.8 * dense_unif(&rng) / n;
                 for (int i = 0; i < n; i++) a[n * i + i] = 2.0;
                 int i = n - 1, j = shape ? n - 2 : 0; /* an off-diagonal pair: (j, i) upper, (i, j) lower */
                 if (change == 0) a[n * j + i] += 0.3;
@@ -463,8 +448,8 @@ static void banded_unsymmetric(void)
                 double b[LCP_SMALL_N];
                 for (int e = 0; e < n * n; e++) a[e] = g[e] = 0.0;
                 for (int i = 0; i < n; i++) { /* G lower banded; A = G G' + 1e-2 I + (S - S'), S banded */
-                    b[i] = unif();
-                    for (int j = i - w > 0 ? i - w : 0; j <= i; j++) g[n * i + j] = unif();
+                    b[i] = dense_unif(&rng);
+                    for (int j = i - w > 0 ? i - w : 0; j <= i; j++) g[n * i + j] = dense_unif(&rng);
                 }
                 for (int i = 0; i < n; i++)
                     for (int j = 0; j < n; j++) {
@@ -474,7 +459,7 @@ static void banded_unsymmetric(void)
                     }
                 for (int i = 0; i < n; i++)
                     for (int j = i + 1; j <= i + w && j < n; j++) {
-                        double v = 2.0 * unif();
+                        double v = 2.0 * dense_unif(&rng);
                         a[n * i + j] += v;
                         a[n * j + i] -= v;
                     }
@@ -501,9 +486,9 @@ static void dense_box_layers(void)
         for (int t = 0; t < 3; t++, tries++) {
             int n = sizes[si];
             double b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N];
-            for (int e = 0; e < n * n; e++) g[e] = unif();
+            for (int e = 0; e < n * n; e++) g[e] = dense_unif(&rng);
             for (int i = 0; i < n; i++) {
-                b[i] = unif(), lo[i] = -0.05, hi[i] = 0.05;
+                b[i] = dense_unif(&rng), lo[i] = -0.05, hi[i] = 0.05;
                 for (int j = 0; j <= i; j++) {
                     double v = i == j ? 0.1 * n : 0.0;
                     for (int q = 0; q < n; q++) v += g[n * i + q] * g[n * j + q];
