@@ -69,17 +69,19 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
     double T[N * N], w[N], r[N], dx[N], diag[N], rmax[N];
     int in[N], C[N];
     memset(T, 0, (size_t)n * (size_t)n * sizeof *T);
+    double fin = 0.0; /* sum of v - v over A's entries and b: NaN where one is not finite */
     for (int i = 0; i < n; i++) {
-        if (!isfinite(b[i])) return 0;
-        rmax[i] = 0.0;
+        double most = 0.0, *Ti = T + (size_t)i * n;
         for (int e = ap[i]; e < ap[i + 1]; e++) {
-            double v = ax[e];
-            if (!isfinite(v)) return 0;
-            T[i * n + aj[e]] += v;
-            rmax[i] = fmax(rmax[i], fabs(v));
+            double v = ax[e], m = fabs(v);
+            fin += v - v;
+            Ti[aj[e]] += v;
+            most = m > most ? m : most;
         }
-        x[i] = 0.0, w[i] = b[i], in[i] = 0;
+        fin += b[i] - b[i];
+        rmax[i] = most, x[i] = 0.0, w[i] = b[i], in[i] = 0;
     }
+    if (fin != fin) return 0;
     for (int i = 0; i < n; i++) { /* a P-matrix's diagonal is positive: else not taken (the row would stall it) */
         diag[i] = T[i * n + i];
         if (!(diag[i] > 0.0)) return 0;
@@ -92,7 +94,7 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
             if (!(s_d > PIVOT_TOL * diag[d])) return 0;
             double big = 1.0;
             for (int i = 0; i < n; i++)
-                if (in[i]) big = fmax(big, fabs(T[i * n + d]));
+                if (in[i] && fabs(T[i * n + d]) > big) big = fabs(T[i * n + d]);
             double step = -w[d] / s_d, ztol = STEP_TOL * big;
             int block = d, what = 0; /* 0: d joins C; 1: block leaves C; 2: block joins C */
             for (int i = 0; i < n; i++) {
