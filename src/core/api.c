@@ -522,6 +522,18 @@ void lcps_result_free(lcps_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* A solve refused before it starts: r (where given) says so, as err does. */
+static int refuse(lcps_result *r, char *err, size_t errlen, const char *why)
+{
+    if (r) {
+        memset(r, 0, sizeof *r);
+        r->status = LCPS_INPUT_ERROR;
+        r->solver = r->precond = "";
+        keep_texts(r, why, "");
+    }
+    return fail(err, errlen, LCP_INPUT_ERROR, "%s", why);
+}
+
 int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0, lcps_result *r, char *err,
                size_t errlen)
 {
@@ -531,14 +543,7 @@ int lcps_solve(const lcps_problem *hc, const lcps_settings *s, const double *x0,
 int lcps_solve_into(const lcps_problem *hc, const lcps_settings *s, const double *x0, double *x, double *w,
                     lcps_result *r, char *err, size_t errlen)
 {
-    if (!x) {
-        if (r) {
-            memset(r, 0, sizeof *r);
-            r->status = LCPS_INPUT_ERROR;
-            r->solver = r->precond = r->message = r->auto_reason = "";
-        }
-        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve_into: x is NULL");
-    }
+    if (!x) return refuse(r, err, errlen, "lcps_solve_into: x is NULL");
     return lcp_api_solve(hc, s, x0, r, err, errlen, NULL, NULL, x, w);
 }
 
@@ -546,13 +551,10 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
                   size_t errlen, const lcp_auto_choice *given, lcp_auto_choice *made, double *x_into, double *w_into)
 {
     if (!r) return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: r is NULL");
+    if (!hc) return refuse(r, err, errlen, "lcps_solve: no problem (NULL)");
     memset(r, 0, sizeof *r);
     r->status = LCPS_INPUT_ERROR;
     r->solver = r->precond = r->message = r->auto_reason = "";
-    if (!hc) {
-        keep_texts(r, "lcps_solve: no problem (NULL)", "");
-        return fail(err, errlen, LCP_INPUT_ERROR, "lcps_solve: no problem (NULL)");
-    }
     lcps_problem *h = (lcps_problem *)hc; /* the check may complete it (under its lock) */
     lcp_solve_opts defaults;
     const lcp_solve_opts *o = s ? &s->o : &defaults;

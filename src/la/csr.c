@@ -315,6 +315,25 @@ double *lcp_csr_to_dense_colmajor(const lcp_csr *A)
     return d;
 }
 
+int lcp_csr_to_dense_rows(const lcp_csr *A, double *out, double *rowmax)
+{
+    const int m = A->m, n = A->n, *ap = A->p, *aj = A->j;
+    const double *ax = A->x;
+    memset(out, 0, (size_t)m * (size_t)n * sizeof *out);
+    double fin = 0.0; /* the sum of v - v: NaN where an entry is not finite (one test, not one an entry) */
+    for (int i = 0; i < m; i++) {
+        double most = 0.0, *oi = out + (size_t)i * n;
+        for (int e = ap[i]; e < ap[i + 1]; e++) {
+            double v = ax[e], a = fabs(v);
+            fin += v - v;
+            oi[aj[e]] += v;
+            most = a > most ? a : most;
+        }
+        if (rowmax) rowmax[i] = most;
+    }
+    return fin == fin;
+}
+
 int lcp_csr_all_finite(const lcp_csr *A, int *bad_row, int *bad_col)
 {
     for (int i = 0; i < A->m; i++)

@@ -99,6 +99,11 @@ double lcp_csr_diag(const lcp_csr *A, int i);
 int lcp_csr_is_symmetric(const lcp_csr *A, double tol);
 /* Dense column-major copy (m*n doubles, caller frees); NULL if too large. */
 double *lcp_csr_to_dense_colmajor(const lcp_csr *A);
+/* A into the caller's dense row-major array out (m n doubles, zeroed
+ * here: the small paths' arrays on the stack) and each row's largest
+ * |entry| into rowmax (m values; NULL: not asked).  1, or 0 where an
+ * entry is not finite (out then undefined). */
+int lcp_csr_to_dense_rows(const lcp_csr *A, double *out, double *rowmax);
 /* 1 if every value is finite. */
 int lcp_csr_all_finite(const lcp_csr *A, int *bad_row, int *bad_col);
 

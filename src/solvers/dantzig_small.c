@@ -36,6 +36,8 @@
  * (0), and the caller goes on without it. */
 #include "dantzig_small.h"
 
+#include "../la/csr.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -68,20 +70,11 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
     if (p->kind != LCP_KIND_LCP || n < 1 || n > N || !ap || !b) return 0;
     double T[N * N], w[N], r[N], dx[N], diag[N], rmax[N];
     int in[N], C[N];
-    memset(T, 0, (size_t)n * (size_t)n * sizeof *T);
-    double fin = 0.0; /* sum of v - v over A's entries and b: NaN where one is not finite */
+    if (!lcp_csr_to_dense_rows(&p->A, T, rmax)) return 0; /* (a NaN or an infinity: the block steps report it) */
     for (int i = 0; i < n; i++) {
-        double most = 0.0, *Ti = T + (size_t)i * n;
-        for (int e = ap[i]; e < ap[i + 1]; e++) {
-            double v = ax[e], m = fabs(v);
-            fin += v - v;
-            Ti[aj[e]] += v;
-            most = m > most ? m : most;
-        }
-        fin += b[i] - b[i];
-        rmax[i] = most, x[i] = 0.0, w[i] = b[i], in[i] = 0;
+        if (!isfinite(b[i])) return 0;
+        x[i] = 0.0, w[i] = b[i], in[i] = 0;
     }
-    if (fin != fin) return 0;
     for (int i = 0; i < n; i++) { /* a P-matrix's diagonal is positive: else not taken (the row would stall it) */
         diag[i] = T[i * n + i];
         if (!(diag[i] > 0.0)) return 0;
@@ -95,12 +88,16 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
             double big = 1.0;
             for (int i = 0; i < n; i++)
                 if (in[i] && fabs(T[i * n + d]) > big) big = fabs(T[i * n + d]);
-            double step = -w[d] / s_d, ztol = STEP_TOL * big;
-            int block = d, what = 0; /* 0: d joins C; 1: block leaves C; 2: block joins C */
+            /* the step: to w_d = 0 (block d: d joins C), or to the first x_i = 0 of C (i leaves C) or w_i = 0 of a
+             * processed row of N (i joins C) on the way */
+            double step = -w[d] / s_d;
+            int block = d;
             for (int i = 0; i < n; i++) {
                 double t = T[i * n + d];
-                if (in[i] ? t < -ztol && -x[i] / t < step : i < d && t < -STEP_TOL * big * rmax[i] && -w[i] / t < step)
-                    step = in[i] ? -x[i] / t : -w[i] / t, block = i, what = in[i] ? 1 : 2;
+                if (!in[i] && i >= d) continue; /* (d itself, and the rows not yet processed) */
+                if (!(t < -STEP_TOL * big * (in[i] ? 1.0 : rmax[i]))) continue;
+                double si = -(in[i] ? x[i] : w[i]) / t;
+                if (si < step) step = si, block = i;
             }
             step = fmax(step, 0.0);
             x[d] += step;
@@ -108,11 +105,11 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
                 if (in[i]) x[i] += step * T[i * n + d];
                 else w[i] += step * T[i * n + d];
             }
-            if (what != 1 && !(T[block * n + block] > PIVOT_TOL * diag[block])) return 0; /* (d: s_d, tested) */
-            if (what == 1 && !(fabs(T[block * n + block]) > 0.0)) return 0;
+            double tb = T[block * n + block]; /* a row joining C: its Schur complement (d's: s_d, tested) */
+            if (in[block] ? !(fabs(tb) > 0.0) : !(tb > PIVOT_TOL * diag[block])) return 0;
             principal_pivot(T, n, block);
             in[block] = !in[block];
-            if (what == 0) {
+            if (block == d) {
                 w[d] = 0.0;
                 break;
             }

@@ -29,21 +29,16 @@ enum { N = LCP_LEMKE_SMALL_N };
 
 int lcp_lemke_small(const lcp_problem *p, double *x, int *pivots)
 {
-    const int n = p->n, *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x, *b = p->b;
+    const int n = p->n, *ap = p->A.p;
+    const double *b = p->b;
     *pivots = 0;
     if (p->kind != LCP_KIND_LCP || n < 1 || n > N || !ap || !b) return 0;
     double SA[N * N], s[N], Binv[N * N], beta[N], a[N]; /* Binv column-major: (B^-1)_ik = Binv[k n + i] */
     int basis[N], cand[N]; /* the variable basic at each row: w_j = j, z_j = n + j, z0 = 2 n */
-    memset(SA, 0, (size_t)n * (size_t)n * sizeof *SA);
-    for (int i = 0; i < n; i++) {
-        double m = 0.0;
-        for (int e = ap[i]; e < ap[i + 1]; e++) {
-            if (!(fabs(ax[e]) < INFINITY)) return 0; /* (a NaN or an infinity: the general solve reports it) */
-            m = fmax(m, fabs(ax[e]));
-        }
-        s[i] = m > 0.0 ? 1.0 / m : 1.0;
-        for (int e = ap[i]; e < ap[i + 1]; e++) SA[i * n + aj[e]] += s[i] * ax[e];
+    if (!lcp_csr_to_dense_rows(&p->A, SA, s)) return 0; /* (a NaN or an infinity: the general solve reports it) */
+    for (int i = 0; i < n; i++) { /* S A: each row by its largest |entry| */
+        s[i] = s[i] > 0.0 ? 1.0 / s[i] : 1.0;
+        for (int j = 0; j < n; j++) SA[i * n + j] *= s[i];
     }
     int r = -1; /* z0's row: the most negative b_i (ties: the last) */
     for (int i = 0; i < n; i++) {

@@ -293,17 +293,6 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     const double *ax = p->A.x, *b = p->b;
     double rhs[N], c[N], g[N], lo[N], hi[N], D[N];
     int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
-    /* the bounds at x = 0 (a friction row's, -+mu_i |x_f|, there 0: formed again at x where used) and the
-     * start's sets */
-    static const double zero[N];
-    const double *x0 = start ? start : zero;
-    for (int i = 0; i < n; i++) {
-        double l, h;
-        lcp_problem_bounds(p, zero, i, &lo[i], &hi[i]);
-        if (start) lcp_problem_bounds(p, x0, i, &l, &h);
-        else l = lo[i], h = hi[i];
-        st[i] = x0[i] <= l && l > -INFINITY ? AT_LO : x0[i] >= h && h < INFINITY ? AT_HI : FREE;
-    }
     /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
     int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0), zm = !start && !fi && z_matrix(p);
     /* an unsymmetric lcp, not a Z-matrix: first Dantzig and Cottle's method, each pivot an update where a block
@@ -314,6 +303,17 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             *steps = pivots;
             return 1;
         }
+    }
+    /* the bounds at x = 0 (a friction row's, -+mu_i |x_f|, there 0: formed again at x where used) and the
+     * start's sets */
+    static const double zero[N];
+    const double *x0 = start ? start : zero;
+    for (int i = 0; i < n; i++) {
+        double l, h;
+        lcp_problem_bounds(p, zero, i, &lo[i], &hi[i]);
+        if (start) lcp_problem_bounds(p, x0, i, &l, &h);
+        else l = lo[i], h = hi[i];
+        st[i] = x0[i] <= l && l > -INFINITY ? AT_LO : x0[i] >= h && h < INFINITY ? AT_HI : FREE;
     }
     if (zm) { /* every row free but those fixed by their bounds (see z_matrix) */
         for (int i = 0; i < n; i++)

@@ -803,7 +803,7 @@ static void test_solve_into(void)
           r.x && !memcmp(r.x, x, sizeof x) && !memcmp(r.w, w, sizeof w));
     lcps_result_free(&q);
     CHECK(lcps_solve_into(p, NULL, NULL, NULL, w, &q, err, sizeof err) == 2 && q.status == LCPS_INPUT_ERROR &&
-          strstr(err, "x is NULL"));
+          strstr(err, "x is NULL") && strstr(q.message, "x is NULL"));
     lcps_result_free(&q);
     lcps_result_free(&r);
     lcps_problem_free(p);
