@@ -516,9 +516,13 @@ static void keep_texts(lcps_result *r, const char *message, const char *reason)
 void lcps_result_free(lcps_result *r)
 {
     if (!r) return;
-    free(r->x);
-    free(r->w);
-    free(r->internal_);
+    if (r->internal_ && r->internal_ == (void *)r->x) { /* x and w in one block (lcp_api_solve) */
+        free(r->x);
+    } else {
+        free(r->x);
+        free(r->w);
+        free(r->internal_);
+    }
     memset(r, 0, sizeof *r);
 }
 
@@ -638,14 +642,23 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     if (x_into) { /* lcps_solve_into: the answer in the caller's arrays (a small path wrote it there already) */
         if (out.x) memcpy(x_into, out.x, (size_t)h->p.n * sizeof *x_into);
         if (out.w && w_into) memcpy(w_into, out.w, (size_t)h->p.n * sizeof *w_into);
-        free(out.x);
-        free(out.w);
+        lcp_solve_out_free(&out);
         r->x = r->w = NULL;
     }
     r->components = out.components;
     r->omega = out.omega;
     if (out.reason_literal && !out.message[0]) r->message = "", r->auto_reason = out.reason_literal; /* no copy */
     else keep_texts(r, out.message, lcp_solve_out_reason(&out));
+    if (r->x && out.xw_block) { /* x and w in one block (a small path's): internal_ = x says so to
+                                 * lcps_result_free, where no texts took it; else w apart */
+        if (!r->internal_) {
+            r->internal_ = r->x;
+        } else {
+            double *wa = malloc((size_t)h->p.n * sizeof *wa); /* (short of memory: no w) */
+            if (wa) memcpy(wa, r->w, (size_t)h->p.n * sizeof *wa);
+            r->w = wa;
+        }
+    }
     if (err && errlen) *err = '\0';
     return lcp_status_exit_code(out.status);
 }

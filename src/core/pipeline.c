@@ -47,8 +47,9 @@ void lcp_solve_out_free(lcp_solve_out *out)
 {
     if (!out) return;
     free(out->x);
-    free(out->w);
+    if (!out->xw_block) free(out->w);
     out->x = out->w = NULL;
+    out->xw_block = 0;
 }
 
 /* --max-memory: what a solve needs beyond the problem, roughly: vectors and
@@ -510,8 +511,9 @@ static void out_clear(lcp_solve_out *r)
 }
 
 /* Where a path before any set-up puts x and w (n doubles each): the
- * caller's arrays (o->x_into; w in wbuf where it wants none), else new
- * ones; small_drop gives back what small_arrays allocated. */
+ * caller's arrays (o->x_into; w in wbuf where it wants none), else one new
+ * block, w = x + n (lcp_solve_out.xw_block: one allocation a solve, not
+ * two); small_drop gives back what small_arrays allocated. */
 static int small_arrays(const lcp_solve_opts *o, int n, double *wbuf, double **x, double **w)
 {
     if (o->x_into) {
@@ -519,16 +521,14 @@ static int small_arrays(const lcp_solve_opts *o, int n, double *wbuf, double **x
         *w = o->w_into ? o->w_into : wbuf;
         return 1;
     }
-    *x = lcp_alloc((size_t)n, sizeof(double));
-    *w = lcp_alloc((size_t)n, sizeof(double));
-    return *x && *w;
+    *x = lcp_alloc(2 * (size_t)n, sizeof(double));
+    *w = *x ? *x + n : NULL;
+    return *x != NULL;
 }
 
-static void small_drop(const lcp_solve_opts *o, double *x, double *w)
+static void small_drop(const lcp_solve_opts *o, double *x)
 {
-    if (o->x_into) return;
-    free(x);
-    free(w);
+    if (!o->x_into) free(x); /* (w with it) */
 }
 
 /* The answer of a path before any set-up (pivot's small path, lemke's
@@ -543,6 +543,7 @@ static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve
     r->m = *m;
     r->x = o->x_into ? NULL : x; /* (in the caller's arrays: not ours) */
     r->w = o->x_into ? NULL : w;
+    r->xw_block = !o->x_into;
     r->solver = solver;
     r->threads_used = 1;
     r->solved_kind = p->kind;
@@ -550,7 +551,8 @@ static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve
     r->solved_nc = p->nc;
     r->solved_nnz = lcp_csr_nnz(&p->A);
     r->reason_literal = reason; /* (not copied: lcp_solve_out_reason) */
-    r->time_s = fmax(0.0, lcp_now_fast() - t0);
+    double t = lcp_now_fast() - t0;
+    r->time_s = t > 0.0 ? t : 0.0;
     if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &r->m, NULL, NULL);
 }
 
@@ -587,7 +589,7 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
                 return 1;
             }
         }
-        small_drop(o, x, w);
+        small_drop(o, x);
     }
     lcp_solve_opts lo = *o;
     lo.solver = "lemke";
@@ -603,9 +605,15 @@ static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const doub
     return 1;
 }
 
-/* s is the name lit (its first letter tested before the call: a solve asks
- * a few of these) */
-static inline int name_is(const char *s, const char *lit) { return s[0] == lit[0] && !strcmp(s, lit); }
+/* s is the name lit (a literal: inline, a byte at a time, where strcmp is a
+ * call; a solve asks a few of these) */
+static inline int name_is(const char *s, const char *lit)
+{
+    size_t i = 0;
+    for (; lit[i]; i++)
+        if (s[i] != lit[i]) return 0;
+    return !s[i];
+}
 
 int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0)
 {
@@ -657,7 +665,7 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         ok = m.residual <= tol;
     }
     if (!ok) {
-        small_drop(o, x, w);
+        small_drop(o, x);
         return !named && p->kind == LCP_KIND_LCP && p->n <= LCP_TINY_N && small_lemke(p, o, x0, n0, r);
     }
     small_answer(r, p, o, pivot, x, w, &m, steps, named ? NULL : small_reason, t0);

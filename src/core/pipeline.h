@@ -78,6 +78,7 @@ typedef struct {
     double auto_time_s;        /* the time spent choosing */
     int auto_shared;           /* the choice was auto_given */
     double *x, *w;             /* the answer and w = A x + b (u), of the problem given */
+    int xw_block;              /* w lies in x's allocation (x + n: a small path's): freed with x */
     /* the problem solved, when not the one given (--cone): its facts */
     lcp_kind solved_kind;
     int solved_n, solved_nc;

@@ -60,11 +60,11 @@ static inline void row_blcp(const lcp_problem *p, const double *x, const double 
 {
     double lo, hi;
     lcp_problem_bounds(p, x, i, &lo, &hi);
-    double mid = fmin(fmax(x[i] - w[i], lo), hi); /* mid(lo, x - w, hi) */
-    c->res = fmax(c->res, fabs(x[i] - mid));
-    c->feas = fmax(c->feas, fmax(lo - x[i], x[i] - hi));
+    double mid = min_nan(max_nan(x[i] - w[i], lo), hi); /* mid(lo, x - w, hi) */
+    c->res = max_nan(c->res, fabs(x[i] - mid));
+    c->feas = max_nan(c->feas, max_nan(lo - x[i], x[i] - hi));
     double bound = w[i] > 0 ? lo : hi; /* the bound w's sign asks for */
-    double d = isfinite(bound) ? fabs(x[i] - bound) : fmax(1.0, fabs(x[i]));
+    double d = isfinite(bound) ? fabs(x[i] - bound) : max_nan(1.0, fabs(x[i]));
     if (w[i] != 0) c->comp += fabs(w[i]) * d;
 }
 
@@ -108,9 +108,9 @@ void lcp_verify_nodes(const lcp_problem *p, const double *x, const double *w, co
 void lcp_verify_add(const lcp_problem *p, lcp_verify_partial *t, const lcp_verify_partial *c)
 {
     int friction = p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D;
-    t->res = friction ? t->res + c->res : fmax(t->res, c->res);
+    t->res = friction ? t->res + c->res : max_nan(t->res, c->res);
     t->comp += c->comp;
-    t->feas = fmax(t->feas, c->feas);
+    t->feas = max_nan(t->feas, c->feas);
     t->nq += c->nq;
     t->nr += c->nr;
     t->nu += c->nu;
@@ -130,18 +130,18 @@ void lcp_verify_finish(const lcp_problem *p, const lcp_verify_partial *t, lcp_me
 void lcp_verify_finish_b(const lcp_problem *p, const lcp_verify_partial *t, double bscale, lcp_metrics *m)
 {
     if (p->kind == LCP_KIND_CCP || p->kind == LCP_KIND_FC3D) {
-        double norm = fmax(fmax(sqrt(t->nq), p->scale_floor), fmax(sqrt(t->nr), sqrt(t->nu)));
+        double norm = max_nan(max_nan(sqrt(t->nq), p->scale_floor), max_nan(sqrt(t->nr), sqrt(t->nu)));
         m->scale = norm > 0 ? norm : 1.0;
         m->xnorm = sqrt(t->nr);
         m->residual = sqrt(t->res) / m->scale;
         m->complementarity = t->comp;
         m->feasibility = t->feas;
     } else {
-        m->scale = fmax(fmax(1.0, p->scale_floor), bscale);
+        m->scale = max_nan(max_nan(1.0, p->scale_floor), bscale);
         m->xnorm = 0.0;
         m->residual = t->res / m->scale;
         m->complementarity = p->kind == LCP_KIND_BLCP ? t->comp : fabs(t->comp);
-        m->feasibility = fmax(0.0, t->feas);
+        m->feasibility = max_nan(0.0, t->feas);
     }
     /* a NaN anywhere must never look like convergence */
     if (isnan(m->residual) || t->nan) m->residual = INFINITY;
@@ -204,7 +204,10 @@ static void rows_sse2(lcp_verify_partial *c, const double *x, const double *w, i
     rows_acc a[2] = {{z, z, z, z}, {z, z, z, z}};
     rows_finish(a, c, x, w, 0, n, xn, dx);
 }
-#else
+#endif
+
+/* the same terms a row at a time (the portable path, and a chunk of fewer
+ * than 4 rows, where the vector set-up costs more than its rows) */
 static void rows_scalar(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn, double *dx)
 {
     double fin = 0.0;
@@ -217,7 +220,6 @@ static void rows_scalar(lcp_verify_partial *c, const double *x, const double *w,
     }
     c->nan |= fin != fin;
 }
-#endif
 
 #ifdef LCP_HAVE_AVX2_PATH
 __attribute__((target("avx2"))) static void rows_avx2(lcp_verify_partial *c, const double *x, const double *w, int n,
@@ -266,6 +268,10 @@ int lcp_verify_lcp_rows_isa(int isa, lcp_verify_partial *c, const double *x, con
 void lcp_verify_lcp_rows(lcp_verify_partial *c, const double *x, const double *w, int n, const double *xn,
                          double *dx)
 {
+    if (n < 4) {
+        rows_scalar(c, x, w, n, xn, dx);
+        return;
+    }
     if (lcp_verify_lcp_rows_isa(1, c, x, w, n, xn, dx)) lcp_verify_lcp_rows_isa(0, c, x, w, n, xn, dx);
 }
 

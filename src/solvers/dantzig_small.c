@@ -26,7 +26,8 @@
  * principal pivot on T, an n x n update with the rows contiguous (T_CC is
  * then A_CC^-1, T_dd the Schur complement of A_CC in A_{C+d}).  The point
  * (x_C, w_N) is kept apart and moved by each step; at the end x_C is
- * refined twice with A itself (x_C -= T_CC (A_CC x_C + b_C)), so that the
+ * refined with A itself (x_C -= T_CC (A_CC x_C + b_C), twice where the
+ * first moved it by more than rounding), so that the
  * drift of the updates does not reach the answer.  A row joining C whose
  * pivot (the Schur complement T_ii) is below PIVOT_TOL of its diagonal
  * entry A_ii (A not P, or too ill-conditioned there: rows and columns
@@ -44,6 +45,7 @@
 #define CAP(n) (2 * (n) + 2) /* pivots before the path gives up (the block steps go on) */
 #define PIVOT_TOL 1e-11      /* a row's pivot below this times its diagonal entry A_ii: not trusted */
 #define STEP_TOL 1e-14       /* a direction's entry below this times its scale (its row's): 0 */
+#define REFINE_TOL 1e-13     /* a refinement that moved x by less than this times its largest entry: the last */
 
 enum { N = LCP_DANTZIG_SMALL_N };
 
@@ -68,8 +70,8 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
     const double *ax = p->A.x, *b = p->b;
     *pivots = 0;
     if (p->kind != LCP_KIND_LCP || n < 1 || n > N || !ap || !b) return 0;
-    double T[N * N], w[N], r[N], dx[N], diag[N], rmax[N];
-    int in[N], C[N];
+    double T[N * N], w[N], r[N], diag[N], rmax[N];
+    int in[N];
     if (!lcp_csr_to_dense_rows(&p->A, T, rmax)) return 0; /* (a NaN or an infinity: the block steps report it) */
     for (int i = 0; i < n; i++) {
         if (!isfinite(b[i])) return 0;
@@ -99,7 +101,7 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
                 double si = -(in[i] ? x[i] : w[i]) / t;
                 if (si < step) step = si, block = i;
             }
-            step = fmax(step, 0.0);
+            step = step > 0.0 ? step : 0.0;
             x[d] += step;
             for (int i = 0; i < n; i++) { /* (w_d too: d is not in C) */
                 if (in[i]) x[i] += step * T[i * n + d];
@@ -116,24 +118,33 @@ int lcp_dantzig_small(const lcp_problem *p, double *x, int *pivots)
             x[block] = 0.0, w[block] = 0.0;
         }
     }
-    /* x_C refined with A itself: x_C -= T_CC (A_CC x_C + b_C), twice */
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (in[i]) C[k++] = i;
-        else x[i] = 0.0;
+    /* x_C refined with A itself: x_C -= T_CC (A_CC x_C + b_C), as r over every row (0 off C: T's columns
+     * there are skipped by the product's zeros, rows of T contiguous, no gather); a second round only where the
+     * first moved x by more than rounding */
+    double xmax = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (!in[i]) x[i] = 0.0;
+        xmax = fabs(x[i]) > xmax ? fabs(x[i]) : xmax;
+    }
     for (int round = 0; round < 2; round++) {
-        for (int q = 0; q < k; q++) {
-            double t = b[C[q]];
-            for (int e = ap[C[q]]; e < ap[C[q] + 1]; e++)
-                if (in[aj[e]]) t += ax[e] * x[aj[e]];
-            r[q] = t;
-        }
-        for (int q = 0; q < k; q++) {
+        for (int i = 0; i < n; i++) {
             double t = 0.0;
-            for (int c = 0; c < k; c++) t += T[C[q] * n + C[c]] * r[c];
-            dx[q] = t;
+            if (in[i]) {
+                t = b[i];
+                for (int e = ap[i]; e < ap[i + 1]; e++) t += ax[e] * x[aj[e]]; /* (x is 0 off C) */
+            }
+            r[i] = t;
         }
-        for (int q = 0; q < k; q++) x[C[q]] -= dx[q];
+        double moved = 0.0;
+        for (int i = 0; i < n; i++) {
+            if (!in[i]) continue;
+            const double *Ti = T + (size_t)i * n;
+            double t = 0.0;
+            for (int j = 0; j < n; j++) t += Ti[j] * r[j];
+            x[i] -= t;
+            moved = fabs(t) > moved ? fabs(t) : moved;
+        }
+        if (!(moved > REFINE_TOL * xmax)) break; /* (a NaN: checked below) */
     }
     for (int i = 0; i < n; i++)
         if (!isfinite(x[i])) return 0;

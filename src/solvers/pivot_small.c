@@ -73,6 +73,7 @@
 #include "pivot_small.h"
 
 #include "dantzig_small.h"
+#include "pivot_internal.h"
 
 #include "../core/scratch.h"
 #include "../core/verify.h"
@@ -89,7 +90,7 @@ enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
 
 double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale)
 {
-    return fmax(1e-3 * tol, 1e-14) * fmax(fmax(1.0, p->scale_floor), bscale);
+    return lcp_max_nan(1e-3 * tol, 1e-14) * lcp_max_nan(lcp_max_nan(1.0, p->scale_floor), bscale); /* (inline fmax) */
 }
 
 int lcp_pivot_small_fits(const lcp_problem *p)
@@ -131,16 +132,13 @@ static int z_matrix(const lcp_problem *p)
 }
 
 /* sum a[m] b[m] over m in [lo, hi): a short run (a banded block's rows) by
- * a plain loop, a long one in lanes (the set-up of the lanes cost more than
- * the run on a column of bodies' blocks) */
+ * a plain loop, a long one by pivot's dot kernel (pivot_kernels.c: four
+ * lanes a vector, AVX2 where the CPU has it; the set-up of the lanes cost
+ * more than the run on a column of bodies' blocks) */
 static inline double dot_run(const double *a, const double *b, int lo, int hi)
 {
+    if (hi - lo >= 16) return pivot_dot(hi - lo, a + lo, b + lo);
     double t = 0.0;
-    if (hi - lo < 8) {
-        for (int m = lo; m < hi; m++) t += a[m] * b[m];
-        return t;
-    }
-#pragma omp simd reduction(+ : t)
     for (int m = lo; m < hi; m++) t += a[m] * b[m];
     return t;
 }
@@ -201,12 +199,11 @@ static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int 
     for (int a = k - 1; a >= 0; a--) { /* L' y = z / d, a column of L' (row a of L) at a time */
         const double *Ka = K + a * ld;
         double ya = rhs[a];
-        if (a - first[a] < 8) {
+        if (a - first[a] < 16) {
             for (int m = first[a]; m < a; m++) rhs[m] -= Ka[m] * ya;
             continue;
         }
-#pragma omp simd
-        for (int m = first[a]; m < a; m++) rhs[m] -= Ka[m] * ya;
+        pivot_axpy(a - first[a], ya, Ka + first[a], rhs + first[a]); /* (rhs -= ya Ka) */
     }
     return 0;
 }
@@ -395,7 +392,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
                     else if (pos[j] < fa) fa = pos[j];
                 }
                 first[a] = fa;
-                memset(Ka + fa, 0, (size_t)(a - fa + 1) * sizeof *Ka);
+                for (int q = fa; q <= a; q++) Ka[q] = 0.0; /* (a short run: no call) */
                 for (int e = ap[i]; e < ap[i + 1]; e++) {
                     int j = aj[e];
                     if (pos[j] >= 0 && pos[j] <= a) Ka[pos[j]] += ax[e];
