@@ -275,10 +275,13 @@ static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int st
     return 0;
 }
 
-/* w_i = b_i + A_i x over row i's stored entries (in the residual's order) */
+/* w_i = b_i + A_i x over row i's stored entries (in the residual's order;
+ * a full run of 16 columns or more by pivot's kernel, the same bits) */
 static inline double row_w(const int *ap, const int *aj, const double *ax, const double *b, const double *x, int i)
 {
-    return b[i] + lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]);
+    int lo = ap[i], hi = ap[i + 1];
+    if (hi - lo >= 16 && aj[hi - 1] - aj[lo] == hi - lo - 1) return b[i] + pivot_dot_csr(hi - lo, ax + lo, x + aj[lo]);
+    return b[i] + lcp_csr_row_dot(aj, ax, x, lo, hi);
 }
 
 /* lcp_pivot_small with the block's k x k array K (n x n doubles) */
@@ -316,10 +319,14 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         for (int i = 0; i < n; i++)
             if (lo[i] < hi[i]) st[i] = FREE;
     } else if (!start) { /* from the point nearest 0: a row at a bound whose w there does not hold it there starts free */
-        for (int i = 0; i < n; i++) c[i] = st[i] == AT_LO ? lo[i] : st[i] == AT_HI ? hi[i] : 0.0;
+        int cz = 1; /* c = 0 (an lcp from scratch): w = b there, no products */
+        for (int i = 0; i < n; i++) {
+            c[i] = st[i] == AT_LO ? lo[i] : st[i] == AT_HI ? hi[i] : 0.0;
+            cz &= c[i] == 0.0;
+        }
         for (int i = 0; i < n; i++) {
             if (st[i] == FREE || lo[i] == hi[i]) continue; /* (a friction row: lo = hi = 0 at x = 0) */
-            double wi = row_w(ap, aj, ax, b, c, i);
+            double wi = cz ? b[i] : row_w(ap, aj, ax, b, c, i);
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
     }
@@ -383,20 +390,23 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
                 rhs[a] = s;
             }
         } else if (sym) {
-            for (int a = 0; a < k; a++) {
-                int i = idx[a], fa = a;
+            for (int a = 0; a < k; a++) { /* one pass: the columns sorted, idx in order (pos rises with j) */
+                int i = idx[a], fa = -1, last = -1;
                 double *Ka = K + a * k, s = -b[i];
                 for (int e = ap[i]; e < ap[i + 1]; e++) {
-                    int j = aj[e];
-                    if (pos[j] < 0) s -= ax[e] * c[j];
-                    else if (pos[j] < fa) fa = pos[j];
+                    int j = aj[e], q = pos[j];
+                    if (q < 0) {
+                        s -= ax[e] * c[j];
+                    } else if (q <= a) {
+                        if (fa < 0) fa = q, last = q - 1;
+                        for (int z = last + 1; z < q; z++) Ka[z] = 0.0; /* (the profile's gaps) */
+                        Ka[q] = ax[e];
+                        last = q;
+                    }
                 }
+                if (fa < 0) fa = a, last = a - 1; /* (no entry left of the diagonal, nor the diagonal) */
+                for (int z = last + 1; z <= a; z++) Ka[z] = 0.0;
                 first[a] = fa;
-                for (int q = fa; q <= a; q++) Ka[q] = 0.0; /* (a short run: no call) */
-                for (int e = ap[i]; e < ap[i + 1]; e++) {
-                    int j = aj[e];
-                    if (pos[j] >= 0 && pos[j] <= a) Ka[pos[j]] += ax[e];
-                }
                 rhs[a] = s;
             }
         }
