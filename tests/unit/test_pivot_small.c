@@ -510,16 +510,16 @@ static void dense_box_layers(void)
 
 /* Dense SPD problems of 32-128 unknowns, most rows free at the answer (b
  * mostly negative), conditioned about 1e1 and 1e6: the step of refinement
- * at the end leaves the residual within the rounding of w itself, below
- * 0.75 ulps of max_i (|b_i| + sum_j |a_ij x_j|) (the size of the terms
- * summed; 0.28-0.59 here), where the L D L' solve alone left up to 0.94
- * (12 of these 24 above 0.75). */
+ * at the end leaves the residual within the rounding of w itself, in ulps
+ * of max_i (|b_i| + sum_j |a_ij x_j|) (the size of the terms summed): each
+ * below 1, their mean below 0.55 (here 0.28-0.59, mean 0.46; the L D L'
+ * solve alone: up to 0.94, mean 0.67). */
 static void dense_refined(void)
 {
     static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
     const int sizes[] = {32, 64, 100, 128};
     int tries = 0, at_rounding = 0;
-    double worst = 0.0;
+    double worst = 0.0, mean = 0.0;
     for (int si = 0; si < 4; si++)
         for (int t = 0; t < 6; t++, tries++) {
             int n = sizes[si];
@@ -548,12 +548,13 @@ static void dense_refined(void)
             }
             double ulps = r / (DBL_EPSILON * terms / bmax); /* (the residual is relative to max(1, |b|)) */
             worst = fmax(worst, ulps);
-            at_rounding += ulps <= 0.75;
+            at_rounding += ulps <= 1.0;
+            mean += ulps / 24;
             lcp_problem_free(&p);
         }
-    printf("dense SPD, most rows free: %d of %d within 0.75 ulps of w's terms, worst %.2g ulps\n", at_rounding, tries,
-           worst);
-    CHECK(at_rounding == tries);
+    printf("dense SPD, most rows free: %d of %d within 1 ulp of w's terms, worst %.2g, mean %.2g\n", at_rounding,
+           tries, worst, mean);
+    CHECK(at_rounding == tries && mean <= 0.55);
 }
 
 int main(void)
