@@ -162,8 +162,8 @@ static inline double dot_run(const double *a, const double *b, int lo, int hi)
  * earlier call (the leading rows of a block are factored as they were: L D
  * L' of a leading principal block does not depend on the rows after it);
  * only the rows from there are factored, and the solves take all k. */
-static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int *first, double *D, int *dep,
-                     int stop)
+static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int *first, double *D, double *iD,
+                     int *dep, int stop)
 {
     double dmax = 0.0;
     for (int a = 0; a < k; a++) {
@@ -184,8 +184,8 @@ static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int 
         for (int c = fa; c < a; c++) /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
             Ka[c] -= dot_run(Ka, K + c * ld, fa > first[c] ? fa : first[c], c);
         double d = Ka[a];
-        for (int c = fa; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L */
-            double l = D[c] != 0.0 ? Ka[c] / D[c] : 0.0;
+        for (int c = fa; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L (iD: 1 / d_c, 0 where d_c is) */
+            double l = Ka[c] * iD[c];
             d -= Ka[c] * l;
             Ka[c] = l;
         }
@@ -196,10 +196,11 @@ static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int 
             if (stop) return nd;
         }
         D[a] = d;
+        iD[a] = d != 0.0 ? 1.0 / d : 0.0; /* (a division a row, not one an entry: their latency bounds a small block) */
     }
     if (nd) return nd;
     for (int a = 0; a < k; a++) rhs[a] -= dot_run(K + a * ld, rhs, first[a], a); /* L z = rhs */
-    for (int a = 0; a < k; a++) rhs[a] /= D[a];
+    for (int a = 0; a < k; a++) rhs[a] *= iD[a];
     for (int a = k - 1; a >= 0; a--) { /* L' y = z / d, a column of L' (row a of L) at a time */
         const double *Ka = K + a * ld;
         double ya = rhs[a];
@@ -297,7 +298,7 @@ static inline double row_w(const int *ap, const int *aj, const double *ax, const
  * work); on a small or banded block a step moves within the rounding of w
  * itself and costs as much as the factor (a column of 50 bodies: +40%).
  * r, xs: k doubles of scratch. */
-static void refine(const lcp_problem *p, double *K, int ld, int k, const int *first, double *D, const int *idx,
+static void refine(const lcp_problem *p, double *K, int ld, int k, const int *first, double *D, double *iD, const int *idx,
                    double *x, double *r, double *xs)
 {
     const int *ap = p->A.p, *aj = p->A.j;
@@ -309,7 +310,7 @@ static void refine(const lcp_problem *p, double *K, int ld, int k, const int *fi
         before = fabs(r[a]) > before ? fabs(r[a]) : before;
         xs[a] = x[idx[a]];
     }
-    if (!(before > 0.0) || ldl_solve(K, ld, r, k, k, first, D, dep, 1) != 0) return;
+    if (!(before > 0.0) || ldl_solve(K, ld, r, k, k, first, D, iD, dep, 1) != 0) return;
     for (int a = 0; a < k; a++) x[idx[a]] -= r[a];
     for (int a = 0; a < k && after < before; a++) {
         double w = row_w(ap, aj, ax, b, x, idx[a]);
@@ -326,7 +327,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     enum { N = LCP_SMALL_N };
     const int n = p->n, *ap = p->A.p, *aj = p->A.j, *fi = p->findex;
     const double *ax = p->A.x, *b = p->b;
-    double rhs[N], c[N], g[N], lo[N], hi[N], D[N];
+    double rhs[N], c[N], g[N], lo[N], hi[N], D[N], iD[N];
     int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
     /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
     int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0), zm = !start && !fi && z_matrix(p);
@@ -447,7 +448,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         }
         if (sym) {
             int ld = dense ? n : k;
-            nd = k ? ldl_solve(K, ld, rhs, k, from, first, D, dep, n > LCP_TINY_N) : 0;
+            nd = k ? ldl_solve(K, ld, rhs, k, from, first, D, iD, dep, n > LCP_TINY_N) : 0;
             factored = nd == 0;
             if (nd == -3) { /* not semidefinite: this step again, and the rest, by the LU */
                 sym = 0;
@@ -515,7 +516,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             if (to[i] != st[i]) ninf++, last = i;
         }
         if (!ninf) {
-            if (sym && dense && factored && k >= SMALL_REFINE) refine(p, K, dense ? n : k, k, first, D, idx, x, rhs, c);
+            if (sym && dense && factored && k >= SMALL_REFINE) refine(p, K, dense ? n : k, k, first, D, iD, idx, x, rhs, c);
             return 1;
         }
         if (ninf < best) best = ninf, tries = SMALL_TRIES;
