@@ -66,7 +66,9 @@
  * bounded number of blocks) returns 0, and the caller solves the problem
  * the general way.
  *
- * An unsymmetric lcp that is not a Z-matrix, of up to
+ * A triangular A with a positive diagonal (Murty's examples, a diagonal
+ * A) goes first by one pass of projected substitution (triangular_solve:
+ * exact, one step).  An unsymmetric lcp that is not a Z-matrix, of up to
  * LCP_DANTZIG_SMALL_N unknowns, from scratch, goes first by Dantzig and
  * Cottle's method (dantzig_small.h: a pivot an update of a tableau where a
  * block step factors afresh; Murty's example of 30 unknowns in one pivot,
@@ -132,6 +134,45 @@ static int z_matrix(const lcp_problem *p)
     for (int i = 0; i < n; i++)
         for (int e = ap[i]; e < ap[i + 1]; e++)
             if (aj[e] != i && !(ax[e] <= 0.0)) return 0;
+    return 1;
+}
+
+/* A triangular -- every stored entry on one side of the diagonal or on it
+ * -- with a positive diagonal: the lcp (blcp) is solved by one pass of
+ * projected substitution in the triangle's order, x_i = mid(lo_i, -(b_i +
+ * sum_j a_ij x_j) / a_ii, hi_i) with the x_j of the rows before (Cottle,
+ * Pang and Stone 1992, 4.1: each row's complementarity then depends on
+ * the rows before alone, and its one-dimensional problem has this one
+ * answer).  Murty's examples, exponential for Lemke's and Murty's rules
+ * and for Dantzig and Cottle's method transposed, and a diagonal A, take
+ * one pass.  Not taken with findex (the bounds would follow a row not yet
+ * solved).  Returns 1 with x, 0 where A is not triangular, a diagonal
+ * entry is not above 0 (not P) or x is not finite (x then undefined). */
+static int triangular_solve(const lcp_problem *p, double *x)
+{
+    const int n = p->n, *ap = p->A.p, *aj = p->A.j;
+    const double *ax = p->A.x, *b = p->b;
+    if (p->findex) return 0;
+    int lower = 1, upper = 1;
+    for (int i = 0; i < n; i++) { /* (a symmetric or general A fails at its first row with entries both sides) */
+        if (ap[i + 1] == ap[i]) return 0; /* (an empty row: no positive diagonal) */
+        if (aj[ap[i]] < i) upper = 0;
+        if (aj[ap[i + 1] - 1] > i) lower = 0;
+        if (!lower && !upper) return 0;
+    }
+    for (int i = 0; i < n; i++) x[i] = 0.0;
+    for (int q = 0; q < n; q++) {
+        int i = lower ? q : n - 1 - q;
+        double r = b[i], d = 0.0;
+        for (int e = ap[i]; e < ap[i + 1]; e++) {
+            if (aj[e] == i) d = ax[e];
+            else r += ax[e] * x[aj[e]];
+        }
+        if (!(d > 0.0)) return 0;
+        double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY, t = -r / d;
+        x[i] = t < lo ? lo : t > hi ? hi : t;
+        if (!isfinite(x[i])) return 0;
+    }
     return 1;
 }
 
@@ -330,6 +371,10 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     double rhs[N], c[N], g[N], lo[N], hi[N], D[N], iD[N];
     int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
     /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
+    if (triangular_solve(p, x)) { /* (exact in one pass: the start is not needed) */
+        *steps = 1;
+        return 1;
+    }
     int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0), zm = !start && !fi && z_matrix(p);
     /* an unsymmetric lcp, not a Z-matrix: first Dantzig and Cottle's method, each pivot an update where a block
      * step factors afresh (dantzig_small.h); where it stops short, the block steps */

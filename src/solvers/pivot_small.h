@@ -33,7 +33,8 @@ int lcp_pivot_small_fits(const lcp_problem *p);
 double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale);
 
 /* Solves p (lcp_pivot_small_fits) from the index sets of start (NULL: x =
- * 0, or the bound nearest 0) by block principal pivoting (an unsymmetric
+ * 0, or the bound nearest 0) by block principal pivoting (a triangular A
+ * with a positive diagonal: first one pass of substitution; an unsymmetric
  * lcp from scratch: first Dantzig and Cottle's method, dantzig_small.h): x,
  * and the block steps or pivots taken in *steps (at most max_steps; <= 0:
  * the path's own cap).

@@ -320,14 +320,14 @@ check "pyramid friction blcp from a warm start: solved (exit $rc)" [ $rc -eq 0 ]
 # scratch -- still solved; both routes are named)
 check "pyramid friction blcp: the crash from the warm start, or its cycling named and a restart from scratch" \
     grep -Eq 'crash start from the warm start|crash start ended in an error \(cycling.*started again from scratch' "$T/out"
-# a non-symmetric A: from scratch, said so (Murty's example of 40 rows -- more than pivot's small path
-# solves: 1 pivot)
-"$LCP" generate murty --size 40 -o "$T/m8" >/dev/null 2>&1
+# a non-symmetric A: from scratch, said so (Murty's example of 200 rows -- beyond pivot's small path, which
+# takes a triangular A in one pass: 1 pivot)
+"$LCP" generate murty --size 200 -o "$T/m8" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/m8" >"$T/out" 2>&1; rc=$?
-check "murty-40: solved (exit $rc)" [ $rc -eq 0 ]
-check "murty-40: 1 pivot" [ "$(json_field iterations)" = 1 ]
-check "murty-40: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
-# of 20 rows, the small path's Dantzig and Cottle pivots (the block steps alone gave up): 1 pivot, no message
+check "murty-200: solved (exit $rc)" [ $rc -eq 0 ]
+check "murty-200: 1 pivot" [ "$(json_field iterations)" = 1 ]
+check "murty-200: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
+# of 20 rows, the small path's triangular pass (the block steps alone gave up): 1 step, no message
 "$LCP" generate murty --size 20 -o "$T/m20" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/m20" >"$T/out" 2>&1; rc=$?
 check "murty-20: solved on the small path in 1 pivot (exit $rc)" \

@@ -295,19 +295,26 @@ static void murty_and_starts(void)
     make(&p, N, a, b, NULL, NULL, NULL, 0);
     int steps = 0, warm = 0, one = 0;
     CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) == 0 && fabs(x[0] - 1) == 0);
-    CHECK(steps <= 2 * N + 4);
+    CHECK(steps == 1); /* (lower triangular: the triangular pass) */
     CHECK(lcp_pivot_small(&p, x, 1e-14, 0, x2, &warm) && warm == 1 && maxdiff(x2, x, N) == 0);
     printf("Murty's problem, n = %d: %d steps; from the solution %d\n", N, steps, warm);
     lcp_problem_free(&p);
-    /* transposed: beyond the cap of Dantzig and Cottle's method (dantzig_small.h), the block steps take it, and
-     * stop at the cap asked */
+    /* transposed (upper triangular): the triangular pass too; with one entry below the diagonal (still P: the
+     * leading 2 x 2 block's determinant 0.5) beyond the cap of Dantzig and Cottle's method (dantzig_small.h) the
+     * block steps take it, and stop at the cap asked */
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) a[N * i + j] = i == j ? 1 : j > i ? 2 : 0;
     make(&p, N, a, b, NULL, NULL, NULL, 0);
     steps = 0;
-    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) == 0 && steps <= 2 * N + 4);
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) == 0 && steps == 1);
+    lcp_problem_free(&p);
+    a[N * 1 + 0] = 0.25;
+    make(&p, N, a, b, NULL, NULL, NULL, 0);
+    steps = 0;
+    CHECK(lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) && dense_residual(&p, x) <= 1e-14 && steps > 1 &&
+          steps <= 2 * N + 4);
     CHECK(!lcp_pivot_small(&p, NULL, 1e-14, 1, x2, &one) && one == 1);
-    printf("Murty's problem transposed, n = %d: %d steps\n", N, steps);
+    printf("Murty's problem transposed, one entry below the diagonal, n = %d: %d steps\n", N, steps);
     lcp_problem_free(&p);
 }
 
@@ -396,6 +403,57 @@ static int small_agrees(lcp_problem *p, double res, double tol, int *steps)
     lcp_solve_out_free(&g);
     lcp_problem_free(p);
     return ok;
+}
+
+/* Triangular A with a positive diagonal (lower, upper, diagonal; lcp and
+ * blcp in a box; off the diagonal up to 2 / n, so that x does not grow as
+ * Murty's; rows scaled 1e-4..1e4): one pass of substitution, the
+ * general path's answer; a zero or negative diagonal entry, or findex,
+ * is not taken by the pass (the block steps' answer, or none, as before). */
+static void triangular(void)
+{
+    enum { M = 24 };
+    double a[M * M], b[M], lo[M], hi[M], x[M];
+    int ok = 0, tries = 0, one_pass = 0, other = 0, other_ok = 0;
+    for (int shape = 0; shape < 3; shape++)
+        for (int n = 1; n <= M; n += 3)
+            for (int box = 0; box < 2; box++, tries++) {
+                for (int i = 0; i < n; i++) {
+                    double sc = pow(10.0, 4.0 * dense_unif(&rng));
+                    b[i] = sc * dense_unif(&rng), lo[i] = -0.3, hi[i] = 0.4; /* (b_i scaled with its row: x of 1) */
+                    for (int j = 0; j < n; j++) {
+                        int on = shape == 0 ? j < i : shape == 1 ? j > i : 0;
+                        a[n * i + j] = sc * (i == j ? 1.0 + dense_unif(&rng) * 0.5 : on ? 2.0 * dense_unif(&rng) / n : 0.0);
+                    }
+                }
+                lcp_problem p;
+                make(&p, n, a, b, box ? lo : NULL, box ? hi : NULL, NULL, 0);
+                int steps = 0;
+                if (small_agrees(&p, 1e-13, 1e-9, &steps)) ok++;
+                else fprintf(stderr, "triangular: shape %d n %d box %d: steps %d\n", shape, n, box, steps);
+                one_pass += steps == 1;
+            }
+    /* not taken: a zero diagonal entry (not P), a negative one, findex (bounds from a row not yet solved) */
+    for (int kind = 0; kind < 3; kind++) {
+        int n = 6;
+        for (int i = 0; i < n; i++) {
+            b[i] = -1.0 + 0.1 * i;
+            for (int j = 0; j < n; j++) a[n * i + j] = i == j ? 2.0 : j < i ? 0.5 : 0.0;
+        }
+        if (kind == 0) a[n * 2 + 2] = 0.0;
+        if (kind == 1) a[n * 3 + 3] = -1.0;
+        int fx[6] = {-1, 0, 0, -1, 3, 3};
+        lcp_problem p;
+        make(&p, n, a, b, NULL, NULL, kind == 2 ? fx : NULL, 0.5);
+        int steps = 0;
+        double res = lcp_pivot_small(&p, NULL, 1e-14, 0, x, &steps) ? dense_residual(&p, x) : -1;
+        other++;
+        other_ok += res < 0 || (res <= 1e-12 && steps != 1) || (kind == 2 && res <= 1e-12);
+        lcp_problem_free(&p);
+    }
+    printf("triangular A: %d of %d solved as the general path, %d in one pass; not P or findex: %d of %d handed on\n",
+           ok, tries, one_pass, other_ok, other);
+    CHECK(ok == tries && one_pass == tries && other_ok == other);
 }
 
 /* Matrices symmetric but for one entry, in each shape the path's
@@ -571,6 +629,7 @@ int main(void)
     banded_unsymmetric();
     dense_box_layers();
     dense_refined();
+    triangular();
     printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped);
     return check_failed ? 1 : 0;
 }
