@@ -202,7 +202,9 @@ static inline double dot_run(const double *a, const double *b, int lo, int hi)
  * the LU), -2 for a NaN.  Rows before from hold their L and D from an
  * earlier call (the leading rows of a block are factored as they were: L D
  * L' of a leading principal block does not depend on the rows after it);
- * only the rows from there are factored, and the solves take all k. */
+ * only the rows from there are factored, and the solves take all k.  iD
+ * beside D: 1 / d_a (0 where d_a is), a division a row instead of one an
+ * entry of L (their latency bounds a small block's factor). */
 static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int *first, double *D, double *iD,
                      int *dep, int stop)
 {
@@ -237,7 +239,7 @@ static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int 
             if (stop) return nd;
         }
         D[a] = d;
-        iD[a] = d != 0.0 ? 1.0 / d : 0.0; /* (a division a row, not one an entry: their latency bounds a small block) */
+        iD[a] = d != 0.0 ? 1.0 / d : 0.0;
     }
     if (nd) return nd;
     for (int a = 0; a < k; a++) rhs[a] -= dot_run(K + a * ld, rhs, first[a], a); /* L z = rhs */
@@ -326,7 +328,8 @@ static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int st
 static inline double row_w(const int *ap, const int *aj, const double *ax, const double *b, const double *x, int i)
 {
     int lo = ap[i], hi = ap[i + 1];
-    if (hi - lo >= 16 && aj[hi - 1] - aj[lo] == hi - lo - 1) return b[i] + pivot_dot_csr(hi - lo, ax + lo, x + aj[lo]);
+    if (hi - lo >= 16 && aj[hi - 1] - aj[lo] == hi - lo - 1) /* (sorted, no duplicates: one run of columns) */
+        return b[i] + pivot_dot_csr(hi - lo, ax + lo, x + aj[lo]);
     return b[i] + lcp_csr_row_dot(aj, ax, x, lo, hi);
 }
 
@@ -339,8 +342,8 @@ static inline double row_w(const int *ap, const int *aj, const double *ax, const
  * work); on a small or banded block a step moves within the rounding of w
  * itself and costs as much as the factor (a column of 50 bodies: +40%).
  * r, xs: k doubles of scratch. */
-static void refine(const lcp_problem *p, double *K, int ld, int k, const int *first, double *D, double *iD, const int *idx,
-                   double *x, double *r, double *xs)
+static void refine(const lcp_problem *p, double *K, int ld, int k, const int *first, double *D, double *iD,
+                   const int *idx, double *x, double *r, double *xs)
 {
     const int *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x, *b = p->b;
@@ -370,11 +373,11 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
     const double *ax = p->A.x, *b = p->b;
     double rhs[N], c[N], g[N], lo[N], hi[N], D[N], iD[N];
     int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
-    /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
     if (triangular_solve(p, x)) { /* (exact in one pass: the start is not needed) */
         *steps = 1;
         return 1;
     }
+    /* the blocks by L D L' where A is exactly symmetric (tolerance 0: the block as given, not its symmetric part) */
     int sym = !fi && lcp_csr_is_symmetric(&p->A, 0.0), zm = !start && !fi && z_matrix(p);
     /* an unsymmetric lcp, not a Z-matrix: first Dantzig and Cottle's method, each pivot an update where a block
      * step factors afresh (dantzig_small.h); where it stops short, the block steps */
@@ -561,7 +564,8 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             if (to[i] != st[i]) ninf++, last = i;
         }
         if (!ninf) {
-            if (sym && dense && factored && k >= SMALL_REFINE) refine(p, K, dense ? n : k, k, first, D, iD, idx, x, rhs, c);
+            if (sym && dense && factored && k >= SMALL_REFINE) /* (a dense block's leading dimension: n) */
+                refine(p, K, n, k, first, D, iD, idx, x, rhs, c);
             return 1;
         }
         if (ninf < best) best = ninf, tries = SMALL_TRIES;
