@@ -9,6 +9,7 @@
 #define LCPSOLVE_PIVOT_INTERNAL_H
 
 #include "solver.h"
+#include "../la/csr.h"
 
 #define PIV_NEG 1e-8      /* a pivot below -PIV_NEG A_kk: A is not PSD */
 #define REFINE 1e-12      /* refine x_C when max_C |w_k| > REFINE max(1, |b|) */
@@ -100,6 +101,15 @@ void pivot_cc_solve_u(const pv *W, double *v);
  * 0..|C|-1 hold C (after C changed), and cpq set; nothing otherwise. */
 void pivot_perm_sync(pv *W);
 
+/* pivot.c.  One step of iterative refinement of x on k rows whose w is 0
+ * in exact arithmetic (pivot's clamped set, the small path's free block):
+ * r = w_rows at x (pivot_row_w), r <- S^-1 r by solve (S: the rows' block
+ * and its factor; a non-zero return: no step), x_rows -= r; kept only
+ * where it lowers max |w_rows| and leaves each x within [lo, hi] (arrays
+ * by row).  r, kept: k doubles of scratch.  1 where the step was kept. */
+int pivot_refine_rows(const lcp_problem *p, const int *rows, int k, const double *lo, const double *hi, double *x,
+                      int (*solve)(void *ctx, double *r), void *ctx, double *r, double *kept);
+
 /* pivot_kernels.c.  y[0..nr) += sum_q coef[q] A(0..nr, cols[q]) (A
  * column-major, leading dimension ld, m columns); and a . b (n entries). */
 void pivot_cols_axpy(int nr, int m, const double *A, size_t ld, const int *cols, const double *coef, double *y);
@@ -115,6 +125,16 @@ double pivot_max_abs(int n, const double *a);
 void pivot_trsv(int m, const double *T, size_t ld, int trans, int unit, double *v);
 void pivot_rows_dot(int m, const double *A, size_t ld, const int *rows, int nrows, const double *v, int col, double d,
                     double *out);
+
+/* w_i = b_i + A_i x over row i's stored entries, in the residual's order
+ * (a full run of 16 columns or more by pivot_dot_csr: the same bits) */
+static inline double pivot_row_w(const lcp_problem *p, const double *x, int i)
+{
+    const int *ap = p->A.p, *aj = p->A.j, lo = ap[i], hi = ap[i + 1];
+    if (hi - lo >= 16 && aj[hi - 1] - aj[lo] == hi - lo - 1) /* (sorted, no duplicates: one run of columns) */
+        return p->b[i] + pivot_dot_csr(hi - lo, p->A.x + lo, x + aj[lo]);
+    return p->b[i] + lcp_csr_row_dot(aj, p->A.x, x, lo, hi);
+}
 
 /* pivot_factor.c.  The verdict on a negative Schur complement d of row k
  * on the first m clamped rows (with its direction vc, vk when known);

@@ -41,7 +41,11 @@
  * thread's scratch, kept between solves): no allocation, no monitor.
  * Where the last block is dense and symmetric, of SMALL_REFINE rows and
  * more, one step of iterative refinement with its factor ends the solve
- * (refine: kept only where it lowers the free rows' |w|).
+ * (pivot_refine_rows: kept only where it lowers the free rows' |w|; on a
+ * dense SPD block of 100 rows 7.8e-16 -> 2.2e-16 for a tenth of the
+ * factor's work, where on a small or banded block a step moves within the
+ * rounding of w itself and costs as much as the factor: a column of 50
+ * bodies +40%).
  *
  * A rank-deficient block (a stack of boxes: four contacts a face, three of
  * them enough): a pivot within SMALL_PIVOT of the block's largest entry
@@ -92,7 +96,7 @@ enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
 #define SMALL_TRIES 3     /* block switches allowed without fewer infeasible rows (Judice and Pires' p) */
 #define SMALL_STEPS 36    /* the most steps (2 n + 4 below): a failure costs at most this many blocks */
 #define SMALL_PIVOT 1e-13 /* a pivot below this times the block's largest entry: singular to working precision */
-#define SMALL_REFINE 32   /* a dense free block of this many rows and more: one refinement step at the end (refine) */
+#define SMALL_REFINE 32   /* a dense free block of this many rows and more: one refinement step at the end */
 
 double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale)
 {
@@ -169,7 +173,8 @@ static int triangular_solve(const lcp_problem *p, double *x)
             else r += ax[e] * x[aj[e]];
         }
         if (!(d > 0.0)) return 0;
-        double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY, t = -r / d;
+        double lo, hi, t = -r / d;
+        lcp_problem_bounds(p, x, i, &lo, &hi); /* (no findex: the bounds as given) */
         x[i] = t < lo ? lo : t > hi ? hi : t;
         if (!isfinite(x[i])) return 0;
     }
@@ -323,45 +328,18 @@ static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int st
     return 0;
 }
 
-/* w_i = b_i + A_i x over row i's stored entries (in the residual's order;
- * a full run of 16 columns or more by pivot's kernel, the same bits) */
-static inline double row_w(const int *ap, const int *aj, const double *ax, const double *b, const double *x, int i)
-{
-    int lo = ap[i], hi = ap[i + 1];
-    if (hi - lo >= 16 && aj[hi - 1] - aj[lo] == hi - lo - 1) /* (sorted, no duplicates: one run of columns) */
-        return b[i] + pivot_dot_csr(hi - lo, ax + lo, x + aj[lo]);
-    return b[i] + lcp_csr_row_dot(aj, ax, x, lo, hi);
-}
+/* The final refinement's solve with the last block's L D L' (refine: pivot_refine_rows) */
+typedef struct {
+    double *K, *D, *iD;
+    const int *first;
+    int ld, k;
+} ldl_factor;
 
-/* One step of iterative refinement of the free rows' x (their w is 0 in
- * exact arithmetic): r = w_F at x by the residual's own row sums, x_F -=
- * (L D L')^-1 r with the last step's factor; kept only where it lowers
- * max |w_F|.  Taken on dense blocks of SMALL_REFINE rows and more, where
- * the rounding of the factor and the solves shows in w_F (a dense SPD
- * block of 100 rows: 7.8e-16 -> 2.2e-16, for a tenth of the factor's
- * work); on a small or banded block a step moves within the rounding of w
- * itself and costs as much as the factor (a column of 50 bodies: +40%).
- * r, xs: k doubles of scratch. */
-static void refine(const lcp_problem *p, double *K, int ld, int k, const int *first, double *D, double *iD,
-                   const int *idx, double *x, double *r, double *xs)
+static int ldl_again(void *ctx, double *r)
 {
-    const int *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x, *b = p->b;
+    ldl_factor *f = ctx;
     int dep[1];
-    double before = 0.0, after = 0.0;
-    for (int a = 0; a < k; a++) {
-        r[a] = row_w(ap, aj, ax, b, x, idx[a]);
-        before = fabs(r[a]) > before ? fabs(r[a]) : before;
-        xs[a] = x[idx[a]];
-    }
-    if (!(before > 0.0) || ldl_solve(K, ld, r, k, k, first, D, iD, dep, 1) != 0) return;
-    for (int a = 0; a < k; a++) x[idx[a]] -= r[a];
-    for (int a = 0; a < k && after < before; a++) {
-        double w = row_w(ap, aj, ax, b, x, idx[a]);
-        after = fabs(w) > after ? fabs(w) : after;
-    }
-    if (!(after < before))
-        for (int a = 0; a < k; a++) x[idx[a]] = xs[a];
+    return ldl_solve(f->K, f->ld, r, f->k, f->k, f->first, f->D, f->iD, dep, 1) != 0;
 }
 
 /* lcp_pivot_small with the block's k x k array K (n x n doubles) */
@@ -410,7 +388,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         }
         for (int i = 0; i < n; i++) {
             if (st[i] == FREE || lo[i] == hi[i]) continue; /* (a friction row: lo = hi = 0 at x = 0) */
-            double wi = cz ? b[i] : row_w(ap, aj, ax, b, c, i);
+            double wi = cz ? b[i] : pivot_row_w(p, c, i);
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
     }
@@ -557,15 +535,17 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
                 if (xi < l - thr) to[i] = AT_LO;
                 else if (xi > h + thr) to[i] = AT_HI;
             } else if (l < h) { /* a row fixed by its bounds (lo = hi) takes any w */
-                double wi = row_w(ap, aj, ax, b, x, i);
+                double wi = pivot_row_w(p, x, i);
                 if (wi != wi) return 0;
                 if (st[i] == AT_LO ? wi < -thr : wi > thr) to[i] = FREE;
             }
             if (to[i] != st[i]) ninf++, last = i;
         }
         if (!ninf) {
-            if (sym && dense && factored && k >= SMALL_REFINE) /* (a dense block's leading dimension: n) */
-                refine(p, K, n, k, first, D, iD, idx, x, rhs, c);
+            if (sym && dense && factored && k >= SMALL_REFINE) { /* (a dense block's leading dimension: n) */
+                ldl_factor f = {K, D, iD, first, n, k};
+                pivot_refine_rows(p, idx, k, lo, hi, x, ldl_again, &f, rhs, c);
+            }
             return 1;
         }
         if (ninf < best) best = ninf, tries = SMALL_TRIES;

@@ -536,6 +536,19 @@ static void banded_unsymmetric(void)
  * solution far outside, the free set growing by a layer a step): the
  * steps keep the leading rows of the block's L D L' (the rows free before,
  * in their order), and the answers are the general path's, at any size. */
+/* a (n x n, row-major) = G G' / n + shift I, G's n x n entries uniform in [-1, 1) (drawn into g): dense SPD,
+ * its condition set by shift */
+static void gram(int n, double shift, double *a, double *g)
+{
+    for (int e = 0; e < n * n; e++) g[e] = dense_unif(&rng);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) {
+            double v = i == j ? shift * n : 0.0;
+            for (int q = 0; q < n; q++) v += g[n * i + q] * g[n * j + q];
+            a[n * i + j] = a[n * j + i] = v / n;
+        }
+}
+
 static void dense_box_layers(void)
 {
     static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
@@ -545,15 +558,8 @@ static void dense_box_layers(void)
         for (int t = 0; t < 3; t++, tries++) {
             int n = sizes[si];
             double b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N];
-            for (int e = 0; e < n * n; e++) g[e] = dense_unif(&rng);
-            for (int i = 0; i < n; i++) {
-                b[i] = dense_unif(&rng), lo[i] = -0.05, hi[i] = 0.05;
-                for (int j = 0; j <= i; j++) {
-                    double v = i == j ? 0.1 * n : 0.0;
-                    for (int q = 0; q < n; q++) v += g[n * i + q] * g[n * j + q];
-                    a[n * i + j] = a[n * j + i] = v / n;
-                }
-            }
+            gram(n, 0.1, a, g);
+            for (int i = 0; i < n; i++) b[i] = dense_unif(&rng), lo[i] = -0.05, hi[i] = 0.05;
             lcp_problem p;
             make(&p, n, a, b, lo, hi, NULL, 0);
             int steps;
@@ -582,15 +588,8 @@ static void dense_refined(void)
         for (int t = 0; t < 6; t++, tries++) {
             int n = sizes[si];
             double b[LCP_SMALL_N], x[LCP_SMALL_N], shift = t % 2 ? 1e-6 : 0.1; /* condition about 1e6 or 1e1 */
-            for (int e = 0; e < n * n; e++) g[e] = dense_unif(&rng);
-            for (int i = 0; i < n; i++) {
-                b[i] = -1.0 + 0.3 * dense_unif(&rng);
-                for (int j = 0; j <= i; j++) {
-                    double v = i == j ? shift * n : 0.0;
-                    for (int q = 0; q < n; q++) v += g[n * i + q] * g[n * j + q];
-                    a[n * i + j] = a[n * j + i] = v / n;
-                }
-            }
+            gram(n, shift, a, g);
+            for (int i = 0; i < n; i++) b[i] = -1.0 + 0.3 * dense_unif(&rng);
             lcp_problem p;
             make(&p, n, a, b, NULL, NULL, NULL, 0);
             int steps = 0;
