@@ -64,6 +64,11 @@ void lcp_problem_init(lcp_problem *p) { memset(p, 0, sizeof *p); }
 void lcp_problem_free(lcp_problem *p)
 {
     if (!p) return;
+    if (p->packed) { /* the arrays are lcp_problems_pack's block's */
+        p->A = p->M = p->J = (lcp_csr){0};
+        p->b = p->lo = p->hi = p->mu = p->v = p->e = NULL;
+        p->findex = NULL;
+    }
     lcp_csr_free(&p->A);
     lcp_csr_free(&p->M);
     lcp_csr_free(&p->J);
@@ -78,6 +83,79 @@ void lcp_problem_free(lcp_problem *p)
     free(p->source);
     free(p->format);
     memset(p, 0, sizeof *p);
+}
+
+/* lcp_problems_pack: a problem's arrays, the ones a solve reads first (A,
+ * b, bounds, findex, mu: hot) or the factored form's (M, J, v, e), as the
+ * addresses of their pointers and their sizes in bytes; the count. */
+typedef struct {
+    void **at;
+    size_t bytes;
+} pack_ref;
+
+static int pack_csr(lcp_csr *A, pack_ref *r)
+{
+    if (!A->p) return 0;
+    size_t nnz = (size_t)A->p[A->m];
+    r[0] = (pack_ref){(void **)&A->p, (size_t)(A->m + 1) * sizeof(int)};
+    r[1] = (pack_ref){(void **)&A->j, nnz * sizeof(int)};
+    r[2] = (pack_ref){(void **)&A->x, nnz * sizeof(double)};
+    return 3;
+}
+
+static int pack_refs(lcp_problem *p, int hot, pack_ref *r)
+{
+    size_t n = (size_t)p->n;
+    int k = 0;
+    if (hot) {
+        k += pack_csr(&p->A, r + k);
+        r[k++] = (pack_ref){(void **)&p->b, n * sizeof(double)};
+        r[k++] = (pack_ref){(void **)&p->lo, n * sizeof(double)};
+        r[k++] = (pack_ref){(void **)&p->hi, n * sizeof(double)};
+        r[k++] = (pack_ref){(void **)&p->findex, n * sizeof(int)};
+        r[k++] = (pack_ref){(void **)&p->mu, (size_t)p->nmu * sizeof(double)};
+    } else {
+        k += pack_csr(&p->M, r + k);
+        k += pack_csr(&p->J, r + k);
+        r[k++] = (pack_ref){(void **)&p->v, (size_t)p->M.m * sizeof(double)};
+        r[k++] = (pack_ref){(void **)&p->e, n * sizeof(double)};
+    }
+    return k;
+}
+
+enum { PACK_REFS = 12, PACK_ALIGN = 8 }; /* (doubles and ints alike on 8 bytes) */
+
+static size_t pack_round(size_t b) { return (b + PACK_ALIGN - 1) / PACK_ALIGN * PACK_ALIGN; }
+
+void *lcp_problems_pack(lcp_problem *const *p, double **xs, int count)
+{
+    pack_ref r[PACK_REFS];
+    size_t total = 0;
+    for (int k = 0; k < count; k++) {
+        if (p[k]->packed) return NULL;
+        for (int hot = 1; hot >= 0; hot--) {
+            int m = pack_refs(p[k], hot, r);
+            for (int q = 0; q < m; q++)
+                if (*r[q].at) total += pack_round(r[q].bytes);
+        }
+        if (xs && xs[k]) total += pack_round((size_t)p[k]->n * sizeof(double));
+    }
+    char *block = malloc(total ? total : 1), *at = block;
+    if (!block) return NULL;
+    for (int hot = 1; hot >= 0; hot--) /* every problem's hot arrays (and answer) in turn, then the cold ones */
+        for (int k = 0; k < count; k++) {
+            int m = pack_refs(p[k], hot, r);
+            if (hot && xs && xs[k]) r[m++] = (pack_ref){(void **)&xs[k], (size_t)p[k]->n * sizeof(double)};
+            for (int q = 0; q < m; q++) {
+                if (!*r[q].at) continue;
+                memcpy(at, *r[q].at, r[q].bytes);
+                free(*r[q].at);
+                *r[q].at = at;
+                at += pack_round(r[q].bytes);
+            }
+        }
+    for (int k = 0; k < count; k++) p[k]->packed = 1;
+    return block;
 }
 
 /* A = J M^-1 J' = J Y', Y = (M^-1 J')' from lcp_minv_jt (src/la/factored.c:

@@ -40,6 +40,21 @@ typedef struct lcp_problem {
     int *findex;    /* blcp, n, -1 for none; NULL if absent */
     double *mu;     /* friction: nc coefficients; blcp with findex: n (per row) */
     int nmu;        /* length of mu */
+    /* a lower bound on the residual's normalisation (max(1, |b|_inf) for
+     * lcp/blcp, max(|q|, |r|, |u|) for friction): 0, except for the parts of
+     * a decomposed problem, which carry the whole problem's |b| so that
+     * their residuals add up to the whole one (src/graph/decompose.c) */
+    double scale_floor;
+    /* --reg EPS: A holds A_orig + reg I (Tikhonov, added once by
+     * lcp_problem_regularise); lcp_verify's metrics remain those of the
+     * original problem (w - reg x), its w those of the regularised one */
+    double reg;
+
+    /* set by lcp_problems_pack: the numeric arrays (A, b, ... e) lie in a
+     * block shared by several problems and owned by the caller, and
+     * lcp_problem_free leaves them (the fields above are a solve's first
+     * reads: they share the struct's first cache lines) */
+    int packed;
 
     /* factored form: all NULL/empty when A was given directly */
     lcp_csr M;      /* nb x nb, symmetric positive definite */
@@ -54,17 +69,6 @@ typedef struct lcp_problem {
     /* where each field was read, "FILE:LINE" (NULL: unknown, use source);
      * indexed by lcp_field_index(): A b mu lo hi findex M J v e */
     char *where[10];
-
-    /* a lower bound on the residual's normalisation (max(1, |b|_inf) for
-     * lcp/blcp, max(|q|, |r|, |u|) for friction): 0, except for the parts of
-     * a decomposed problem, which carry the whole problem's |b| so that
-     * their residuals add up to the whole one (src/graph/decompose.c) */
-    double scale_floor;
-
-    /* --reg EPS: A holds A_orig + reg I (Tikhonov, added once by
-     * lcp_problem_regularise); lcp_verify's metrics remain those of the
-     * original problem (w - reg x), its w those of the regularised one */
-    double reg;
 
     char *source;   /* the path it was read from (for messages) */
     char *format;   /* "mtx", "json", "dat", "fclib", "folder", "generated" */
@@ -86,6 +90,19 @@ void lcp_problem_free(lcp_problem *p);
  * consistent sizes, finite values, mu >= 0, 3 | n for friction kinds,
  * lo <= hi, findex in range.  Errors name the problem's source. */
 int lcp_problem_finish(lcp_problem *p, lcp_err *err);
+
+/* The numeric arrays of the finished problems p[0 .. count) and, beside
+ * each, xs[k] (p[k]->n doubles, where xs and xs[k] are not NULL: a batch's
+ * answers) copied one problem after the other into one block, the old
+ * arrays freed and the problems pointed there (packed set): A, b, lo, hi,
+ * findex, mu and xs[k] of each problem in turn, then the factored forms'
+ * M, J, v and e after them all.  A pass over the problems in order then
+ * reads memory in order: problems read one by one from files lie
+ * scattered over the heap, and a batch of small ones solved once each is
+ * bound by cache and TLB misses.  Returns the block, which the caller
+ * frees after lcp_problem_free of every problem; NULL, nothing changed,
+ * where there is no memory. */
+void *lcp_problems_pack(lcp_problem *const *p, double **xs, int count);
 
 /* Effective bounds of row i for blcp at the point x (findex applied). */
 static inline void lcp_problem_bounds(const lcp_problem *p, const double *x, int i, double *lo, double *hi)

@@ -1512,6 +1512,95 @@ static void test_row_dot(void)
     CHECK(ok);
 }
 
+/* lcp_problems_pack: an lcp, a blcp with bounds, findex and mu, and an lcp
+ * in factored form (M, J, v, e) with answers beside them, into one block:
+ * every array the same values at its new place inside the block, the
+ * answers' too, the problems marked, their verification the same bits,
+ * and lcp_problem_free leaving the block to its owner (under ASan: no
+ * free of an address inside it) */
+static int in_block(const void *q, const char *block, size_t bytes)
+{
+    return (const char *)q >= block && (const char *)q < block + bytes;
+}
+
+static void test_pack(void)
+{
+    lcp_err err = {{0}};
+    lcp_problem a, bl, f;
+    const double A2[] = {2, -1, -1, 2}, b2[] = {-1, 1};
+    const double A3[] = {4, 1, 0, 1, 3, 1, 0, 1, 2}, b3[] = {-1, -2, 3}, lo3[] = {0, -1, -2}, hi3[] = {1, 1, 5},
+                 mu3[] = {0, 0.5, 0};
+    prob(&a, LCP_KIND_LCP, 2, A2, b2);
+    prob(&bl, LCP_KIND_BLCP, 3, A3, b3);
+    bl.lo = dupv(lo3, 3), bl.hi = dupv(hi3, 3), bl.lolen = bl.hilen = 3;
+    set_mu(&bl, mu3, 3);
+    bl.findex = malloc(3 * sizeof(int)), bl.findexlen = 3;
+    bl.findex[0] = -1, bl.findex[1] = 0, bl.findex[2] = -1;
+    lcp_problem_init(&f);
+    f.kind = LCP_KIND_LCP;
+    f.source = lcp_strdup("test");
+    const double M2[] = {2, 0, 0, 3}, J32[] = {1, 0, 1, 1, 0, 2}, v2[] = {-1, 0.5}, e3[] = {0.1, 0, -0.2};
+    dense_rm(&f.M, 2, 2, M2);
+    dense_rm(&f.J, 3, 2, J32);
+    f.v = dupv(v2, 2), f.vlen = 2;
+    f.e = dupv(e3, 3), f.elen = 3;
+    CHECK(lcp_problem_finish(&a, &err) == 0 && lcp_problem_finish(&bl, &err) == 0 && lcp_problem_finish(&f, &err) == 0);
+    lcp_problem before[3];
+    lcp_problem *ps[3] = {&a, &bl, &f};
+    double x0[3][3] = {{0.5, 1}, {0.2, -0.3, 1}, {0, 0.25, 0.5}}, *xs[3];
+    for (int k = 0; k < 3; k++) { /* deep copies to compare with */
+        before[k] = *ps[k];
+        CHECK(lcp_csr_copy(&before[k].A, &ps[k]->A) == 0);
+        before[k].b = dupv(ps[k]->b, ps[k]->n);
+        xs[k] = dupv(x0[k], ps[k]->n);
+    }
+    lcp_metrics m0[3];
+    double w[3];
+    for (int k = 0; k < 3; k++) lcp_verify(ps[k], x0[k], w, &m0[k]);
+    size_t bytes = 0; /* the block's size: each array rounded up to 8 bytes */
+#define R8(b) (((size_t)(b) + 7) / 8 * 8)
+    for (int k = 0; k < 3; k++) {
+        const lcp_problem *p = ps[k];
+        const lcp_csr *C[3] = {&p->A, &p->M, &p->J};
+        for (int c = 0; c < 3; c++)
+            if (C[c]->p) bytes += R8((C[c]->m + 1) * sizeof(int)) + R8(C[c]->p[C[c]->m] * sizeof(int)) + R8(C[c]->p[C[c]->m] * sizeof(double));
+        int nd = 2 + (p->lo != NULL) + (p->hi != NULL) + (p->e != NULL); /* b, the answer, lo, hi, e */
+        bytes += R8(nd * p->n * sizeof(double)) + (p->findex ? R8(p->n * sizeof(int)) : 0) + R8(p->nmu * sizeof(double)) +
+                 (p->v ? R8(p->M.m * sizeof(double)) : 0);
+    }
+#undef R8
+    char *block = lcp_problems_pack(ps, xs, 3);
+    CHECK(block != NULL);
+    for (int k = 0; block && k < 3; k++) {
+        lcp_problem *p = ps[k];
+        CHECK(p->packed == 1);
+        CHECK(in_block(p->A.p, block, bytes) && in_block(p->A.j, block, bytes) && in_block(p->A.x, block, bytes));
+        CHECK(in_block(p->b, block, bytes) && in_block(xs[k], block, bytes));
+        int nnz = p->A.p[p->n];
+        CHECK(nnz == before[k].A.p[p->n] && !memcmp(p->A.p, before[k].A.p, (size_t)(p->n + 1) * sizeof(int)));
+        CHECK(!memcmp(p->A.j, before[k].A.j, (size_t)nnz * sizeof(int)) && !memcmp(p->A.x, before[k].A.x, (size_t)nnz * sizeof(double)));
+        CHECK(!memcmp(p->b, before[k].b, (size_t)p->n * sizeof(double)) && !memcmp(xs[k], x0[k], (size_t)p->n * sizeof(double)));
+        lcp_metrics m;
+        lcp_verify(p, xs[k], w, &m);
+        CHECK(m.residual == m0[k].residual && m.complementarity == m0[k].complementarity);
+    }
+    CHECK(in_block(bl.lo, block, bytes) && in_block(bl.hi, block, bytes) && in_block(bl.findex, block, bytes) &&
+          in_block(bl.mu, block, bytes));
+    CHECK(bl.lo[1] == -1 && bl.hi[2] == 5 && bl.findex[1] == 0 && bl.mu[1] == 0.5);
+    CHECK(in_block(f.M.x, block, bytes) && in_block(f.J.j, block, bytes) && in_block(f.v, block, bytes) &&
+          in_block(f.e, block, bytes));
+    CHECK(f.M.x[1] == 3 && f.J.x[3] == 2 && f.v[0] == -1 && f.e[2] == -0.2);
+    CHECK((char *)f.M.p > (char *)xs[2]); /* the factored form after every problem's hot arrays */
+    CHECK(lcp_problems_pack(ps, NULL, 3) == NULL); /* packed already: refused, nothing changed */
+    for (int k = 0; k < 3; k++) {
+        lcp_problem_free(ps[k]);
+        CHECK(ps[k]->packed == 0 && ps[k]->A.p == NULL);
+        lcp_csr_free(&before[k].A);
+        free(before[k].b);
+    }
+    free(block);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0); /* the closing line survives a sanitizer's exit */
@@ -1527,6 +1616,7 @@ int main(void)
     test_verify_friction();
     test_relative_diff();
     test_problem_checks();
+    test_pack();
     test_mtx();
     test_json();
     test_folder();
