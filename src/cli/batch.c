@@ -69,16 +69,19 @@ static const batch_option batch_options[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* An environment: what a solve reads first (the problem's leading fields)
+ * at the start of its own cache lines, then what the solve writes, the rest
+ * after (the array of them is aligned to the lines: read_all). */
 typedef struct {
-    char *name;   /* entry name without the extension: the NAME of NAME.mtx */
-    char *path;
-    lcp_problem p;
+    _Alignas(64) lcp_problem p;
+    double *x;
     const lcp_solver *sv;
     const char *precond_name;        /* the preconditioner of the answer ("none", -p, or auto's pick) */
-    double *x;
     lcp_status status;
     int iterations, rc;
     double residual, time_s;
+    char *name;   /* entry name without the extension: the NAME of NAME.mtx */
+    char *path;
     char msg[256];
 } batch_env;
 
@@ -300,8 +303,13 @@ static void env_message(batch_env *e, const char *src)
 /* One environment, on the calling thread: the pipeline, as `lcpsolve
  * PROBLEM` with the same options solves it -- with auto, the choice given
  * (that of the first environment of its pattern), or the one made kept in
- * made. */
-static void solve_env(batch_env *e, const lcp_solve_opts *o1, const lcp_auto_choice *given, lcp_auto_choice *made)
+ * made.  *clock: the thread's time at the end of its environment before
+ * (or of the start), moved to the end of this one: an environment's time
+ * runs from one to the other (one read of the clock an environment: an
+ * environment of a few unknowns takes a fraction of a microsecond, a read
+ * of the time-stamp counter 10 ns). */
+static void solve_env(batch_env *e, const lcp_solve_opts *o1, const lcp_auto_choice *given, lcp_auto_choice *made,
+                      double *clock)
 {
     lcp_err err;
     err.msg[0] = '\0';
@@ -310,9 +318,10 @@ static void solve_env(batch_env *e, const lcp_solve_opts *o1, const lcp_auto_cho
     o.auto_given = given;
     o.auto_made = made;
     o.x_into = e->x; /* the small paths write the answer there (no allocation); the others allocate out.x */
-    double t0 = lcp_now_fast(); /* (an environment of a few unknowns takes a fraction of a microsecond) */
     int rc = lcp_pipeline_solve(&e->p, &o, NULL, 0, NULL, &out, &err);
-    e->time_s = fmax(0.0, lcp_now_fast() - t0);
+    double t = lcp_now_fast();
+    e->time_s = t > *clock ? t - *clock : 0.0;
+    *clock = t;
     e->iterations = out.iterations;
     if (out.solver) e->sv = out.solver;
     e->precond_name = out.precond;
@@ -468,27 +477,66 @@ static int make_dir(const char *dir, lcp_err *err)
 }
 
 /* The environments of c->dir, read in name order: *names and *env (n of
- * them, every problem initialised), *times (n, for the summary), and
+ * them, every problem initialised), *times (n, for the summary), *sh
+ * (auto's patterns, with the solver auto: lcp_auto_share_begin), and
  * c->outdir made; each set as soon as it exists, for the caller's cleanup.
  * 0, or an error with err set. */
-static int read_all(const batch_cli *c, char ***names, int *n, batch_env **env, double **times, lcp_err *err)
+static int read_all(const batch_cli *c, const lcp_solve_opts *o1, char ***names, int *n, batch_env **env,
+                    double **times, lcp_auto_share *sh, lcp_err *err)
 {
     int rc;
     if ((rc = list_dir(c->dir, names, n, err))) return rc;
-    if (!(*env = lcp_calloc((size_t)*n, sizeof **env)) || !(*times = lcp_alloc((size_t)*n, sizeof(double))))
+    size_t bytes = (size_t)(*n > 0 ? *n : 1) * sizeof **env; /* (a multiple of the alignment: batch_env) */
+    if (!lcp_memory_fits((double)bytes) || !(*env = aligned_alloc(_Alignof(batch_env), bytes)) ||
+        !(*times = lcp_alloc((size_t)*n, sizeof(double))))
         return lcp_fail(err, LCP_ERROR, NULL, 0, "out of memory");
+    memset(*env, 0, bytes);
     for (int k = 0; k < *n; k++) lcp_problem_init(&(*env)[k].p);
-    for (int k = 0; k < *n; k++)
-        if ((rc = read_env(c, c->dir, (*names)[k], &(*env)[k], err))) return rc;
+    /* auto chooses once a pattern, for its first environment (in name order, solved before the others: the
+     * same choices for any -j); the environments of that pattern take it (src/core/auto_memo.h).  The
+     * patterns are told apart as each environment is read, while its arrays are in the cache. */
+    const lcp_problem **pp = !c->gpu && !strcmp(o1->solver, "auto") && *n > 1 ? malloc((size_t)*n * sizeof *pp) : NULL;
+    if (pp) lcp_auto_share_begin(sh, *n);
+    for (int k = 0; k < *n; k++) {
+        if ((rc = read_env(c, c->dir, (*names)[k], &(*env)[k], err))) break;
+        if (pp) {
+            pp[k] = &(*env)[k].p;
+            lcp_auto_share_add(sh, pp, k, o1);
+        }
+    }
+    free(pp);
+    if (rc) return rc;
     if (c->outdir && (rc = make_dir(c->outdir, err))) return rc;
     return 0;
+}
+
+/* Every environment's arrays and answer in one block, in the order they
+ * are solved (lcp_problems_pack): environments read one by one lie
+ * scattered over the heap among the readers' freed buffers, and a batch of
+ * small ones, each solved once, was bound by the cache and TLB misses of
+ * reaching them (8-contact columns: a pass over 4,096 took twice the time
+ * of the same pass again).  The block, or NULL where there was no memory
+ * for it (the environments as they were). */
+static void *pack_all(batch_env *env, int n)
+{
+    lcp_problem **pp = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof *pp);
+    double **xs = lcp_alloc((size_t)(n > 0 ? n : 1), sizeof *xs);
+    void *block = NULL;
+    if (pp && xs) {
+        for (int k = 0; k < n; k++) pp[k] = &env[k].p, xs[k] = env[k].x;
+        if ((block = lcp_problems_pack(pp, xs, n)))
+            for (int k = 0; k < n; k++) env[k].x = xs[k];
+    }
+    free(pp);
+    free(xs);
+    return block;
 }
 
 /* Every environment solved (o1: one thread each; threads: environments at
  * once, or the device); *solve_s the wall time of it all.  0, or an error
  * with err set. */
-static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_opts *o1, int threads, double *solve_s,
-                     lcp_err *err)
+static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_opts *o1, const lcp_auto_share *sh,
+                     int threads, double *solve_s, lcp_err *err)
 {
     int rc = 0;
     openblas_set_num_threads(1);
@@ -505,19 +553,16 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
         (void)err;
 #endif
     } else {
-        /* auto chooses once a pattern, for its first environment (in name order, before the others: the
-         * same choices for any -j); the environments of that pattern take it (src/core/auto_memo.h) */
-        lcp_auto_share sh = {0};
-        const lcp_problem **pp = !strcmp(o1->solver, "auto") && n > 1 ? malloc((size_t)n * sizeof *pp) : NULL;
-        for (int k = 0; pp && k < n; k++) pp[k] = &env[k].p;
-        if (pp) lcp_auto_share_init(&sh, pp, n, o1);
-        free(pp);
-        for (int k = 0; k < n; k++)
-            if (lcp_auto_share_made(&sh, k)) solve_env(&env[k], o1, NULL, lcp_auto_share_made(&sh, k));
-#pragma omp parallel for schedule(dynamic, 1)
-        for (int k = 0; k < n; k++)
-            if (!lcp_auto_share_made(&sh, k)) solve_env(&env[k], o1, lcp_auto_share_given(&sh, k), NULL);
-        lcp_auto_share_free(&sh);
+        double clock = lcp_now_fast();
+        for (int k = 0; k < n; k++) /* the leaders of auto's patterns first (read_all) */
+            if (lcp_auto_share_made(sh, k)) solve_env(&env[k], o1, NULL, lcp_auto_share_made(sh, k), &clock);
+#pragma omp parallel firstprivate(clock)
+        {
+            clock = lcp_now_fast();
+#pragma omp for schedule(dynamic, 1)
+            for (int k = 0; k < n; k++)
+                if (!lcp_auto_share_made(sh, k)) solve_env(&env[k], o1, lcp_auto_share_given(sh, k), NULL, &clock);
+        }
     }
     *solve_s = lcp_now() - ts;
     return rc;
@@ -662,14 +707,18 @@ int lcp_batch_main(int argc, char **argv)
     int n = 0, exit_code = 0;
     batch_env *env = NULL;
     double *times = NULL;
+    void *block = NULL;     /* the environments' arrays (pack_all) */
+    lcp_auto_share sh = {0}; /* auto's patterns (read_all) */
     batch_summary S = {.threads = c.o.s.threads};
     lcp_solve_opts o1 = c.o; /* each solve sequential inside */
     o1.s.threads = 1;
 
     double t0 = lcp_now();
-    if ((rc = read_all(&c, &names, &n, &env, &times, &err))) goto fail;
+    lcp_now_fast(); /* the time-stamp counter's calibration (its first 2 ms) runs while the environments are read */
+    if ((rc = read_all(&c, &o1, &names, &n, &env, &times, &sh, &err))) goto fail;
+    block = pack_all(env, n);
     S.parse_s = lcp_now() - t0;
-    if ((rc = solve_all(&c, env, n, &o1, S.threads, &S.solve_s, &err))) goto fail;
+    if ((rc = solve_all(&c, env, n, &o1, &sh, S.threads, &S.solve_s, &err))) goto fail;
     summarise(env, n, times, &S);
     exit_code = S.exit_code;
     if (c.outdir && (rc = write_answers(c.outdir, env, n, &err))) goto fail;
@@ -683,13 +732,15 @@ fail:
 cleanup:
     for (int k = 0; env && k < n; k++) {
         lcp_problem_free(&env[k].p);
-        free(env[k].x);
+        if (!block) free(env[k].x);
         free(env[k].name);
         free(env[k].path);
     }
     for (int k = 0; names && k < n; k++) free(names[k]);
     free(names);
     free(env);
+    free(block);
+    lcp_auto_share_free(&sh);
     free(times);
     return exit_code;
 }

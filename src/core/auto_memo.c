@@ -146,28 +146,34 @@ int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b)
     return 1;
 }
 
-void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n, const lcp_solve_opts *o)
+void lcp_auto_share_begin(lcp_auto_share *sh, int n)
 {
     memset(sh, 0, sizeof *sh);
-    int *firsts = malloc((size_t)(n > 0 ? n : 1) * sizeof *firsts); /* the patterns seen, by their first problem */
+    sh->firsts = malloc((size_t)(n > 0 ? n : 1) * sizeof *sh->firsts);
     sh->lead = malloc((size_t)(n > 0 ? n : 1) * sizeof *sh->lead);
     sh->made = calloc((size_t)(n > 0 ? n : 1), sizeof *sh->made);
     sh->n = n;
-    int nf = 0, ok = firsts && sh->lead && sh->made;
-    for (int k = 0; ok && k < n; k++) {
-        sh->lead[k] = k;
-        if (o && p[k] && p[k]->n <= LCP_TINY_N && lcp_pipeline_small_first(p[k], o, NULL, 0)) continue; /* alone */
-        for (int f = 0; p[k] && f < nf; f++)
-            if (lcp_auto_same_pattern(p[firsts[f]], p[k])) {
-                sh->lead[k] = firsts[f];
-                break;
-            }
-        if (sh->lead[k] != k) continue;
-        if (p[k]) firsts[nf++] = k;
-        ok = (sh->made[k] = calloc(1, sizeof **sh->made)) != NULL;
-    }
-    free(firsts);
-    if (!ok) lcp_auto_share_free(sh); /* short of memory: nothing shared */
+    if (!sh->firsts || !sh->lead || !sh->made) lcp_auto_share_free(sh); /* short of memory: nothing shared */
+}
+
+void lcp_auto_share_add(lcp_auto_share *sh, const lcp_problem *const *p, int k, const lcp_solve_opts *o)
+{
+    if (!sh->lead || k < 0 || k >= sh->n) return;
+    sh->lead[k] = k;
+    if (o && p[k] && p[k]->n <= LCP_TINY_N && lcp_pipeline_small_first(p[k], o, NULL, 0)) return; /* alone */
+    for (int f = 0; p[k] && f < sh->nf; f++)
+        if (lcp_auto_same_pattern(p[sh->firsts[f]], p[k])) {
+            sh->lead[k] = sh->firsts[f];
+            return;
+        }
+    if (p[k]) sh->firsts[sh->nf++] = k;
+    if (!(sh->made[k] = calloc(1, sizeof **sh->made))) lcp_auto_share_free(sh); /* short of memory: nothing shared */
+}
+
+void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n, const lcp_solve_opts *o)
+{
+    lcp_auto_share_begin(sh, n);
+    for (int k = 0; k < n; k++) lcp_auto_share_add(sh, p, k, o);
 }
 
 lcp_auto_choice *lcp_auto_share_made(const lcp_auto_share *sh, int k)
@@ -184,6 +190,7 @@ const lcp_auto_choice *lcp_auto_share_given(const lcp_auto_share *sh, int k)
 
 void lcp_auto_share_free(lcp_auto_share *sh)
 {
+    free(sh->firsts);
     for (int k = 0; sh->made && k < sh->n; k++) free(sh->made[k]);
     free(sh->made);
     free(sh->lead);

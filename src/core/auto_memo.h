@@ -44,10 +44,18 @@ int lcp_auto_same_pattern(const lcp_problem *a, const lcp_problem *b);
 typedef struct {
     int n, *lead;           /* lead[k]: the first problem of k's pattern */
     lcp_auto_choice **made; /* a leader's choice, kept by its solve; NULL for the others */
+    int nf, *firsts;        /* (lcp_auto_share_add's: the patterns seen, by their first problem) */
 } lcp_auto_share;
 /* p[0..n) (a NULL problem leads itself) */
 struct lcp_solve_opts;
 void lcp_auto_share_init(lcp_auto_share *sh, const lcp_problem *const *p, int n, const struct lcp_solve_opts *o);
+/* The same, a problem at a time: lcp_auto_share_begin for n problems, then
+ * lcp_auto_share_add for k = 0, 1, ... n - 1 in turn, each once p[k] is
+ * set (p[0..k]: the problems so far), e.g. as each is read, while its
+ * arrays are still in the cache (a second pass over thousands of small
+ * problems read long before is bound by cache misses). */
+void lcp_auto_share_begin(lcp_auto_share *sh, int n);
+void lcp_auto_share_add(lcp_auto_share *sh, const lcp_problem *const *p, int k, const struct lcp_solve_opts *o);
 /* Where problem k's own choice goes: k leads its pattern (NULL otherwise). */
 lcp_auto_choice *lcp_auto_share_made(const lcp_auto_share *sh, int k);
 /* The choice problem k takes: its leader's, where the leader's solve made one (NULL: its own). */

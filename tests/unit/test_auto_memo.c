@@ -164,6 +164,19 @@ int main(void)
     CHECK(lcp_auto_share_given(&sh, 2) == lcp_auto_share_made(&sh, 1) && !lcp_auto_share_given(&sh, 4));
     lcp_auto_share_free(&sh);
     CHECK(sh.n == 0 && !lcp_auto_share_made(&sh, 0));
+    /* the same a problem at a time, each added once it is there (lcpsolve batch, as it reads) */
+    {
+        const lcp_problem *seen[5] = {NULL, NULL, NULL, NULL, NULL};
+        lcp_auto_share_begin(&sh, 5);
+        for (int i = 0; i < 5; i++) {
+            seen[i] = batch[i];
+            lcp_auto_share_add(&sh, seen, i, NULL);
+        }
+        CHECK(sh.n == 5 && sh.lead[0] == 0 && sh.lead[1] == 1 && sh.lead[2] == 1 && sh.lead[3] == 3 && sh.lead[4] == 0);
+        CHECK(lcp_auto_share_made(&sh, 0) && lcp_auto_share_made(&sh, 1) && lcp_auto_share_made(&sh, 3));
+        CHECK(!lcp_auto_share_made(&sh, 2) && !lcp_auto_share_made(&sh, 4));
+        lcp_auto_share_free(&sh);
+    }
     /* problems of up to 16 unknowns that a solve with o begins by the small path need no choice: each leads
      * itself, none kept; without o (or with a setting that skips the small path: --reg) they share */
     {
