@@ -162,7 +162,10 @@ void lcps_problem_free(lcps_problem *p);
 typedef struct lcps_settings lcps_settings;
 
 /* The defaults of the command line: solver auto, precond none, tol 1e-8,
- * max-iter 100000, one thread.  NULL when out of memory. */
+ * max-iter 100000, one thread.  NULL when out of memory.  The first call
+ * in a process also starts the calibration of the clock that times the
+ * solves (the time-stamp counter against the wall clock, over 2 ms: each
+ * solve until then reads the wall clock as well). */
 lcps_settings *lcps_settings_new(void);
 lcps_settings *lcps_settings_copy(const lcps_settings *s);
 void lcps_settings_free(lcps_settings *s);
