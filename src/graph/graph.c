@@ -148,14 +148,19 @@ int lcp_problem_components(const lcp_problem *p, int *comp, int *size)
             return 1;
         }
     for (int v = 0; v < n; v++) parent[v] = v;
-    for (int r = 0; r < p->n; r++) { /* an entry of A, or a findex link, joins two contacts */
+    for (int r = 0; r < p->n; r++) { /* an entry of A, or a findex link, joins two contacts (the smaller root
+                                       * stays: a root is its component's first node) */
+        int u = uf_find(parent, r / block); /* the row's root, kept as its entries join theirs to it */
         for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
-            int u = uf_find(parent, r / block), v = uf_find(parent, p->A.j[k] / block);
-            if (u != v) parent[u > v ? u : v] = u < v ? u : v;
+            int c = p->A.j[k] / block;
+            if (parent[c] == u) continue; /* (the row's own contact, or one joined already) */
+            int v = uf_find(parent, c);
+            if (u < v) parent[v] = u;
+            else if (v < u) parent[u] = v, u = v;
         }
         if (p->kind == LCP_KIND_BLCP && p->findex && p->findex[r] >= 0) {
-            int u = uf_find(parent, r), v = uf_find(parent, p->findex[r]);
-            if (u != v) parent[u > v ? u : v] = u < v ? u : v;
+            int a = uf_find(parent, r), v = uf_find(parent, p->findex[r]);
+            if (a != v) parent[a > v ? a : v] = a < v ? a : v;
         }
     }
     for (int v = 0; v < n; v++) { /* provisional ids in order of each component's first node, as the BFS */

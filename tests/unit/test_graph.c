@@ -99,6 +99,31 @@ int main(void)
         lcp_problem_free(&p);
     }
 
+    { /* random sparse graphs of 1-80 nodes, up to 2 edges a node (many components, singletons among them): the
+       * union-find's labels and sizes equal the graph's breadth-first ones */
+        uint64_t r = 2026;
+        int bad = 0;
+        for (int t = 0; t < 300; t++) {
+            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+            int nn = 1 + (int)((r >> 33) % 80), np = (int)((r >> 20) % (unsigned)(2 * nn + 1));
+            int(*pr)[2] = malloc(sizeof(int[2]) * (np > 0 ? np : 1));
+            for (int e = 0; e < np; e++) {
+                r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+                pr[e][0] = (int)((r >> 33) % (unsigned)nn), pr[e][1] = (int)((r >> 13) % (unsigned)nn);
+            }
+            make_lcp(&p, nn, np, (const int(*)[2])pr);
+            int *c1 = calloc(nn, sizeof(int)), *s1 = calloc(nn, sizeof(int)), *c2 = calloc(nn, sizeof(int)),
+                *s2 = calloc(nn, sizeof(int));
+            int k1 = lcp_graph_build(&p, &g, &err) == 0 ? lcp_graph_components(&g, c1, s1) : -2;
+            int k2 = lcp_problem_components(&p, c2, s2);
+            if (k1 != k2 || memcmp(c1, c2, nn * sizeof(int)) || memcmp(s1, s2, (k1 > 0 ? k1 : 0) * sizeof(int))) bad++;
+            lcp_graph_free(&g);
+            lcp_problem_free(&p);
+            free(pr), free(c1), free(s1), free(c2), free(s2);
+        }
+        CHECK(bad == 0);
+    }
+
     /* a shuffled path of 200 nodes: bipartite (2 colours), rcm makes it banded */
     int n = 200, perm0[200], (*pp)[2] = malloc(sizeof(int[2]) * (n - 1));
     for (int i = 0; i < n; i++) perm0[i] = i;
