@@ -117,7 +117,8 @@ static void help(void)
            "for any -j).  Reports solved / not solved, the worst residual, the solve wall\n"
            "time, environment-steps per second and the per-environment times.  Each\n"
            "environment is solved as `lcpsolve PROBLEM` solves it with the same options\n"
-           "(auto: the pick and its fallbacks), on one thread; -j N solves N at once.\n\n"
+           "(auto: the pick and its fallbacks), on one thread; -j N solves N at once (after\n"
+           "the first 2 ms, which the calling thread solves alone).\n\n"
            "Options of every solve (lcpsolve --help; --trace is refused: one file a solve):\n");
     for (const lcp_option *o = lcp_options; o->help; o++)
         if (o->scope == LCP_OPT_SOLVE && o->id != OPT_TRACE) help_line(o->id, o->name, o->arg, o->help);
@@ -535,9 +536,11 @@ static void *pack_all(batch_env *env, int n)
 /* Every environment solved (o1: one thread each; threads: environments at
  * once, or the device); *solve_s the wall time of it all.  0, or an error
  * with err set. */
+#define BATCH_ALONE_S 2e-3
 static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_opts *o1, const lcp_auto_share *sh,
-                     int threads, double *solve_s, lcp_err *err)
+                     int threads, double *solve_s, int *threads_used, lcp_err *err)
 {
+    *threads_used = 1;
     int rc = 0;
     openblas_set_num_threads(1);
 #ifdef _OPENMP
@@ -556,11 +559,26 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
         double clock = lcp_now_fast();
         for (int k = 0; k < n; k++) /* the leaders of auto's patterns first (read_all) */
             if (lcp_auto_share_made(sh, k)) solve_env(&env[k], o1, NULL, lcp_auto_share_made(sh, k), &clock);
-#pragma omp parallel firstprivate(clock)
+        /* then the others on this thread alone while they take under BATCH_ALONE_S: a team of threads costs
+         * its start, and on a virtual machine a woken idle CPU took 0.1 to 10 ms (an empty parallel region
+         * timed here), more than a small batch's whole work (4,096 environments of 8 contacts: 1.5 ms, which
+         * -j 2 took 1.8 times as long as -j 1); what is left after it goes to the team, in chunks of about a
+         * 64th of a thread's share (a chunk of one environment a fetch bounced the loop's counter between
+         * the CPUs at every environment) */
+        int k0 = 0;
+        for (double until = clock + BATCH_ALONE_S; k0 < n && (threads <= 1 || clock < until); k0++)
+            if (!lcp_auto_share_made(sh, k0)) solve_env(&env[k0], o1, lcp_auto_share_given(sh, k0), NULL, &clock);
+        int chunk = (n - k0) / (64 * (threads > 1 ? threads : 1));
+        if (chunk < 1) chunk = 1;
+#pragma omp parallel if (k0 < n) num_threads(threads) firstprivate(clock)
         {
             clock = lcp_now_fast();
-#pragma omp for schedule(dynamic, 1)
-            for (int k = 0; k < n; k++)
+#ifdef _OPENMP
+#pragma omp single nowait
+            *threads_used = omp_get_num_threads();
+#endif
+#pragma omp for schedule(dynamic, chunk)
+            for (int k = k0; k < n; k++)
                 if (!lcp_auto_share_made(sh, k)) solve_env(&env[k], o1, lcp_auto_share_given(sh, k), NULL, &clock);
         }
     }
@@ -570,7 +588,7 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
 
 /* What the summary reports. */
 typedef struct {
-    int solved, exit_code, threads;
+    int solved, exit_code, threads, threads_used;
     double worst, median, tmax, parse_s, solve_s, rate;
     const char *worst_name, *solver, *precond, *device;
 } batch_summary;
@@ -648,6 +666,7 @@ static void print_json(const batch_cli *c, const batch_env *env, int n, const ba
     cJSON_AddStringToObject(o, "precond", S->precond);
     cJSON_AddStringToObject(o, "device", S->device);
     cJSON_AddNumberToObject(o, "threads", S->threads);
+    cJSON_AddNumberToObject(o, "threads_used", S->threads_used);
     cJSON_AddNumberToObject(o, "environments", n);
     cJSON_AddNumberToObject(o, "solved", S->solved);
     cJSON_AddNumberToObject(o, "not_solved", n - S->solved);
@@ -678,8 +697,10 @@ static void print_text(const batch_cli *c, int n, const batch_summary *S)
 {
     int threads = S->threads;
     printf("environments     %d from %s (read in %.3f s)\n", n, c->dir, S->parse_s);
-    printf("solver           %s%s%s on %s, %d thread%s\n", S->solver, strcmp(S->precond, "none") ? " -p " : "",
-           strcmp(S->precond, "none") ? S->precond : "", S->device, threads, threads == 1 ? "" : "s");
+    char used[32] = "";
+    if (S->threads_used != threads) snprintf(used, sizeof used, " (%d used)", S->threads_used);
+    printf("solver           %s%s%s on %s, %d thread%s%s\n", S->solver, strcmp(S->precond, "none") ? " -p " : "",
+           strcmp(S->precond, "none") ? S->precond : "", S->device, threads, threads == 1 ? "" : "s", used);
     printf("solved           %d, not solved %d (tol %.1e)\n", S->solved, n - S->solved, c->o.s.tol);
     printf("worst residual   %.3e (%s)\n", S->worst, S->worst_name);
     printf("solve wall time  %.4f s\n", S->solve_s);
@@ -718,7 +739,7 @@ int lcp_batch_main(int argc, char **argv)
     if ((rc = read_all(&c, &o1, &names, &n, &env, &times, &sh, &err))) goto fail;
     block = pack_all(env, n);
     S.parse_s = lcp_now() - t0;
-    if ((rc = solve_all(&c, env, n, &o1, &sh, S.threads, &S.solve_s, &err))) goto fail;
+    if ((rc = solve_all(&c, env, n, &o1, &sh, S.threads, &S.solve_s, &S.threads_used, &err))) goto fail;
     summarise(env, n, times, &S);
     exit_code = S.exit_code;
     if (c.outdir && (rc = write_answers(c.outdir, env, n, &err))) goto fail;

@@ -70,6 +70,15 @@ check "summary: environments and env-steps/s" grep -q "env-steps/s" "$T/out"
 "$LCP" generate granular --base 2 --layers 2 --mu 0.4 --envs 12 -o "$T/gran" 2>/dev/null
 "$LCP" batch --json -j 2 "$T/gran" >"$T/out"; rc=$?
 check "batch fc3d granular (auto: nsgs): exit 0, all solved" [ $rc -eq 0 -a "$(json_field solved)" = 12 ]
+# a batch longer than the first 2 ms, which the calling thread solves alone: -j 2 then solves the rest on a
+# team of 2 (with auto, after each pattern's leader solved on the calling thread: a team of 1 before), the
+# same bits as -j 1
+"$LCP" generate pyramid --base 3 --mu 0.5 --envs 200 -o "$T/fric" 2>/dev/null
+"$LCP" batch -t 1e-6 --json -o "$T/f1" "$T/fric" >"$T/out"; rc=$?
+check "batch auto, 200 friction pyramids, -j 1: all solved on one thread" [ $rc -eq 0 -a "$(json_field solved)" = 200 -a "$(json_field threads_used)" = 1 ]
+"$LCP" batch -t 1e-6 -j 2 --json -o "$T/f2" "$T/fric" >"$T/out"; rc=$?
+check "batch auto, 200 friction pyramids, -j 2: a team of 2 threads" [ $rc -eq 0 -a "$(json_field threads_used)" = 2 ]
+check "batch auto, 200 friction pyramids: -j 2 = -j 1 bitwise" diff -r "$T/f1" "$T/f2"
 
 # limits: exit 1, the not-solved named
 "$LCP" batch -s pgs -n 2 --json "$T/pyr" >"$T/out"; rc=$?
