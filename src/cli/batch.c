@@ -17,6 +17,7 @@
 #include "batch.h"
 #include "../core/auto.h"
 #include "../core/auto_memo.h"
+#include "../core/batch_run.h"
 
 #include "cli.h"
 #include "../core/common.h"
@@ -533,10 +534,23 @@ static void *pack_all(batch_env *env, int n)
     return block;
 }
 
+/* the environments and their settings, for lcp_batch_run */
+typedef struct {
+    batch_env *env;
+    const lcp_solve_opts *o1;
+    const lcp_auto_share *sh;
+} batch_job;
+
+/* environment k, but a pattern's leader (solved first) */
+static void batch_one(void *ctx, int k, double *clock)
+{
+    const batch_job *b = ctx;
+    if (!lcp_auto_share_made(b->sh, k)) solve_env(&b->env[k], b->o1, lcp_auto_share_given(b->sh, k), NULL, clock);
+}
+
 /* Every environment solved (o1: one thread each; threads: environments at
  * once, or the device); *solve_s the wall time of it all.  0, or an error
  * with err set. */
-#define BATCH_ALONE_S 2e-3
 static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_opts *o1, const lcp_auto_share *sh,
                      int threads, double *solve_s, int *threads_used, lcp_err *err)
 {
@@ -559,28 +573,8 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
         double clock = lcp_now_fast();
         for (int k = 0; k < n; k++) /* the leaders of auto's patterns first (read_all) */
             if (lcp_auto_share_made(sh, k)) solve_env(&env[k], o1, NULL, lcp_auto_share_made(sh, k), &clock);
-        /* then the others on this thread alone while they take under BATCH_ALONE_S: a team of threads costs
-         * its start, and on a virtual machine a woken idle CPU took 0.1 to 10 ms (an empty parallel region
-         * timed here), more than a small batch's whole work (4,096 environments of 8 contacts: 1.5 ms, which
-         * -j 2 took 1.8 times as long as -j 1); what is left after it goes to the team, in chunks of about a
-         * 64th of a thread's share (a chunk of one environment a fetch bounced the loop's counter between
-         * the CPUs at every environment) */
-        int k0 = 0;
-        for (double until = clock + BATCH_ALONE_S; k0 < n && (threads <= 1 || clock < until); k0++)
-            if (!lcp_auto_share_made(sh, k0)) solve_env(&env[k0], o1, lcp_auto_share_given(sh, k0), NULL, &clock);
-        int chunk = (n - k0) / (64 * (threads > 1 ? threads : 1));
-        if (chunk < 1) chunk = 1;
-#pragma omp parallel if (k0 < n) num_threads(threads) firstprivate(clock)
-        {
-            clock = lcp_now_fast();
-#ifdef _OPENMP
-#pragma omp single nowait
-            *threads_used = omp_get_num_threads();
-#endif
-#pragma omp for schedule(dynamic, chunk)
-            for (int k = k0; k < n; k++)
-                if (!lcp_auto_share_made(sh, k)) solve_env(&env[k], o1, lcp_auto_share_given(sh, k), NULL, &clock);
-        }
+        batch_job job = {env, o1, sh};
+        *threads_used = lcp_batch_run(n, threads, batch_one, &job); /* the others (src/core/batch_run.h) */
     }
     *solve_s = lcp_now() - ts;
     return rc;

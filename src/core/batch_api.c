@@ -18,6 +18,7 @@
 
 #include "api_internal.h"
 #include "auto_memo.h"
+#include "batch_run.h"
 #include "common.h"
 #include "options.h"
 #include "../solvers/solver.h"
@@ -64,6 +65,55 @@ static void note(int *code, int *first_bad, int k, int rc, const char *e, char *
     }
 }
 
+int lcp_batch_run(int n, int threads, void (*fn)(void *ctx, int k, double *clock), void *ctx)
+{
+    double clock = lcp_now_fast();
+    int k0 = 0, used = 1;
+    for (double until = clock + LCP_BATCH_ALONE_S; k0 < n && (threads <= 1 || clock < until); k0++) fn(ctx, k0, &clock);
+    if (k0 >= n) return 1;
+    int chunk = (n - k0) / (64 * threads);
+    if (chunk < 1) chunk = 1;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads) firstprivate(clock)
+#endif
+    {
+        clock = lcp_now_fast();
+#ifdef _OPENMP
+#pragma omp single nowait
+        used = omp_get_num_threads();
+#pragma omp for schedule(dynamic, chunk)
+#else
+        (void)chunk;
+#endif
+        for (int k = k0; k < n; k++) fn(ctx, k, &clock);
+    }
+    return used;
+}
+
+/* lcps_solve_batch's problems and their results, for lcp_batch_run */
+typedef struct {
+    const lcps_problem *const *p;
+    const lcps_settings *one;
+    const double *const *x0;
+    lcps_result *r;
+    const lcp_auto_share *sh;
+    int *code, *first_bad;
+    char *err;
+    size_t errlen;
+} batch_job;
+
+/* problem k, but a pattern's leader (solved first) */
+static void batch_one(void *ctx, int k, double *clock)
+{
+    const batch_job *b = ctx;
+    if (lcp_auto_share_made(b->sh, k)) return; /* solved before */
+    char e[512];
+    int rc = lcp_api_solve(b->p[k], b->one, b->x0 ? b->x0[k] : NULL, &b->r[k], e, sizeof e,
+                           lcp_auto_share_given(b->sh, k), NULL, NULL, NULL);
+    note(b->code, b->first_bad, k, rc, e, b->err, b->errlen);
+    *clock = lcp_now_fast();
+}
+
 int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_settings *s, const double *const *x0,
                      int threads, lcps_result *r, char *err, size_t errlen)
 {
@@ -96,20 +146,9 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
                                    NULL);
             note(&code, &first_bad, k, rc, e, err, errlen);
         }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-#endif
-    for (int k = 0; k < count; k++) {
-        if (lcp_auto_share_made(&sh, k)) continue; /* solved above */
-        char e[512];
-        int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, lcp_auto_share_given(&sh, k), NULL, NULL,
-                               NULL);
-        note(&code, &first_bad, k, rc, e, err, errlen);
-    }
+    batch_job job = {p, one, x0, r, &sh, &code, &first_bad, err, errlen};
+    lcp_batch_run(count, threads, batch_one, &job);
     lcp_auto_share_free(&sh);
-#ifndef _OPENMP
-    (void)threads;
-#endif
     lcps_settings_free(one);
     return code;
 }

@@ -16,6 +16,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/batch_run.h"
+#include "core/common.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* A tridiagonal lcp of n rows (2 + s on the diagonal, -1 beside). */
 static lcps_problem *chain(int n, double s)
@@ -292,11 +297,79 @@ static void test_registry(void)
     CHECK(k > 10 && tol == 1 && output == 0 && lcps_option_info(k, &name, &arg, &help) == -1);
 }
 
+/* lcp_batch_run, which spreads both batch front ends' problems over threads: every item once; the
+ * calling thread alone, in order, for the batch's first LCP_BATCH_ALONE_S, then (with 2 threads) a team of 2
+ * for the rest; each item's clock the end of the item before on its thread; a short batch never starts the
+ * team (returns 1) */
+typedef struct {
+    int done[400], thread[400], order[400], next, ordered;
+    double spin, start[400], end[400];
+} run_log;
+
+static void run_item(void *ctx, int k, double *clock)
+{
+    run_log *g = ctx;
+    double t0 = lcp_now_fast();
+    while (lcp_now_fast() - t0 < g->spin) {
+    }
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+#pragma omp critical(run_log)
+    {
+        g->done[k]++, g->thread[k] = tid, g->order[g->next++] = k;
+        g->start[k] = *clock;
+    }
+    *clock = g->end[k] = lcp_now_fast();
+}
+
+static void test_batch_run(void)
+{
+    static run_log g;
+    /* 400 items of 100 us (40 ms): the first 2 ms on the calling thread, the rest long enough for a woken
+     * CPU to join (10 ms at worst here) */
+    memset(&g, 0, sizeof g);
+    g.spin = 100e-6;
+    int used = lcp_batch_run(400, 2, run_item, &g), once = 1, alone = 0;
+    for (int k = 0; k < 400; k++) once &= g.done[k] == 1;
+    /* the calling thread's run alone: in order, each item's clock the end of the one before (the team's
+     * first item on that thread starts from the team's own clock read) */
+    while (alone < 400 && g.order[alone] == alone && g.thread[alone] == 0 &&
+           (alone == 0 || g.start[alone] == g.end[alone - 1]))
+        alone++;
+    CHECK(once && alone >= 2 && alone < 400);
+    /* it ran while the batch had taken less than the 2 ms: its last item began before them, ended after */
+    CHECK(g.end[alone - 2] - g.start[0] < LCP_BATCH_ALONE_S && g.end[alone - 1] - g.start[0] >= LCP_BATCH_ALONE_S);
+#ifdef _OPENMP
+    CHECK(used == 2);
+    int other = 0;
+    for (int k = alone; k < 400; k++) other += g.thread[k] == 1;
+    CHECK(other > 0); /* the team's second thread took some */
+#else
+    CHECK(used == 1);
+#endif
+    /* one thread: all in order on the calling thread */
+    memset(&g, 0, sizeof g);
+    used = lcp_batch_run(400, 1, run_item, &g);
+    int inorder = 1;
+    for (int k = 0; k < 400; k++) inorder &= g.done[k] == 1 && g.order[k] == k && g.thread[k] == 0;
+    CHECK(used == 1 && inorder);
+    /* a short batch (40 items, no spin): over before 2 ms, no team */
+    memset(&g, 0, sizeof g);
+    used = lcp_batch_run(40, 2, run_item, &g);
+    inorder = 1;
+    for (int k = 0; k < 40; k++) inorder &= g.done[k] == 1 && g.order[k] == k;
+    CHECK(used == 1 && inorder);
+    CHECK(lcp_batch_run(0, 2, run_item, &g) == 1);
+}
+
 int main(void)
 {
     test_batch();
     test_batch_auto();
     test_batch_small();
+    test_batch_run();
     test_stop_on_fd();
     test_data_out();
     test_registry();
