@@ -140,7 +140,7 @@ void *lcp_problems_pack(lcp_problem *const *p, double **xs, int count)
         }
         if (xs && xs[k]) total += pack_round((size_t)p[k]->n * sizeof(double));
     }
-    char *block = malloc(total ? total : 1), *at = block;
+    char *block = lcp_alloc(total ? total : 1, 1), *at = block; /* (NULL above --max-memory: left as they are) */
     if (!block) return NULL;
     for (int hot = 1; hot >= 0; hot--) /* every problem's hot arrays (and answer) in turn, then the cold ones */
         for (int k = 0; k < count; k++) {
