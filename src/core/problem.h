@@ -101,7 +101,7 @@ int lcp_problem_finish(lcp_problem *p, lcp_err *err);
  * scattered over the heap, and a batch of small ones solved once each is
  * bound by cache and TLB misses.  Returns the block, which the caller
  * frees after lcp_problem_free of every problem; NULL, nothing changed,
- * where there is no memory. */
+ * where there is no memory or a problem is packed already. */
 void *lcp_problems_pack(lcp_problem *const *p, double **xs, int count);
 
 /* Effective bounds of row i for blcp at the point x (findex applied). */
