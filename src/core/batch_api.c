@@ -67,9 +67,15 @@ static void note(int *code, int *first_bad, int k, int rc, const char *e, char *
 
 int lcp_batch_run(int n, int threads, void (*fn)(void *ctx, int k, double *clock), void *ctx)
 {
-    double clock = lcp_now_fast();
+    double clock = lcp_now_fast(), t0 = clock;
     int k0 = 0, used = 1;
-    for (double until = clock + LCP_BATCH_ALONE_S; k0 < n && (threads <= 1 || clock < until); k0++) fn(ctx, k0, &clock);
+    while (k0 < n) { /* alone (src/core/batch_run.h) */
+        fn(ctx, k0++, &clock);
+        double spent = clock - t0;
+        if (threads > 1 && (spent >= LCP_BATCH_ALONE_S ||
+                            (k0 >= LCP_BATCH_PROBE && spent / k0 * (n - k0) > 2 * LCP_BATCH_ALONE_S)))
+            break;
+    }
     if (k0 >= n) return 1;
     int chunk = (n - k0) / (64 * threads);
     if (chunk < 1) chunk = 1;
