@@ -365,8 +365,9 @@ int lcps_problem_findex(const lcps_problem *p, const int **findex, int *len, cha
 /* Solves p[0 .. count) with s (NULL: the defaults), problem k from x0[k]
  * (x0 NULL, or x0[k] NULL: zeros), `threads` problems at once, each on one
  * thread (s's "threads" is replaced by 1; OpenBLAS is set to one thread;
- * the calling thread solves alone for the batch's first 2 ms, the team of
- * `threads` the rest: a batch shorter than that runs on one thread),
+ * the calling thread solves alone for the batch's first 2 ms, or its
+ * first 8 problems where at their pace the rest would take more than 4 ms,
+ * the team of `threads` the rest: a short batch runs on one thread),
  * as `lcpsolve batch -j threads` solves its environments: r[k] is what
  * lcps_solve(p[k], ...) gives, the same bits for any threads; release each
  * with lcps_result_free.  With the solver auto, the problems of one pattern

@@ -118,8 +118,8 @@ static void help(void)
            "for any -j).  Reports solved / not solved, the worst residual, the solve wall\n"
            "time, environment-steps per second and the per-environment times.  Each\n"
            "environment is solved as `lcpsolve PROBLEM` solves it with the same options\n"
-           "(auto: the pick and its fallbacks), on one thread; -j N solves N at once (after\n"
-           "the first 2 ms, which the calling thread solves alone).\n\n"
+           "(auto: the pick and its fallbacks), on one thread; -j N solves N at once (a\n"
+           "short batch -- 2 ms, or 4 ms at its first environments' pace -- on one).\n\n"
            "Options of every solve (lcpsolve --help; --trace is refused: one file a solve):\n");
     for (const lcp_option *o = lcp_options; o->help; o++)
         if (o->scope == LCP_OPT_SOLVE && o->id != OPT_TRACE) help_line(o->id, o->name, o->arg, o->help);
