@@ -541,11 +541,11 @@ typedef struct {
     const lcp_auto_share *sh;
 } batch_job;
 
-/* environment k, but a pattern's leader (solved first) */
+/* environment k: a pattern's leader keeps the choice it makes, the others take their leader's */
 static void batch_one(void *ctx, int k, double *clock)
 {
     const batch_job *b = ctx;
-    if (!lcp_auto_share_made(b->sh, k)) solve_env(&b->env[k], b->o1, lcp_auto_share_given(b->sh, k), NULL, clock);
+    solve_env(&b->env[k], b->o1, lcp_auto_share_given(b->sh, k), lcp_auto_share_made(b->sh, k), clock);
 }
 
 /* Every environment solved (o1: one thread each; threads: environments at
@@ -570,11 +570,8 @@ static int solve_all(const batch_cli *c, batch_env *env, int n, const lcp_solve_
         (void)err;
 #endif
     } else {
-        double clock = lcp_now_fast();
-        for (int k = 0; k < n; k++) /* the leaders of auto's patterns first (read_all) */
-            if (lcp_auto_share_made(sh, k)) solve_env(&env[k], o1, NULL, lcp_auto_share_made(sh, k), &clock);
         batch_job job = {env, o1, sh};
-        *threads_used = lcp_batch_run(n, threads, batch_one, &job); /* the others (src/core/batch_run.h) */
+        *threads_used = lcp_batch_run(n, threads, sh, batch_one, &job); /* (src/core/batch_run.h) */
     }
     *solve_s = lcp_now() - ts;
     return rc;

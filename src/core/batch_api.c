@@ -65,13 +65,18 @@ static void note(int *code, int *first_bad, int k, int rc, const char *e, char *
     }
 }
 
-int lcp_batch_run(int n, int threads, void (*fn)(void *ctx, int k, double *clock), void *ctx)
+int lcp_batch_run(int n, int threads, const lcp_auto_share *sh, void (*fn)(void *ctx, int k, double *clock),
+                  void *ctx)
 {
-    double clock = lcp_now_fast(), t0 = clock;
+    double clock = lcp_now_fast();
+    for (int k = 0; sh && k < n; k++) /* the leaders first */
+        if (lcp_auto_share_made(sh, k)) fn(ctx, k, &clock);
+    double t0 = clock;
     int k0 = 0, used = 1;
     while (k0 < n) { /* alone (src/core/batch_run.h) */
-        fn(ctx, k0++, &clock);
+        if (!(sh && lcp_auto_share_made(sh, k0))) fn(ctx, k0, &clock);
         double spent = clock - t0;
+        k0++;
         if (threads > 1 && (spent >= LCP_BATCH_ALONE_S ||
                             (k0 >= LCP_BATCH_PROBE && spent / k0 * (n - k0) > 2 * LCP_BATCH_ALONE_S)))
             break;
@@ -91,7 +96,8 @@ int lcp_batch_run(int n, int threads, void (*fn)(void *ctx, int k, double *clock
 #else
         (void)chunk;
 #endif
-        for (int k = k0; k < n; k++) fn(ctx, k, &clock);
+        for (int k = k0; k < n; k++)
+            if (!(sh && lcp_auto_share_made(sh, k))) fn(ctx, k, &clock);
     }
     return used;
 }
@@ -108,14 +114,13 @@ typedef struct {
     size_t errlen;
 } batch_job;
 
-/* problem k, but a pattern's leader (solved first) */
+/* problem k: a pattern's leader keeps the choice it makes, the others take their leader's */
 static void batch_one(void *ctx, int k, double *clock)
 {
     const batch_job *b = ctx;
-    if (lcp_auto_share_made(b->sh, k)) return; /* solved before */
     char e[512];
     int rc = lcp_api_solve(b->p[k], b->one, b->x0 ? b->x0[k] : NULL, &b->r[k], e, sizeof e,
-                           lcp_auto_share_given(b->sh, k), NULL, NULL, NULL);
+                           lcp_auto_share_given(b->sh, k), lcp_auto_share_made(b->sh, k), NULL, NULL);
     note(b->code, b->first_bad, k, rc, e, b->err, b->errlen);
     *clock = lcp_now_fast();
 }
@@ -145,18 +150,55 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     }
     if (pp) lcp_auto_share_init(&sh, pp, count, lcp_api_settings_opts(one));
     free(pp);
-    for (int k = 0; k < count; k++) /* the leaders first, on this thread */
-        if (lcp_auto_share_made(&sh, k)) {
-            char e[512];
-            int rc = lcp_api_solve(p[k], one, x0 ? x0[k] : NULL, &r[k], e, sizeof e, NULL, lcp_auto_share_made(&sh, k), NULL,
-                                   NULL);
-            note(&code, &first_bad, k, rc, e, err, errlen);
-        }
     batch_job job = {p, one, x0, r, &sh, &code, &first_bad, err, errlen};
-    lcp_batch_run(count, threads, batch_one, &job);
+    lcp_batch_run(count, threads, &sh, batch_one, &job);
     lcp_auto_share_free(&sh);
     lcps_settings_free(one);
     return code;
+}
+
+/* lcps_solve_stacked's problems, their new values and the arrays of the answers, for lcp_batch_run */
+typedef struct {
+    lcps_problem *const *p;
+    const lcps_settings *one;
+    const double *val;
+    long nval;
+    const double *b, *x0;
+    int n;
+    double *x;
+    int *status, *iterations;
+    double *residual;
+    int *code, *first_bad;
+    char *err;
+    size_t errlen;
+} stacked_job;
+
+/* problem k: its new values, its solve, its answer into row k of the arrays */
+static void stacked_one(void *ctx, int k, double *clock)
+{
+    const stacked_job *j = ctx;
+    int n = j->n;
+    char e[512];
+    lcps_result r;
+    int rc = lcps_problem_update(j->p[k], j->val ? j->val + (size_t)k * (size_t)j->nval : NULL,
+                                 j->b ? j->b + (size_t)k * (size_t)n : NULL, e, sizeof e);
+    if (rc) {
+        memset(&r, 0, sizeof r);
+        r.status = LCPS_INPUT_ERROR;
+        r.residual = INFINITY;
+    } else {
+        rc = lcps_solve(j->p[k], j->one, j->x0 ? j->x0 + (size_t)k * (size_t)n : NULL, &r, e, sizeof e);
+    }
+    double *xk = j->x + (size_t)k * (size_t)n;
+    if (r.x) memcpy(xk, r.x, (size_t)n * sizeof(double));
+    else
+        for (int i = 0; i < n; i++) xk[i] = NAN;
+    if (j->status) j->status[k] = r.status;
+    if (j->iterations) j->iterations[k] = r.iterations;
+    if (j->residual) j->residual[k] = r.x ? r.residual : INFINITY;
+    lcps_result_free(&r);
+    note(j->code, j->first_bad, k, rc, e, j->err, j->errlen);
+    *clock = lcp_now_fast();
 }
 
 int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, long nval, const double *b,
@@ -189,34 +231,8 @@ int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, lon
     lcps_settings *one = one_thread(s, err, errlen);
     if (!one) return 5;
     int code = 0, first_bad = -1;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-#endif
-    for (int k = 0; k < count; k++) {
-        char e[512];
-        lcps_result r;
-        int rc = lcps_problem_update(p[k], val ? val + (size_t)k * (size_t)nval : NULL,
-                                     b ? b + (size_t)k * (size_t)n : NULL, e, sizeof e);
-        if (rc) {
-            memset(&r, 0, sizeof r);
-            r.status = LCPS_INPUT_ERROR;
-            r.residual = INFINITY;
-        } else {
-            rc = lcps_solve(p[k], one, x0 ? x0 + (size_t)k * (size_t)n : NULL, &r, e, sizeof e);
-        }
-        double *xk = x + (size_t)k * (size_t)n;
-        if (r.x) memcpy(xk, r.x, (size_t)n * sizeof(double));
-        else
-            for (int i = 0; i < n; i++) xk[i] = NAN;
-        if (status) status[k] = r.status;
-        if (iterations) iterations[k] = r.iterations;
-        if (residual) residual[k] = r.x ? r.residual : INFINITY;
-        lcps_result_free(&r);
-        note(&code, &first_bad, k, rc, e, err, errlen);
-    }
-#ifndef _OPENMP
-    (void)threads;
-#endif
+    stacked_job job = {p, one, val, nval, b, x0, n, x, status, iterations, residual, &code, &first_bad, err, errlen};
+    lcp_batch_run(count, threads, NULL, stacked_one, &job); /* (each handle keeps its own choice: no leaders) */
     lcps_settings_free(one);
     return code;
 }

@@ -1,8 +1,10 @@
 /* src/core/batch_run.h: how a batch's problems are spread over threads,
- * for both batch front ends (lcpsolve batch, src/cli/batch.c, and
- * lcps_solve_batch, src/core/batch_api.c). */
+ * for every batch front end (lcpsolve batch, src/cli/batch.c;
+ * lcps_solve_batch and lcps_solve_stacked, src/core/batch_api.c). */
 #ifndef LCP_BATCH_RUN_H
 #define LCP_BATCH_RUN_H
+
+#include "auto_memo.h"
 
 /* The calling thread runs alone while the batch has taken less than
  * LCP_BATCH_ALONE_S seconds, unless, from its first LCP_BATCH_PROBE items
@@ -15,15 +17,19 @@
 #define LCP_BATCH_ALONE_S 2e-3
 #define LCP_BATCH_PROBE 8
 
-/* fn(ctx, k, clock) for k = 0 .. n - 1, each once: on the calling thread
- * in order while the rule above says so (to the end with threads <= 1),
- * then the rest on a team of `threads` OpenMP threads, in chunks of about
+/* fn(ctx, k, clock) for k = 0 .. n - 1, each once: first the leaders of
+ * auto's patterns in sh (lcp_auto_share_made; sh NULL: none), in order on
+ * the calling thread (the others of a pattern take the choice a leader's
+ * solve made: the same choices for any thread count), then the others on
+ * the calling thread in order while the rule above says so (to the end
+ * with threads <= 1), then the rest on a team of `threads` OpenMP threads, in chunks of about
  * a 64th of a thread's share (one item a fetch of the loop's counter
  * bounced it between the CPUs at every item).  *clock is the thread's time
  * (lcp_now_fast) at the end of the item before on this thread, or of its
  * start; fn sets it to the end of its own (its time is the difference: one
  * read of the clock an item).  Returns the threads that took part: 1 where
  * the batch was over before the team's start. */
-int lcp_batch_run(int n, int threads, void (*fn)(void *ctx, int k, double *clock), void *ctx);
+int lcp_batch_run(int n, int threads, const lcp_auto_share *sh, void (*fn)(void *ctx, int k, double *clock),
+                  void *ctx);
 
 #endif

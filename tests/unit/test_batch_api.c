@@ -297,7 +297,8 @@ static void test_registry(void)
     CHECK(k > 10 && tol == 1 && output == 0 && lcps_option_info(k, &name, &arg, &help) == -1);
 }
 
-/* lcp_batch_run, which spreads both batch front ends' problems over threads: every item once; the
+/* lcp_batch_run, which spreads the batch front ends' problems over threads: every item once; auto's
+ * patterns' leaders first; the
  * calling thread alone, in order, each item's clock the end of the one before, for as long as the rule of
  * src/core/batch_run.h says (checked against the times the run itself read, so the check holds on a machine
  * of any speed and load), then a team of 2 for the rest; one thread: all alone */
@@ -353,7 +354,7 @@ static void test_batch_run(void)
     /* 400 items of 100 us (40 ms): the first items' pace says the rest is long, the team takes it */
     memset(&g, 0, sizeof g);
     g.spin = 100e-6;
-    int used = lcp_batch_run(400, 2, run_item, &g), alone = run_alone(&g, 400);
+    int used = lcp_batch_run(400, 2, NULL, run_item, &g), alone = run_alone(&g, 400);
     CHECK(alone >= 1 && alone < 400 && run_rule(&g, 400, alone));
 #ifdef _OPENMP
     CHECK(used == 2);
@@ -363,7 +364,7 @@ static void test_batch_run(void)
     /* 300 items of 5 us (1.5 ms): short, alone to the end (unless the machine stopped it for 2 ms) */
     memset(&g, 0, sizeof g);
     g.spin = 5e-6;
-    used = lcp_batch_run(300, 2, run_item, &g), alone = run_alone(&g, 300);
+    used = lcp_batch_run(300, 2, NULL, run_item, &g), alone = run_alone(&g, 300);
     CHECK(alone >= 1 && run_rule(&g, 300, alone));
 #ifdef _OPENMP
     CHECK(used == (alone < 300 ? 2 : 1));
@@ -371,9 +372,20 @@ static void test_batch_run(void)
     /* one thread: all in order on the calling thread */
     memset(&g, 0, sizeof g);
     g.spin = 20e-6;
-    used = lcp_batch_run(400, 1, run_item, &g);
+    used = lcp_batch_run(400, 1, NULL, run_item, &g);
     CHECK(used == 1 && run_alone(&g, 400) == 400);
-    CHECK(lcp_batch_run(0, 2, run_item, &g) == 1);
+    CHECK(lcp_batch_run(0, 2, NULL, run_item, &g) == 1);
+    /* auto's patterns: the leaders (1 and 4) first, in order, then the others */
+    lcp_auto_choice c1, c4;
+    lcp_auto_choice *made[6] = {NULL, &c1, NULL, NULL, &c4, NULL};
+    int lead[6] = {0, 1, 1, 3, 4, 4};
+    lcp_auto_share sh = {.n = 6, .lead = lead, .made = made};
+    memset(&g, 0, sizeof g);
+    used = lcp_batch_run(6, 2, &sh, run_item, &g);
+    const int order[6] = {1, 4, 0, 2, 3, 5};
+    int leaders = used == 1;
+    for (int k = 0; k < 6; k++) leaders &= g.order[k] == order[k] && g.done[k] == 1;
+    CHECK(leaders);
 }
 
 int main(void)
