@@ -565,10 +565,38 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     lcp_solve_opts defaults;
     const lcp_solve_opts *o = s ? &s->o : &defaults;
     if (!s) lcp_solve_opts_default(&defaults);
+    lcp_err e;
+    e.msg[0] = '\0';
+    int rc = check(h, &e), tried = 0;
     /* auto, unless a batch gives the choice: the choice kept with the handle after an update of A's values, and
      * the choice made (where the caller, a batch's leader, does not take it), to keep */
     const char *model = o->auto_model;
     int keep = !given && !strcmp(o->solver, "auto");
+    if (!rc) { /* the small paths first, their answer straight into r: none of the general run's set-up */
+        lcp_small_answer a;
+        tried = lcp_pipeline_small(&h->p, o, x0, x0 ? h->p.n : 0, x_into, w_into, &a);
+        if (tried > 0) {
+            if (keep && made) made->solver = NULL; /* (no choice made) */
+            r->status = (int)LCP_SOLVED;
+            r->iterations = a.steps;
+            r->time_s = a.time_s;
+            r->residual = a.m.residual;
+            r->complementarity = a.m.complementarity;
+            r->feasibility = a.m.feasibility;
+            r->solver = a.solver->name;
+            r->precond = "none";
+            r->n = h->p.n;
+            r->components = 1;
+            if (a.reason) r->auto_reason = a.reason; /* (static storage: not copied) */
+            if (!x_into) { /* x and w in one block: internal_ = x says so to lcps_result_free */
+                r->x = a.x;
+                r->w = a.w;
+                r->internal_ = a.x;
+            }
+            if (err && errlen) *err = '\0';
+            return 0;
+        }
+    }
     lcp_auto_choice buf[2]; /* the kept choice given; the choice made */
     if (keep) {
         /* the lock only where a choice is kept (the pointer is set under it by a solve of this handle) */
@@ -583,9 +611,10 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
         if (!made) made = buf + 1;
         made->solver = NULL;
     }
-    if (given || made || x_into) { /* a batch's shared choice (lcp_solve_opts.auto_given), or the handle's; the
-                                    * caller's arrays */
+    if (given || made || x_into || tried) { /* a batch's shared choice (lcp_solve_opts.auto_given), or the
+                                             * handle's; the caller's arrays; the small paths run already */
         if (s) defaults = s->o;
+        defaults.small_tried = tried < 0;
         defaults.auto_given = given;
         defaults.auto_made = made;
         if (keep && given) defaults.auto_given_from = "the choice made at this problem's solve before A's values "
@@ -594,12 +623,9 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
         defaults.w_into = x_into ? w_into : NULL;
         o = &defaults;
     }
-    lcp_err e;
-    e.msg[0] = '\0';
     lcp_solve_out out; /* filled by the pipeline (its first act), 3 KB of texts: not cleared here */
     out.status = LCP_SOLVED; /* as cleared: a failed check reports LCPS_ERROR, or LCPS_INPUT_ERROR by rc */
     out.x = out.w = NULL;
-    int rc = check(h, &e);
     if (!rc) rc = lcp_pipeline_solve_cached(&h->p, o, x0, x0 ? h->p.n : 0, "x0", h->cache, &out, &e);
     if (keep) {
         /* kept: a choice this solve computed (not one taken from the thread's last, auto_time_s 0, nor the

@@ -511,14 +511,14 @@ static void out_clear(lcp_solve_out *r)
 }
 
 /* Where a path before any set-up puts x and w (n doubles each): the
- * caller's arrays (o->x_into; w in wbuf where it wants none), else one new
- * block, w = x + n (lcp_solve_out.xw_block: one allocation a solve, not
- * two); small_drop gives back what small_arrays allocated. */
-static int small_arrays(const lcp_solve_opts *o, int n, double *wbuf, double **x, double **w)
+ * caller's arrays (x_into; w in wbuf where it wants none: w_into NULL),
+ * else one new block, w = x + n (one allocation a solve, not two);
+ * small_drop gives back what small_arrays allocated. */
+static int small_arrays(double *x_into, double *w_into, int n, double *wbuf, double **x, double **w)
 {
-    if (o->x_into) {
-        *x = o->x_into;
-        *w = o->w_into ? o->w_into : wbuf;
+    if (x_into) {
+        *x = x_into;
+        *w = w_into ? w_into : wbuf;
         return 1;
     }
     *x = lcp_alloc(2 * (size_t)n, sizeof(double));
@@ -526,35 +526,15 @@ static int small_arrays(const lcp_solve_opts *o, int n, double *wbuf, double **x
     return *x != NULL;
 }
 
-static void small_drop(const lcp_solve_opts *o, double *x)
+static void small_drop(const double *x_into, double *x)
 {
-    if (!o->x_into) free(x); /* (w with it) */
+    if (!x_into) free(x); /* (w with it) */
 }
 
-/* The answer of a path before any set-up (pivot's small path, lemke's
- * tiny one), verified by the caller: x and w (small_arrays'), m, the
- * steps; reason: auto's text (static storage, NULL where the solver was
- * named); t0: the path's start (lcp_now_fast). */
-static void small_answer(lcp_solve_out *r, const lcp_problem *p, const lcp_solve_opts *o, const lcp_solver *solver,
-                         double *x, double *w, const lcp_metrics *m, int steps, const char *reason, double t0)
-{
-    r->status = LCP_SOLVED;
-    r->iterations = steps;
-    r->m = *m;
-    r->x = o->x_into ? NULL : x; /* (in the caller's arrays: not ours) */
-    r->w = o->x_into ? NULL : w;
-    r->xw_block = !o->x_into;
-    r->solver = solver;
-    r->threads_used = 1;
-    r->solved_kind = p->kind;
-    r->solved_n = p->n;
-    r->solved_nc = p->nc;
-    r->solved_nnz = lcp_csr_nnz(&p->A);
-    r->reason_literal = reason; /* (not copied: lcp_solve_out_reason) */
-    double t = lcp_now_fast() - t0;
-    r->time_s = t > 0.0 ? t : 0.0;
-    if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, steps, r->time_s, &r->m, NULL, NULL);
-}
+/* auto's reason where lemke answers a small lcp (lemke's tiny path or its general solve) */
+static const char small_lemke_reason[] = "auto: lemke (a problem of up to " LCP_STR(LCP_TINY_N) " unknowns that "
+                                         "pivot's small path did not solve: A neither P nor positive "
+                                         "semidefinite; before any choice)";
 
 static const lcp_solver *small_pivot, *small_lemke_solver; /* the registry's pivot and lemke, found once */
 static pthread_once_t small_once = PTHREAD_ONCE_INIT;
@@ -562,47 +542,6 @@ static void small_solvers_find(void)
 {
     small_pivot = lcp_solver_find("pivot");
     small_lemke_solver = lcp_solver_find("lemke");
-}
-
-/* auto on an lcp of up to LCP_TINY_N unknowns the small path did not solve
- * (A neither P nor positive semidefinite, as a bimatrix game's or a
- * copositive one's): lemke, exact on any lcp (a solution or a ray), before
- * the model's choice, which on so small a problem costs more than lemke's
- * pivots -- first its tiny path (src/solvers/lemke_small.h: nothing
- * allocated, the same pivots), then, where that ends short of a verified
- * answer (a ray, a small pivot, its cap; or --cover, which it does not
- * take), lemke's general solve.  1: solved (r holds it); else r as before
- * and the choice goes on. */
-static int small_lemke(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
-{
-    static const char reason[] = "auto: lemke (a problem of up to " LCP_STR(LCP_TINY_N) " unknowns that pivot's "
-                                 "small path did not solve: A neither P nor positive semidefinite; before any "
-                                 "choice)";
-    if (!o->cover && small_lemke_solver && p->n <= LCP_LEMKE_SMALL_N) {
-        double t0 = lcp_now_fast(), wbuf[LCP_LEMKE_SMALL_N], *x, *w;
-        int pivots = 0, ok = small_arrays(o, p->n, wbuf, &x, &w);
-        lcp_metrics m;
-        if (ok && lcp_lemke_small(p, x, &pivots) && !(o->s.max_iter > 0 && pivots > o->s.max_iter)) {
-            lcp_verify(p, x, w, &m);
-            if (m.residual <= o->s.tol) {
-                small_answer(r, p, o, small_lemke_solver, x, w, &m, pivots, reason, t0);
-                return 1;
-            }
-        }
-        small_drop(o, x);
-    }
-    lcp_solve_opts lo = *o;
-    lo.solver = "lemke";
-    lo.auto_given = NULL;
-    lo.auto_made = NULL;
-    lcp_err e = {{0}};
-    if (solve_once(p, &lo, x0, n0, NULL, NULL, r, &e) || r->status != LCP_SOLVED) {
-        lcp_solve_out_free(r);
-        out_clear(r);
-        return 0;
-    }
-    r->reason_literal = reason; /* (lemke named: its own texts are empty) */
-    return 1;
 }
 
 /* s is the name lit (a literal: inline, a byte at a time, where strcmp is a
@@ -623,28 +562,46 @@ int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, cons
              p->reg > 0 || (x0 && n0 != p->n) || !lcp_pivot_small_fits(p));
 }
 
-/* The small path (src/solvers/pivot_small.h): an lcp or blcp of up to
+/* The small answer a found: a callback that wants no rows (a signal's stop,
+ * a recorder of the residuals checked) sees its check once. */
+static int small_found(const lcp_solve_opts *o, lcp_small_answer *a, const lcp_solver *solver, double *x, double *w,
+                       const double *x_into, const double *w_into, const char *reason, double t0)
+{
+    a->solver = solver;
+    a->reason = reason;
+    a->x = x;
+    a->w = !x_into || w_into ? w : NULL; /* (wbuf, on the stack: not the caller's) */
+    double t = lcp_now_fast() - t0;
+    a->time_s = t > 0.0 ? t : 0.0;
+    if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, a->steps, a->time_s, &a->m, NULL, NULL);
+    return 1;
+}
+
+/* The small paths (src/solvers/pivot_small.h): an lcp or blcp of up to
  * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack (its
  * block beyond LCP_SMALL_STACK_N in the thread's scratch) before any choice
- * or set-up, where nothing asks for the general run (a trace,
- * an iteration callback that wants a row an iteration, --cone, --reg,
- * --order, --decompose on, --crash none or SOLVER, a preconditioner, MPI
- * processes; --cover, lemke's, is ignored as pivot ignores it, its file
- * still checked).  Its answer is verified here as any other
- * (the same residual); where it stops short or the residual is above the
- * tolerance, nothing of it is kept and the solve goes on as if it had not
- * run.  A callback that wants no rows (a signal's stop, a recorder of the
- * residuals checked) sees the answer's check once.  1: r holds the verified
- * answer. */
-static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
+ * or set-up, where nothing asks for the general run (a trace, an iteration
+ * callback that wants a row an iteration, --cone, --reg, --order,
+ * --decompose on, --crash none or SOLVER, a preconditioner, MPI processes;
+ * --cover, lemke's, is ignored as pivot ignores it, its file still
+ * checked: a bad one leaves the problem to the general run, which refuses
+ * it).  Then, with auto, on an lcp of up to LCP_LEMKE_SMALL_N unknowns that
+ * pivot's path does not solve (A neither P nor positive semidefinite, as a
+ * bimatrix game's or a copositive one's): lemke's tiny path
+ * (src/solvers/lemke_small.h: nothing allocated, lemke's pivots), exact on
+ * any lcp, before the model's choice, which on so small a problem costs
+ * more than its pivots.  Each answer is verified as any other (the same
+ * residual); where it stops short or the residual is above the tolerance,
+ * nothing of it is kept. */
+int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, double *x_into,
+                       double *w_into, lcp_small_answer *a)
 {
-    static const char small_reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its "
+    static const char pivot_reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its "
                                        "small path, before any choice)";
     if (!lcp_pipeline_small_first(p, o, x0, n0)) return 0;
     int named = name_is(o->solver, "pivot");
     pthread_once(&small_once, small_solvers_find);
-    const lcp_solver *pivot = small_pivot;
-    if (!pivot) return 0;
+    if (!small_pivot) return 0;
     if (o->cover) { /* pivot ignores --cover (lemke's), but a bad file is refused as the general path refuses it */
         double *cover = NULL;
         lcp_err ce;
@@ -656,19 +613,70 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
     double bscale = lcp_verify_bscale(p); /* once: the path's threshold and the check */
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
     double wbuf[LCP_SMALL_N], *x, *w;
-    int steps = 0;
-    lcp_metrics m;
-    int ok = small_arrays(o, p->n, wbuf, &x, &w) &&
-             lcp_pivot_small(p, x0 ? start : NULL, lcp_pivot_small_threshold(p, tol, bscale), o->s.max_iter, x, &steps);
-    if (ok) {
-        lcp_verify_b(p, x, w, bscale, &m);
-        ok = m.residual <= tol;
+    a->steps = 0;
+    if (!small_arrays(x_into, w_into, p->n, wbuf, &x, &w)) return -1;
+    if (lcp_pivot_small(p, x0 ? start : NULL, lcp_pivot_small_threshold(p, tol, bscale), o->s.max_iter, x,
+                        &a->steps)) {
+        lcp_verify_b(p, x, w, bscale, &a->m);
+        if (a->m.residual <= tol) return small_found(o, a, small_pivot, x, w, x_into, w_into,
+                                                     named ? NULL : pivot_reason, t0);
     }
-    if (!ok) {
-        small_drop(o, x);
-        return !named && p->kind == LCP_KIND_LCP && p->n <= LCP_TINY_N && small_lemke(p, o, x0, n0, r);
+    if (!named && p->kind == LCP_KIND_LCP && p->n <= LCP_TINY_N && !o->cover && small_lemke_solver &&
+        p->n <= LCP_LEMKE_SMALL_N) {
+        a->steps = 0;
+        if (lcp_lemke_small(p, x, &a->steps) && !(o->s.max_iter > 0 && a->steps > o->s.max_iter)) {
+            lcp_verify(p, x, w, &a->m);
+            if (a->m.residual <= tol) return small_found(o, a, small_lemke_solver, x, w, x_into, w_into,
+                                                         small_lemke_reason, t0);
+        }
     }
-    small_answer(r, p, o, pivot, x, w, &m, steps, named ? NULL : small_reason, t0);
+    small_drop(x_into, x);
+    return -1;
+}
+
+/* The pipeline's first stage: the small paths' answer into r (1), or,
+ * where they took the problem and have no verified answer (or the caller
+ * tried them: o->small_tried), auto on an lcp of up to LCP_TINY_N unknowns
+ * goes on with lemke's general solve before the model's choice (1 where it
+ * solved: r holds it); else 0 and r as cleared: the general run. */
+static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
+{
+    if (!o->small_tried) {
+        lcp_small_answer a;
+        int got = lcp_pipeline_small(p, o, x0, n0, o->x_into, o->w_into, &a);
+        if (!got) return 0;
+        if (got > 0) {
+            r->status = LCP_SOLVED;
+            r->iterations = a.steps;
+            r->m = a.m;
+            r->x = o->x_into ? NULL : a.x; /* (in the caller's arrays: not ours) */
+            r->w = o->x_into ? NULL : a.w;
+            r->xw_block = !o->x_into;
+            r->solver = a.solver;
+            r->threads_used = 1;
+            r->solved_kind = p->kind;
+            r->solved_n = p->n;
+            r->solved_nc = p->nc;
+            r->solved_nnz = lcp_csr_nnz(&p->A);
+            r->reason_literal = a.reason; /* (not copied: lcp_solve_out_reason) */
+            r->time_s = a.time_s;
+            return 1;
+        }
+    } else if (!lcp_pipeline_small_first(p, o, x0, n0)) {
+        return 0;
+    }
+    if (name_is(o->solver, "pivot") || p->kind != LCP_KIND_LCP || p->n > LCP_TINY_N) return 0;
+    lcp_solve_opts lo = *o;
+    lo.solver = "lemke";
+    lo.auto_given = NULL;
+    lo.auto_made = NULL;
+    lcp_err e = {{0}};
+    if (solve_once(p, &lo, x0, n0, NULL, NULL, r, &e) || r->status != LCP_SOLVED) {
+        lcp_solve_out_free(r);
+        out_clear(r);
+        return 0;
+    }
+    r->reason_literal = small_lemke_reason; /* (lemke named: its own texts are empty) */
     return 1;
 }
 

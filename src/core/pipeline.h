@@ -54,6 +54,8 @@ typedef struct lcp_solve_opts {
     lcp_auto_choice *auto_made; /* auto: where the solve keeps its choice (made, or taken), for the caller */
     const char *auto_given_from; /* where auto_given comes from, in auto's reason ("the choice made for ..."); NULL:
                                   * a batch's first problem of the pattern */
+    int small_tried;           /* the caller ran the small paths (lcp_pipeline_small) and they gave no answer:
+                                * the pipeline does not run them again */
     double *x_into, *w_into;   /* NULL, or the caller's arrays (n doubles; w_into may be NULL) where the small
                                 * paths write their answer instead of allocating it: out->x and out->w are then
                                 * NULL (the answer is there); the other paths allocate out->x as always */
@@ -132,5 +134,26 @@ const char *lcp_solve_out_choice(const lcp_solve_out *out);
  * small path (src/solvers/pivot_small.h): an lcp or blcp it takes, the
  * solver pivot or auto, and no setting that asks for the general run. */
 int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0);
+
+/* The answer of the small paths (before any set-up: pivot's small path,
+ * lemke's tiny one), verified. */
+typedef struct {
+    const lcp_solver *solver;  /* pivot or lemke */
+    const char *reason;        /* auto's reason (static storage); NULL where the solver was named */
+    double *x, *w;             /* x_into and w_into where given (w NULL where w_into is), else one new block:
+                                * w = x + n, freed with x */
+    int steps;                 /* block steps or pivots */
+    lcp_metrics m;             /* verified */
+    double time_s;             /* from the path's start to the verified answer */
+} lcp_small_answer;
+
+/* The pipeline's first stage alone, for a caller that fills its own answer
+ * (lcps_solve) without the general run's set-up: 1 where the small paths
+ * solved p (a), 0 where they do not take it (lcp_pipeline_small_first, or
+ * a --cover file the general run refuses), -1 where they took it and gave
+ * no verified answer (nothing kept): the caller then runs the pipeline with
+ * o->small_tried set, which goes on from there. */
+int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, double *x_into,
+                       double *w_into, lcp_small_answer *a);
 
 #endif
