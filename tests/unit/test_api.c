@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/api_internal.h"
 #include "core/pipeline.h"
 #include "scenes/scenes.h"
 #include "cli/generate.h"
@@ -809,11 +810,66 @@ static void test_solve_into(void)
     lcps_problem_free(p);
 }
 
+/* lcps_solve takes the small paths' answer straight into r
+ * (lcp_pipeline_small) and the pipeline runs them as its first stage: the
+ * two give the same status, steps, solver, reason, metrics and bits -- by
+ * pivot's path (a chain of 30), by lemke's tiny path (lcp_CPS_2: a zero
+ * diagonal), and where neither answers (A = -1, b = -1: no solution; the
+ * general run after the small paths, once, gives lemke's certificate) --
+ * with the solver auto and pivot named, into r's arrays and the caller's. */
+static void test_small_lane(void)
+{
+    char err[256];
+    int rp[4] = {0, 2, 4, 6}, cj[6] = {1, 2, 0, 2, 0, 1}, rp1[2] = {0, 1}, cj1[1] = {0};
+    double vx[6] = {2, -1, -1, 1, 2, -2}, b[3] = {-3, 6, -1}, vx1[1] = {-1}, b1[1] = {-1};
+    lcps_problem *ps[3] = {chain(30, "lcp"), NULL, NULL};
+    CHECK(lcps_problem_csr("lcp", 3, rp, cj, vx, b, &ps[1], err, sizeof err) == 0);
+    CHECK(lcps_problem_csr("lcp", 1, rp1, cj1, vx1, b1, &ps[2], err, sizeof err) == 0);
+    const char *want[3] = {"pivot", "lemke", "lemke"};
+    for (int k = 0; k < 3; k++)
+        for (int named = 0; named < 2; named++) {
+            if (named && k) continue; /* (pivot named solves none of the other two by its path) */
+            lcps_settings *s = lcps_settings_new();
+            CHECK(lcps_settings_set(s, "solver", named ? "pivot" : "auto", err, sizeof err) == 0);
+            lcp_err e = {{0}};
+            const lcp_problem *lp = lcp_api_problem(ps[k], NULL, NULL, &e);
+            CHECK(lp != NULL);
+            if (!lp) continue;
+            int n = lp->n;
+            lcp_solve_opts o = *lcp_api_settings_opts(s);
+            lcp_solve_out u;
+            CHECK(lcp_pipeline_solve(lp, &o, NULL, 0, NULL, &u, &e) == 0);
+            lcps_result r, q;
+            double x[30], w[30];
+            int rc = lcps_solve(ps[k], s, NULL, &r, err, sizeof err);
+            int rq = lcps_solve_into(ps[k], s, NULL, x, w, &q, err, sizeof err);
+            CHECK(rc == lcps_status_exit_code((int)u.status) && rq == rc && r.status == (int)u.status &&
+                  q.status == r.status);
+            CHECK(k < 2 ? r.status == LCPS_SOLVED : r.status == LCPS_NO_SOLUTION);
+            CHECK(r.iterations == u.iterations && q.iterations == u.iterations && u.solver &&
+                  !strcmp(r.solver, u.solver->name) && !strcmp(q.solver, want[k]) && !strcmp(r.solver, want[k]));
+            CHECK(!strcmp(r.auto_reason, lcp_solve_out_reason(&u)) && !strcmp(q.auto_reason, r.auto_reason) &&
+                  (named ? !*r.auto_reason : strstr(r.auto_reason, want[k]) != NULL));
+            CHECK(!strcmp(r.message, u.message) && !strcmp(r.precond, "none") && r.components == 1);
+            CHECK(r.residual == u.m.residual && q.residual == u.m.residual &&
+                  r.complementarity == u.m.complementarity && r.feasibility == u.m.feasibility);
+            CHECK(r.n == n && r.x && u.x && !memcmp(r.x, u.x, (size_t)n * sizeof *x) && r.w && u.w &&
+                  !memcmp(r.w, u.w, (size_t)n * sizeof *w) && !q.x && !q.w);
+            if (k < 2) CHECK(!memcmp(x, u.x, (size_t)n * sizeof *x) && !memcmp(w, u.w, (size_t)n * sizeof *w));
+            lcps_result_free(&q);
+            lcps_result_free(&r);
+            lcp_solve_out_free(&u);
+            lcps_settings_free(s);
+        }
+    for (int k = 0; k < 3; k++) lcps_problem_free(ps[k]);
+}
+
 int main(void)
 {
     test_bad_arguments();
     test_lcp();
     test_solve_into();
+    test_small_lane();
     test_limits();
     test_callback();
     test_warm();

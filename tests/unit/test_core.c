@@ -332,6 +332,35 @@ static void test_csr(void)
 
 /* --------------------------------------------------------------------- lcp */
 
+/* The scale of the lcp residual, max(1, ||b||_inf): b of every length
+ * from 0 to 11 with entries of either sign, -0, infinities and NaNs (passed
+ * over, as fmax passes them) at every place, against a plain loop; the
+ * largest entry at each place in turn. */
+static void test_verify_bscale(void)
+{
+    const double vals[] = {0.5, -3.0, -0.0, 7.25, NAN, -INFINITY, 1e-300, -2.5};
+    double b[11];
+    lcp_problem p;
+    memset(&p, 0, sizeof p);
+    p.kind = LCP_KIND_LCP;
+    p.b = b;
+    int bad = 0, cases = 0;
+    for (int n = 0; n <= 11; n++)
+        for (int shift = 0; shift < 8; shift++)
+            for (int big = -1; big < n; big++) {
+                double want = 0.0;
+                for (int i = 0; i < n; i++) {
+                    b[i] = i == big ? -1e9 : vals[(i + shift) % 8];
+                    want = fmax(want, fabs(b[i]));
+                }
+                p.n = n;
+                double got = lcp_verify_bscale(&p);
+                bad += !(got == want && !signbit(got));
+                cases++;
+            }
+    CHECK(bad == 0 && cases > 500);
+}
+
 static void test_verify_lcp(void)
 {
     /* A = [2 1; 1 2], b = (-4, 2), ||b||_inf = 4.  Solution x = (2, 0),
@@ -1610,6 +1639,7 @@ int main(void)
         return 2;
     }
     test_csr();
+    test_verify_bscale();
     test_verify_lcp();
     test_verify_blcp();
     test_cone();
