@@ -3,7 +3,9 @@
 # folder (generated with `generate --envs`), all solved to tol (the
 # independent checker agrees on a few outputs, and the perturbed
 # environments differ), -j 2 writes the same bits as -j 1, --json has its
-# fields, iteration limits give exit 1, a bad file in the folder is an input
+# fields, tiny lcps down each way of the small paths (pivot's, lemke's
+# tiny one, neither) give their single solves' answers, iteration limits
+# give exit 1, a bad file in the folder is an input
 # error naming it, `generate --envs` is deterministic and its problems are
 # consistent (b = J v), --device gpu is refused cleanly in builds without
 # CUDA.  Run from the repository root.
@@ -56,6 +58,28 @@ check "batch auto: env00013 independent residual" indep "$T/pyr/env00013/A.mtx" 
 check "batch output = lcpsolve -s pgs on the environment" cmp -s "$T/single.mtx" "$T/o1-pgs/env00013.mtx"
 check "environments' answers differ" differ "$T/o1-lemke/env00000.mtx" "$T/o1-lemke/env00001.mtx"
 
+# tiny lcps down each way of the small paths: pivot's (a 2 x 2 SPD A), lemke's tiny one (a zero diagonal:
+# lcp_CPS_2), neither (A = -1, b = -1: no solution, the general run's certificate); each as its single solve
+mkdir -p "$T/tiny/e1" "$T/tiny/e2" "$T/tiny/e3"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 2\n1 2 1\n2 1 1\n2 2 2\n' >"$T/tiny/e1/A.mtx"
+printf '%%%%MatrixMarket matrix array real general\n2 1\n-1\n-1\n' >"$T/tiny/e1/b.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 6\n1 2 2\n1 3 -1\n2 1 -1\n2 3 1\n3 1 2\n3 2 -2\n' >"$T/tiny/e2/A.mtx"
+printf '%%%%MatrixMarket matrix array real general\n3 1\n-3\n6\n-1\n' >"$T/tiny/e2/b.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 -1\n' >"$T/tiny/e3/A.mtx"
+printf '%%%%MatrixMarket matrix array real general\n1 1\n-1\n' >"$T/tiny/e3/b.mtx"
+"$LCP" batch --json -o "$T/tiny-out" "$T/tiny" >"$T/out"; rc=$?
+check "batch of tiny lcps: exit 3 (one has no solution), 2 solved" [ $rc -eq 3 -a "$(json_field solved)" = 2 ]
+check "batch of tiny lcps: e3 the one not solved" python3 -c "
+import json; exit(0 if json.load(open('$T/out'))['not_solved_names'] == ['e3'] else 1)"
+check "batch of tiny lcps: pivot and lemke answered (mixed)" [ "$(json_field solver)" = "auto (mixed)" ]
+for e in e1 e2; do
+    "$LCP" -o "$T/tiny-$e.mtx" --quiet "$T/tiny/$e"
+    check "batch of tiny lcps: $e = its single solve" cmp -s "$T/tiny-$e.mtx" "$T/tiny-out/$e.mtx"
+done
+"$LCP" --json "$T/tiny/e2" >"$T/out"
+check "tiny lcp e2: lemke's answer" [ "$(json_field solver)" = lemke ]
+"$LCP" --json "$T/tiny/e3" >"$T/out"; rc=$?
+check "tiny lcp e3: no solution (exit 3)" [ $rc -eq 3 -a "$(json_field status)" = no_solution ]
 "$LCP" batch -s pgs --json "$T/pyr" >"$T/out"
 for f in environments solved not_solved worst_residual parse_s solve_s env_steps_per_s median_env_s max_env_s threads device; do
     check "--json has $f" [ -n "$(json_field $f)" ]
