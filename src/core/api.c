@@ -574,7 +574,7 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     int keep = !given && !strcmp(o->solver, "auto");
     if (!rc) { /* the small paths first, their answer straight into r: none of the general run's set-up */
         lcp_small_answer a;
-        tried = lcp_pipeline_small(&h->p, o, x0, x0 ? h->p.n : 0, x_into, w_into, &a);
+        tried = lcp_pipeline_small(&h->p, o, x0, x0 ? h->p.n : 0, x_into, w_into, -1.0, &a);
         if (tried > 0) {
             if (keep && made) made->solver = NULL; /* (no choice made) */
             r->status = (int)LCP_SOLVED;

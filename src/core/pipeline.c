@@ -571,7 +571,8 @@ static int small_found(const lcp_solve_opts *o, lcp_small_answer *a, const lcp_s
     a->reason = reason;
     a->x = x;
     a->w = !x_into || w_into ? w : NULL; /* (wbuf, on the stack: not the caller's) */
-    double t = lcp_now_fast() - t0;
+    a->t_end = lcp_now_fast();
+    double t = a->t_end - t0;
     a->time_s = t > 0.0 ? t : 0.0;
     if (o->s.on_iteration) o->s.on_iteration(o->s.on_iteration_ctx, a->steps, a->time_s, &a->m, NULL, NULL);
     return 1;
@@ -594,7 +595,7 @@ static int small_found(const lcp_solve_opts *o, lcp_small_answer *a, const lcp_s
  * residual); where it stops short or the residual is above the tolerance,
  * nothing of it is kept. */
 int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, double *x_into,
-                       double *w_into, lcp_small_answer *a)
+                       double *w_into, double t0, lcp_small_answer *a)
 {
     static const char pivot_reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its "
                                        "small path, before any choice)";
@@ -609,7 +610,8 @@ int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         free(cover);
         if (bad) return 0;
     }
-    double t0 = lcp_now_fast(), start[LCP_SMALL_N], tol = o->s.tol;
+    if (!(t0 >= 0.0)) t0 = lcp_now_fast();
+    double start[LCP_SMALL_N], tol = o->s.tol;
     double bscale = lcp_verify_bscale(p); /* once: the path's threshold and the check */
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
     double wbuf[LCP_SMALL_N], *x, *w;
@@ -643,7 +645,7 @@ static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
 {
     if (!o->small_tried) {
         lcp_small_answer a;
-        int got = lcp_pipeline_small(p, o, x0, n0, o->x_into, o->w_into, &a);
+        int got = lcp_pipeline_small(p, o, x0, n0, o->x_into, o->w_into, -1.0, &a);
         if (!got) return 0;
         if (got > 0) {
             r->status = LCP_SOLVED;

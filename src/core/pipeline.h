@@ -144,16 +144,20 @@ typedef struct {
                                 * w = x + n, freed with x */
     int steps;                 /* block steps or pivots */
     lcp_metrics m;             /* verified */
-    double time_s;             /* from the path's start to the verified answer */
+    double time_s;             /* from the path's start (t0) to the verified answer */
+    double t_end;              /* the clock then (lcp_now_fast) */
 } lcp_small_answer;
 
 /* The pipeline's first stage alone, for a caller that fills its own answer
- * (lcps_solve) without the general run's set-up: 1 where the small paths
- * solved p (a), 0 where they do not take it (lcp_pipeline_small_first, or
- * a --cover file the general run refuses), -1 where they took it and gave
- * no verified answer (nothing kept): the caller then runs the pipeline with
- * o->small_tried set, which goes on from there. */
+ * (lcps_solve, lcpsolve batch) without the general run's set-up: 1 where
+ * the small paths solved p (a), 0 where they do not take it
+ * (lcp_pipeline_small_first, or a --cover file the general run refuses),
+ * -1 where they took it and gave no verified answer (nothing kept): the
+ * caller then runs the pipeline with o->small_tried set, which goes on from
+ * there.  t0: the start of the solve's time (lcp_now_fast's clock: a
+ * caller that has just read it, as a batch does between its problems), or
+ * -1 to read it here. */
 int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, double *x_into,
-                       double *w_into, lcp_small_answer *a);
+                       double *w_into, double t0, lcp_small_answer *a);
 
 #endif
