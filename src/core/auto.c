@@ -414,7 +414,7 @@ typedef struct {
 static int candidate(const lcp_problem *p, const lcp_features *f, const am_cfg *c, ranked *r)
 {
     memset(r, 0, sizeof *r);
-    if (!c->sv || lcp_solver_check(c->sv, p, NULL)) return 0;
+    if (!c->sv || lcp_solver_check_diag(c->sv, p, f->diag_pos, NULL)) return 0;
     if (c->box_only && (!f->symmetric || (!(p->kind & LCP_KIND_FRICTION) && f->v[13] > 0))) return 0;
     r->sv = c->sv;
     r->pc = c->pc;

@@ -242,7 +242,11 @@ int lcp_csr_is_symmetric(const lcp_csr *A, double tol)
     if (A->m != A->n) return 0;
     int n = A->n;
     if (n == 0 || !A->p) return 1;
-    if (tol == 0.0) return symmetric_exact(A);
+    /* exactly symmetric (every |A(i, j) - A(j, i)| > 0 false) is symmetric within any tol: the exact test
+     * first, one compare an upper entry where the mirrors are equal (the common case: auto's features of a
+     * symmetric A, 2.5x fewer instructions than the tolerance's pass, which needs max |A| first) */
+    if (symmetric_exact(A)) return 1;
+    if (tol == 0.0) return 0;
     long nnz = lcp_csr_nnz(A);
     if (nnz == (long)n * n) { /* every row full (sorted, no duplicates): A(i, j) = x[i n + j]; in one pass the
                                * largest |A(i, j) - A(j, i)| and the largest |A(i, j)| (the diagonal and

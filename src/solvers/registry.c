@@ -60,7 +60,12 @@ const lcp_solver *lcp_solver_find(const char *name)
 }
 int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err)
 {
-    if ((sv->kinds & p->kind) && (sv->flags & LCP_SOLVER_MONOTONE))
+    return lcp_solver_check_diag(sv, p, 0, err);
+}
+
+int lcp_solver_check_diag(const lcp_solver *sv, const lcp_problem *p, int diag_pos, lcp_err *err)
+{
+    if ((sv->kinds & p->kind) && (sv->flags & LCP_SOLVER_MONOTONE) && !diag_pos)
         for (int i = 0; i < p->n; i++) { /* e_i'A e_i < 0: A is not positive semidefinite */
             double a = lcp_csr_diag(&p->A, i);
             if (a < 0 && (p->kind & LCP_KIND_FRICTION))

@@ -358,6 +358,10 @@ const lcp_solver *lcp_solver_find(const char *name);
 const lcp_solver *const *lcp_solver_list(void); /* NULL-terminated */
 /* 0 if solver fits problem, else LCP_INPUT_ERROR with a one-line reason. */
 int lcp_solver_check(const lcp_solver *sv, const lcp_problem *p, lcp_err *err);
+/* The same where the caller knows whether every diagonal entry of A is > 0 (diag_pos 1: lcp_features'
+ * diag_pos, found in its pass over A): the monotone solvers' scan for a negative one is then skipped (auto
+ * checks each of its candidates: ten scans of the diagonal a choice) */
+int lcp_solver_check_diag(const lcp_solver *sv, const lcp_problem *p, int diag_pos, lcp_err *err);
 /* 0 if solver takes preconditioner `name` ("none" always fits), else
  * LCP_INPUT_ERROR with the ones it takes. */
 int lcp_solver_check_precond(const lcp_solver *sv, const char *name, lcp_err *err);
