@@ -18,6 +18,12 @@
  *   -> verification (src/core/verify.c: the residual reported is recomputed)
  *   -> the map back to the problem given (--cone, --reg).
  *
+ * The first stage is also a function of its own (lcp_pipeline_small):
+ * lcps_solve and `lcpsolve batch` call it first and fill their answer from
+ * it, entering the rest (with lcp_solve_opts.small_tried) only where it
+ * gives none -- the same code and the same bits, without the general run's
+ * set-up on the problems that RL environments solve millions of times.
+ *
  * It never prints and never exits; what a front end prints comes back in
  * lcp_solve_out.  The settings of a solve are an lcp_solve_opts, filled by
  * the option table (src/core/options.h) from the command line, a --config
