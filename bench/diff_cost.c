@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         fill_k = ld->lu_num ? ld->lu_info[UMFPACK_LNZ] + ld->lu_info[UMFPACK_UNZ]
                  : ld->fsym      ? ld->FS.cc.lnz
                  : ld->chol      ? ld->F.cc.lnz
-                 : ld->sp_on     ? ld->SP.F.cc.lnz + (ld->SP.N ? 2.0 * ((int *)ld->SP.N->p)[ld->SP.nd] + ld->SP.cc.lnz : 0.0)
+                 : ld->sp_on     ? ld->SP.F.cc.lnz + (ld->SP.Mt ? 2.0 * ((int *)ld->SP.Mt->p)[ld->SP.nd] + ld->SP.cc.lnz : 0.0)
                                  : 0;
         int nk = ld->fsym ? ld->nf : ld->nr;
         double *kb = calloc((size_t)nk + 1, sizeof *kb), *ky = calloc((size_t)nk + 1, sizeof *ky);
@@ -247,7 +247,7 @@ int main(int argc, char **argv)
         printf("  the solve's factorisation: nsn's LU at the solution, one solve with it %.2f ms (vjp / that solve: %.2f; "
                "grad_b alone: %.2f)\n", N * ms, V / N, G / N);
     }
-    printf("  factors' nonzeros: K's %.0f (LU: L + U; pseudo-inverse: L of K_II, the null space's basis N twice, L of N'N), A's Cholesky %.0f (L; a solve reads it twice)", fill_k, fill_a);
+    printf("  factors' nonzeros: K's %.0f (LU: L + U; pseudo-inverse: L of K_II, M twice, L of I + M M'), A's Cholesky %.0f (L; a solve reads it twice)", fill_k, fill_a);
     if (lu_yard) printf(", A's LU %.0f (L + U)", fill_u);
     printf("\n");
     printf("  dot-product test |<g, Jv> - <J'g, v>| / |<g, Jv>| = %.1e\n", dotdiff);

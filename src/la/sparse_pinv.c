@@ -353,28 +353,42 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
         if (bad == 1) goto decline;
         if (bad == 2) goto oom;
     }
-    /* N as CHOLMOD's, N'N and its Cholesky */
-    if (!(P->N = cholmod_allocate_sparse((size_t)n, (size_t)nd, (size_t)(np[nd] > 0 ? np[nd] : 1), 1, 1, 0, CHOLMOD_REAL,
-                                         &P->cc)))
+    /* M' as CHOLMOD's (nd columns over the independent rows: N's rows in I, negated -- N = [-M; I] in the
+     * order (I, D), M = S_II^-1 S_ID), the range's Gram matrix C C' = I + M M' (C = [I M]: S = C' S_II C)
+     * and its Cholesky (no independent row: S = 0, S^+ = 0) */
+    if (ni_ == 0) goto done;
+    if (!(P->Mt = cholmod_allocate_sparse((size_t)(ni_ > 0 ? ni_ : 1), (size_t)nd, (size_t)(np[nd] > 0 ? np[nd] : 1),
+                                          1, 1, 0, CHOLMOD_REAL, &P->cc)))
         goto oom;
-    memcpy(P->N->p, np, ((size_t)nd + 1) * sizeof(int));
-    if (np[nd]) {
-        memcpy(P->N->i, ni, (size_t)np[nd] * sizeof(int));
-        memcpy(P->N->x, nx, (size_t)np[nd] * sizeof(double));
+    {
+        int *mp = P->Mt->p, *mi = P->Mt->i;
+        double *mx = P->Mt->x;
+        long k = 0;
+        for (int d = 0; d < nd; d++) {
+            mp[d] = (int)k;
+            for (int e = np[d]; e < np[d + 1]; e++)
+                if (P->imap[ni[e]] >= 0) mi[k] = P->imap[ni[e]], mx[k++] = -nx[e];
+        }
+        mp[nd] = (int)k;
+        P->Mt->nrow = (size_t)ni_;
     }
-    cholmod_sparse *Nt = cholmod_transpose(P->N, 1, &P->cc);
-    cholmod_sparse *G = Nt ? cholmod_aat(Nt, NULL, 0, 1, &P->cc) : NULL; /* Nt Nt' = N'N, both triangles */
-    cholmod_sparse *Gu = G ? cholmod_copy(G, 1, 1, &P->cc) : NULL;     /* its upper triangle, symmetric */
-    cholmod_free_sparse(&Nt, &P->cc);
+    cholmod_sparse *G = cholmod_aat(P->Mt, NULL, 0, 1, &P->cc); /* M M', both triangles */
+    cholmod_sparse *Id = G ? cholmod_speye((size_t)ni_, (size_t)ni_, CHOLMOD_REAL, &P->cc) : NULL;
+    double one[2] = {1.0, 0.0};
+    cholmod_sparse *GI = Id ? cholmod_add(G, Id, one, one, 1, 1, &P->cc) : NULL;
+    cholmod_sparse *Gu = GI ? cholmod_copy(GI, 1, 1, &P->cc) : NULL; /* its upper triangle, symmetric */
     cholmod_free_sparse(&G, &P->cc);
-    if (Gu && (P->LG = cholmod_analyze(Gu, &P->cc))) lcp_cholmod_factorize(Gu, 0.0, P->LG, &P->cc);
-    int ok = Gu && P->LG && P->cc.status == CHOLMOD_OK;
+    cholmod_free_sparse(&Id, &P->cc);
+    cholmod_free_sparse(&GI, &P->cc);
+    if (Gu && (P->LC = cholmod_analyze(Gu, &P->cc))) lcp_cholmod_factorize(Gu, 0.0, P->LC, &P->cc);
+    int ok = Gu && P->LC && P->cc.status == CHOLMOD_OK;
     cholmod_free_sparse(&Gu, &P->cc);
     if (!ok) {
-        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: the Cholesky of N'N failed (status %d)", P->cc.status);
+        rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pseudo-inverse: the Cholesky of I + M M' failed (status %d)",
+                      P->cc.status);
         goto done;
     }
-    if (!(P->c = cholmod_allocate_dense((size_t)nd, 1, (size_t)nd, CHOLMOD_REAL, &P->cc))) goto oom;
+    if (!(P->c = cholmod_allocate_dense((size_t)ni_, 1, (size_t)ni_, CHOLMOD_REAL, &P->cc))) goto oom;
     goto done;
 decline:
     rc = 1;
@@ -386,46 +400,47 @@ done:
     return rc;
 }
 
-/* v <- P v = v - N (N'N)^-1 N' v, once */
-static int project_once(lcp_pinv *P, double *v)
+/* v (ni) <- (I + M M')^-1 v, by the Cholesky of the range's Gram matrix */
+static int gram_solve(lcp_pinv *P, double *v)
 {
-    const int *np = P->N->p, *ni = P->N->i;
-    const double *nx = P->N->x;
-    double *c = P->c->x;
-    for (int d = 0; d < P->nd; d++) {
-        double s = 0.0;
-        for (int k = np[d]; k < np[d + 1]; k++) s += nx[k] * v[ni[k]];
-        c[d] = s;
-    }
-    if (!cholmod_solve2(CHOLMOD_A, P->LG, P->c, NULL, &P->X, NULL, &P->Y, &P->E, &P->cc)) return LCP_ERROR;
-    const double *t = P->X->x;
-    for (int d = 0; d < P->nd; d++)
-        for (int k = np[d]; k < np[d + 1]; k++) v[ni[k]] -= nx[k] * t[d];
+    memcpy(P->c->x, v, (size_t)P->ni * sizeof(double));
+    if (!cholmod_solve2(CHOLMOD_A, P->LC, P->c, NULL, &P->X, NULL, &P->Y, &P->E, &P->cc)) return LCP_ERROR;
+    memcpy(v, P->X->x, (size_t)P->ni * sizeof(double));
     return 0;
 }
 
-/* P v, the projection made twice: N'N is as ill-conditioned as the null
- * vectors are near one another (a stack's dependencies run through it), and
- * the second pass takes off what rounding left of the null space in the
- * first ("twice is enough", as in Gram-Schmidt's reorthogonalisation): on
- * a pyramid of 10,000 contacts the dot-product test of the derivatives
- * holds to 1e-13 instead of 1e-9 */
-static int project(lcp_pinv *P, double *v)
-{
-    return project_once(P, v) || project_once(P, v) ? LCP_ERROR : 0;
-}
-
+/* S^+ r = C' (C C')^-1 S_II^-1 (C C')^-1 C r, with C = [I M] (S = C' S_II C, C of full row rank): C r =
+ * r_I + M r_D, C' z = (z, M' z).  The answer is C' times a vector, in the range of S (no part of the null
+ * space beyond the rounding of that product), so no projection has to be made again. */
 int lcp_pinv_apply(lcp_pinv *P, const double *r, double *y)
 {
-    int n = P->n, ni = P->ni;
-    double *u = P->u;
-    memcpy(u, r, (size_t)n * sizeof(double));
-    if (P->nd && project(P, u)) return LCP_ERROR;
+    int n = P->n, ni = P->ni, nd = P->nd;
+    double *v = P->v;
     for (int i = 0; i < n; i++)
-        if (P->imap[i] >= 0) P->v[P->imap[i]] = u[i];
-    if (ni && lcp_sparse_factor_solve(&P->F, P->v, P->v)) return LCP_ERROR;
-    for (int i = 0; i < n; i++) y[i] = P->imap[i] >= 0 ? P->v[P->imap[i]] : 0.0;
-    return P->nd ? project(P, y) : 0;
+        if (P->imap[i] >= 0) v[P->imap[i]] = r[i];
+    if (nd && ni) { /* C r: v += M r_D (M' column d: row d of M) */
+        const int *mp = P->Mt->p, *mi = P->Mt->i;
+        const double *mx = P->Mt->x;
+        for (int d = 0; d < nd; d++) {
+            double rd = r[P->dep[d]];
+            if (rd != 0.0)
+                for (int k = mp[d]; k < mp[d + 1]; k++) v[mi[k]] += mx[k] * rd;
+        }
+        if (gram_solve(P, v)) return LCP_ERROR;
+    }
+    if (ni && lcp_sparse_factor_solve(&P->F, v, v)) return LCP_ERROR;
+    if (nd && ni && gram_solve(P, v)) return LCP_ERROR;
+    for (int i = 0; i < n; i++) y[i] = P->imap[i] >= 0 ? v[P->imap[i]] : 0.0;
+    if (nd && ni) { /* C' z: y_D = M' z */
+        const int *mp = P->Mt->p, *mi = P->Mt->i;
+        const double *mx = P->Mt->x;
+        for (int d = 0; d < nd; d++) {
+            double s = 0.0;
+            for (int k = mp[d]; k < mp[d + 1]; k++) s += mx[k] * v[mi[k]];
+            y[P->dep[d]] = s;
+        }
+    }
+    return 0;
 }
 
 void lcp_pinv_free(lcp_pinv *P)
@@ -435,8 +450,8 @@ void lcp_pinv_free(lcp_pinv *P)
     lcp_csr_free(&P->SI);
     if (P->f_on) lcp_sparse_factor_free(&P->F);
     if (P->cc_on) {
-        cholmod_free_sparse(&P->N, &P->cc);
-        cholmod_free_factor(&P->LG, &P->cc);
+        cholmod_free_sparse(&P->Mt, &P->cc);
+        cholmod_free_factor(&P->LC, &P->cc);
         cholmod_free_dense(&P->c, &P->cc);
         cholmod_free_dense(&P->X, &P->cc);
         cholmod_free_dense(&P->Y, &P->cc);
