@@ -305,7 +305,9 @@ static void lcp_chunk(const lcp_csr *A, const double *restrict b, double reg, co
     const double *restrict ax = A->x;
     double comp = 0.0;
     for (int i = lo; i < hi; i++) {
-        double wi = lcp_csr_row_dot(aj, ax, x, ap[i], ap[i + 1]) + b[i], xi = x[i];
+        int lo_i = ap[i], hi_i = ap[i + 1];
+        double wi = (hi_i - lo_i <= 3 ? lcp_csr_row_dot3(aj, ax, x, lo_i, hi_i)
+                                      : lcp_csr_row_dot(aj, ax, x, lo_i, hi_i)) + b[i], xi = x[i];
         if (reg > 0) wi -= reg * xi; /* the original problem's w (see below) */
         comp += xi * wi;
         w[i] = wi;

@@ -64,6 +64,25 @@ static inline double lcp_csr_row_dot(const int *restrict aj, const double *restr
     return (s0 + s1) + (s2 + s3);
 }
 
+/* lcp_csr_row_dot's value, to the bit, of a row of at most 3 entries
+ * (hi - lo <= 3), by the sums that remain: s_e = +0 + a_e x_e never -0,
+ * so adding the empty sums' +0 changes nothing -- s0, s0 + s1, (s0 + s1) +
+ * s2.  No clamped second and third product, no branch on the tail: the
+ * residual's rows of a diagonal or banded A (its pass over a problem of a
+ * few unknowns, where a call of the general one a row cost more than the
+ * solve). */
+static inline double lcp_csr_row_dot3(const int *restrict aj, const double *restrict ax, const double *restrict x,
+                                      int lo, int hi)
+{
+    int m = hi - lo;
+    if (m <= 0) return 0.0;
+    double s0 = 0.0 + ax[lo] * x[aj[lo]];
+    if (m == 1) return s0;
+    double s1 = 0.0 + ax[lo + 1] * x[aj[lo + 1]];
+    if (m == 2) return s0 + s1;
+    return (s0 + s1) + (0.0 + ax[lo + 2] * x[aj[lo + 2]]);
+}
+
 /* lcp_csr_row_dot with the entry of column skip (if the row has one) read
  * as a_ij * 0: its running sum gets +-0, which leaves a running sum as it
  * is (started at +0, a sum is never -0), so the other entries keep their
