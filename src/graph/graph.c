@@ -161,20 +161,28 @@ int lcp_problem_components(const lcp_problem *p, int *comp, int *size)
         return 1;
     }
     for (int v = 0; v < n; v++) parent[v] = v;
-    for (int r = 0; r < p->n; r++) { /* an entry of A, or a findex link, joins two contacts (the smaller root
-                                       * stays: a root is its component's first node) */
+    int joins = 0; /* n - 1 joins: one component, the rest of A need not be read */
+    for (int r = 0; r < p->n && joins < n - 1; r++) { /* an entry of A, or a findex link, joins two contacts
+                                                       * (the smaller root stays: a root is its component's
+                                                       * first node) */
         int u = uf_find(parent, r / block); /* the row's root, kept as its entries join theirs to it */
         for (int k = p->A.p[r]; k < p->A.p[r + 1]; k++) {
             int c = p->A.j[k] / block;
             if (parent[c] == u) continue; /* (the row's own contact, or one joined already) */
             int v = uf_find(parent, c);
-            if (u < v) parent[v] = u;
-            else if (v < u) parent[u] = v, u = v;
+            if (u < v) parent[v] = u, joins++;
+            else if (v < u) parent[u] = v, u = v, joins++;
         }
         if (p->kind == LCP_KIND_BLCP && p->findex && p->findex[r] >= 0) {
             int a = uf_find(parent, r), v = uf_find(parent, p->findex[r]);
-            if (a != v) parent[a > v ? a : v] = a < v ? a : v;
+            if (a != v) parent[a > v ? a : v] = a < v ? a : v, joins++;
         }
+    }
+    if (n > 0 && joins == n - 1) { /* (the labels below would say the same) */
+        for (int v = 0; v < n; v++) comp[v] = 0;
+        if (size) size[0] = n;
+        free(parent), free(relabel), free(ci);
+        return 1;
     }
     for (int v = 0; v < n; v++) { /* provisional ids in order of each component's first node, as the BFS */
         int root = uf_find(parent, v);
