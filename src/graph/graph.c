@@ -143,9 +143,8 @@ int lcp_problem_components(const lcp_problem *p, int *comp, int *size)
     /* One component, told without the union-find where either a full row joins every contact (dense A), or
      * every contact after the first has an entry left of its own block in one of its rows -- joined to a
      * contact before it, so by induction all are joined: a connected scene numbered along its contacts (a
-     * stack, a column), a random A.  The rows' columns are sorted: a row's first entry is its leftmost, so
-     * the test reads one entry a row, in order (the union-find's finds wait on memory: a tenth of a choice
-     * afresh on an SPD A of 200 unknowns). */
+     * stack, a column).  The rows' columns are sorted: a row's first entry is its leftmost, so the test
+     * reads one entry a row, in order. */
     int one = n > 0;
     for (int c = 1; c < n && one; c++) {
         int left = 0;
@@ -161,7 +160,9 @@ int lcp_problem_components(const lcp_problem *p, int *comp, int *size)
         return 1;
     }
     for (int v = 0; v < n; v++) parent[v] = v;
-    int joins = 0; /* n - 1 joins: one component, the rest of A need not be read */
+    int joins = 0; /* n - 1 joins: one component, the rest of A need not be read (the finds wait on memory:
+                    * on a random SPD A of 200 unknowns, connected but not numbered along its contacts, the
+                    * whole pass was a tenth of a choice afresh; it stops about half way) */
     for (int r = 0; r < p->n && joins < n - 1; r++) { /* an entry of A, or a findex link, joins two contacts
                                                        * (the smaller root stays: a root is its component's
                                                        * first node) */
