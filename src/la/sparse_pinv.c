@@ -266,24 +266,17 @@ static int push(int **ni, double **nx, long *cap, long k, int i, double v)
     return 0;
 }
 
-/* Appends column col of the null space -- -x on the independent rows
- * (row[a] the row of x[a], increasing; entries below LCP_PINV_DROP of the
- * largest dropped), 1 on row d -- its rows in order.  0, or 1 out of memory. */
-static int put_column(const lcp_pinv *P, const double *x, const int *row, int d, int col, int **ni, double **nx,
-                      long *cap, int *np)
+/* Appends column col of M' -- x = S_II^-1 S_Id over the independent rows
+ * (their places a in I, increasing; entries below LCP_PINV_DROP of the
+ * largest dropped: rounding, where the dependencies are local).  0, or 1
+ * out of memory. */
+static int put_column(const lcp_pinv *P, const double *x, int col, int **ni, double **nx, long *cap, int *np)
 {
     double big = 1.0;
     for (int a = 0; a < P->ni; a++) big = fmax(big, fabs(x[a]));
     long k = np[col];
-    int put_d = 0;
-    for (int a = 0; a < P->ni; a++) {
-        if (!put_d && d < row[a]) {
-            if (push(ni, nx, cap, k++, d, 1.0)) return 1;
-            put_d = 1;
-        }
-        if (fabs(x[a]) > LCP_PINV_DROP * big && push(ni, nx, cap, k++, row[a], -x[a])) return 1;
-    }
-    if (!put_d && push(ni, nx, cap, k++, d, 1.0)) return 1;
+    for (int a = 0; a < P->ni; a++)
+        if (fabs(x[a]) > LCP_PINV_DROP * big && push(ni, nx, cap, k++, a, x[a])) return 1;
     np[col + 1] = (int)k;
     return 0;
 }
@@ -299,10 +292,9 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
     long cap = 0;
     P->imap = lcp_alloc((size_t)n + 1, sizeof(int));
     P->dep = lcp_alloc((size_t)n + 1, sizeof(int));
-    P->u = lcp_alloc((size_t)n + 1, sizeof(double));
     P->v = lcp_alloc((size_t)n + 1, sizeof(double));
     z = lcp_alloc((size_t)n + 1, sizeof(double));
-    if (!dg || !P->imap || !P->dep || !P->u || !P->v || !z || !row) goto oom;
+    if (!dg || !P->imap || !P->dep || !P->v || !z || !row) goto oom;
     for (int i = 0; i < n; i++) {
         dg[i] = lcp_csr_diag(S, i);
         if (dg[i] < 0 || dg[i] != dg[i]) goto decline; /* not positive semidefinite */
@@ -328,7 +320,8 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
         if (!(min_pivot(P->F.L, dg, row) > LCP_PINV_RCOND)) goto decline; /* a dependent row among I */
     }
     if (nd == 0) goto done;
-    /* the null space: N_d = [-S_II^-1 S_Id; e_d], NULL_BLOCK columns a solve */
+    /* the null space: N_d = [-S_II^-1 S_Id; e_d] (d in D), its parts in I as the columns of M', NULL_BLOCK
+     * columns a solve */
     lcp_cholmod_start(&P->cc);
     P->cc_on = 1;
     np = lcp_calloc((size_t)nd + 1, sizeof(int));
@@ -348,29 +341,21 @@ int lcp_pinv_init(lcp_pinv *P, const lcp_csr *S, lcp_err *err)
             for (int e = S->p[d]; e < S->p[d + 1]; e++)
                 if (P->imap[S->j[e]] >= 0) s -= S->x[e] * x[P->imap[S->j[e]]];
             if (!(fabs(s) <= LCP_PINV_SCHUR_TOL * dg[d])) bad = 1;
-            else if (put_column(P, x, row, d, k0 + c, &ni, &nx, &cap, np)) bad = 2;
+            else if (put_column(P, x, k0 + c, &ni, &nx, &cap, np)) bad = 2;
         }
         if (bad == 1) goto decline;
         if (bad == 2) goto oom;
     }
-    /* M' as CHOLMOD's (nd columns over the independent rows: N's rows in I, negated -- N = [-M; I] in the
-     * order (I, D), M = S_II^-1 S_ID), the range's Gram matrix C C' = I + M M' (C = [I M]: S = C' S_II C)
-     * and its Cholesky (no independent row: S = 0, S^+ = 0) */
+    /* M' as CHOLMOD's (N = [-M; I] in the order I, D; M = S_II^-1 S_ID), the range's Gram matrix C C' =
+     * I + M M' (C = [I M]: S = C' S_II C) and its Cholesky (no independent row: S = 0, S^+ = 0) */
     if (ni_ == 0) goto done;
-    if (!(P->Mt = cholmod_allocate_sparse((size_t)(ni_ > 0 ? ni_ : 1), (size_t)nd, (size_t)(np[nd] > 0 ? np[nd] : 1),
-                                          1, 1, 0, CHOLMOD_REAL, &P->cc)))
+    if (!(P->Mt = cholmod_allocate_sparse((size_t)ni_, (size_t)nd, (size_t)(np[nd] > 0 ? np[nd] : 1), 1, 1, 0,
+                                          CHOLMOD_REAL, &P->cc)))
         goto oom;
-    {
-        int *mp = P->Mt->p, *mi = P->Mt->i;
-        double *mx = P->Mt->x;
-        long k = 0;
-        for (int d = 0; d < nd; d++) {
-            mp[d] = (int)k;
-            for (int e = np[d]; e < np[d + 1]; e++)
-                if (P->imap[ni[e]] >= 0) mi[k] = P->imap[ni[e]], mx[k++] = -nx[e];
-        }
-        mp[nd] = (int)k;
-        P->Mt->nrow = (size_t)ni_;
+    memcpy(P->Mt->p, np, ((size_t)nd + 1) * sizeof(int));
+    if (np[nd]) {
+        memcpy(P->Mt->i, ni, (size_t)np[nd] * sizeof(int));
+        memcpy(P->Mt->x, nx, (size_t)np[nd] * sizeof(double));
     }
     cholmod_sparse *G = cholmod_aat(P->Mt, NULL, 0, 1, &P->cc); /* M M', both triangles */
     cholmod_sparse *Id = G ? cholmod_speye((size_t)ni_, (size_t)ni_, CHOLMOD_REAL, &P->cc) : NULL;
@@ -446,7 +431,7 @@ int lcp_pinv_apply(lcp_pinv *P, const double *r, double *y)
 void lcp_pinv_free(lcp_pinv *P)
 {
     if (!P) return;
-    free(P->imap), free(P->dep), free(P->u), free(P->v);
+    free(P->imap), free(P->dep), free(P->v);
     lcp_csr_free(&P->SI);
     if (P->f_on) lcp_sparse_factor_free(&P->F);
     if (P->cc_on) {

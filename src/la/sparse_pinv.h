@@ -66,7 +66,7 @@ typedef struct {
                              * negated: row d of M = S_II^-1 S_ID */
     cholmod_factor *LC;     /* Cholesky of the range's Gram matrix I + M M' (ni x ni) */
     cholmod_dense *c, *X, *Y, *E; /* ni: its right-hand side, and cholmod_solve2's workspace */
-    double *u, *v;          /* n, ni */
+    double *v;              /* ni: S^+ r's part in I as it is made */
 } lcp_pinv;
 
 /* Prepares S^+ for S (n x n CSR, both triangles stored, symmetric).
