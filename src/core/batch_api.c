@@ -50,17 +50,24 @@ static int worse(int a, int b)
     return rb > ra ? b : a;
 }
 
-/* a batch's exit code (the worst) and the message of its first bad problem, from the solve of problem k */
-static void note(int *code, int *first_bad, int k, int rc, const char *e, char *err, size_t errlen)
+/* what a batch reports: its exit code (the worst) and the message of its first bad problem */
+typedef struct {
+    int code, first_bad;
+    char *err;
+    size_t errlen;
+} batch_report;
+
+/* the report after the solve of problem k (exit code rc, message e) */
+static void note(batch_report *b, int k, int rc, const char *e)
 {
 #ifdef _OPENMP
 #pragma omp critical(lcps_solve_batch)
 #endif
     {
-        *code = worse(*code, rc);
-        if ((rc == 2 || rc == 5) && (*first_bad < 0 || k < *first_bad)) {
-            *first_bad = k;
-            if (err && errlen) snprintf(err, errlen, "problem %d: %s", k, e);
+        b->code = worse(b->code, rc);
+        if ((rc == 2 || rc == 5) && (b->first_bad < 0 || k < b->first_bad)) {
+            b->first_bad = k;
+            if (b->err && b->errlen) snprintf(b->err, b->errlen, "problem %d: %s", k, e);
         }
     }
 }
@@ -109,9 +116,7 @@ typedef struct {
     const double *const *x0;
     lcps_result *r;
     const lcp_auto_share *sh;
-    int *code, *first_bad;
-    char *err;
-    size_t errlen;
+    batch_report *report;
 } batch_job;
 
 /* problem k: a pattern's leader keeps the choice it makes, the others take their leader's */
@@ -121,7 +126,7 @@ static void batch_one(void *ctx, int k, double *clock)
     char e[512];
     int rc = lcp_api_solve(b->p[k], b->one, b->x0 ? b->x0[k] : NULL, &b->r[k], e, sizeof e,
                            lcp_auto_share_given(b->sh, k), lcp_auto_share_made(b->sh, k), NULL, NULL);
-    note(b->code, b->first_bad, k, rc, e, b->err, b->errlen);
+    note(b->report, k, rc, e);
     *clock = lcp_now_fast();
 }
 
@@ -138,7 +143,7 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     /* each solve on one thread (its own settings copy), threads: solves at once */
     lcps_settings *one = one_thread(s, err, errlen);
     if (!one) return 5;
-    int code = 0, first_bad = -1;
+    batch_report report = {0, -1, err, errlen};
     /* auto chooses once a pattern, for its first problem, solved before the others (the same choices for
      * any thread count); the problems of that pattern take it (as lcpsolve batch: src/cli/batch.c) */
     lcp_auto_share sh = {0};
@@ -150,11 +155,11 @@ int lcps_solve_batch(const lcps_problem *const *p, int count, const lcps_setting
     }
     if (pp) lcp_auto_share_init(&sh, pp, count, lcp_api_settings_opts(one));
     free(pp);
-    batch_job job = {p, one, x0, r, &sh, &code, &first_bad, err, errlen};
+    batch_job job = {p, one, x0, r, &sh, &report};
     lcp_batch_run(count, threads, &sh, batch_one, &job);
     lcp_auto_share_free(&sh);
     lcps_settings_free(one);
-    return code;
+    return report.code;
 }
 
 /* lcps_solve_stacked's problems, their new values and the arrays of the answers, for lcp_batch_run */
@@ -168,9 +173,7 @@ typedef struct {
     double *x;
     int *status, *iterations;
     double *residual;
-    int *code, *first_bad;
-    char *err;
-    size_t errlen;
+    batch_report *report;
 } stacked_job;
 
 /* problem k: its new values, its solve, its answer into row k of the arrays */
@@ -197,7 +200,7 @@ static void stacked_one(void *ctx, int k, double *clock)
     if (j->iterations) j->iterations[k] = r.iterations;
     if (j->residual) j->residual[k] = r.x ? r.residual : INFINITY;
     lcps_result_free(&r);
-    note(j->code, j->first_bad, k, rc, e, j->err, j->errlen);
+    note(j->report, k, rc, e);
     *clock = lcp_now_fast();
 }
 
@@ -230,11 +233,11 @@ int lcps_solve_stacked(lcps_problem *const *p, int count, const double *val, lon
     }
     lcps_settings *one = one_thread(s, err, errlen);
     if (!one) return 5;
-    int code = 0, first_bad = -1;
-    stacked_job job = {p, one, val, nval, b, x0, n, x, status, iterations, residual, &code, &first_bad, err, errlen};
+    batch_report report = {0, -1, err, errlen};
+    stacked_job job = {p, one, val, nval, b, x0, n, x, status, iterations, residual, &report};
     lcp_batch_run(count, threads, NULL, stacked_one, &job); /* (each handle keeps its own choice: no leaders) */
     lcps_settings_free(one);
-    return code;
+    return report.code;
 }
 
 long lcps_results_x(const lcps_result *r, int count, double *out)
