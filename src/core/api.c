@@ -570,13 +570,11 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     int rc = check(h, &e), tried = 0;
     /* auto, unless a batch gives the choice: the choice kept with the handle after an update of A's values, and
      * the choice made (where the caller, a batch's leader, does not take it), to keep */
-    const char *model = o->auto_model;
-    int keep = !given && !strcmp(o->solver, "auto");
     if (!rc) { /* the small paths first, their answer straight into r: none of the general run's set-up */
         lcp_small_answer a;
         tried = lcp_pipeline_small(&h->p, o, x0, x0 ? h->p.n : 0, x_into, w_into, -1.0, &a);
         if (tried > 0) {
-            if (keep && made) made->solver = NULL; /* (no choice made) */
+            if (made && !given && !strcmp(o->solver, "auto")) made->solver = NULL; /* (no choice made) */
             r->status = (int)LCP_SOLVED;
             r->iterations = a.steps;
             r->time_s = a.time_s;
@@ -597,6 +595,8 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
             return 0;
         }
     }
+    const char *model = o->auto_model;
+    int keep = !given && !strcmp(o->solver, "auto");
     lcp_auto_choice buf[2]; /* the kept choice given; the choice made */
     if (keep) {
         /* the lock only where a choice is kept (the pointer is set under it by a solve of this handle) */

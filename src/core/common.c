@@ -155,9 +155,10 @@ static _Thread_local int wall_forced; /* lcp_now_force_wall */
 
 void lcp_now_force_wall(int on) { wall_forced = on; }
 
+static atomic_int clock_id = -1; /* LCPSOLVE_CLOCK's, read once (now_clock) */
+
 static int now_clock(void)
 {
-    static atomic_int clock_id = -1;
     if (wall_forced) return (int)CLOCK_MONOTONIC;
     int id = atomic_load_explicit(&clock_id, memory_order_relaxed);
     if (id < 0) {
@@ -237,15 +238,20 @@ static void tsc_init(void)
 
 double lcp_now_fast(void)
 {
+    /* calibrated (so the counter is trusted: acquire, tsc0 and clk0 set before) and the wall clock asked: the
+     * counter alone */
+    double sec = atomic_load_explicit(&tsc_sec, memory_order_acquire);
+    if (sec > 0 && (atomic_load_explicit(&clock_id, memory_order_relaxed) == (int)CLOCK_MONOTONIC || wall_forced))
+        return clk0 + (double)(long long)(__rdtsc() - tsc0) * sec;
     if (now_clock() != (int)CLOCK_MONOTONIC) return lcp_now();
     pthread_once(&tsc_once, tsc_init);
     if (!tsc_ok) return lcp_now();
     unsigned long long t = __rdtsc();
-    double sec = atomic_load_explicit(&tsc_sec, memory_order_relaxed);
+    sec = atomic_load_explicit(&tsc_sec, memory_order_relaxed);
     if (sec > 0) return clk0 + (double)(long long)(t - tsc0) * sec;
     double now = lcp_wall_now(); /* (one read while the 2 ms run: the price of lcp_now) */
     if (now - clk0 >= 2e-3 && tsc_bracket(&t, &now) && t > tsc0)
-        atomic_store_explicit(&tsc_sec, (now - clk0) / (double)(t - tsc0), memory_order_relaxed);
+        atomic_store_explicit(&tsc_sec, (now - clk0) / (double)(t - tsc0), memory_order_release);
     return now;
 }
 #else
