@@ -63,7 +63,11 @@
  * at the bound nearest 0 (0 for an lcp) unless w there does not hold it
  * at that bound (w_i <= 0 at a lower bound): then free -- a column of
  * resting spheres, whose b_i = 0 above the ground contact, is solved in
- * one step instead of a step a contact.  NaN, a free row without bounds
+ * one step instead of a step a contact; a row whose box holds 0 inside
+ * starts at the bound beyond which its own row alone puts it (x_i = -w_i /
+ * a_ii), else free -- dense SPD problems in a tight box, most rows at a
+ * bound at the answer, 1-2 steps instead of 4-7 (0.64 of the time on
+ * random boxes of width 0.01, 0.98-1.02 where the box is wide).  NaN, a free row without bounds
  * that depends on the others, or no end within 2 n + 4 steps (at most
  * SMALL_STEPS: dense rank-deficient problems of more than about 30
  * unknowns can cycle between dependent sets, and a failure should cost a
@@ -342,6 +346,14 @@ static int ldl_again(void *ctx, double *r)
     return ldl_solve(f->K, f->ld, r, f->k, f->k, f->first, f->D, f->iD, dep, 1) != 0;
 }
 
+/* A's diagonal entry of row i (0 where it is not stored) */
+static double row_diag(const lcp_problem *p, int i)
+{
+    for (int e = p->A.p[i]; e < p->A.p[i + 1]; e++)
+        if (p->A.j[e] == i) return p->A.x[e];
+    return 0.0;
+}
+
 /* lcp_pivot_small with the block's k x k array K (n x n doubles) */
 static int small_solve(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps,
                        double *K)
@@ -387,8 +399,15 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             cz &= c[i] == 0.0;
         }
         for (int i = 0; i < n; i++) {
-            if (st[i] == FREE || lo[i] == hi[i]) continue; /* (a friction row: lo = hi = 0 at x = 0) */
+            if (lo[i] == hi[i]) continue; /* (a friction row: lo = hi = 0 at x = 0) */
             double wi = cz ? b[i] : pivot_row_w(p, c, i);
+            if (st[i] == FREE) { /* 0 inside its box: where its own row alone puts it, x_i = -w_i / a_ii, at a
+                                  * bound beyond it (a box problem's tight bounds: the rows there from the start) */
+                double d = row_diag(p, i);
+                if (d > 0 && -wi < lo[i] * d) st[i] = AT_LO;
+                else if (d > 0 && -wi > hi[i] * d) st[i] = AT_HI;
+                continue;
+            }
             if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
         }
     }

@@ -33,9 +33,10 @@
  * - Banded unsymmetric positive definite matrices (weak diagonal: row
  *   exchanges) of up to 128 unknowns: the LU over the band gives the
  *   general path's answer.
- * - Dense SPD problems in a tight box, up to 128 unknowns (the free set
+ * - Dense SPD problems in a box, up to 128 unknowns (the free set
  *   growing a layer a step, the leading rows of L D L' kept): the general
- *   path's answer.
+ *   path's answer; in a tight box, the start at the bounds their rows
+ *   alone reach: 1 or 2 steps.
  * - Matrices symmetric but for one entry (changed, or stored on one side
  *   only), rows full and banded: each solved by the LU (L D L' would read
  *   another matrix), the answer of pivot's general path.
@@ -532,10 +533,14 @@ static void banded_unsymmetric(void)
     CHECK(ok == tries);
 }
 
-/* Dense SPD problems in a tight box (x in [-0.05, 0.05]: the unconstrained
- * solution far outside, the free set growing by a layer a step): the
- * steps keep the leading rows of the block's L D L' (the rows free before,
- * in their order), and the answers are the general path's, at any size. */
+/* Dense SPD problems in a box, x in [-1, 1] (the unconstrained solution
+ * partly outside, the free set growing by a layer a step): the steps keep
+ * the leading rows of the block's L D L' (the rows free before, in their
+ * order), and the answers are the general path's, at any size.  In a tight
+ * box, [-0.05, 0.05] (the unconstrained solution far outside), the start
+ * puts each row where its own 1 x 1 problem does (-w_i / a_ii beyond a
+ * bound: at it), and most are solved in 1 or 2 steps (from every row free:
+ * 4-7). */
 /* a (n x n, row-major) = G G' / n + shift I, G's n x n entries uniform in [-1, 1) (drawn into g): dense SPD,
  * its condition set by shift */
 static void gram(int n, double shift, double *a, double *g)
@@ -553,23 +558,27 @@ static void dense_box_layers(void)
 {
     static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
     const int sizes[] = {10, 32, 64, 100, 128};
-    int ok = 0, tries = 0, many = 0;
-    for (int si = 0; si < 5; si++)
-        for (int t = 0; t < 3; t++, tries++) {
-            int n = sizes[si];
-            double b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N];
-            gram(n, 0.1, a, g);
-            for (int i = 0; i < n; i++) b[i] = dense_unif(&rng), lo[i] = -0.05, hi[i] = 0.05;
-            lcp_problem p;
-            make(&p, n, a, b, lo, hi, NULL, 0);
-            int steps;
-            if (small_agrees(&p, 1e-10, 1e-8, &steps)) ok++;
-            else fprintf(stderr, "dense_box_layers: n %d: steps %d\n", n, steps);
-            many += steps >= 3;
-        }
-    printf("dense SPD in a tight box: %d of %d solved, the general path's answer (%d in 3 steps or more)\n", ok, tries,
-           many);
-    CHECK(ok == tries && many >= tries / 2);
+    const double widths[] = {1.0, 0.05};
+    for (int wi = 0; wi < 2; wi++) {
+        int ok = 0, tries = 0, many = 0, few = 0;
+        for (int si = 0; si < 5; si++)
+            for (int t = 0; t < 3; t++, tries++) {
+                int n = sizes[si];
+                double b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N];
+                gram(n, 0.1, a, g);
+                for (int i = 0; i < n; i++) b[i] = dense_unif(&rng), lo[i] = -widths[wi], hi[i] = widths[wi];
+                lcp_problem p;
+                make(&p, n, a, b, lo, hi, NULL, 0);
+                int steps;
+                if (small_agrees(&p, 1e-10, 1e-8, &steps)) ok++;
+                else fprintf(stderr, "dense_box_layers: n %d: steps %d\n", n, steps);
+                many += steps >= 3;
+                few += steps <= 2;
+            }
+        printf("dense SPD in the box [-%g, %g]: %d of %d solved, the general path's answer (%d in 3 steps or more, %d "
+               "in 1 or 2)\n", widths[wi], widths[wi], ok, tries, many, few);
+        CHECK(ok == tries && (wi == 0 ? many >= tries / 2 : few >= tries / 2));
+    }
 }
 
 /* Dense SPD problems of 32-128 unknowns, most rows free at the answer (b
