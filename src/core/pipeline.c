@@ -559,7 +559,7 @@ int lcp_pipeline_small_first(const lcp_problem *p, const lcp_solve_opts *o, cons
     return !((!name_is(o->solver, "pivot") && !name_is(o->solver, "auto")) || o->cone_k || o->reg > 0 || o->trace ||
              o->order_named || o->order != LCP_ORDER_NATURAL || o->decompose == 1 || o->s.on_iteration_rows ||
              o->s.crash.mode != LCP_CRASH_AUTO || !name_is(o->precond, "none") || lcp_procs > 1 || !p ||
-             p->reg > 0 || (x0 && n0 != p->n) || !lcp_pivot_small_fits(p));
+             p->reg > 0 || (x0 && n0 != p->n) || p->n > LCP_SMALL_LANE_N || !lcp_pivot_small_fits(p));
 }
 
 /* The small answer a found: a callback that wants no rows (a signal's stop,
@@ -579,9 +579,9 @@ static int small_found(const lcp_solve_opts *o, lcp_small_answer *a, const lcp_s
 }
 
 /* The small paths (src/solvers/pivot_small.h): an lcp or blcp of up to
- * LCP_SMALL_N unknowns, solver pivot or auto, solved on the stack (its
+ * LCP_SMALL_LANE_N unknowns, solver pivot or auto, solved on the stack (its
  * block beyond LCP_SMALL_STACK_N in the thread's scratch) before any choice
- * or set-up, where nothing asks for the general run (a trace, an iteration
+ * or set-up (beyond, pivot runs its small path itself: src/solvers/pivot.c), where nothing asks for the general run (a trace, an iteration
  * callback that wants a row an iteration, --cone, --reg, --order,
  * --decompose on, --crash none or SOLVER, a preconditioner, MPI processes;
  * --cover, lemke's, is ignored as pivot ignores it, its file still
@@ -597,7 +597,7 @@ static int small_found(const lcp_solve_opts *o, lcp_small_answer *a, const lcp_s
 int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, double *x_into,
                        double *w_into, double t0, lcp_small_answer *a)
 {
-    static const char pivot_reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_N) " unknowns: its "
+    static const char pivot_reason[] = "auto: pivot (a problem of up to " LCP_STR(LCP_SMALL_LANE_N) " unknowns: its "
                                        "small path, before any choice)";
     if (!lcp_pipeline_small_first(p, o, x0, n0)) return 0;
     int named = name_is(o->solver, "pivot");
@@ -611,10 +611,10 @@ int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
         if (bad) return 0;
     }
     if (!(t0 >= 0.0)) t0 = lcp_now_fast();
-    double start[LCP_SMALL_N], tol = o->s.tol;
+    double start[LCP_SMALL_LANE_N], tol = o->s.tol;
     double bscale = lcp_verify_bscale(p); /* once: the path's threshold and the check */
     for (int i = 0; x0 && i < p->n; i++) start[i] = o->warm_factor * o->dt_ratio * x0[i];
-    double wbuf[LCP_SMALL_N], *x, *w;
+    double wbuf[LCP_SMALL_LANE_N], *x, *w;
     a->steps = 0;
     if (!small_arrays(x_into, w_into, p->n, wbuf, &x, &w)) return -1;
     if (lcp_pivot_small(p, x0 ? start : NULL, lcp_pivot_small_threshold(p, tol, bscale), o->s.max_iter, x,
@@ -640,13 +640,18 @@ int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
  * where they took the problem and have no verified answer (or the caller
  * tried them: o->small_tried), auto on an lcp of up to LCP_TINY_N unknowns
  * goes on with lemke's general solve before the model's choice (1 where it
- * solved: r holds it); else 0 and r as cleared: the general run. */
-static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r)
+ * solved: r holds it); else 0 and r as cleared: the general run (*tried:
+ * whether pivot's small path has run, for pivot's own solve not to run it
+ * again). */
+static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r,
+                       int *tried)
 {
+    *tried = o->small_tried;
     if (!o->small_tried) {
         lcp_small_answer a;
         int got = lcp_pipeline_small(p, o, x0, n0, o->x_into, o->w_into, -1.0, &a);
         if (!got) return 0;
+        *tried = 1;
         if (got > 0) {
             r->status = LCP_SOLVED;
             r->iterations = a.steps;
@@ -702,11 +707,13 @@ static int solve_once(const lcp_problem *p, const lcp_solve_opts *o, const doubl
                       lcp_pipeline_cache *cache, lcp_solve_out *r, lcp_err *err)
 {
     out_clear(r);
-    if (stage_small(p, o, x0, n0, r)) return 0; /* a small problem: on the stack, before any set-up */
+    int small_tried;
+    if (stage_small(p, o, x0, n0, r, &small_tried)) return 0; /* a small problem: on the stack, before any set-up */
     solve_state S;
     memset(&S, 0, sizeof S);
     S.p = p;
     S.s = o->s;
+    S.s.small_tried = small_tried;
     lcp_problem_init(&S.pc);
     /* auto's choice where the caller keeps it (auto_made: no copy of its 2 KB a solve), else here; auto fills
      * it (choose), a named solver runs with none */

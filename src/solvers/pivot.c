@@ -185,14 +185,19 @@
  * checks -- are src/solvers/pivot_factor.c, the dense inner loops
  * src/solvers/pivot_kernels.c, the crash start (its clamped
  * set, factor and purification) src/solvers/pivot_crash.c, their shared
- * declarations src/solvers/pivot_internal.h.  A problem of up to 128
- * unknowns reaches this file only where src/solvers/pivot_small.c (block
- * principal pivoting on the stack, run first by the pipeline) did not
- * solve it, or where the run asks for what that does not give (a trace, a
- * callback's rows, --crash none or SOLVER).
+ * declarations src/solvers/pivot_internal.h.  Problems of up to
+ * LCP_SMALL_N (512) unknowns go first by the small path,
+ * src/solvers/pivot_small.c (block principal pivoting, a dense
+ * factorisation of the free block a step): up to LCP_SMALL_LANE_N (128)
+ * run by the pipeline before any set-up, beyond by pivot_solve itself
+ * before its own set-up (s->small_tried: not twice); the scheme above
+ * takes what that path does not solve, or where the run asks for what it
+ * does not give (a trace, a callback's rows, --crash none or SOLVER, an
+ * --order).
  */
 #include "../core/scratch.h"
 #include "pivot_internal.h"
+#include "pivot_small.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -892,6 +897,35 @@ static double diag_of(const lcp_csr *A, int n, int i)
     return A->p[i + 1] - A->p[i] == n ? A->x[A->p[i] + i] : lcp_csr_diag(A, i);
 }
 
+/* The small path first (pivot_small.h), where the pipeline has not run it (s->small_tried) and nothing asks
+ * for the scheme's own pivots (a trace, a callback's rows, --crash none or SOLVER, --order, a preconditioner,
+ * --reg's shifted A, MPI processes): from x's sets where x is not 0 (a warm start), else from scratch.  1
+ * where the monitor takes its answer (x, info's iterations: its block steps); else 0, x as it was, and the
+ * scheme starts as if it had not run. */
+static int small_first(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info)
+{
+    int n = p->n, warm = 0, steps = 0;
+    if (s->small_tried || mon->trace || s->on_iteration_rows || s->crash.mode != LCP_CRASH_AUTO || s->order ||
+        s->precond || p->reg > 0 || lcp_procs > 1 || n <= 0 || !lcp_pivot_small_fits(p))
+        return 0;
+    for (int i = 0; i < n && !warm; i++) warm = x[i] != 0.0;
+    double *x_in = warm ? lcp_alloc((size_t)n, sizeof *x_in) : NULL; /* the start, for the scheme if need be */
+    if (warm && !x_in) return 0;
+    if (warm) memcpy(x_in, x, (size_t)n * sizeof *x);
+    int ok = lcp_pivot_small(p, x_in, lcp_pivot_small_threshold(p, s->tol, mon->bscale), s->max_iter, x, &steps);
+    if (ok) {
+        info->iterations = steps;
+        ok = lcp_monitor_step(mon, steps, x, NULL) && mon->status == LCP_SOLVED;
+    }
+    if (!ok) {
+        info->iterations = 0;
+        if (warm) memcpy(x, x_in, (size_t)n * sizeof *x);
+        else memset(x, 0, (size_t)n * sizeof *x);
+    }
+    free(x_in);
+    return ok;
+}
+
 static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
                        lcp_err *err)
 {
@@ -923,6 +957,7 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                             row + 1, row + 1, row + 1);
         break; /* the zero-diagonal rows are all decoupled */
     }
+    if (small_first(p, s, x, mon, info)) return 0;
     pv W;
     memset(&W, 0, sizeof W);
     W.p = p;

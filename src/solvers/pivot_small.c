@@ -354,15 +354,15 @@ static double row_diag(const lcp_problem *p, int i)
     return 0.0;
 }
 
-/* lcp_pivot_small with the block's k x k array K (n x n doubles) */
+/* lcp_pivot_small with the block's k x k array K (n x n doubles) and its row arrays: dw 7 n doubles, iw 7 n ints */
 static int small_solve(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps,
-                       double *K)
+                       double *K, double *dw, int *iw)
 {
     enum { N = LCP_SMALL_N };
     const int n = p->n, *ap = p->A.p, *aj = p->A.j, *fi = p->findex;
     const double *ax = p->A.x, *b = p->b;
-    double rhs[N], c[N], g[N], lo[N], hi[N], D[N], iD[N];
-    int st[N], to[N], idx[N], pos[N], dep[N], first[N], cl[N];
+    double *rhs = dw, *c = rhs + n, *g = c + n, *lo = g + n, *hi = lo + n, *D = hi + n, *iD = D + n;
+    int *st = iw, *to = st + n, *idx = to + n, *pos = idx + n, *dep = pos + n, *first = dep + n, *cl = first + n;
     if (triangular_solve(p, x)) { /* (exact in one pass: the start is not needed) */
         *steps = 1;
         return 1;
@@ -581,13 +581,15 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
 int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
 {
     *steps = 0;
-    if (p->n <= LCP_SMALL_STACK_N) { /* the block on the stack (32 KB at most) */
-        double K[LCP_SMALL_STACK_N * LCP_SMALL_STACK_N];
-        return small_solve(p, start, thr, max_steps, x, steps, K);
+    if (p->n <= LCP_SMALL_STACK_N) { /* the block and the rows' arrays on the stack (37 KB at most) */
+        double K[LCP_SMALL_STACK_N * LCP_SMALL_STACK_N], dw[7 * LCP_SMALL_STACK_N];
+        int iw[7 * LCP_SMALL_STACK_N];
+        return small_solve(p, start, thr, max_steps, x, steps, K, dw, iw);
     }
-    double *K = lcp_scratch_take(LCP_SCRATCH_PIVOT, (size_t)p->n * (size_t)p->n * sizeof *K); /* kept by the thread */
+    size_t n = (size_t)p->n, nd = n * n + 7 * n + (7 * n + 1) / 2; /* K, dw, then iw's ints in the doubles left */
+    double *K = lcp_scratch_take(LCP_SCRATCH_PIVOT, nd * sizeof *K); /* kept by the thread */
     if (!K) return 0;
-    int ok = small_solve(p, start, thr, max_steps, x, steps, K);
+    int ok = small_solve(p, start, thr, max_steps, x, steps, K, K + n * n, (int *)(K + n * n + 7 * n));
     lcp_scratch_give(LCP_SCRATCH_PIVOT, K);
     return ok;
 }

@@ -56,6 +56,8 @@ typedef struct lcp_settings_s {
                           * would improve the best residual, weighted by beta, by less than alpha times an
                           * iteration's time (the reward -alpha time - beta residual would fall); 0: off */
     int linsolve;        /* --linsolve: the linear systems of ipm, newton-fb/min, lemke: LCP_LINSOLVE_* */
+    int small_tried;     /* the pipeline ran pivot's small path on this problem already (pivot_small.h): pivot
+                          * does not run it again (set by the pipeline, not an option) */
 
     /* the blocks of the solvers that read them */
     struct {

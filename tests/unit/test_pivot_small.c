@@ -1,7 +1,8 @@
 /* tests/unit/test_pivot_small.c: pivot's small path (src/solvers/pivot_small.h):
- * block principal pivoting on the stack for problems of up to LCP_SMALL_N
- * (128) unknowns; symmetric blocks by L D L' over their profile, others by
- * LU.
+ * block principal pivoting for problems of up to LCP_SMALL_N (512)
+ * unknowns, run by the pipeline before any set-up up to LCP_SMALL_LANE_N
+ * (128), beyond by pivot's solve itself; symmetric blocks by L D L' over
+ * their profile, others by LU.
  *
  * - Random P-matrices (not symmetric: a dominant positive diagonal) of 1 to
  *   16 unknowns: solved, residual <= 1e-12, x that of lemke (a P-matrix LCP
@@ -58,6 +59,8 @@
 #include "scenes/scenes.h"
 #include "solvers/pivot_small.h"
 
+#define SN LCP_SMALL_LANE_N /* the sizes most tests here take (the lane's; beyond it: pipeline()) */
+
 static unsigned long long rng = 88172645463325252ULL;
 /* The pipeline's answer with solver (and crash none where general: pivot's general path). */
 static int solve_with(const lcp_problem *p, const char *solver, int general, const double *x0, lcp_solve_out *out)
@@ -81,9 +84,9 @@ static double maxdiff(const double *x, const double *y, int n)
 static void random_p(void)
 {
     int solved = 0, tries = 0, same = 0, exact = 0;
-    for (int n = 1; n <= LCP_SMALL_N; n++)
+    for (int n = 1; n <= SN; n++)
         for (int t = 0; t < 12; t++, tries++) {
-            double a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], x[LCP_SMALL_N];
+            double a[SN * SN], b[SN], x[SN];
             for (int i = 0; i < n; i++) {
                 b[i] = dense_unif(&rng);
                 for (int j = 0; j < n; j++) a[n * i + j] = i == j ? n + 0.5 * dense_unif(&rng) : dense_unif(&rng);
@@ -107,10 +110,10 @@ static void random_p(void)
 static void random_box(void)
 {
     int solved = 0, tries = 0, same = 0;
-    for (int n = 2; n <= LCP_SMALL_N; n += 2)
+    for (int n = 2; n <= SN; n += 2)
         for (int t = 0; t < 10; t++, tries++) {
-            double g[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], lo[LCP_SMALL_N],
-                hi[LCP_SMALL_N], x[LCP_SMALL_N];
+            double g[SN * SN], a[SN * SN], b[SN], lo[SN],
+                hi[SN], x[SN];
             for (int i = 0; i < n * n; i++) g[i] = dense_unif(&rng);
             for (int i = 0; i < n; i++) {
                 b[i] = 2 * dense_unif(&rng);
@@ -145,10 +148,10 @@ static void random_box(void)
 static void friction(void)
 {
     int solved = 0, tries = 0;
-    for (int c = 1; c <= LCP_SMALL_N / 3; c++)
+    for (int c = 1; c <= SN / 3; c++)
         for (int t = 0; t < 10; t++, tries++) {
-            int n = 3 * c, fi[LCP_SMALL_N];
-            double g[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], x[LCP_SMALL_N];
+            int n = 3 * c, fi[SN];
+            double g[SN * SN], a[SN * SN], b[SN], x[SN];
             for (int i = 0; i < n * n; i++) g[i] = dense_unif(&rng);
             for (int i = 0; i < n; i++) {
                 fi[i] = i % 3 ? i - i % 3 : -1;
@@ -159,7 +162,7 @@ static void friction(void)
                     a[n * i + j] = s;
                 }
             }
-            double lo[LCP_SMALL_N], hi[LCP_SMALL_N];
+            double lo[SN], hi[SN];
             for (int i = 0; i < n; i++) lo[i] = 0, hi[i] = INFINITY;
             lcp_problem p;
             make(&p, n, a, b, lo, hi, fi, 0.5);
@@ -174,11 +177,11 @@ static void friction(void)
 static void rank_deficient(void)
 {
     int said = 0, verified = 0, tries = 0, pipeline = 0, said16 = 0, tries16 = 0, capped = 1;
-    for (int n = 2; n <= LCP_SMALL_N; n += n < 16 ? 2 : 8)
+    for (int n = 2; n <= SN; n += n < 16 ? 2 : 8)
         for (int t = 0; t < 10; t++, tries++) {
             int m = n / 2; /* A = J J', rank n / 2 */
-            double j[LCP_SMALL_N * LCP_SMALL_N], a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], xs[LCP_SMALL_N],
-                x[LCP_SMALL_N];
+            double j[SN * SN], a[SN * SN], b[SN], xs[SN],
+                x[SN];
             for (int i = 0; i < n * m; i++) j[i] = dense_unif(&rng);
             for (int i = 0; i < n; i++) {
                 xs[i] = i % 2 ? fabs(dense_unif(&rng)) : 0.0;
@@ -215,13 +218,13 @@ static void rank_deficient(void)
     lcp_err ge = {{0}};
     lcp_problem_init(&g);
     CHECK(lcp_generate_problem("pyramid", pyr, &g, &ge) == 0 && g.n == 16);
-    double xg[LCP_SMALL_N];
+    double xg[SN];
     int gsteps = 0;
     CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, xg, &gsteps) && gsteps <= 3 && dense_residual(&g, xg) <= 1e-12);
     printf("pyramid of boxes, base 2 (n = %d): %d steps\n", g.n, gsteps);
     lcp_problem_free(&g);
     const char *pyr4[] = {"base", "4", NULL};
-    double x4[LCP_SMALL_N];
+    double x4[SN];
     lcp_problem_init(&g);
     CHECK(lcp_generate_problem("pyramid", pyr4, &g, &ge) == 0 && g.n == 64);
     CHECK(!lcp_pivot_small(&g, NULL, 1e-14, 0, x4, &gsteps) && gsteps == 1); /* more than 16: the first singular
@@ -252,7 +255,7 @@ static void columns(void)
         lcp_err ge = {{0}};
         lcp_problem_init(&g);
         CHECK(lcp_generate_problem("column", args, &g, &ge) == 0 && g.n == bodies);
-        double x[LCP_SMALL_N];
+        double x[SN];
         int steps = 0;
         CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x, &steps) && steps == 1 && dense_residual(&g, x) <= 1e-12);
         lcp_solve_out q;
@@ -321,22 +324,32 @@ static void murty_and_starts(void)
 
 static void pipeline(void)
 {
-    double a[(LCP_SMALL_N + 1) * (LCP_SMALL_N + 1)], b[LCP_SMALL_N + 1];
-    for (int n = LCP_SMALL_N; n <= LCP_SMALL_N + 1; n++) {
+    /* up to the lane's size auto takes the small path before any choice (its reason says so), the same steps
+     * as pivot; beyond, auto chooses, and pivot runs the small path itself up to LCP_SMALL_N (a few block
+     * steps where the scheme from scratch pivots a row at a time: some 100), beyond that the scheme alone */
+    static double a[(LCP_SMALL_N + 1) * (LCP_SMALL_N + 1)], b[LCP_SMALL_N + 1];
+    const int sizes[] = {SN, SN + 1, LCP_SMALL_N, LCP_SMALL_N + 1};
+    for (int k = 0; k < 4; k++) {
+        int n = sizes[k];
         for (int i = 0; i < n; i++) {
             b[i] = dense_unif(&rng);
             for (int j = 0; j < n; j++) a[n * i + j] = i == j ? 4.0 : 1.0 / (2 + i + j);
         }
         lcp_problem p;
         make(&p, n, a, b, NULL, NULL, NULL, 0);
-        lcp_solve_out o, q;
+        lcp_solve_out o, q, c;
         CHECK(solve_with(&p, "auto", 0, NULL, &o) == 0 && o.status == LCP_SOLVED);
         CHECK(solve_with(&p, "pivot", 0, NULL, &q) == 0 && q.status == LCP_SOLVED && !strcmp(q.solver->name, "pivot"));
+        CHECK(solve_with(&p, "pivot", 1, NULL, &c) == 0 && c.status == LCP_SOLVED); /* the scheme alone */
         int small = strstr(lcp_solve_out_reason(&o), "small path") != NULL;
-        CHECK(n == LCP_SMALL_N ? small && !strcmp(o.solver->name, "pivot") && o.iterations == q.iterations : !small);
-        CHECK(maxdiff(o.x, q.x, n) <= 1e-10);
+        CHECK(n <= SN ? small && !strcmp(o.solver->name, "pivot") && o.iterations == q.iterations : !small);
+        CHECK(n <= LCP_SMALL_N ? q.iterations <= 5 && c.iterations > 20 : q.iterations == c.iterations);
+        printf("n = %d: pivot %d steps (the scheme alone: %d pivots); auto %s%s\n", n, q.iterations, c.iterations,
+               o.solver->name, small ? " by the small path" : "");
+        CHECK(maxdiff(o.x, q.x, n) <= 1e-10 && maxdiff(c.x, q.x, n) <= 1e-10);
         lcp_solve_out_free(&o);
         lcp_solve_out_free(&q);
+        lcp_solve_out_free(&c);
         lcp_problem_free(&p);
     }
     /* lcp_CPS_2 (Cottle, Pang and Stone, example 4.4.7): neither P nor PSD -- the small path stops, auto solves */
@@ -361,8 +374,8 @@ static void hostile(void)
     const double vals[] = {0.0, 1.0, -1.0, 1e300, -1e300, 1e-300, NAN, INFINITY, -INFINITY, 0.5};
     int said = 0, bad = 0, runs = 0;
     for (int t = 0; t < 400; t++, runs++) {
-        int n = 1 + (int)((dense_unif(&rng) + 1) * 0.5 * LCP_SMALL_N) % LCP_SMALL_N, fi[LCP_SMALL_N];
-        double a[LCP_SMALL_N * LCP_SMALL_N], b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N], x[LCP_SMALL_N];
+        int n = 1 + (int)((dense_unif(&rng) + 1) * 0.5 * SN) % SN, fi[SN];
+        double a[SN * SN], b[SN], lo[SN], hi[SN], x[SN];
         for (int i = 0; i < n * n; i++) a[i] = dense_unif(&rng) < 0.6 ? dense_unif(&rng) : vals[(int)((dense_unif(&rng) + 1) * 5) % 10];
         if (t % 5 == 0) /* symmetric: the L D L' path */
             for (int i = 0; i < n; i++)
@@ -396,7 +409,7 @@ static void hostile(void)
  * general path's to within tol (relative); *steps the path's; p freed. */
 static int small_agrees(lcp_problem *p, double res, double tol, int *steps)
 {
-    double x[LCP_SMALL_N];
+    double x[SN];
     lcp_solve_out g;
     *steps = 0;
     int said = lcp_pivot_small(p, NULL, 1e-14, 0, x, steps), grc = solve_with(p, "pivot", 1, NULL, &g);
@@ -499,13 +512,13 @@ static void near_symmetric(void)
 static void banded_unsymmetric(void)
 {
     int ok = 0, tries = 0;
-    static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
+    static double a[SN * SN], g[SN * SN];
     const int sizes[] = {12, 40, 90, 128}, bands[] = {1, 2, 5};
     for (int si = 0; si < 4; si++)
         for (int bi = 0; bi < 3; bi++)
             for (int t = 0; t < 3; t++, tries++) {
                 int n = sizes[si], w = bands[bi];
-                double b[LCP_SMALL_N];
+                double b[SN];
                 for (int e = 0; e < n * n; e++) a[e] = g[e] = 0.0;
                 for (int i = 0; i < n; i++) { /* G lower banded; A = G G' + 1e-2 I + (S - S'), S banded */
                     b[i] = dense_unif(&rng);
@@ -556,7 +569,7 @@ static void gram(int n, double shift, double *a, double *g)
 
 static void dense_box_layers(void)
 {
-    static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
+    static double a[SN * SN], g[SN * SN];
     const int sizes[] = {10, 32, 64, 100, 128};
     const double widths[] = {1.0, 0.05};
     for (int wi = 0; wi < 2; wi++) {
@@ -564,7 +577,7 @@ static void dense_box_layers(void)
         for (int si = 0; si < 5; si++)
             for (int t = 0; t < 3; t++, tries++) {
                 int n = sizes[si];
-                double b[LCP_SMALL_N], lo[LCP_SMALL_N], hi[LCP_SMALL_N];
+                double b[SN], lo[SN], hi[SN];
                 gram(n, 0.1, a, g);
                 for (int i = 0; i < n; i++) b[i] = dense_unif(&rng), lo[i] = -widths[wi], hi[i] = widths[wi];
                 lcp_problem p;
@@ -589,14 +602,14 @@ static void dense_box_layers(void)
  * solve alone: up to 0.94, mean 0.67). */
 static void dense_refined(void)
 {
-    static double a[LCP_SMALL_N * LCP_SMALL_N], g[LCP_SMALL_N * LCP_SMALL_N];
+    static double a[SN * SN], g[SN * SN];
     const int sizes[] = {32, 64, 100, 128};
     int tries = 0, at_rounding = 0;
     double worst = 0.0, mean = 0.0;
     for (int si = 0; si < 4; si++)
         for (int t = 0; t < 6; t++, tries++) {
             int n = sizes[si];
-            double b[LCP_SMALL_N], x[LCP_SMALL_N], shift = t % 2 ? 1e-6 : 0.1; /* condition about 1e6 or 1e1 */
+            double b[SN], x[SN], shift = t % 2 ? 1e-6 : 0.1; /* condition about 1e6 or 1e1 */
             gram(n, shift, a, g);
             for (int i = 0; i < n; i++) b[i] = -1.0 + 0.3 * dense_unif(&rng);
             lcp_problem p;
