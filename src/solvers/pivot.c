@@ -186,7 +186,7 @@
  * src/solvers/pivot_kernels.c, the crash start (its clamped
  * set, factor and purification) src/solvers/pivot_crash.c, their shared
  * declarations src/solvers/pivot_internal.h.  Problems of up to
- * LCP_SMALL_N (512) unknowns go first by the small path,
+ * LCP_SMALL_N (1,024) unknowns go first by the small path,
  * src/solvers/pivot_small.c (block principal pivoting, a dense
  * factorisation of the free block a step): up to LCP_SMALL_LANE_N (128)
  * run by the pipeline before any set-up, beyond by pivot_solve itself
@@ -936,6 +936,9 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                         "pivot keeps two dense %d x %d factors (%.1f GiB, more than 4 GiB): n = %d is too "
                         "large for it (try pgs)",
                         n, n, bytes / (1024.0 * 1024 * 1024), n);
+    /* the small path first: its block steps take a zero diagonal entry where the block holding it is
+     * nonsingular (a convex QP's KKT system) */
+    if (small_first(p, s, x, mon, info)) return 0;
     /* A zero diagonal entry in a row or column coupled to others: A is then
      * neither P nor symmetric positive semidefinite (where a zero diagonal
      * forces a zero row and column), and a principal pivot on it is zero */
@@ -957,7 +960,6 @@ static int pivot_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
                             row + 1, row + 1, row + 1);
         break; /* the zero-diagonal rows are all decoupled */
     }
-    if (small_first(p, s, x, mon, info)) return 0;
     pv W;
     memset(&W, 0, sizeof W);
     W.p = p;

@@ -17,7 +17,13 @@
  * falls, or for up to SMALL_TRIES steps where it does not; then only the
  * infeasible row of largest index changes (Murty's rule, which ends for a
  * P-matrix: Judice and Pires' finiteness argument), and a step with fewer
- * infeasible rows than ever before returns to the block switches.
+ * infeasible rows than ever before returns to the block switches.  Beyond
+ * LCP_SMALL_LANE_N unknowns the path ends where Murty's rule would begin:
+ * there a row a step costs a factorisation of a block of hundreds of rows,
+ * where pivot's general scheme takes a row for an update of its factor (a
+ * dense SPD problem of 500 unknowns of condition 1e10 that the block
+ * switches do not settle: 6 blocks before the general scheme, where the
+ * single pivots took the 36 steps of the cap and failed).
  *
  * Friction rows (findex f_i >= 0: lo_i = -mu_i |x_f|, hi_i = mu_i |x_f|)
  * at a bound hold x_i = -+mu_i x_f: where x_f is free that is a column of
@@ -346,6 +352,18 @@ static int ldl_again(void *ctx, double *r)
     return ldl_solve(f->K, f->ld, r, f->k, f->k, f->first, f->D, f->iD, dep, 1) != 0;
 }
 
+/* x complementary to within thr on every row of an lcp (x_i >= -thr, w_i >= -thr, |w_i| <= thr where x_i >
+ * thr): the check of the block steps' sets, for an answer found another way (Dantzig and Cottle's, whose
+ * tableau's rounding is not bounded: values near 1e300 leave it a wrong basis) */
+static int lcp_rows_hold(const lcp_problem *p, const double *x, double thr)
+{
+    for (int i = 0; i < p->n; i++) {
+        double wi = pivot_row_w(p, x, i);
+        if (!(x[i] >= -thr) || !(wi >= -thr) || (x[i] > thr && !(wi <= thr))) return 0;
+    }
+    return 1;
+}
+
 /* A's diagonal entry of row i (0 where it is not stored) */
 static double row_diag(const lcp_problem *p, int i)
 {
@@ -373,7 +391,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
      * step factors afresh (dantzig_small.h); where it stops short, the block steps */
     if (!sym && !zm && !start && p->kind == LCP_KIND_LCP && n <= LCP_DANTZIG_SMALL_N) {
         int pivots = 0;
-        if (lcp_dantzig_small(p, x, &pivots) && !(max_steps > 0 && pivots > max_steps)) {
+        if (lcp_dantzig_small(p, x, &pivots) && !(max_steps > 0 && pivots > max_steps) && lcp_rows_hold(p, x, thr)) {
             *steps = pivots;
             return 1;
         }
@@ -569,6 +587,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         }
         if (ninf < best) best = ninf, tries = SMALL_TRIES;
         else if (tries > 0) tries--;
+        else if (n > LCP_SMALL_LANE_N) return 0; /* (see the header: Murty's rule a factorisation a row) */
         else { /* Murty's rule: the last infeasible row alone */
             st[last] = to[last];
             continue;

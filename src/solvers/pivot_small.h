@@ -20,7 +20,7 @@
 
 #include "../core/problem.h"
 
-#define LCP_SMALL_N 512      /* the most unknowns the small path takes (pivot: the block and its arrays, 2 MB in
+#define LCP_SMALL_N 1024     /* the most unknowns the small path takes (pivot: the block and its arrays, 8 MB in
                               * the thread's scratch at that size) */
 #define LCP_SMALL_LANE_N 128 /* up to this many the pipeline takes it before any choice or set-up */
 #define LCP_SMALL_STACK_N 64 /* up to this many its block is on the stack (8 n^2 bytes), beyond in the thread's
