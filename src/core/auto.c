@@ -491,10 +491,14 @@ static int rank_configs(const lcp_problem *p, const lcp_auto_model *m, const lcp
          * nonzeros where this problem is larger: a pass of pivots or of factorisations costs more than
          * linearly */
         const int resumes = (r[nr].sv->flags & LCP_SOLVER_LINEAR) != 0; /* (candidate: sv set) */
+        /* a solver whose method changes at regime_n unknowns (pivot's small path): the neighbours on this
+         * problem's side of it only (a chain of 1,000 links by block steps says nothing of 1,200 by pivots) */
+        const double lreg = r[nr].sv->regime_n > 0 ? log10((double)r[nr].sv->regime_n) + 1e-9 : -1;
+        const int above = lreg >= 0 && f[0] > lreg;
         for (int q = 0; q < k; q++) {
             const am_sample *s = &m->s[nb[q]];
             int cq = s->kind == p->kind ? c : m->twin[c]; /* a neighbour of the other kind: the twin's times */
-            if (cq < 0 || isnan(s->t[cq])) continue;
+            if (cq < 0 || isnan(s->t[cq]) || (lreg >= 0 && (s->f[0] > lreg) != above)) continue;
             double w = wq[q], lt = s->lt[cq]; /* log max(t, 1e-6) (scale_features) */
             sw += w;
             sl += w * (s->t[cq] >= 0 ? lt : fail);

@@ -230,12 +230,12 @@ static int mpi_apgd_solve(const lcp_problem *p, const lcp_settings *s, double *x
 }
 
 const lcp_solver lcp_solver_mpi_pgs = {"mpi-pgs", "colour-ordered PGS over MPI processes (the bits of pgs --order colour)",
-                                       LCP_KIND_LCP | LCP_KIND_BLCP, columns, mpi_pgs_solve, NULL, LCP_SOLVER_DIST};
+                                       LCP_KIND_LCP | LCP_KIND_BLCP, columns, mpi_pgs_solve, NULL, LCP_SOLVER_DIST, 0};
 const lcp_solver lcp_solver_mpi_nsgs = {"mpi-nsgs", "colour-ordered NSGS over MPI processes (the bits of nsgs --order colour)",
-                                        LCP_KIND_CCP | LCP_KIND_FC3D, columns, mpi_nsgs_solve, NULL, LCP_SOLVER_DIST};
+                                        LCP_KIND_CCP | LCP_KIND_FC3D, columns, mpi_nsgs_solve, NULL, LCP_SOLVER_DIST, 0};
 const lcp_solver lcp_solver_mpi_jacobi = {"mpi-jacobi", "projected Jacobi over MPI processes (omega 1/lmax)",
                                           LCP_KIND_LCP | LCP_KIND_BLCP, columns, mpi_jacobi_solve, NULL,
-                                          LCP_SOLVER_DIST};
+                                          LCP_SOLVER_DIST, 0};
 const lcp_solver lcp_solver_mpi_apgd = {"mpi-apgd", "accelerated projected gradient over MPI processes (symmetric A)",
                                         LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_CCP, columns, mpi_apgd_solve, NULL,
-                                        LCP_SOLVER_DIST};
+                                        LCP_SOLVER_DIST, 0};

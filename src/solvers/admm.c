@@ -608,4 +608,4 @@ done:
 
 const lcp_solver lcp_solver_admm = {
     "admm", "ADMM on the cone QP: (W + rho I) solves by CHOLMOD/UMFPACK, adaptive rho (--rho, --omega = alpha)",
-    LCP_KIND_CCP | LCP_KIND_FC3D, columns, admm_solve, NULL, LCP_SOLVER_FACTOR | LCP_SOLVER_MONOTONE};
+    LCP_KIND_CCP | LCP_KIND_FC3D, columns, admm_solve, NULL, LCP_SOLVER_FACTOR | LCP_SOLVER_MONOTONE, 0};

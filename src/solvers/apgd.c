@@ -210,4 +210,4 @@ done:
 
 const lcp_solver lcp_solver_apgd = {
     "apgd", "Nesterov-accelerated projected gradient, gradient restart, backtracking L (Mazhar et al. 2015)",
-    LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_CCP, columns, apgd_solve, preconds, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR};
+    LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_CCP, columns, apgd_solve, preconds, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR, 0};

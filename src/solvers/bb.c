@@ -188,4 +188,4 @@ done:
 
 const lcp_solver lcp_solver_bb = {
     "bb", "projected Barzilai-Borwein (spectral projected gradient), non-monotone GLL line search (M = 10)",
-    LCP_KIND_LCP | LCP_KIND_BLCP, columns, bb_solve, preconds, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR};
+    LCP_KIND_LCP | LCP_KIND_BLCP, columns, bb_solve, preconds, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR, 0};

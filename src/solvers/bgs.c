@@ -508,4 +508,4 @@ static int bgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 
 const lcp_solver lcp_solver_bgs = {"bgs",
                                    "block Gauss-Seidel, blocks of <= 8 coupled rows solved exactly (pivoting)",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_FRICTION, columns, bgs_solve, NULL, LCP_SOLVER_LINEAR};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_FRICTION, columns, bgs_solve, NULL, LCP_SOLVER_LINEAR, 0};

@@ -105,4 +105,4 @@ static int fixed_point_solve(const lcp_problem *p, const lcp_settings *s, double
 
 const lcp_solver lcp_solver_fixed_point = {
     "fixed-point", "De Saxce fixed point: fc3d as a sequence of ccp solves (--inner NAME, default nsgs)",
-    LCP_KIND_FC3D, columns, fixed_point_solve, NULL, 0};
+    LCP_KIND_FC3D, columns, fixed_point_solve, NULL, 0, 0};

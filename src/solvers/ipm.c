@@ -644,4 +644,4 @@ done:
 
 const lcp_solver lcp_solver_ipm = {"ipm",
                                    "primal-dual interior point (Mehrotra predictor-corrector), monotone LCP",
-                                   LCP_KIND_LCP, columns, ipm_solve, preconds, LCP_SOLVER_FACTOR | LCP_SOLVER_MONOTONE};
+                                   LCP_KIND_LCP, columns, ipm_solve, preconds, LCP_SOLVER_FACTOR | LCP_SOLVER_MONOTONE, 0};

@@ -73,4 +73,4 @@ static int jacobi_solve(const lcp_problem *p, const lcp_settings *s, double *x, 
 }
 
 const lcp_solver lcp_solver_jacobi = {"jacobi", "projected Jacobi (OpenMP rows; default omega 1/lmax)",
-                                      LCP_KIND_LCP | LCP_KIND_BLCP, columns, jacobi_solve, preconds, LCP_SOLVER_LINEAR};
+                                      LCP_KIND_LCP | LCP_KIND_BLCP, columns, jacobi_solve, preconds, LCP_SOLVER_LINEAR, 0};

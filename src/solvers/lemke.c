@@ -701,4 +701,4 @@ static int lemke_solve(const lcp_problem *p, const lcp_settings *s, double *x, l
 
 const lcp_solver lcp_solver_lemke = {"lemke",
                                      "Lemke's complementary pivoting, lexicographic (--cover; --linsolve dense|sparse)",
-                                     LCP_KIND_LCP, columns, lemke_solve, NULL, 0};
+                                     LCP_KIND_LCP, columns, lemke_solve, NULL, 0, 0};

@@ -378,4 +378,4 @@ done:
 
 const lcp_solver lcp_solver_mprgp = {
     "mprgp", "MPRGP (Dostal): CG on the free set + expansion/proportioning steps, symmetric PSD A, box bounds",
-    LCP_KIND_LCP | LCP_KIND_BLCP, columns, mprgp_solve, preconds, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR};
+    LCP_KIND_LCP | LCP_KIND_BLCP, columns, mprgp_solve, preconds, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR, 0};

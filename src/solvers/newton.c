@@ -811,7 +811,7 @@ static int min_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 
 const lcp_solver lcp_solver_newton_fb = {
     "newton-fb", "semismooth Newton on the Fischer-Burmeister function, Armijo line search (--linsolve)",
-    LCP_KIND_LCP, columns, fb_solve, NULL, LCP_SOLVER_FACTOR};
+    LCP_KIND_LCP, columns, fb_solve, NULL, LCP_SOLVER_FACTOR, 0};
 const lcp_solver lcp_solver_newton_min = {
     "newton-min", "semismooth (active-set) Newton on min(z, w), FB-merit line search (--linsolve)",
-    LCP_KIND_LCP, columns, min_solve, NULL, LCP_SOLVER_FACTOR};
+    LCP_KIND_LCP, columns, min_solve, NULL, LCP_SOLVER_FACTOR, 0};

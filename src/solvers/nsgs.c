@@ -723,4 +723,4 @@ static int nsgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lc
 
 const lcp_solver lcp_solver_nsgs = {
     "nsgs", "nonsmooth block Gauss-Seidel over contacts (--local exact|newton|projection, --shuffle)",
-    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsgs_solve, NULL, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR};
+    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsgs_solve, NULL, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR, 0};

@@ -889,4 +889,4 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 
 const lcp_solver lcp_solver_nsn = {
     "nsn", "global nonsmooth Newton on the Alart-Curnier function, UMFPACK, non-monotone Armijo line search",
-    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsn_solve, NULL, LCP_SOLVER_FACTOR};
+    LCP_KIND_CCP | LCP_KIND_FC3D, columns, nsn_solve, NULL, LCP_SOLVER_FACTOR, 0};

@@ -504,8 +504,8 @@ static int sgs_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
 }
 
 const lcp_solver lcp_solver_pgs = {"pgs", "projected Gauss-Seidel over sparse rows",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pgs_solve, preconds, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pgs_solve, preconds, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR, 0};
 const lcp_solver lcp_solver_psor = {"psor", "projected SOR (--omega W, or --omega auto)",
-                                    LCP_KIND_LCP | LCP_KIND_BLCP, columns, psor_solve, preconds, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR};
+                                    LCP_KIND_LCP | LCP_KIND_BLCP, columns, psor_solve, preconds, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR, 0};
 const lcp_solver lcp_solver_sgs = {"sgs", "symmetric projected Gauss-Seidel (forward + backward sweep)",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, sgs_solve, preconds, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, sgs_solve, preconds, LCP_SOLVER_ORDER | LCP_SOLVER_LINEAR, 0};

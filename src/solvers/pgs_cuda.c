@@ -106,5 +106,5 @@ done:
 
 const lcp_solver lcp_solver_pgs_cuda = {"pgs-cuda",
                                         "colour-parallel projected Gauss-Seidel on a CUDA GPU (CUDA builds)",
-                                        LCP_KIND_LCP | LCP_KIND_BLCP, NULL, pgs_cuda_solve, NULL, 0};
+                                        LCP_KIND_LCP | LCP_KIND_BLCP, NULL, pgs_cuda_solve, NULL, 0, 0};
 #endif

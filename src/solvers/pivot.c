@@ -1146,4 +1146,4 @@ done:
 const lcp_solver lcp_solver_pivot = {"pivot",
                                      "principal pivoting (Dantzig/Baraff, ODE dLCP): box bounds, findex "
                                      "friction by bound fixed point",
-                                     LCP_KIND_LCP | LCP_KIND_BLCP, columns, pivot_solve, NULL, 0};
+                                     LCP_KIND_LCP | LCP_KIND_BLCP, columns, pivot_solve, NULL, 0, LCP_SMALL_N};

@@ -232,4 +232,4 @@ done:
 const lcp_solver lcp_solver_pmg = {"pmg",
                                    "projected multigrid: PGS smoothing, smoothed-aggregation coarse correction "
                                    "on the free rows, energy line search (A symmetric psd; --cycle V|W)",
-                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pmg_solve, NULL, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR};
+                                   LCP_KIND_LCP | LCP_KIND_BLCP, columns, pmg_solve, NULL, LCP_SOLVER_MONOTONE | LCP_SOLVER_LINEAR, 0};

@@ -108,4 +108,4 @@ done:
 
 const lcp_solver lcp_solver_prox = {
     "prox", "proximal point around nsn's Newton: W + sigma I, sigma adapted (rank-deficient W)",
-    LCP_KIND_CCP | LCP_KIND_FC3D, columns, prox_solve, NULL, LCP_SOLVER_FACTOR};
+    LCP_KIND_CCP | LCP_KIND_FC3D, columns, prox_solve, NULL, LCP_SOLVER_FACTOR, 0};

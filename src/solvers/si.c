@@ -223,4 +223,4 @@ done:
 
 const lcp_solver lcp_solver_si = {"si",
                                   "sequential impulses on body velocities (factored form M, J, v; Box2D/Bullet)",
-                                  LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_FRICTION, columns, si_solve, NULL, LCP_SOLVER_LINEAR};
+                                  LCP_KIND_LCP | LCP_KIND_BLCP | LCP_KIND_FRICTION, columns, si_solve, NULL, LCP_SOLVER_LINEAR, 0};

@@ -794,4 +794,4 @@ done:
 
 const lcp_solver lcp_solver_socp_ipm = {
     "socp-ipm", "interior point over second-order cones (NT scaling, Mehrotra), monotone ccp", LCP_KIND_CCP,
-    columns, socp_solve, NULL, LCP_SOLVER_FACTOR | LCP_SOLVER_MONOTONE};
+    columns, socp_solve, NULL, LCP_SOLVER_FACTOR | LCP_SOLVER_MONOTONE, 0};

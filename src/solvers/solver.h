@@ -233,6 +233,8 @@ typedef struct lcp_solver {
      * src/precond/registry.c, or NULL for none only */
     const char *const *preconds;
     unsigned flags; /* LCP_SOLVER_* */
+    int regime_n;   /* the unknowns beyond which its method changes (pivot: past its small path, LCP_SMALL_N), 0 for
+                     * none: auto predicts its time from the measured problems on the problem's side of it only */
 } lcp_solver;
 
 enum {

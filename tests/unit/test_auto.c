@@ -14,6 +14,8 @@
 #include "check.h"
 #include "core/auto.h"
 #include "io/io.h"
+#include "scenes/scenes.h"
+#include "solvers/pivot_small.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -186,6 +188,43 @@ int main(void)
         CHECK_NEAR(ch.cand[1].time_budget, 10 * 1e-3 * 10.0, 1e-9);
         lcp_auto_model_free(m);
     }
+
+    /* pivot's method changes past its small path (regime_n, LCP_SMALL_N unknowns): its time on a column of
+     * 1,100 spheres is predicted from the measured problems of more than 1,024 unknowns alone (here 1,380:
+     * pivot 0.1 s, pgs 1 ms), not from the nearer ones of 980 (block steps, 10 us); on a column of 980 from
+     * those */
+    lcp_problem big;
+    lcp_problem_init(&big);
+    const char *cargs[] = {"bodies", "1100", NULL};
+    CHECK(lcp_generate_problem("column", cargs, &big, &e) == 0 && big.n == 1100);
+    lcp_features fb;
+    CHECK(lcp_features_compute(&big, &fb) == 0);
+    len = (size_t)snprintf(text, cap, "lcpsolve-auto-model 1\ntime-limit 1\nfeatures");
+    for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %s", lcp_feature_names[j]);
+    len += (size_t)snprintf(text + len, cap - len, "\nconfig lcp pgs none\nconfig lcp pivot none\n");
+    for (int i = 0; i < 2 * LCP_AUTO_KNN; i++) {
+        double dn = i % 2 ? log10(980.0) - fb.v[0] : log10(1380.0) - fb.v[0]; /* below the regime, above it */
+        len += (size_t)snprintf(text + len, cap - len, "problem lcp fam r%d", i);
+        for (int j = 0; j < LCP_NFEATURES; j++) len += (size_t)snprintf(text + len, cap - len, " %.17g", fb.v[j] + (j == 0 ? dn : 0));
+        len += (size_t)snprintf(text + len, cap - len, i % 2 ? " 1e-3 100 1e-5 1\n" : " 1e-3 100 1e-1 900\n");
+    }
+    m = lcp_auto_model_parse(text, "regime.model", &e);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(lcp_choose_auto_with(&big, m, &ch, &e) == 0);
+        CHECK(ch.ncand >= 2 && !strcmp(ch.cand[0].solver->name, "pgs") && !strcmp(ch.cand[1].solver->name, "pivot"));
+        CHECK(ch.ncand >= 2 && ch.cand[1].t_pred > 1e-2); /* (from the 1,380s alone) */
+        lcp_problem_free(&big);
+        lcp_problem_init(&big);
+        const char *sargs[] = {"bodies", "980", NULL};
+        CHECK(lcp_generate_problem("column", sargs, &big, &e) == 0 && big.n == 980);
+        CHECK(lcp_choose_auto_with(&big, m, &ch, &e) == 0);
+        CHECK(ch.ncand >= 1 && !strcmp(ch.cand[0].solver->name, "pivot") && ch.cand[0].t_pred < 1e-3);
+        printf("auto on columns of 1,100 and 980 spheres beside pivot's regime (%d unknowns): pgs, then pivot\n",
+               LCP_SMALL_N);
+        lcp_auto_model_free(m);
+    }
+    lcp_problem_free(&big);
     free(text);
 
     /* a model without a measured problem of the kind: every solver of the build that takes the problem, in
