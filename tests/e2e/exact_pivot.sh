@@ -272,12 +272,12 @@ scene() {
 "$LCP" generate column --bodies 5000 -o "$T/c5000" >/dev/null 2>&1 && scene "column 5000" "$T/c5000" unique
 "$LCP" generate redundant --bodies 10 --points 8 -o "$T/red" >/dev/null 2>&1 && scene "redundant 10 boxes x 64 points" "$T/red" singular dense
 "$LCP" generate tower -o "$T/tow" >/dev/null 2>&1 && scene "tower" "$T/tow" singular
-# column --mass-ratio 1e4 (ill-conditioned): pivot names its start (ipm's
-# answer since ipm restarts after a stall; from scratch where ipm gives none)
-# and agrees with lemke
-"$LCP" generate column --bodies 1000 --mass-ratio 1e4 -o "$T/cmr" >/dev/null 2>&1
+# column --mass-ratio 1e4 (ill-conditioned; 1,100 spheres: beyond pivot's small path of up to 1,024
+# unknowns): pivot names its start (ipm's answer since ipm restarts after a stall; from scratch where ipm
+# gives none) and agrees with lemke
+"$LCP" generate column --bodies 1100 --mass-ratio 1e4 -o "$T/cmr" >/dev/null 2>&1
 "$LCP" -s pivot -t 1e-10 --json -o "$T/x.mtx" "$T/cmr" >"$T/out" 2>"$T/err"; rc=$?
-check "column 1000, mass ratio 1e4: solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
+check "column 1100, mass ratio 1e4: solved to 1e-10 (exit $rc)" [ $rc -eq 0 ]
 check "column mass ratio: independent residual <= 1e-10" indep "$T/cmr/A.mtx" "$T/cmr/b.mtx" "$T/x.mtx" --max 1e-10
 case $(json_field message) in
 *"crash start from"*|*"from scratch"*) ok "column mass ratio: the message names the start" ;;
@@ -320,13 +320,17 @@ check "pyramid friction blcp from a warm start: solved (exit $rc)" [ $rc -eq 0 ]
 # scratch -- still solved; both routes are named)
 check "pyramid friction blcp: the crash from the warm start, or its cycling named and a restart from scratch" \
     grep -Eq 'crash start from the warm start|crash start ended in an error \(cycling.*started again from scratch' "$T/out"
-# a non-symmetric A: from scratch, said so (Murty's example of 200 rows -- beyond pivot's small path, which
-# takes a triangular A in one pass: 1 pivot)
-"$LCP" generate murty --size 200 -o "$T/m8" >/dev/null 2>&1
+# a non-symmetric A: from scratch, said so (Murty's example of 1,100 rows -- beyond pivot's small path,
+# which takes a triangular A in one pass: 1 pivot); of 200 rows the small path's pass, no start named
+"$LCP" generate murty --size 1100 -o "$T/m8" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/m8" >"$T/out" 2>&1; rc=$?
-check "murty-200: solved (exit $rc)" [ $rc -eq 0 ]
-check "murty-200: 1 pivot" [ "$(json_field iterations)" = 1 ]
-check "murty-200: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
+check "murty-1100: solved (exit $rc)" [ $rc -eq 0 ]
+check "murty-1100: 1 pivot" [ "$(json_field iterations)" = 1 ]
+check "murty-1100: from scratch (A not symmetric)" grep -q 'from scratch (no crash start: A is not symmetric)' "$T/out"
+"$LCP" generate murty --size 200 -o "$T/m200" >/dev/null 2>&1
+"$LCP" -s pivot --json "$T/m200" >"$T/out" 2>&1; rc=$?
+check "murty-200: solved on the small path in 1 step (exit $rc)" \
+    sh -c "[ $rc -eq 0 ] && [ '$(json_field iterations)' = 1 ] && ! grep -q 'from scratch' '$T/out'"
 # of 20 rows, the small path's triangular pass (the block steps alone gave up): 1 step, no message
 "$LCP" generate murty --size 20 -o "$T/m20" >/dev/null 2>&1
 "$LCP" -s pivot --json "$T/m20" >"$T/out" 2>&1; rc=$?

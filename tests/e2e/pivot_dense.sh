@@ -90,14 +90,15 @@ ref() {
     bad "$2: the reference ($1) fails: $(head -c 200 "$T/err")"; return 1
 }
 
-# positive definite: x unique, pivot = ipm (n = 100: the small path; with --crash none the general one)
+# positive definite: x unique, pivot = ipm (the small path, up to 1,024 unknowns: block steps, no note; with
+# --crash none the general one, which names its start)
 for n in 100 300; do
     solve "spd n=$n" "$T/spd$n.json" || continue
-    case $n in
-    100) check "spd n=$n: pivot's small path (up to 128 unknowns: block steps, no note)" \
-        sh -c "[ -z \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"message\"])' '$T/out')\" ]" ;;
-    *) check "spd n=$n: from scratch, a dense A named" grep -q 'no crash start: a dense A, n = '"$n" "$T/out" ;;
-    esac
+    check "spd n=$n: pivot's small path (up to 1,024 unknowns: block steps, no note)" \
+        sh -c "[ -z \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"message\"])' '$T/out')\" ]"
+    "$LCP" -s pivot -t 1e-10 --json --trace "$T/tr.csv" "$T/spd$n.json" >"$T/out" 2>&1
+    check "spd n=$n with a trace (the general path): from scratch, the reason named" \
+        grep -Eq 'no crash start: (a dense A, )?n = '"$n" "$T/out"
     ref ipm "$T/spd$n.json" && check "spd n=$n: pivot = ipm (1e-7)" "$LCP" -s pivot -t 1e-10 --quiet \
         --reference "$T/ref.mtx" --ref-tol 1e-7 "$T/spd$n.json"
     [ $n = 100 ] && check "spd n=$n --crash none (the general path): pivot = ipm (1e-7)" "$LCP" -s pivot \

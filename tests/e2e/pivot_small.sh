@@ -129,32 +129,39 @@ for p in spd32 box33 fric7; do
     check "$p with --reg 1e-12: solved (exit $rc)" [ $rc -eq 0 ]
 done
 
-# the start note, written without a format: the number and the text around it (129 unknowns and more:
-# up to 128 the small path (src/solvers/pivot_small.c, tests/unit/test_pivot_small.c) answers, without a note)
-for m in 7 64 100; do
+# the start note of the general path, written without a format: the number and the text around it (up to
+# 1,024 unknowns the small path (src/solvers/pivot_small.c, tests/unit/test_pivot_small.c) answers, without a
+# note -- up to 128 before any set-up, beyond in pivot's solve --; with a trace the general path)
+for m in 7 64 100 150; do
     "$LCP" -s pivot --json "$T/spd$m.json" >"$T/out" 2>&1
     check "n = $m: the small path, no note" [ -z "$(field message "$T/out")" ] && [ "$(field status "$T/out")" = solved ]
 done
-"$LCP" -s pivot --json "$T/spd150.json" >"$T/out" 2>&1
+"$LCP" -s pivot --json --trace "$T/tr.csv" "$T/spd150.json" >"$T/out" 2>&1
 check "n = 150: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: a dense A, n = 150, where ipm's guess costs more than the pivots)" ]
 "$LCP" -s pivot --json --trace "$T/tr.csv" "$T/spd100.json" >"$T/out" 2>&1
 check "n = 100 with a trace (the general path): the note" [ "$(field message "$T/out")" = "from scratch (no crash start: n = 100, where ipm's guess costs more than the pivots)" ]
-"$LCP" -s pivot -n 2 --json "$T/spd150.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot -n 2 --json --trace "$T/tr.csv" "$T/spd150.json" >"$T/out" 2>&1; rc=$?
 check "-n 2: exit 1 (max_iter), the note kept" \
     sh -c "[ $rc -eq 1 ] && grep -q 'from scratch (no crash start: a dense A, n = 150, where' '$T/out'"
-"$LCP" -s pivot --json "$T/pmat150.json" >"$T/out" 2>&1
+"$LCP" -s pivot --json --trace "$T/tr.csv" "$T/pmat150.json" >"$T/out" 2>&1
 check "not symmetric: the note" [ "$(field message "$T/out")" = "from scratch (no crash start: A is not symmetric)" ]
-# the message names the start: from scratch below the crash's size or on a dense A, the crash above
-"$LCP" -s pivot --json "$T/spd150.json" >"$T/out" 2>&1
+# the general path's message names the start: from scratch below the crash's size or on a dense A, the crash
+# above (with a trace); without one the small path, a few block steps
+"$LCP" -s pivot --json --trace "$T/tr.csv" "$T/spd150.json" >"$T/out" 2>&1
 check "n = 150: from scratch, the reason named" grep -q 'no crash start: a dense A, n = 150' "$T/out"
 "$LCP" generate random-spd --size 200 --density 1 -o "$T/spd200" >/dev/null 2>&1
-"$LCP" -s pivot --json "$T/spd200" >"$T/out" 2>&1
+"$LCP" -s pivot --json --trace "$T/tr.csv" "$T/spd200" >"$T/out" 2>&1
 check "n = 200, dense: from scratch, the reason named" grep -q "no crash start: a dense A, n = 200" "$T/out"
 check "n = 200, dense: solved" [ "$(field status "$T/out")" = solved ]
 "$LCP" generate column --bodies 200 -o "$T/col200" >/dev/null 2>&1
-"$LCP" -s pivot --json "$T/col200" >"$T/out" 2>&1
+"$LCP" -s pivot --json --trace "$T/tr.csv" "$T/col200" >"$T/out" 2>&1
 check "n = 200, sparse: the crash start from ipm" grep -q "crash start from ipm's answer" "$T/out"
 check "n = 200, sparse: solved" [ "$(field status "$T/out")" = solved ]
+for p in "$T/spd200" "$T/col200"; do
+    "$LCP" -s pivot --json "$p" >"$T/out" 2>&1
+    check "$(basename "$p") without a trace: the small path (no note, at most 5 steps)" \
+        sh -c "[ -z \"$(field message "$T/out")\" ] && [ $(field iterations "$T/out") -le 5 ] && [ $(field status "$T/out") = solved ]"
+done
 
 # degenerate scenes: rank-deficient (a pyramid of boxes: 4 contacts a face;
 # redundant contact points), solved from scratch to 1e-10, residual checked
@@ -187,12 +194,12 @@ done
 "$LCP" -s pivot -t 1e-10 --trace "$T/tr.csv" --quiet "$T/fric10.json"; rc=$?
 check "fric10 with a trace: solved too (exit $rc)" [ $rc -eq 0 ]
 # the iteration limit still stops the pivots (exit 1), the answer judged
-"$LCP" -s pivot -n 3 --json "$T/spd150.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot -n 3 --json --trace "$T/tr.csv" "$T/spd150.json" >"$T/out" 2>&1; rc=$?
 check "-n 3: exit 1 (max_iter)" [ $rc -eq 1 ]
 check "-n 3: 3 pivots" [ "$(field iterations "$T/out")" = 3 ]
-# a warm start is still the crash's guess on a small problem: at the solution, 0 pivots
+# a warm start is still the general path's crash guess (with a trace): at the solution, 0 pivots
 "$LCP" -s pivot -t 1e-12 --quiet -o "$T/xs.mtx" "$T/spd150.json"
-"$LCP" -s pivot -t 1e-10 --json --warm-start "$T/xs.mtx" --warm-factor 0.9 "$T/spd150.json" >"$T/out" 2>&1; rc=$?
+"$LCP" -s pivot -t 1e-10 --json --trace "$T/tr.csv" --warm-start "$T/xs.mtx" --warm-factor 0.9 "$T/spd150.json" >"$T/out" 2>&1; rc=$?
 check "warm start x 0.9: solved (exit $rc)" [ $rc -eq 0 ]
 check "warm start: the crash from it" grep -q 'crash start from the warm start' "$T/out"
 finish
