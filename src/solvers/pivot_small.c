@@ -203,8 +203,8 @@ static inline double dot_run(const double *a, const double *b, int lo, int hi)
     return t;
 }
 
-/* K (k x k, row-major with leading dimension ld, symmetric: its lower
- * part read) = L D L' over the profile (row a's entries from first[a],
+/* K (k x k, symmetric, row a at R[a]: its entries m from first[a] to a
+ * at R[a][m]; its lower part read) = L D L' over the profile (row a's entries from first[a],
  * its first nonzero, to the diagonal: fill stays inside it, so a banded
  * block -- a column of bodies -- costs its band, a dense one k^3 / 6
  * multiply-adds, half the LU's), then L D L' y = rhs: the solution in rhs, and 0.  A pivot d_a within
@@ -220,12 +220,12 @@ static inline double dot_run(const double *a, const double *b, int lo, int hi)
  * only the rows from there are factored, and the solves take all k.  iD
  * beside D: 1 / d_a (0 where d_a is), a division a row instead of one an
  * entry of L (their latency bounds a small block's factor). */
-static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int *first, double *D, double *iD,
+static int ldl_solve(double *const *R, double *rhs, int k, int from, const int *first, double *D, double *iD,
                      int *dep, int stop)
 {
     double dmax = 0.0;
     for (int a = 0; a < k; a++) {
-        double d = K[a * ld + a];
+        double d = R[a][a];
         if (d != d) return -2;
         dmax = d > dmax ? d : dmax;
     }
@@ -237,10 +237,10 @@ static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int 
         }
     int nd = 0;
     for (int a = from; a < k; a++) {
-        double *Ka = K + a * ld;
+        double *Ka = R[a];
         int fa = first[a];
         for (int c = fa; c < a; c++) /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
-            Ka[c] -= dot_run(Ka, K + c * ld, fa > first[c] ? fa : first[c], c);
+            Ka[c] -= dot_run(Ka, R[c], fa > first[c] ? fa : first[c], c);
         double d = Ka[a];
         for (int c = fa; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L (iD: 1 / d_c, 0 where d_c is) */
             double l = Ka[c] * iD[c];
@@ -257,10 +257,10 @@ static int ldl_solve(double *K, int ld, double *rhs, int k, int from, const int 
         iD[a] = d != 0.0 ? 1.0 / d : 0.0;
     }
     if (nd) return nd;
-    for (int a = 0; a < k; a++) rhs[a] -= dot_run(K + a * ld, rhs, first[a], a); /* L z = rhs */
+    for (int a = 0; a < k; a++) rhs[a] -= dot_run(R[a], rhs, first[a], a); /* L z = rhs */
     for (int a = 0; a < k; a++) rhs[a] *= iD[a];
     for (int a = k - 1; a >= 0; a--) { /* L' y = z / d, a column of L' (row a of L) at a time */
-        const double *Ka = K + a * ld;
+        const double *Ka = R[a];
         double ya = rhs[a];
         if (a - first[a] < 16) {
             for (int m = first[a]; m < a; m++) rhs[m] -= Ka[m] * ya;
@@ -340,16 +340,17 @@ static int lu_solve(double *K, double *rhs, int k, double kmax, int *dep, int st
 
 /* The final refinement's solve with the last block's L D L' (refine: pivot_refine_rows) */
 typedef struct {
-    double *K, *D, *iD;
+    double *const *R;
+    double *D, *iD;
     const int *first;
-    int ld, k;
+    int k;
 } ldl_factor;
 
 static int ldl_again(void *ctx, double *r)
 {
     ldl_factor *f = ctx;
     int dep[1];
-    return ldl_solve(f->K, f->ld, r, f->k, f->k, f->first, f->D, f->iD, dep, 1) != 0;
+    return ldl_solve(f->R, r, f->k, f->k, f->first, f->D, f->iD, dep, 1) != 0;
 }
 
 /* x complementary to within thr on every row of an lcp (x_i >= -thr, w_i >= -thr, |w_i| <= thr where x_i >
@@ -372,9 +373,10 @@ static double row_diag(const lcp_problem *p, int i)
     return 0.0;
 }
 
-/* lcp_pivot_small with the block's k x k array K (n x n doubles) and its row arrays: dw 7 n doubles, iw 7 n ints */
+/* lcp_pivot_small with the block's k x k array K (n x n doubles), its rows' places R (n) and the row arrays: dw
+ * 7 n doubles, iw 7 n ints */
 static int small_solve(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps,
-                       double *K, double *dw, int *iw)
+                       double *K, double **R, double *dw, int *iw)
 {
     enum { N = LCP_SMALL_N };
     const int n = p->n, *ap = p->A.p, *aj = p->A.j, *fi = p->findex;
@@ -481,7 +483,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
                 if (pos[j] < 0 && c[j] != 0.0) cl[nc++] = j;
             for (int a = 0; a < k; a++) { /* (K's leading dimension n: the rows kept stay where they are) */
                 const double *Ai = ax + (size_t)idx[a] * (size_t)n;
-                double *Ka = K + (size_t)a * (size_t)n, s = -b[idx[a]];
+                double *Ka = R[a] = K + (size_t)a * (size_t)n, s = -b[idx[a]];
                 for (int q = 0; q < nc; q++) s -= Ai[cl[q]] * c[cl[q]];
                 if (a >= from)
                     for (int q = 0; q <= a; q++) Ka[q] = Ai[idx[q]];
@@ -489,29 +491,37 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
                 rhs[a] = s;
             }
         } else if (sym) {
-            for (int a = 0; a < k; a++) { /* one pass: the columns sorted, idx in order (pos rises with j) */
-                int i = idx[a], fa = -1, last = -1;
-                double *Ka = K + a * k, s = -b[i];
+            size_t off = 0; /* row a stored from its first nonzero to the diagonal after row a - 1: the profile, a
+                             * banded block's band, is the memory touched too (a column of 900 spheres: 7 KB, not
+                             * the 6.5 MB of a k x k array's pages) */
+            for (int a = 0; a < k; a++) { /* the columns sorted, idx in order (pos rises with j) */
+                int i = idx[a], fa = a, last;
+                double s = -b[i];
+                for (int e = ap[i]; e < ap[i + 1]; e++) /* the first column in the block: the row's first */
+                    if (pos[aj[e]] >= 0) {
+                        fa = pos[aj[e]] < a ? pos[aj[e]] : a; /* (none left of the diagonal: the diagonal) */
+                        break;
+                    }
+                double *Ka = R[a] = K + off - fa; /* (off >= a >= fa: every row before holds one entry at least) */
+                off += (size_t)(a - fa + 1);
+                last = fa - 1;
                 for (int e = ap[i]; e < ap[i + 1]; e++) {
                     int j = aj[e], q = pos[j];
                     if (q < 0) {
                         s -= ax[e] * c[j];
                     } else if (q <= a) {
-                        if (fa < 0) fa = q, last = q - 1;
                         for (int z = last + 1; z < q; z++) Ka[z] = 0.0; /* (the profile's gaps) */
                         Ka[q] = ax[e];
                         last = q;
                     }
                 }
-                if (fa < 0) fa = a, last = a - 1; /* (no entry left of the diagonal, nor the diagonal) */
                 for (int z = last + 1; z <= a; z++) Ka[z] = 0.0;
                 first[a] = fa;
                 rhs[a] = s;
             }
         }
         if (sym) {
-            int ld = dense ? n : k;
-            nd = k ? ldl_solve(K, ld, rhs, k, from, first, D, iD, dep, n > LCP_TINY_N) : 0;
+            nd = k ? ldl_solve(R, rhs, k, from, first, D, iD, dep, n > LCP_TINY_N) : 0;
             factored = nd == 0;
             if (nd == -3) { /* not semidefinite: this step again, and the rest, by the LU */
                 sym = 0;
@@ -580,7 +590,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         }
         if (!ninf) {
             if (sym && dense && factored && k >= SMALL_REFINE) { /* (a dense block's leading dimension: n) */
-                ldl_factor f = {K, D, iD, first, n, k};
+                ldl_factor f = {R, D, iD, first, k};
                 pivot_refine_rows(p, idx, k, lo, hi, x, ldl_again, &f, rhs, c);
             }
             return 1;
@@ -600,15 +610,17 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
 int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
 {
     *steps = 0;
-    if (p->n <= LCP_SMALL_STACK_N) { /* the block and the rows' arrays on the stack (37 KB at most) */
-        double K[LCP_SMALL_STACK_N * LCP_SMALL_STACK_N], dw[7 * LCP_SMALL_STACK_N];
+    if (p->n <= LCP_SMALL_STACK_N) { /* the block and the rows' arrays on the stack (38 KB at most) */
+        double K[LCP_SMALL_STACK_N * LCP_SMALL_STACK_N], dw[7 * LCP_SMALL_STACK_N], *R[LCP_SMALL_STACK_N];
         int iw[7 * LCP_SMALL_STACK_N];
-        return small_solve(p, start, thr, max_steps, x, steps, K, dw, iw);
+        return small_solve(p, start, thr, max_steps, x, steps, K, R, dw, iw);
     }
-    size_t n = (size_t)p->n, nd = n * n + 7 * n + (7 * n + 1) / 2; /* K, dw, then iw's ints in the doubles left */
-    double *K = lcp_scratch_take(LCP_SCRATCH_PIVOT, nd * sizeof *K); /* kept by the thread */
-    if (!K) return 0;
-    int ok = small_solve(p, start, thr, max_steps, x, steps, K, K + n * n, (int *)(K + n * n + 7 * n));
-    lcp_scratch_give(LCP_SCRATCH_PIVOT, K);
+    /* the rows' arrays first, then R, then the block: a sparse block's profile touches its first pages only */
+    size_t n = (size_t)p->n, head = 7 * n + (7 * n + 1) / 2 + n, nd = head + n * n;
+    double *W = lcp_scratch_take(LCP_SCRATCH_PIVOT, nd * sizeof *W); /* kept by the thread */
+    if (!W) return 0;
+    int ok = small_solve(p, start, thr, max_steps, x, steps, W + head, (double **)(W + 7 * n + (7 * n + 1) / 2), W,
+                         (int *)(W + 7 * n));
+    lcp_scratch_give(LCP_SCRATCH_PIVOT, W);
     return ok;
 }
