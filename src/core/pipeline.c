@@ -581,7 +581,8 @@ static int small_found(const lcp_solve_opts *o, lcp_small_answer *a, const lcp_s
 /* The small paths (src/solvers/pivot_small.h): an lcp or blcp of up to
  * LCP_SMALL_LANE_N unknowns, solver pivot or auto, solved on the stack (its
  * block beyond LCP_SMALL_STACK_N in the thread's scratch) before any choice
- * or set-up (beyond, pivot runs its small path itself: src/solvers/pivot.c), where nothing asks for the general run (a trace, an iteration
+ * or set-up (beyond, pivot runs its small path itself: src/solvers/pivot.c),
+ * where nothing asks for the general run (a trace, an iteration
  * callback that wants a row an iteration, --cone, --reg, --order,
  * --decompose on, --crash none or SOLVER, a preconditioner, MPI processes;
  * --cover, lemke's, is ignored as pivot ignores it, its file still
