@@ -365,6 +365,15 @@ static int lcp_rows_hold(const lcp_problem *p, const double *x, double thr)
     return 1;
 }
 
+/* the block factorisations of this thread's small paths, by L D L' and by LU (lcp_pivot_small_counts) */
+static _Thread_local long count_ldl, count_lu;
+
+void lcp_pivot_small_counts(long *ldl, long *lu)
+{
+    *ldl = count_ldl;
+    *lu = count_lu;
+}
+
 /* A's diagonal entry of row i (0 where it is not stored) */
 static double row_diag(const lcp_problem *p, int i)
 {
@@ -522,6 +531,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
         }
         if (sym) {
             nd = k ? ldl_solve(R, rhs, k, from, first, D, iD, dep, n > LCP_TINY_N) : 0;
+            count_ldl += nd != -3;
             factored = nd == 0;
             if (nd == -3) { /* not semidefinite: this step again, and the rest, by the LU */
                 sym = 0;
@@ -555,6 +565,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
                 rhs[a] = s;
             }
             nd = k ? lu_solve(K, rhs, k, kmax, dep, n > LCP_TINY_N, lb, cl) : 0;
+            count_lu++;
         }
         if (nd < 0) return 0;
         if (nd > 0 && n > LCP_TINY_N) return 0; /* (see the header) */

@@ -51,4 +51,8 @@ double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale
  * ill-conditioned block, or the cap): x is then undefined. */
 int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps);
 
+/* The block factorisations this thread's small paths made so far: by L D L' (a symmetric block, over its
+ * profile; one that met a negative pivot counts as LU) and by LU (tests: which factorisation a problem took). */
+void lcp_pivot_small_counts(long *ldl, long *lu);
+
 #endif

@@ -287,6 +287,58 @@ static void columns(void)
     lcp_problem_free(&p);
 }
 
+static int small_agrees(lcp_problem *p, double res, double tol, int *steps);
+
+/* Sparse symmetric problems beyond the stack's 64 unknowns, up to 700 (the block stored over its profile,
+ * row after row, in the thread's scratch): a band with gaps (entries at distances 1, 3 and 17, diagonally
+ * dominant: SPD), b of either sign, every third row in a box -- the small path's answer is the general
+ * path's (one solution), its residual at the rounding; a column of 300 spheres in one step */
+static void sparse_profiles(void)
+{
+    static double a[700 * 700];
+    double b[700], lo[700], hi[700], x[700];
+    const int sizes[] = {100, 300, 700};
+    int ok = 0, tries = 0;
+    for (int si = 0; si < 3; si++)
+        for (int t = 0; t < 2; t++, tries++) {
+            int n = sizes[si];
+            memset(a, 0, (size_t)n * n * sizeof *a);
+            for (int i = 0; i < n; i++)
+                for (int d = 1; d <= 17; d += d == 1 ? 2 : 14) /* (distances 1, 3, 17) */
+                    if (i >= d) a[n * i + i - d] = a[n * (i - d) + i] = 0.5 * dense_unif(&rng);
+            for (int i = 0; i < n; i++) {
+                double sum = 0.0;
+                for (int j = 0; j < n; j++) sum += j != i ? fabs(a[n * i + j]) : 0.0;
+                a[n * i + i] = sum + 0.1 + 0.5 * (dense_unif(&rng) + 1);
+                b[i] = dense_unif(&rng);
+                lo[i] = i % 3 ? 0.0 : -0.2;
+                hi[i] = i % 3 ? INFINITY : 0.2;
+            }
+            lcp_problem p;
+            make(&p, n, a, b, lo, hi, NULL, 0);
+            CHECK(lcp_csr_nnz(&p.A) < (long)n * n / 4); /* (sparse: the profile's path, not the dense one) */
+            int steps;
+            long ldl0, lu0, ldl1, lu1;
+            lcp_pivot_small_counts(&ldl0, &lu0);
+            int agrees = small_agrees(&p, 1e-10, 1e-8, &steps);
+            lcp_pivot_small_counts(&ldl1, &lu1);
+            CHECK(ldl1 - ldl0 == steps && lu1 == lu0); /* every block by L D L' (SPD: no negative pivot) */
+            if (agrees) ok++;
+            else fprintf(stderr, "sparse_profiles: n %d: steps %d\n", n, steps);
+        }
+    printf("sparse symmetric boxes of 100-700 unknowns (profile storage): %d of %d, the general path's answer\n", ok,
+           tries);
+    CHECK(ok == tries);
+    const char *args[] = {"bodies", "300", NULL};
+    lcp_problem g;
+    lcp_err ge = {{0}};
+    lcp_problem_init(&g);
+    CHECK(lcp_generate_problem("column", args, &g, &ge) == 0 && g.n == 300);
+    int steps = 0;
+    CHECK(lcp_pivot_small(&g, NULL, 1e-14, 0, x, &steps) && steps == 1 && dense_residual(&g, x) <= 1e-12);
+    lcp_problem_free(&g);
+}
+
 static void murty_and_starts(void)
 {
     enum { N = 16 }; /* (of 64, Murty's rule would need more than the cap: the general path takes it) */
@@ -412,13 +464,14 @@ static void hostile(void)
  * general path's to within tol (relative); *steps the path's; p freed. */
 static int small_agrees(lcp_problem *p, double res, double tol, int *steps)
 {
-    double x[SN];
+    double *x = malloc((size_t)p->n * sizeof *x);
     lcp_solve_out g;
     *steps = 0;
-    int said = lcp_pivot_small(p, NULL, 1e-14, 0, x, steps), grc = solve_with(p, "pivot", 1, NULL, &g);
+    int said = x && lcp_pivot_small(p, NULL, 1e-14, 0, x, steps), grc = solve_with(p, "pivot", 1, NULL, &g);
     int ok = said && dense_residual(p, x) <= res && !grc && g.status == LCP_SOLVED && maxdiff(x, g.x, p->n) <= tol;
     lcp_solve_out_free(&g);
     lcp_problem_free(p);
+    free(x);
     return ok;
 }
 
@@ -646,6 +699,7 @@ int main(void)
     friction();
     rank_deficient();
     columns();
+    sparse_profiles();
     murty_and_starts();
     pipeline();
     hostile();
