@@ -358,8 +358,11 @@ static int ldl_again(void *ctx, double *r)
  * tableau's rounding is not bounded: values near 1e300 leave it a wrong basis) */
 static int lcp_rows_hold(const lcp_problem *p, const double *x, double thr)
 {
+    const int *ap = p->A.p, *aj = p->A.j;
+    const double *ax = p->A.x;
     for (int i = 0; i < p->n; i++) {
-        double wi = pivot_row_w(p, x, i);
+        double wi = p->b[i]; /* (a check to thr, not the verification's bits: a plain loop) */
+        for (int e = ap[i]; e < ap[i + 1]; e++) wi += ax[e] * x[aj[e]];
         if (!(x[i] >= -thr) || !(wi >= -thr) || (x[i] > thr && !(wi <= thr))) return 0;
     }
     return 1;
