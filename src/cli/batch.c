@@ -334,7 +334,7 @@ static void solve_env(batch_env *e, const lcp_solve_opts *o1, const lcp_auto_cho
     lcp_solve_opts o = *o1;
     o.auto_given = given;
     o.auto_made = made;
-    o.small_tried = tried < 0;
+    o.s.small_tried = tried < 0;
     o.x_into = e->x; /* the small paths write the answer there (no allocation); the others allocate out.x */
     int rc = lcp_pipeline_solve(&e->p, &o, NULL, 0, NULL, &out, &err);
     double t = lcp_now_fast();

@@ -614,7 +614,7 @@ int lcp_api_solve(const lcps_problem *hc, const lcps_settings *s, const double *
     if (given || made || x_into || tried) { /* a batch's shared choice (lcp_solve_opts.auto_given), or the
                                              * handle's; the caller's arrays; the small paths run already */
         if (s) defaults = s->o;
-        defaults.small_tried = tried < 0;
+        defaults.s.small_tried = tried < 0;
         defaults.auto_given = given;
         defaults.auto_made = made;
         if (keep && given) defaults.auto_given_from = "the choice made at this problem's solve before A's values "

@@ -639,7 +639,7 @@ int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
 
 /* The pipeline's first stage: the small paths' answer into r (1), or,
  * where they took the problem and have no verified answer (or the caller
- * tried them: o->small_tried), auto on an lcp of up to LCP_TINY_N unknowns
+ * tried them: o->s.small_tried), auto on an lcp of up to LCP_TINY_N unknowns
  * goes on with lemke's general solve before the model's choice (1 where it
  * solved: r holds it); else 0 and r as cleared: the general run (*tried:
  * whether pivot's small path has run, for pivot's own solve not to run it
@@ -647,8 +647,8 @@ int lcp_pipeline_small(const lcp_problem *p, const lcp_solve_opts *o, const doub
 static int stage_small(const lcp_problem *p, const lcp_solve_opts *o, const double *x0, int n0, lcp_solve_out *r,
                        int *tried)
 {
-    *tried = o->small_tried;
-    if (!o->small_tried) {
+    *tried = o->s.small_tried;
+    if (!o->s.small_tried) {
         lcp_small_answer a;
         int got = lcp_pipeline_small(p, o, x0, n0, o->x_into, o->w_into, -1.0, &a);
         if (!got) return 0;

@@ -20,7 +20,7 @@
  *
  * The first stage is also a function of its own (lcp_pipeline_small):
  * lcps_solve and `lcpsolve batch` call it first and fill their answer from
- * it, entering the rest (with lcp_solve_opts.small_tried) only where it
+ * it, entering the rest (with lcp_solve_opts.s.small_tried) only where it
  * gives none -- the same code and the same bits, without the general run's
  * set-up on the problems that RL environments solve millions of times.
  *
@@ -60,8 +60,6 @@ typedef struct lcp_solve_opts {
     lcp_auto_choice *auto_made; /* auto: where the solve keeps its choice (made, or taken), for the caller */
     const char *auto_given_from; /* where auto_given comes from, in auto's reason ("the choice made for ..."); NULL:
                                   * a batch's first problem of the pattern */
-    int small_tried;           /* the caller ran the small paths (lcp_pipeline_small) and they gave no answer:
-                                * the pipeline does not run them again */
     double *x_into, *w_into;   /* NULL, or the caller's arrays (n doubles; w_into may be NULL) where the small
                                 * paths write their answer instead of allocating it: out->x and out->w are then
                                 * NULL (the answer is there); the other paths allocate out->x as always */
@@ -159,7 +157,7 @@ typedef struct {
  * the small paths solved p (a), 0 where they do not take it
  * (lcp_pipeline_small_first, or a --cover file the general run refuses),
  * -1 where they took it and gave no verified answer (nothing kept): the
- * caller then runs the pipeline with o->small_tried set, which goes on from
+ * caller then runs the pipeline with o->s.small_tried set, which goes on from
  * there.  t0: the start of the solve's time (lcp_now_fast's clock: a
  * caller that has just read it, as a batch does between its problems), or
  * -1 to read it here. */

@@ -377,14 +377,6 @@ void lcp_pivot_small_counts(long *ldl, long *lu)
     *lu = count_lu;
 }
 
-/* A's diagonal entry of row i (0 where it is not stored) */
-static double row_diag(const lcp_problem *p, int i)
-{
-    for (int e = p->A.p[i]; e < p->A.p[i + 1]; e++)
-        if (p->A.j[e] == i) return p->A.x[e];
-    return 0.0;
-}
-
 /* lcp_pivot_small with the block's k x k array K (n x n doubles), its rows' places R (n) and the row arrays: dw
  * 7 n doubles, iw 7 n ints */
 static int small_solve(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps,
@@ -435,7 +427,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             double wi = cz ? b[i] : pivot_row_w(p, c, i);
             if (st[i] == FREE) { /* 0 inside its box: where its own row alone puts it, x_i = -w_i / a_ii, at a
                                   * bound beyond it (a box problem's tight bounds: the rows there from the start) */
-                double d = row_diag(p, i);
+                double d = lcp_csr_diag(&p->A, i);
                 if (d > 0 && -wi < lo[i] * d) st[i] = AT_LO;
                 else if (d > 0 && -wi > hi[i] * d) st[i] = AT_HI;
                 continue;

@@ -56,8 +56,9 @@ typedef struct lcp_settings_s {
                           * would improve the best residual, weighted by beta, by less than alpha times an
                           * iteration's time (the reward -alpha time - beta residual would fall); 0: off */
     int linsolve;        /* --linsolve: the linear systems of ipm, newton-fb/min, lemke: LCP_LINSOLVE_* */
-    int small_tried;     /* the pipeline ran pivot's small path on this problem already (pivot_small.h): pivot
-                          * does not run it again (set by the pipeline, not an option) */
+    int small_tried;     /* the small paths ran on this problem already and gave no answer (the pipeline's first
+                          * stage, or its caller: lcps_solve, lcpsolve batch): neither the pipeline nor pivot
+                          * runs them again (set by those, not an option) */
 
     /* the blocks of the solvers that read them */
     struct {
