@@ -759,7 +759,9 @@ static int pass(pv *W, double *x, int first)
             int rc = drive(W, x, i);
             if (rc) return rc;
         }
-    if (!W->seen && (W->ticked ? pivot_check(W, x) : pivot_done(W, x))) return 1; /* check the pass's point */
+    /* check the pass's point: a pass without a pivot (every row placed at once: fixed rows, lo = hi) counts one
+     * step, as a traced solve does, and without a trace is then checked too (its tick alone checks nothing) */
+    if (!W->seen && (W->ticked ? pivot_check(W, x) : pivot_done(W, x) || (W->quick && pivot_check(W, x)))) return 1;
     return 0;
 }
 
