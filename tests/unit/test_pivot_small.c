@@ -41,6 +41,12 @@
  * - Matrices symmetric but for one entry (changed, or stored on one side
  *   only), rows full and banded: each solved by the LU (L D L' would read
  *   another matrix), the answer of pivot's general path.
+ * - Problems of 1 to 4 unknowns (tiny_solve: the steps on a dense copy)
+ *   of every family, from scratch and from warm starts: P-matrices, SPD
+ *   boxes and Z-matrices solved as pivot's general path solves them; PSD
+ *   of half rank and symmetric indefinite matrices verified where said
+ *   solved, solved by the pipeline; symmetric blocks by L D L', others
+ *   by LU.
  * - Through the pipeline: -s pivot and auto on a small problem take the
  *   small path (auto's reason says so), a problem of 129 unknowns does not; a
  *   matrix that is neither P nor PSD (lcp_CPS_2's) stops the small path,
@@ -692,6 +698,79 @@ static void dense_refined(void)
     CHECK(at_rounding == tries && mean <= 0.55);
 }
 
+/* Problems of 1 to 4 unknowns (the dense tiny steps): every family, from scratch and from a warm start at a
+ * bound or inside.  P-matrices, SPD boxes (every kind of row, fixed ones too) and Z-matrices (one answer): solved,
+ * the answer of pivot's general path; PSD of half rank and symmetric indefinite matrices with a solution (b = w* -
+ * A x*): what the path says solved verifies (1e-10), at least half of them; the pipeline (auto) solves every one
+ * but the indefinite.  Symmetric blocks go by L D L', unsymmetric ones by LU (the thread's counts). */
+static void tiny_sizes(void)
+{
+    int tries = 0, unique = 0, solved_unique = 0, same = 0, said = 0, verified = 0, pipeline = 0, warm = 0;
+    long ldl0, lu0, ldl1, lu1;
+    lcp_pivot_small_counts(&ldl0, &lu0);
+    for (int n = 1; n <= 4; n++)
+        for (int t = 0; t < 400; t++, tries++) {
+            int fam = t % 5; /* 0 P unsymmetric, 1 SPD box, 2 PSD rank n / 2, 3 symmetric indefinite, 4 Z-matrix */
+            double g[16], a[16], b[4], lo[4], hi[4], x[4], x0[4];
+            for (int i = 0; i < n * n; i++) g[i] = dense_unif(&rng);
+            for (int i = 0; i < n; i++) {
+                b[i] = 2 * dense_unif(&rng);
+                lo[i] = 0, hi[i] = INFINITY;
+                for (int j = 0; j < n; j++) {
+                    double s = 0;
+                    int m = fam == 2 ? (n + 1) / 2 : n;
+                    for (int k = 0; k < m; k++) s += g[n * i + k] * g[n * j + k];
+                    a[n * i + j] = fam == 0   ? (i == j ? n + 0.5 * dense_unif(&rng) : dense_unif(&rng))
+                                   : fam == 3 ? 0.5 * (g[n * i + j] + g[n * j + i])
+                                   : fam == 4 ? (i == j ? n + 0.5 : -fabs(g[n * i + j]))
+                                              : s + (fam == 1 && i == j ? 0.1 : 0.0);
+                }
+                if (fam == 1) { /* every kind of row */
+                    static const double L[4] = {0, -0.3, -INFINITY, 0.2}, H[4] = {INFINITY, 0.4, INFINITY, 0.2};
+                    lo[i] = L[(i + t) % 4], hi[i] = H[(i + t) % 4];
+                }
+                x0[i] = (t / 5) % 3 == 0 ? 0.0 : (t / 5) % 3 == 1 ? lo[i] : 0.5 * dense_unif(&rng);
+                if (!isfinite(x0[i])) x0[i] = 0.0;
+            }
+            if (fam == 2 || fam == 3) { /* b = w* - A x* for a complementary pair: a solution exists */
+                double xs[4];
+                for (int i = 0; i < n; i++) xs[i] = i % 2 ? fabs(dense_unif(&rng)) : 0.0;
+                for (int i = 0; i < n; i++) {
+                    double s = i % 2 ? 0.0 : fabs(dense_unif(&rng));
+                    for (int j = 0; j < n; j++) s -= a[n * i + j] * xs[j];
+                    b[i] = s;
+                }
+            }
+            lcp_problem p;
+            make(&p, n, a, b, fam == 1 ? lo : NULL, fam == 1 ? hi : NULL, NULL, 0);
+            int steps = 0, start = (t / 5) % 3 != 0;
+            warm += start;
+            int ok = lcp_pivot_small(&p, start ? x0 : NULL, 1e-14, 0, x, &steps);
+            if (fam <= 1 || fam == 4) {
+                unique++;
+                if (ok && dense_residual(&p, x) <= 1e-10) {
+                    solved_unique++;
+                    lcp_solve_out q;
+                    if (!solve_with(&p, "pivot", 1, NULL, &q) && q.status == LCP_SOLVED) same += maxdiff(x, q.x, n) <= 1e-8;
+                    lcp_solve_out_free(&q);
+                }
+            } else {
+                said += ok;
+                verified += ok && dense_residual(&p, x) <= 1e-10;
+            }
+            lcp_solve_out o;
+            if (fam != 3 && !solve_with(&p, "auto", 0, NULL, &o)) pipeline += o.status == LCP_SOLVED;
+            if (fam != 3) lcp_solve_out_free(&o);
+            lcp_problem_free(&p);
+        }
+    lcp_pivot_small_counts(&ldl1, &lu1);
+    printf("1 to 4 unknowns: %d problems (%d from a warm start); P, SPD boxes, Z: %d of %d solved, %d as pivot's "
+           "general path; PSD and indefinite: %d said solved, %d verified; the pipeline %d; blocks by L D L' %ld, by "
+           "LU %ld\n", tries, warm, solved_unique, unique, same, said, verified, pipeline, ldl1 - ldl0, lu1 - lu0);
+    CHECK(solved_unique == unique && same == unique && verified == said && said >= (tries - unique) / 2 &&
+          pipeline == tries - tries / 5 && ldl1 - ldl0 >= tries / 5 && lu1 - lu0 >= tries / 10);
+}
+
 int main(void)
 {
     random_p();
@@ -708,6 +787,7 @@ int main(void)
     dense_box_layers();
     dense_refined();
     triangular();
+    tiny_sizes();
     printf("%d passed, %d failed, %d skipped\n", check_passed, check_failed, check_skipped);
     return check_failed ? 1 : 0;
 }
