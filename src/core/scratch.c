@@ -4,6 +4,7 @@
 #include "per_thread.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 typedef struct {
     void *buf[LCP_SCRATCH_SLOTS];
@@ -17,6 +18,24 @@ static void cleanup(void *v)
     for (int k = 0; k < LCP_SCRATCH_SLOTS; k++) free(s->buf[k]);
 }
 
+/* A buffer of 256 KiB and more: whole 2 MiB pages, aligned and marked for transparent huge pages, so the first
+ * touch of each 2 MiB faults once, not 512 times (a virtual machine's fault costs microseconds: pivot's block of
+ * 1,020 findex rows, 8 MB, took 23 ms the first time in a process, where its two steps take 0.17 ms) */
+static void *scratch_alloc(size_t bytes, size_t *cap)
+{
+    enum { HUGE = 2 << 20 };
+    void *p = NULL;
+    *cap = bytes;
+    if (bytes < HUGE / 8) return lcp_alloc(bytes ? bytes : 1, 1);
+    if (lcp_memory_limit && bytes > lcp_memory_limit) return NULL;
+    *cap = (bytes + HUGE - 1) / HUGE * HUGE;
+    if (posix_memalign(&p, HUGE, *cap)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, *cap, MADV_HUGEPAGE); /* (advice: where refused, the pages stay small) */
+#endif
+    return p;
+}
+
 static scratch *mine(int create) { return lcp_per_thread(LCP_PER_THREAD_SCRATCH, sizeof(scratch), cleanup, create); }
 
 void *lcp_scratch_take(lcp_scratch_slot slot, size_t bytes)
@@ -27,8 +46,9 @@ void *lcp_scratch_take(lcp_scratch_slot slot, size_t bytes)
     if (s && !s->busy[slot]) {
         if (s->cap[slot] < bytes || !s->buf[slot]) {
             free(s->buf[slot]);
-            s->buf[slot] = lcp_alloc(bytes ? bytes : 1, 1);
-            s->cap[slot] = s->buf[slot] ? bytes : 0;
+            size_t got;
+            s->buf[slot] = scratch_alloc(bytes, &got);
+            s->cap[slot] = s->buf[slot] ? got : 0;
         }
         if (s->buf[slot]) {
             s->busy[slot] = 1;

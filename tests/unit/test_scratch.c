@@ -1,7 +1,8 @@
 /* tests/unit/test_scratch.c: the work arrays a thread keeps between solves
  * (src/core/scratch.c): the same buffer again once given back, a second one
  * while the slot is in use, malloc's above the cap and beside --max-memory,
- * each thread its own; and ipm's dense path, which takes them, gives the
+ * each thread its own; a buffer of 256 KiB or more in whole 2 MiB pages,
+ * aligned (transparent huge pages); and ipm's dense path, which takes them, gives the
  * same answer on its second solve. */
 #include "check.h"
 #include "../../src/core/common.h"
@@ -10,6 +11,7 @@
 #include "../../src/scenes/scenes.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 static void *other(void *arg)
@@ -53,6 +55,13 @@ int main(void)
     CHECK(lcp_scratch_take(LCP_SCRATCH_DENSE_A, 2000) == NULL);
     lcp_memory_limit = 0;
     lcp_scratch_give(LCP_SCRATCH_DENSE_A, NULL); /* NULL: nothing */
+    /* 256 KiB and more: whole 2 MiB pages, aligned (transparent huge pages: a fault a 2 MiB, not one a 4 KiB) */
+    char *h = lcp_scratch_take(LCP_SCRATCH_DENSE_A, (size_t)1 << 20);
+    CHECK(h != NULL && (uintptr_t)h % ((uintptr_t)2 << 20) == 0);
+    memset(h, 3, (size_t)1 << 20);
+    lcp_scratch_give(LCP_SCRATCH_DENSE_A, h);
+    CHECK(lcp_scratch_take(LCP_SCRATCH_DENSE_A, (size_t)2 << 20) == h); /* (the 2 MiB page holds it) */
+    lcp_scratch_give(LCP_SCRATCH_DENSE_A, h);
 
     /* ipm's dense path twice, and newton-min's: the same bits each time */
     const char *spd[] = {"size", "60", "density", "1", "cond", "1e3", "seed", "5", NULL};
