@@ -88,7 +88,11 @@
  * block step factors afresh; Murty's example of 30 unknowns in one pivot,
  * where the block steps took a step a row and then gave up); where that
  * stops short (a diagonal entry not above 0, a pivot too small, its cap)
- * the block steps take the problem from their own start. */
+ * the block steps take the problem from their own start.  Up to
+ * DENSE_TINY_N (4) unknowns without findex the steps run on a dense copy
+ * of A on the stack (tiny_solve: the same start, switches and rules
+ * without the general steps' bookkeeping, which there cost more than the
+ * blocks: lcp_CPS_1 and lcp_deudeu 0.81-0.93 of the time). */
 #include "pivot_small.h"
 
 #include "dantzig_small.h"
@@ -107,7 +111,7 @@ enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
 #define SMALL_STEPS 36    /* the most steps (2 n + 4 below): a failure costs at most this many blocks */
 #define SMALL_PIVOT 1e-13 /* a pivot below this times the block's largest entry: singular to working precision */
 #define SMALL_REFINE 32   /* a dense free block of this many rows and more: one refinement step at the end */
-#define LCP_DENSE_TINY_N 4 /* up to this many unknowns without findex: tiny_solve */
+#define DENSE_TINY_N 4    /* up to this many unknowns without findex: the steps on a dense copy (tiny_solve) */
 
 double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale)
 {
@@ -361,9 +365,10 @@ static int lcp_rows_hold(const lcp_problem *p, const double *x, double thr)
 {
     const int *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x;
-    for (int i = 0; i < p->n; i++) {
-        double wi = p->b[i]; /* (a check to thr, not the verification's bits: a plain loop) */
-        for (int e = ap[i]; e < ap[i + 1]; e++) wi += ax[e] * x[aj[e]];
+    for (int i = 0; i < p->n; i++) { /* w_i as the verification forms it (lcp_chunk: the same bits -- under
+                                       * cancellation, values near 1e300, another order gives another w) */
+        int lo = ap[i], hi = ap[i + 1];
+        double wi = (hi - lo <= 3 ? lcp_csr_row_dot3(aj, ax, x, lo, hi) : lcp_csr_row_dot(aj, ax, x, lo, hi)) + p->b[i];
         if (!(x[i] >= -thr) || !(wi >= -thr) || (x[i] > thr && !(wi <= thr))) return 0;
     }
     return 1;
@@ -379,10 +384,11 @@ void lcp_pivot_small_counts(long *ldl, long *lu)
 }
 
 /* ldl_solve on a dense k x k block (row-major, its lower part read; from 0, every dependent row listed): the same
- * factorisation and solves, without the profile's bounds and the long-run kernels (a block of 1 to 16 rows) */
+ * factorisation and solves, without the profile's bounds and the long-run kernels (a block of 1 to DENSE_TINY_N
+ * rows) */
 static int tiny_ldl(double *K, double *y, int k, int *dep)
 {
-    double dmax = 0.0, iD[LCP_DENSE_TINY_N];
+    double dmax = 0.0, iD[DENSE_TINY_N];
     for (int a = 0; a < k; a++) {
         double d = K[a * k + a];
         if (d != d) return -2;
@@ -423,16 +429,16 @@ static int tiny_ldl(double *K, double *y, int k, int *dep)
     return 0;
 }
 
-/* The block steps for up to LCP_DENSE_TINY_N unknowns without findex: small_solve's method (its start, block switches,
+/* The block steps for up to DENSE_TINY_N unknowns without findex: small_solve's method (its start, block switches,
  * Murty's rule and dependent rows sent to a bound) on a dense copy of A on the stack, the block of a step gathered
- * from it by position and factored by ldl_solve or lu_solve -- none of the general steps' bookkeeping (the kept
+ * from it by position and factored by tiny_ldl or lu_solve -- none of the general steps' bookkeeping (the kept
  * leading rows, the profile, the friction columns, a row's bounds looked up at each use), which on a problem of 2 to
  * 4 unknowns cost more than the block's factorisation (a 2 x 2 lcp: 2,100 instructions through lcps_solve, half of
  * them the steps' loops; beyond 4 the general steps' kept leading rows and bound columns pay).  Returns as
  * small_solve. */
 static int tiny_solve(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
 {
-    enum { T = LCP_DENSE_TINY_N };
+    enum { T = DENSE_TINY_N };
     const int n = p->n, *ap = p->A.p, *aj = p->A.j;
     const double *ax = p->A.x, *b = p->b;
     double A[T * T], K[T * T], lo[T], hi[T], y[T];
@@ -539,7 +545,16 @@ static int tiny_solve(const lcp_problem *p, const double *start, double thr, int
             }
             if (to[i] != st[i]) ninf++, lastinf = i;
         }
-        if (!ninf) return 1;
+        if (!ninf) { /* the free rows' w, which the block's solve makes 0: to the verification's level (1e3 thr: a
+                      * block of entries near 1e300 loses w to cancellation, and the sets would say solved) */
+            for (int a = 0; a < k; a++) {
+                const double *Ai = A + idx[a] * n;
+                double wi = b[idx[a]];
+                for (int j = 0; j < n; j++) wi += Ai[j] * x[j];
+                if (!(fabs(wi) <= 1e3 * thr)) return 0;
+            }
+            return 1;
+        }
         if (ninf < best) best = ninf, tries = SMALL_TRIES;
         else if (tries > 0) tries--;
         else { /* Murty's rule: the last infeasible row alone */
@@ -769,6 +784,11 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             if (to[i] != st[i]) ninf++, last = i;
         }
         if (!ninf) {
+            /* a friction row held at -+mu x_f with x_f free stands for -+mu |x_f| only where x_f >= 0: a free
+             * x_f below 0 at the end (a findex row whose own box allows it) puts it on the other bound, where
+             * its w was not tested -- the general solve takes it */
+            for (int i = 0; fi && i < n; i++)
+                if (st[i] != FREE && g[i] != 0.0 && x[fi[i]] < -thr) return 0;
             if (sym && dense && factored && k >= SMALL_REFINE) { /* (a dense block's leading dimension: n) */
                 ldl_factor f = {R, D, iD, first, k};
                 pivot_refine_rows(p, idx, k, lo, hi, x, ldl_again, &f, rhs, c);
@@ -790,7 +810,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
 int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
 {
     *steps = 0;
-    if (p->n <= LCP_DENSE_TINY_N && !p->findex) { /* (before the general steps' 38 KB of stack) */
+    if (p->n <= DENSE_TINY_N && !p->findex) { /* (before the general steps' 38 KB of stack) */
         if (triangular_solve(p, x)) {
             *steps = 1;
             return 1;
