@@ -21,13 +21,12 @@ static void cleanup(void *v)
 /* A buffer of 256 KiB and more: whole 2 MiB pages, aligned and marked for transparent huge pages, so the first
  * touch of each 2 MiB faults once, not 512 times (a virtual machine's fault costs microseconds: pivot's block of
  * 1,020 findex rows, 8 MB, took 23 ms the first time in a process, where its two steps take 0.17 ms) */
-static void *scratch_alloc(size_t bytes, size_t *cap)
+static void *scratch_alloc(size_t bytes, size_t *cap) /* (--max-memory: lcp_scratch_take's test) */
 {
     enum { HUGE = 2 << 20 };
     void *p = NULL;
     *cap = bytes;
     if (bytes < HUGE / 8) return lcp_alloc(bytes ? bytes : 1, 1);
-    if (lcp_memory_limit && bytes > lcp_memory_limit) return NULL;
     *cap = (bytes + HUGE - 1) / HUGE * HUGE;
     if (posix_memalign(&p, HUGE, *cap)) return NULL;
 #ifdef MADV_HUGEPAGE

@@ -88,11 +88,7 @@
  * block step factors afresh; Murty's example of 30 unknowns in one pivot,
  * where the block steps took a step a row and then gave up); where that
  * stops short (a diagonal entry not above 0, a pivot too small, its cap)
- * the block steps take the problem from their own start.  Up to
- * DENSE_TINY_N (4) unknowns without findex the steps run on a dense copy
- * of A on the stack (tiny_solve: the same start, switches and rules
- * without the general steps' bookkeeping, which there cost more than the
- * blocks: lcp_CPS_1 and lcp_deudeu 0.81-0.93 of the time). */
+ * the block steps take the problem from their own start. */
 #include "pivot_small.h"
 
 #include "dantzig_small.h"
@@ -111,7 +107,6 @@ enum { FREE = 0, AT_LO = 1, AT_HI = 2 };
 #define SMALL_STEPS 36    /* the most steps (2 n + 4 below): a failure costs at most this many blocks */
 #define SMALL_PIVOT 1e-13 /* a pivot below this times the block's largest entry: singular to working precision */
 #define SMALL_REFINE 32   /* a dense free block of this many rows and more: one refinement step at the end */
-#define DENSE_TINY_N 4    /* up to this many unknowns without findex: the steps on a dense copy (tiny_solve) */
 
 double lcp_pivot_small_threshold(const lcp_problem *p, double tol, double bscale)
 {
@@ -363,12 +358,9 @@ static int ldl_again(void *ctx, double *r)
  * tableau's rounding is not bounded: values near 1e300 leave it a wrong basis) */
 static int lcp_rows_hold(const lcp_problem *p, const double *x, double thr)
 {
-    const int *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x;
-    for (int i = 0; i < p->n; i++) { /* w_i as the verification forms it (lcp_chunk: the same bits -- under
-                                       * cancellation, values near 1e300, another order gives another w) */
-        int lo = ap[i], hi = ap[i + 1];
-        double wi = (hi - lo <= 3 ? lcp_csr_row_dot3(aj, ax, x, lo, hi) : lcp_csr_row_dot(aj, ax, x, lo, hi)) + p->b[i];
+    for (int i = 0; i < p->n; i++) { /* w_i with the verification's bits (pivot_row_w: under cancellation,
+                                       * values near 1e300, a sum in another order gives another w) */
+        double wi = pivot_row_w(p, x, i);
         if (!(x[i] >= -thr) || !(wi >= -thr) || (x[i] > thr && !(wi <= thr))) return 0;
     }
     return 1;
@@ -381,189 +373,6 @@ void lcp_pivot_small_counts(long *ldl, long *lu)
 {
     *ldl = count_ldl;
     *lu = count_lu;
-}
-
-/* ldl_solve on a dense k x k block (row-major, its lower part read; from 0, every dependent row listed): the same
- * factorisation and solves, without the profile's bounds and the long-run kernels (a block of 1 to DENSE_TINY_N
- * rows) */
-static int tiny_ldl(double *K, double *y, int k, int *dep)
-{
-    double dmax = 0.0, iD[DENSE_TINY_N];
-    for (int a = 0; a < k; a++) {
-        double d = K[a * k + a];
-        if (d != d) return -2;
-        dmax = d > dmax ? d : dmax;
-    }
-    double floor = SMALL_PIVOT * dmax;
-    int nd = 0;
-    for (int a = 0; a < k; a++) {
-        double *Ka = K + a * k, d = Ka[a];
-        for (int c = 0; c < a; c++) { /* W_ac = K_ac - sum_m W_am L_cm */
-            const double *Kc = K + c * k;
-            double t = Ka[c];
-            for (int m = 0; m < c; m++) t -= Ka[m] * Kc[m];
-            Ka[c] = t;
-        }
-        for (int c = 0; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L */
-            double l = Ka[c] * iD[c];
-            d -= Ka[c] * l;
-            Ka[c] = l;
-        }
-        if (d != d) return -2;
-        if (d < -floor) return -3;
-        if (d <= floor) dep[nd++] = a, d = 0.0;
-        iD[a] = d != 0.0 ? 1.0 / d : 0.0;
-    }
-    if (nd) return nd;
-    for (int a = 0; a < k; a++) { /* L z = y, then z / d */
-        const double *Ka = K + a * k;
-        double t = y[a];
-        for (int m = 0; m < a; m++) t -= Ka[m] * y[m];
-        y[a] = t;
-    }
-    for (int a = 0; a < k; a++) y[a] *= iD[a];
-    for (int a = k - 1; a >= 0; a--) { /* L' y = z / d */
-        const double *Ka = K + a * k;
-        for (int m = 0; m < a; m++) y[m] -= Ka[m] * y[a];
-    }
-    return 0;
-}
-
-/* The block steps for up to DENSE_TINY_N unknowns without findex: small_solve's method (its start, block switches,
- * Murty's rule and dependent rows sent to a bound) on a dense copy of A on the stack, the block of a step gathered
- * from it by position and factored by tiny_ldl or lu_solve -- none of the general steps' bookkeeping (the kept
- * leading rows, the profile, the friction columns, a row's bounds looked up at each use), which on a problem of 2 to
- * 4 unknowns cost more than the block's factorisation (a 2 x 2 lcp: 2,100 instructions through lcps_solve, half of
- * them the steps' loops; beyond 4 the general steps' kept leading rows and bound columns pay).  Returns as
- * small_solve. */
-static int tiny_solve(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
-{
-    enum { T = DENSE_TINY_N };
-    const int n = p->n, *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x, *b = p->b;
-    double A[T * T], K[T * T], lo[T], hi[T], y[T];
-    int st[T], to[T], idx[T], dep[T], last[T];
-    int sym = lcp_csr_is_symmetric(&p->A, 0.0), zm = !start && z_matrix(p);
-    if (!sym && !zm && !start && p->kind == LCP_KIND_LCP) { /* (as small_solve: Dantzig and Cottle's method first) */
-        int pivots = 0;
-        if (lcp_dantzig_small(p, x, &pivots) && !(max_steps > 0 && pivots > max_steps) && lcp_rows_hold(p, x, thr)) {
-            *steps = pivots;
-            return 1;
-        }
-    }
-    if (ap[n] == n * n) { /* every row full (sorted, no duplicates): the values in place */
-        memcpy(A, ax, (size_t)(n * n) * sizeof *A);
-    } else {
-        memset(A, 0, (size_t)(n * n) * sizeof *A);
-        for (int i = 0; i < n; i++)
-            for (int e = ap[i]; e < ap[i + 1]; e++) A[i * n + aj[e]] += ax[e];
-    }
-    /* the start's sets, as small_solve's (no findex: the bounds are constants) */
-    for (int i = 0; i < n; i++) {
-        lo[i] = p->lo ? p->lo[i] : 0.0;
-        hi[i] = p->hi ? p->hi[i] : INFINITY;
-        double x0 = start ? start[i] : 0.0;
-        st[i] = x0 <= lo[i] && lo[i] > -INFINITY ? AT_LO : x0 >= hi[i] && hi[i] < INFINITY ? AT_HI : FREE;
-        x[i] = st[i] == AT_LO ? lo[i] : st[i] == AT_HI ? hi[i] : 0.0;
-    }
-    if (zm) {
-        for (int i = 0; i < n; i++)
-            if (lo[i] < hi[i]) st[i] = FREE;
-    } else if (!start) {
-        for (int i = 0; i < n; i++) {
-            if (lo[i] == hi[i]) continue;
-            const double *Ai = A + i * n;
-            double wi = b[i];
-            for (int j = 0; j < n; j++)
-                if (x[j] != 0.0) wi += Ai[j] * x[j];
-            if (st[i] == FREE) { /* 0 inside its box: at the bound beyond which its own row puts it */
-                double d = Ai[i];
-                if (d > 0 && -wi < lo[i] * d) st[i] = AT_LO;
-                else if (d > 0 && -wi > hi[i] * d) st[i] = AT_HI;
-                continue;
-            }
-            if (st[i] == AT_LO ? wi <= 0 : wi >= 0) st[i] = FREE;
-        }
-    }
-    int best = n + 1, tries = SMALL_TRIES, cap = 2 * n + 4 < SMALL_STEPS ? 2 * n + 4 : SMALL_STEPS;
-    if (max_steps > 0 && max_steps < cap) cap = max_steps;
-    while (*steps < cap) {
-        ++*steps;
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            if (st[i] == FREE) idx[k++] = i;
-            else x[i] = st[i] == AT_LO ? lo[i] : hi[i];
-        }
-        double kmax = 0.0;
-        for (int a = 0; a < k; a++) { /* the block and its right-hand side */
-            const double *Ai = A + idx[a] * n;
-            double s = -b[idx[a]], *Ka = K + a * k;
-            for (int j = 0; j < n; j++)
-                if (st[j] != FREE && x[j] != 0.0) s -= Ai[j] * x[j];
-            for (int q = 0; q < k; q++) Ka[q] = Ai[idx[q]], kmax = fabs(Ka[q]) > kmax ? fabs(Ka[q]) : kmax;
-            y[a] = s;
-            last[a] = k - 1;
-        }
-        int nd = 0;
-        if (k && sym) {
-            nd = tiny_ldl(K, y, k, dep);
-            if (nd == -3) { /* not semidefinite: this step again, and the rest, by the LU */
-                sym = 0;
-                --*steps;
-                continue;
-            }
-            count_ldl++;
-        } else if (k) {
-            nd = lu_solve(K, y, k, kmax, dep, 0, k - 1, last);
-            count_lu++;
-        }
-        if (nd < 0) return 0;
-        if (nd > 0) { /* rows dependent on the free rows before them go to a bound */
-            for (int d = 0; d < nd; d++) {
-                int i = idx[dep[d]];
-                if (lo[i] > -INFINITY) st[i] = AT_LO;
-                else if (hi[i] < INFINITY) st[i] = AT_HI;
-                else return 0;
-            }
-            continue;
-        }
-        for (int a = 0; a < k; a++) x[idx[a]] = y[a];
-        int ninf = 0, lastinf = -1;
-        for (int i = 0; i < n; i++) { /* the infeasible rows, and the set each would move to */
-            double xi = x[i];
-            if (xi != xi) return 0;
-            to[i] = st[i];
-            if (st[i] == FREE) {
-                if (xi < lo[i] - thr) to[i] = AT_LO;
-                else if (xi > hi[i] + thr) to[i] = AT_HI;
-            } else if (lo[i] < hi[i]) {
-                const double *Ai = A + i * n;
-                double wi = b[i];
-                for (int j = 0; j < n; j++) wi += Ai[j] * x[j];
-                if (wi != wi) return 0;
-                if (st[i] == AT_LO ? wi < -thr : wi > thr) to[i] = FREE;
-            }
-            if (to[i] != st[i]) ninf++, lastinf = i;
-        }
-        if (!ninf) { /* the free rows' w, which the block's solve makes 0: to the verification's level (1e3 thr: a
-                      * block of entries near 1e300 loses w to cancellation, and the sets would say solved) */
-            for (int a = 0; a < k; a++) {
-                const double *Ai = A + idx[a] * n;
-                double wi = b[idx[a]];
-                for (int j = 0; j < n; j++) wi += Ai[j] * x[j];
-                if (!(fabs(wi) <= 1e3 * thr)) return 0;
-            }
-            return 1;
-        }
-        if (ninf < best) best = ninf, tries = SMALL_TRIES;
-        else if (tries > 0) tries--;
-        else { /* Murty's rule: the last infeasible row alone */
-            st[lastinf] = to[lastinf];
-            continue;
-        }
-        memcpy(st, to, (size_t)n * sizeof *st);
-    }
-    return 0;
 }
 
 /* lcp_pivot_small with the block's k x k array K (n x n doubles), its rows' places R (n) and the row arrays: dw
@@ -810,13 +619,6 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
 int lcp_pivot_small(const lcp_problem *p, const double *start, double thr, int max_steps, double *x, int *steps)
 {
     *steps = 0;
-    if (p->n <= DENSE_TINY_N && !p->findex) { /* (before the general steps' 38 KB of stack) */
-        if (triangular_solve(p, x)) {
-            *steps = 1;
-            return 1;
-        }
-        return tiny_solve(p, start, thr, max_steps, x, steps);
-    }
     if (p->n <= LCP_SMALL_STACK_N) { /* the block and the rows' arrays on the stack (38 KB at most) */
         double K[LCP_SMALL_STACK_N * LCP_SMALL_STACK_N], dw[7 * LCP_SMALL_STACK_N], *R[LCP_SMALL_STACK_N];
         int iw[7 * LCP_SMALL_STACK_N];

@@ -45,8 +45,8 @@
  * - Matrices symmetric but for one entry (changed, or stored on one side
  *   only), rows full and banded: each solved by the LU (L D L' would read
  *   another matrix), the answer of pivot's general path.
- * - Problems of 1 to 4 unknowns (tiny_solve: the steps on a dense copy)
- *   of every family, from scratch and from warm starts: P-matrices, SPD
+ * - Problems of 1 to 4 unknowns of every family, from scratch and from
+ *   warm starts: P-matrices, SPD
  *   boxes and Z-matrices solved as pivot's general path solves them; PSD
  *   of half rank and symmetric indefinite matrices verified where said
  *   solved, solved by the pipeline; symmetric blocks by L D L', others
@@ -438,7 +438,7 @@ static void hostile(void)
 {
     const double vals[] = {0.0, 1.0, -1.0, 1e300, -1e300, 1e-300, NAN, INFINITY, -INFINITY, 0.5};
     int said = 0, bad = 0, runs = 0;
-    for (int t = 0; t < 600; t++, runs++) { /* (the last 200 of 1 to 4 unknowns: the dense tiny steps) */
+    for (int t = 0; t < 600; t++, runs++) { /* (the last 200 of 1 to 4 unknowns) */
         int n = 1 + (int)((dense_unif(&rng) + 1) * 0.5 * SN) % SN, fi[SN];
         if (t >= 400) n = 1 + t % 4;
         double a[SN * SN], b[SN], lo[SN], hi[SN], x[SN];
@@ -712,7 +712,7 @@ static void dense_refined(void)
     CHECK(at_rounding == tries && mean <= 0.55);
 }
 
-/* Problems of 1 to 4 unknowns (the dense tiny steps): every family, from scratch and from a warm start at a
+/* Problems of 1 to 4 unknowns: every family, from scratch and from a warm start at a
  * bound or inside.  P-matrices, SPD boxes (every kind of row, fixed ones too) and Z-matrices (one answer): solved,
  * the answer of pivot's general path; PSD of half rank and symmetric indefinite matrices with a solution (b = w* -
  * A x*): what the path says solved verifies (1e-10), at least half of them; the pipeline (auto) solves every one
