@@ -318,6 +318,28 @@ static void lcp_chunk(const lcp_csr *A, const double *restrict b, double reg, co
         for (int i = lo; i < hi; i++) w[i] += reg * x[i]; /* w of the problem solved */
 }
 
+/* verify_chunk for blcp without --reg: w_i = A_i x + b_i and row_blcp's terms while the row is at hand, the NaN
+ * test as x_i - x_i or w_i - w_i NaN (exactly where one is not finite: node_terms' test) -- the same bits as a
+ * pass of node_terms, without its test of the kind and its loop over a node's rows at every row */
+static void blcp_chunk(const lcp_problem *p, const lcp_csr *A, const double *restrict x, double *restrict w, int lo,
+                       int hi, partial *c)
+{
+    const int *restrict ap = A->p, *restrict aj = A->j;
+    const double *restrict ax = A->x, *restrict b = p->b;
+    partial t = {0};
+    double fin = 0.0;
+    for (int i = lo; i < hi; i++) {
+        int lo_i = ap[i], hi_i = ap[i + 1];
+        double wi = (hi_i - lo_i <= 3 ? lcp_csr_row_dot3(aj, ax, x, lo_i, hi_i)
+                                      : lcp_csr_row_dot(aj, ax, x, lo_i, hi_i)) + b[i];
+        w[i] = wi;
+        row_blcp(p, x, w, i, &t);
+        fin += (x[i] - x[i]) + (wi - wi);
+    }
+    t.nan = fin != fin;
+    *c = t;
+}
+
 /* Chunk k: w = A x + b on its rows first (when A is given), then its metrics. */
 static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x, double *w, int k, partial *c)
 {
@@ -326,6 +348,10 @@ static void verify_chunk(const lcp_problem *p, const lcp_csr *A, const double *x
     int lo = k * rows, hi = lo + rows < p->n ? lo + rows : p->n;
     if (A && p->kind == LCP_KIND_LCP) { /* the common case in one pass: the same bits as below */
         lcp_chunk(A, p->b, p->reg, x, w, lo, hi, c);
+        return;
+    }
+    if (A && p->kind == LCP_KIND_BLCP && !(p->reg > 0)) {
+        blcp_chunk(p, A, x, w, lo, hi, c);
         return;
     }
     *c = (partial){0};
@@ -394,6 +420,12 @@ void lcp_verify_b(const lcp_problem *p, const double *x, double *w, double bscal
     if (p->kind == LCP_KIND_LCP && p->n <= VERIFY_CHUNK) { /* one chunk (the small paths' answers): verify_all's */
         partial c;                                          /* run without its partials, the same bits */
         lcp_chunk(&p->A, p->b, p->reg, x, w, 0, p->n, &c);
+        lcp_verify_finish_b(p, &c, bscale, m);
+        return;
+    }
+    if (p->kind == LCP_KIND_BLCP && !(p->reg > 0) && p->n <= VERIFY_CHUNK) { /* the same for a blcp */
+        partial c;
+        blcp_chunk(p, &p->A, x, w, 0, p->n, &c);
         lcp_verify_finish_b(p, &c, bscale, m);
         return;
     }

@@ -149,6 +149,7 @@ int lcp_csr_transpose(const lcp_csr *A, lcp_csr *B)
 
 double lcp_csr_diag(const lcp_csr *A, int i)
 {
+    if (A->m == A->n && A->p[A->n] == (long)A->n * A->n) return A->x[(size_t)i * (size_t)A->n + (size_t)i]; /* rows full */
     int lo = A->p[i], hi = A->p[i + 1] - 1;
     while (lo <= hi) { /* columns are sorted */
         int mid = lo + (hi - lo) / 2;

@@ -177,6 +177,17 @@ static void test_csr(void)
     CHECK(lcp_csr_diag(&A, 0) == 4.0);
     CHECK(lcp_csr_diag(&A, 1) == 0.0);
     CHECK(lcp_csr_diag(&A, 2) == 0.0);
+    { /* every row full (read by position), and its entries after a row's change of one (by bisection again) */
+        const double F[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+        lcp_csr Fc;
+        dense_rm(&Fc, 3, 3, F);
+        CHECK(lcp_csr_diag(&Fc, 0) == 1 && lcp_csr_diag(&Fc, 1) == 5 && lcp_csr_diag(&Fc, 2) == 9);
+        lcp_csr_free(&Fc);
+        const double G[] = {1, 0, 3, 4, 5, 6, 7, 8, 9}; /* 8 entries: not full */
+        dense_rm(&Fc, 3, 3, G);
+        CHECK(lcp_csr_diag(&Fc, 0) == 1 && lcp_csr_diag(&Fc, 1) == 5 && lcp_csr_diag(&Fc, 2) == 9);
+        lcp_csr_free(&Fc);
+    }
     /* transpose: 4 x 3, rows sorted */
     lcp_csr T;
     CHECK(lcp_csr_transpose(&A, &T) == 0);
@@ -551,6 +562,64 @@ static void test_verify_blcp(void)
     lcp_verify(&p, f4, fw, &m);
     CHECK_NEAR(m.feasibility, 0.25, EPS);
     lcp_problem_free(&p);
+}
+
+/* The blcp rows' one pass (w and the terms together, verify.c's blcp_chunk) against the terms of a given w
+ * (lcp_verify_w: a row's terms one node at a time): the same w as A x + b row by row, and the same bits of
+ * every metric, on banded and full rows (3 entries and fewer, more), bounds finite and infinite, findex rows,
+ * x beyond its bounds, one chunk and several, a NaN in x */
+static void test_verify_blcp_pass(void)
+{
+    unsigned seed = 12345;
+    const int sizes[] = {1, 3, 7, 40, 1300};
+    for (int t = 0; t < 10; t++) {
+        int n = sizes[t % 5], band = t % 2 ? n : 1 + t % 3, findex = t >= 5;
+        double *Arm = calloc((size_t)n * n, sizeof(double)), *b = malloc(n * sizeof(double));
+        double *lo = malloc(n * sizeof(double)), *hi = malloc(n * sizeof(double)), *mu = malloc(n * sizeof(double));
+        double *x = malloc(n * sizeof(double)), *w = malloc(n * sizeof(double)), *w2 = malloc(n * sizeof(double));
+        int *fi = malloc(n * sizeof(int));
+        for (int i = 0; i < n; i++) {
+            for (int j = i - band; j <= i + band; j++)
+                if (j >= 0 && j < n) Arm[(size_t)i * n + j] = (double)(seed = seed * 1103515245u + 12345u) / 4294967296.0 - 0.3;
+            double r = (double)(seed = seed * 1103515245u + 12345u) / 4294967296.0;
+            b[i] = 4 * r - 2;
+            lo[i] = r < 0.2 ? -INFINITY : -r;
+            hi[i] = r > 0.8 ? INFINITY : 2 * r;
+            x[i] = 3 * r - 1.2;
+            mu[i] = 0.3 + r;
+            fi[i] = findex && i % 3 ? i - i % 3 : -1;
+        }
+        lcp_problem p;
+        lcp_err err = {{0}};
+        prob(&p, LCP_KIND_BLCP, n, Arm, b);
+        p.lo = dupv(lo, n), p.hi = dupv(hi, n), p.lolen = p.hilen = n;
+        if (findex) {
+            set_mu(&p, mu, n);
+            p.findex = malloc(n * sizeof(int));
+            memcpy(p.findex, fi, n * sizeof(int));
+            p.findexlen = n;
+        }
+        CHECK(lcp_problem_finish(&p, &err) == 0);
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass) x[n / 2] = NAN; /* (its terms are dropped by the maxima: the NaN test alone says so) */
+            lcp_metrics m1, m2;
+            lcp_verify(&p, x, w, &m1);
+            int wsame = 1;
+            for (int i = 0; i < n; i++) {
+                double wi = lcp_csr_row_dot(p.A.j, p.A.x, x, p.A.p[i], p.A.p[i + 1]) + p.b[i];
+                wsame &= memcmp(&wi, &w[i], sizeof wi) == 0;
+            }
+            CHECK(wsame);
+            memcpy(w2, w, n * sizeof(double));
+            lcp_verify_w(&p, x, w2, &m2);
+            CHECK(memcmp(&m1.residual, &m2.residual, sizeof(double)) == 0);
+            CHECK(memcmp(&m1.complementarity, &m2.complementarity, sizeof(double)) == 0);
+            CHECK(memcmp(&m1.feasibility, &m2.feasibility, sizeof(double)) == 0);
+            CHECK(pass ? m1.residual == INFINITY : isfinite(m1.residual) && m1.residual > 0);
+        }
+        lcp_problem_free(&p);
+        free(Arm), free(b), free(lo), free(hi), free(mu), free(x), free(w), free(w2), free(fi);
+    }
 }
 
 /* ----------------------------------------------------------- cones, ccp/fc3d */
@@ -1667,6 +1736,7 @@ int main(void)
     test_verify_bscale();
     test_verify_lcp();
     test_verify_blcp();
+    test_verify_blcp_pass();
     test_cone();
     test_verify_friction();
     test_relative_diff();
