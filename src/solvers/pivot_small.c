@@ -203,6 +203,28 @@ static inline double dot_run(const double *a, const double *b, int lo, int hi)
     return t;
 }
 
+/* ldl_solve's end of row a (W_ac, c in [fa, a), in Ka): d_a, the row to L, the pivot's tests; 0 to go on, else
+ * what ldl_solve returns (-2, -3, or the dependent rows' count at the first with stop) */
+static inline int ldl_row_end(double *Ka, int fa, int a, double floor, double *D, double *iD, int *dep, int *nd,
+                              int stop)
+{
+    double d = Ka[a];
+    for (int c = fa; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L (iD: 1 / d_c, 0 where d_c is) */
+        double l = Ka[c] * iD[c];
+        d -= Ka[c] * l;
+        Ka[c] = l;
+    }
+    if (d != d) return -2;
+    if (d < -floor) return -3;
+    if (d <= floor) {
+        dep[(*nd)++] = a, d = 0.0;
+        if (stop) return *nd;
+    }
+    D[a] = d;
+    iD[a] = d != 0.0 ? 1.0 / d : 0.0;
+    return 0;
+}
+
 /* K (k x k, symmetric, row a at R[a]: its entries m from first[a] to a
  * at R[a][m]; its lower part read) = L D L' over the profile (row a's entries from first[a],
  * its first nonzero, to the diagonal: fill stays inside it, so a banded
@@ -238,26 +260,44 @@ static int ldl_solve(double *const *R, double *rhs, int k, int from, const int *
     int nd = 0;
     for (int a = from; a < k; a++) {
         double *Ka = R[a];
-        int fa = first[a];
-        for (int c = fa; c < a; c++) /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
-            Ka[c] -= dot_run(Ka, R[c], fa > first[c] ? fa : first[c], c);
-        double d = Ka[a];
-        for (int c = fa; c < a; c++) { /* d_a = K_aa - sum W_ac L_ac; the row to L (iD: 1 / d_c, 0 where d_c is) */
-            double l = Ka[c] * iD[c];
-            d -= Ka[c] * l;
-            Ka[c] = l;
+        int fa = first[a], pair = a + 1 < k && first[a + 1] == fa;
+        double *Kb = pair ? R[a + 1] : NULL;
+        for (int c = fa; c < a; c++) { /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
+            int lo = fa > first[c] ? fa : first[c];
+            if (pair && c - lo < 16) { /* row a + 1's too, in the same pass: two chains of adds, each in dot_run's
+                                        * order (the same bits), the one filling the other's waits on its adds'
+                                        * latency (a dense block of 24-100 rows: 0.83-0.96 of the time) */
+                const double *Rc = R[c];
+                double t = 0.0, u = 0.0;
+                for (int m = lo; m < c; m++) t += Ka[m] * Rc[m], u += Kb[m] * Rc[m];
+                Ka[c] -= t;
+                Kb[c] -= u;
+                continue;
+            }
+            Ka[c] -= dot_run(Ka, R[c], lo, c);
+            if (pair) Kb[c] -= dot_run(Kb, R[c], lo, c);
         }
-        if (d != d) return -2;
-        if (d < -floor) return -3;
-        if (d <= floor) {
-            dep[nd++] = a, d = 0.0;
-            if (stop) return nd;
+        int r = ldl_row_end(Ka, fa, a, floor, D, iD, dep, &nd, stop);
+        if (r) return r;
+        if (pair) { /* row a + 1: its entry in column a from row a's L, then its end */
+            Kb[a] -= dot_run(Kb, Ka, fa, a);
+            if ((r = ldl_row_end(Kb, fa, ++a, floor, D, iD, dep, &nd, stop))) return r;
         }
-        D[a] = d;
-        iD[a] = d != 0.0 ? 1.0 / d : 0.0;
     }
     if (nd) return nd;
-    for (int a = 0; a < k; a++) rhs[a] -= dot_run(R[a], rhs, first[a], a); /* L z = rhs */
+    for (int a = 0; a < k; a++) { /* L z = rhs */
+        int lo = first[a];
+        if (a + 1 < k && first[a + 1] == lo && a + 1 - lo < 16) { /* rows a and a + 1 in one pass (as above) */
+            const double *Ra = R[a], *Rb = R[a + 1];
+            double t = 0.0, u = 0.0;
+            for (int m = lo; m < a; m++) t += Ra[m] * rhs[m], u += Rb[m] * rhs[m];
+            rhs[a] -= t;
+            u += Rb[a] * rhs[a]; /* (row a + 1's last term, last: dot_run's order) */
+            rhs[++a] -= u;
+            continue;
+        }
+        rhs[a] -= dot_run(R[a], rhs, lo, a);
+    }
     for (int a = 0; a < k; a++) rhs[a] *= iD[a];
     for (int a = k - 1; a >= 0; a--) { /* L' y = z / d, a column of L' (row a of L) at a time */
         const double *Ka = R[a];
