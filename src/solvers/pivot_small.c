@@ -225,6 +225,48 @@ static inline int ldl_row_end(double *Ka, int fa, int a, double floor, double *D
     return 0;
 }
 
+/* ldl_solve's rows a .. a + g - 1 (g = 2 or 4) whose profiles start at fa: their entries left of row a (W_qc =
+ * K_qc - sum_m W_qm L_cm, c in [fa, a)) in one pass, a short dot of each row against row c's L at a time -- g
+ * chains of adds, each in dot_run's order (the same bits), one filling the others' waits on their adds'
+ * latency (a dense block of 24-100 rows: 0.8-0.95 of the time of a row at a time; a dense block is groups of 4
+ * but its last rows, the blocks of lcp_mmc, which grow by a few rows a step, pairs).  Written out for each g:
+ * the accumulators in registers. */
+static void ldl_left4(double *const *R, const int *first, int a, int fa)
+{
+    double *K0 = R[a], *K1 = R[a + 1], *K2 = R[a + 2], *K3 = R[a + 3];
+    for (int c = fa; c < a; c++) {
+        int lo = fa > first[c] ? fa : first[c];
+        const double *Rc = R[c];
+        if (c - lo >= 16) {
+            K0[c] -= dot_run(K0, Rc, lo, c), K1[c] -= dot_run(K1, Rc, lo, c);
+            K2[c] -= dot_run(K2, Rc, lo, c), K3[c] -= dot_run(K3, Rc, lo, c);
+            continue;
+        }
+        double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+        for (int m = lo; m < c; m++) {
+            double l = Rc[m];
+            t0 += K0[m] * l, t1 += K1[m] * l, t2 += K2[m] * l, t3 += K3[m] * l;
+        }
+        K0[c] -= t0, K1[c] -= t1, K2[c] -= t2, K3[c] -= t3;
+    }
+}
+
+static void ldl_left2(double *const *R, const int *first, int a, int fa)
+{
+    double *K0 = R[a], *K1 = R[a + 1];
+    for (int c = fa; c < a; c++) {
+        int lo = fa > first[c] ? fa : first[c];
+        const double *Rc = R[c];
+        if (c - lo >= 16) {
+            K0[c] -= dot_run(K0, Rc, lo, c), K1[c] -= dot_run(K1, Rc, lo, c);
+            continue;
+        }
+        double t0 = 0.0, t1 = 0.0;
+        for (int m = lo; m < c; m++) t0 += K0[m] * Rc[m], t1 += K1[m] * Rc[m];
+        K0[c] -= t0, K1[c] -= t1;
+    }
+}
+
 /* K (k x k, symmetric, row a at R[a]: its entries m from first[a] to a
  * at R[a][m]; its lower part read) = L D L' over the profile (row a's entries from first[a],
  * its first nonzero, to the diagonal: fill stays inside it, so a banded
@@ -257,37 +299,27 @@ static int ldl_solve(double *const *R, double *rhs, int k, int from, const int *
             from = a;
             break;
         }
-    int nd = 0;
+    int nd = 0, r;
     for (int a = from; a < k; a++) {
-        double *Ka = R[a];
-        int fa = first[a], pair = a + 1 < k && first[a + 1] == fa;
-        double *Kb = pair ? R[a + 1] : NULL;
-        for (int c = fa; c < a; c++) { /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
-            int lo = fa > first[c] ? fa : first[c];
-            if (pair && c - lo < 16) { /* row a + 1's too, in the same pass: two chains of adds, each in dot_run's
-                                        * order (the same bits), the one filling the other's waits on its adds'
-                                        * latency (a dense block of 24-100 rows: 0.83-0.96 of the time) */
-                const double *Rc = R[c];
-                double t = 0.0, u = 0.0;
-                for (int m = lo; m < c; m++) t += Ka[m] * Rc[m], u += Kb[m] * Rc[m];
-                Ka[c] -= t;
-                Kb[c] -= u;
-                continue;
-            }
-            Ka[c] -= dot_run(Ka, R[c], lo, c);
-            if (pair) Kb[c] -= dot_run(Kb, R[c], lo, c);
+        int fa = first[a], g = 1; /* rows a .. a + g - 1: 4 or 2 whose profiles start together, else 1 */
+        if (a + 3 < k && first[a + 1] == fa && first[a + 2] == fa && first[a + 3] == fa) g = 4;
+        else if (a + 1 < k && first[a + 1] == fa) g = 2;
+        if (g == 4) ldl_left4(R, first, a, fa);
+        else if (g == 2) ldl_left2(R, first, a, fa);
+        else
+            for (int c = fa; c < a; c++) /* R[a][c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
+                R[a][c] -= dot_run(R[a], R[c], fa > first[c] ? fa : first[c], c);
+        for (int a0 = a, q = 0; q < g; q++, a++) { /* each row's entries in the group's columns before it, its end */
+            for (int c = a0; c < a; c++) R[a][c] -= dot_run(R[a], R[c], fa, c);
+            if ((r = ldl_row_end(R[a], fa, a, floor, D, iD, dep, &nd, stop))) return r;
         }
-        int r = ldl_row_end(Ka, fa, a, floor, D, iD, dep, &nd, stop);
-        if (r) return r;
-        if (pair) { /* row a + 1: its entry in column a from row a's L, then its end */
-            Kb[a] -= dot_run(Kb, Ka, fa, a);
-            if ((r = ldl_row_end(Kb, fa, ++a, floor, D, iD, dep, &nd, stop))) return r;
-        }
+        a--; /* (the loop's a++: the row after the group) */
     }
     if (nd) return nd;
     for (int a = 0; a < k; a++) { /* L z = rhs */
         int lo = first[a];
-        if (a + 1 < k && first[a + 1] == lo && a + 1 - lo < 16) { /* rows a and a + 1 in one pass (as above) */
+        if (a + 1 < k && first[a + 1] == lo && a + 1 - lo < 16) { /* rows a and a + 1 in one pass (as above: two
+                                                                    * chains, each in dot_run's order) */
             const double *Ra = R[a], *Rb = R[a + 1];
             double t = 0.0, u = 0.0;
             for (int m = lo; m < a; m++) t += Ra[m] * rhs[m], u += Rb[m] * rhs[m];
