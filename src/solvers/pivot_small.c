@@ -36,7 +36,8 @@
  * stored values exactly; no findex) by L D L' over the block's profile --
  * each row from its first nonzero to the diagonal, fill staying inside --
  * so a banded block (a column of bodies, a chain) costs its band and a
- * dense one |F|^3 / 6 multiply-adds; a negative pivot (A symmetric but not
+ * dense one |F|^3 / 6 multiply-adds (its rows four at a time: ldl_left4);
+ * a negative pivot (A symmetric but not
  * semidefinite) hands that step and the rest to the LU; else a dense LU
  * with partial pivoting, O(|F|^3) at most (less on a banded block, whose
  * zero multipliers skip their updates).  For up to LCP_SMALL_N unknowns
