@@ -226,25 +226,23 @@ static inline int ldl_row_end(double *Ka, int fa, int a, double floor, double *D
     return 0;
 }
 
-/* ldl_solve's rows a .. a + g - 1 (g = 2 or 4) whose profiles start at fa: their entries left of row a (W_qc =
- * K_qc - sum_m W_qm L_cm, c in [fa, a)) in one pass, a short dot of each row against row c's L at a time -- g
- * chains of adds, each in dot_run's order (the same bits), one filling the others' waits on their adds'
- * latency (a dense block of 24-100 rows: 0.8-0.95 of the time of a row at a time; a dense block is groups of 4
- * but its last rows, the blocks of lcp_mmc, which grow by a few rows a step, pairs).  Written out for each g:
- * the accumulators in registers. */
-static void ldl_left4(double *const *R, const int *first, int a, int fa)
+/* rows a .. a + g - 1 (g = 4 or 2) of a full block (ldl_full): their entries left of row a (W_qc = K_qc -
+ * sum_m W_qm L_cm, c < a) in one pass, a short dot of each row against row c's L at a time -- g chains of adds,
+ * each in dot_run's order (the same bits), one filling the others' waits on their adds' latency (a dense
+ * block of 24-100 rows: 0.8-0.9 of the time of a row at a time).  Written out for each g: the sums in
+ * registers. */
+static void ldl_left4(double *const *R, int a)
 {
     double *K0 = R[a], *K1 = R[a + 1], *K2 = R[a + 2], *K3 = R[a + 3];
-    for (int c = fa; c < a; c++) {
-        int lo = fa > first[c] ? fa : first[c];
+    for (int c = 0; c < a; c++) {
         const double *Rc = R[c];
-        if (c - lo >= 16) {
-            K0[c] -= dot_run(K0, Rc, lo, c), K1[c] -= dot_run(K1, Rc, lo, c);
-            K2[c] -= dot_run(K2, Rc, lo, c), K3[c] -= dot_run(K3, Rc, lo, c);
+        if (c >= 16) {
+            K0[c] -= dot_run(K0, Rc, 0, c), K1[c] -= dot_run(K1, Rc, 0, c);
+            K2[c] -= dot_run(K2, Rc, 0, c), K3[c] -= dot_run(K3, Rc, 0, c);
             continue;
         }
         double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
-        for (int m = lo; m < c; m++) {
+        for (int m = 0; m < c; m++) {
             double l = Rc[m];
             t0 += K0[m] * l, t1 += K1[m] * l, t2 += K2[m] * l, t3 += K3[m] * l;
         }
@@ -252,20 +250,54 @@ static void ldl_left4(double *const *R, const int *first, int a, int fa)
     }
 }
 
-static void ldl_left2(double *const *R, const int *first, int a, int fa)
+static void ldl_left2(double *const *R, int a)
 {
     double *K0 = R[a], *K1 = R[a + 1];
-    for (int c = fa; c < a; c++) {
-        int lo = fa > first[c] ? fa : first[c];
+    for (int c = 0; c < a; c++) {
         const double *Rc = R[c];
-        if (c - lo >= 16) {
-            K0[c] -= dot_run(K0, Rc, lo, c), K1[c] -= dot_run(K1, Rc, lo, c);
+        if (c >= 16) {
+            K0[c] -= dot_run(K0, Rc, 0, c), K1[c] -= dot_run(K1, Rc, 0, c);
             continue;
         }
         double t0 = 0.0, t1 = 0.0;
-        for (int m = lo; m < c; m++) t0 += K0[m] * Rc[m], t1 += K1[m] * Rc[m];
+        for (int m = 0; m < c; m++) t0 += K0[m] * Rc[m], t1 += K1[m] * Rc[m];
         K0[c] -= t0, K1[c] -= t1;
     }
+}
+
+/* ldl_solve's factor and forward solve on a full block (every row's profile from column 0): its rows a group
+ * at a time, four (its last two or three: two, or one), each row then its entries in the group's columns
+ * before it and its end; L z = rhs by pairs of rows up to 16 (two chains, each in dot_run's order).  Returns
+ * 0, or what ldl_solve returns; *nd the dependent rows. */
+static int ldl_full(double *const *R, double *rhs, int k, int from, double *D, double *iD, int *dep, int *nd,
+                    int stop, double floor)
+{
+    int r;
+    for (int a = from; a < k;) {
+        int g = a + 3 < k ? 4 : a + 1 < k ? 2 : 1;
+        if (g == 4) ldl_left4(R, a);
+        else if (g == 2) ldl_left2(R, a);
+        else
+            for (int c = 0; c < a; c++) R[a][c] -= dot_run(R[a], R[c], 0, c);
+        for (int a0 = a, q = 0; q < g; q++, a++) {
+            for (int c = a0; c < a; c++) R[a][c] -= dot_run(R[a], R[c], 0, c);
+            if ((r = ldl_row_end(R[a], 0, a, floor, D, iD, dep, nd, stop))) return r;
+        }
+    }
+    if (*nd) return *nd;
+    for (int a = 0; a < k; a++) {
+        if (a + 1 < 16 && a + 1 < k) {
+            const double *Ra = R[a], *Rb = R[a + 1];
+            double t = 0.0, u = 0.0;
+            for (int m = 0; m < a; m++) t += Ra[m] * rhs[m], u += Rb[m] * rhs[m];
+            rhs[a] -= t;
+            u += Rb[a] * rhs[a]; /* (row a + 1's last term, last: dot_run's order) */
+            rhs[++a] -= u;
+            continue;
+        }
+        rhs[a] -= dot_run(R[a], rhs, 0, a);
+    }
+    return 0;
 }
 
 /* K (k x k, symmetric, row a at R[a]: its entries m from first[a] to a
@@ -284,9 +316,12 @@ static void ldl_left2(double *const *R, const int *first, int a, int fa)
  * L' of a leading principal block does not depend on the rows after it);
  * only the rows from there are factored, and the solves take all k.  iD
  * beside D: 1 / d_a (0 where d_a is), a division a row instead of one an
- * entry of L (their latency bounds a small block's factor). */
+ * entry of L (their latency bounds a small block's factor).  full: every
+ * row's profile from column 0 (a dense A's block), its rows by groups
+ * (ldl_left4); a banded block's rows, each starting a column after the
+ * last, one at a time. */
 static int ldl_solve(double *const *R, double *rhs, int k, int from, const int *first, double *D, double *iD,
-                     int *dep, int stop)
+                     int *dep, int stop, int full)
 {
     double dmax = 0.0;
     for (int a = 0; a < k; a++) {
@@ -301,35 +336,18 @@ static int ldl_solve(double *const *R, double *rhs, int k, int from, const int *
             break;
         }
     int nd = 0, r;
-    for (int a = from; a < k; a++) {
-        int fa = first[a], g = 1; /* rows a .. a + g - 1: 4 or 2 whose profiles start together, else 1 */
-        if (a + 3 < k && first[a + 1] == fa && first[a + 2] == fa && first[a + 3] == fa) g = 4;
-        else if (a + 1 < k && first[a + 1] == fa) g = 2;
-        if (g == 4) ldl_left4(R, first, a, fa);
-        else if (g == 2) ldl_left2(R, first, a, fa);
-        else
-            for (int c = fa; c < a; c++) /* R[a][c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
-                R[a][c] -= dot_run(R[a], R[c], fa > first[c] ? fa : first[c], c);
-        for (int a0 = a, q = 0; q < g; q++, a++) { /* each row's entries in the group's columns before it, its end */
-            for (int c = a0; c < a; c++) R[a][c] -= dot_run(R[a], R[c], fa, c);
-            if ((r = ldl_row_end(R[a], fa, a, floor, D, iD, dep, &nd, stop))) return r;
+    if (full) {
+        if ((r = ldl_full(R, rhs, k, from, D, iD, dep, &nd, stop, floor))) return r;
+    } else {
+        for (int a = from; a < k; a++) {
+            double *Ka = R[a];
+            int fa = first[a];
+            for (int c = fa; c < a; c++) /* Ka[c] = W_ac = L_ac d_c, from W_am (m < c) and row c's L */
+                Ka[c] -= dot_run(Ka, R[c], fa > first[c] ? fa : first[c], c);
+            if ((r = ldl_row_end(Ka, fa, a, floor, D, iD, dep, &nd, stop))) return r;
         }
-        a--; /* (the loop's a++: the row after the group) */
-    }
-    if (nd) return nd;
-    for (int a = 0; a < k; a++) { /* L z = rhs */
-        int lo = first[a];
-        if (a + 1 < k && first[a + 1] == lo && a + 1 - lo < 16) { /* rows a and a + 1 in one pass (as above: two
-                                                                    * chains, each in dot_run's order) */
-            const double *Ra = R[a], *Rb = R[a + 1];
-            double t = 0.0, u = 0.0;
-            for (int m = lo; m < a; m++) t += Ra[m] * rhs[m], u += Rb[m] * rhs[m];
-            rhs[a] -= t;
-            u += Rb[a] * rhs[a]; /* (row a + 1's last term, last: dot_run's order) */
-            rhs[++a] -= u;
-            continue;
-        }
-        rhs[a] -= dot_run(R[a], rhs, lo, a);
+        if (nd) return nd;
+        for (int a = 0; a < k; a++) rhs[a] -= dot_run(R[a], rhs, first[a], a); /* L z = rhs */
     }
     for (int a = 0; a < k; a++) rhs[a] *= iD[a];
     for (int a = k - 1; a >= 0; a--) { /* L' y = z / d, a column of L' (row a of L) at a time */
@@ -423,7 +441,7 @@ static int ldl_again(void *ctx, double *r)
 {
     ldl_factor *f = ctx;
     int dep[1];
-    return ldl_solve(f->R, r, f->k, f->k, f->first, f->D, f->iD, dep, 1) != 0;
+    return ldl_solve(f->R, r, f->k, f->k, f->first, f->D, f->iD, dep, 1, 1) != 0;
 }
 
 /* x complementary to within thr on every row of an lcp (x_i >= -thr, w_i >= -thr, |w_i| <= thr where x_i >
@@ -596,7 +614,7 @@ static int small_solve(const lcp_problem *p, const double *start, double thr, in
             }
         }
         if (sym) {
-            nd = k ? ldl_solve(R, rhs, k, from, first, D, iD, dep, n > LCP_TINY_N) : 0;
+            nd = k ? ldl_solve(R, rhs, k, from, first, D, iD, dep, n > LCP_TINY_N, dense) : 0;
             count_ldl += nd != -3;
             factored = nd == 0;
             if (nd == -3) { /* not semidefinite: this step again, and the rest, by the LU */
