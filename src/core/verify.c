@@ -417,15 +417,9 @@ void lcp_verify(const lcp_problem *p, const double *x, double *w, lcp_metrics *m
 
 void lcp_verify_b(const lcp_problem *p, const double *x, double *w, double bscale, lcp_metrics *m)
 {
-    if (p->kind == LCP_KIND_LCP && p->n <= VERIFY_CHUNK) { /* one chunk (the small paths' answers): verify_all's */
-        partial c;                                          /* run without its partials, the same bits */
-        lcp_chunk(&p->A, p->b, p->reg, x, w, 0, p->n, &c);
-        lcp_verify_finish_b(p, &c, bscale, m);
-        return;
-    }
-    if (p->kind == LCP_KIND_BLCP && !(p->reg > 0) && p->n <= VERIFY_CHUNK) { /* the same for a blcp */
-        partial c;
-        blcp_chunk(p, &p->A, x, w, 0, p->n, &c);
+    if ((p->kind == LCP_KIND_LCP || p->kind == LCP_KIND_BLCP) && p->n <= VERIFY_CHUNK) {
+        partial c; /* one chunk (the small paths' answers): verify_all's run without its partials, the same bits */
+        verify_chunk(p, &p->A, x, w, 0, &c);
         lcp_verify_finish_b(p, &c, bscale, m);
         return;
     }
