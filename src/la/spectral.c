@@ -331,3 +331,17 @@ int lcp_scaled_spectrum_until(const lcp_csr *A, int max_steps, double hi_stop, d
 {
     return spectrum(A, NULL, max_steps, hi_stop, lmin, lmax, steps, SP_GENERAL);
 }
+
+double lcp_sym3_lmax(const double *B)
+{
+    double p1 = B[1] * B[1] + B[2] * B[2] + B[5] * B[5];
+    if (p1 == 0.0) return fmax(B[0], fmax(B[4], B[8])); /* diagonal */
+    double q = (B[0] + B[4] + B[8]) / 3.0, a = B[0] - q, b = B[4] - q, c = B[8] - q;
+    double pp = sqrt((a * a + b * b + c * c + 2.0 * p1) / 6.0);
+    /* r = det((B - q I) / pp) / 2 in [-1, 1] (clamped against rounding); the eigenvalues are
+     * q + 2 pp cos(acos(r) / 3 + 2 pi k / 3), the largest at k = 0 */
+    double det = a * (b * c - B[5] * B[5]) - B[1] * (B[1] * c - B[5] * B[2]) + B[2] * (B[1] * B[5] - b * B[2]);
+    double r = det / (2.0 * pp * pp * pp);
+    r = r < -1.0 ? -1.0 : r > 1.0 ? 1.0 : r;
+    return q + 2.0 * pp * cos(acos(r) / 3.0);
+}

@@ -40,4 +40,10 @@ int lcp_spectrum_symmetric(const lcp_csr *A, int max_steps, double *lmin, double
  * log-condition feature).  Deterministic. */
 int lcp_spectrum_part(const lcp_csr *A, int max_steps, double *lmin, double *lmax, int *steps);
 
+/* The largest eigenvalue of the symmetric 3 x 3 matrix B (row-major; its
+ * upper triangle is read): the trigonometric form of the roots of the
+ * characteristic polynomial (Smith 1961, "Eigenvalues of a symmetric 3 x 3
+ * matrix", Comm. ACM 4), exact to rounding (nsn's rho by contact blocks). */
+double lcp_sym3_lmax(const double *B);
+
 #endif

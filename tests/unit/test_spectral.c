@@ -7,12 +7,59 @@
  * The symmetric variant finds its Ritz values to a relative 1e-6 (what a
  * log-condition feature needs, src/la/spectral.c RITZ_RTOL): the checks
  * against LAPACK allow that much.  The same for the symmetric part of a
- * non-symmetric A (lcp_spectrum_part), with dense rows and with gaps. */
+ * non-symmetric A (lcp_spectrum_part), with dense rows and with gaps.
+ * lcp_sym3_lmax against LAPACK dsyev on random symmetric 3 x 3 matrices
+ * (definite, indefinite, scaled over 8 orders), diagonal ones, repeated
+ * and triple eigenvalues, rank one. */
 #include "check.h"
 #include "la/spectral.h"
 
 #include <math.h>
 #include <stdlib.h>
+
+void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w, double *work,
+            const int *lwork, int *info);
+
+/* the largest eigenvalue of the symmetric 3 x 3 B by LAPACK */
+static double lapack_lmax(const double *B)
+{
+    double a[9], w[3], work[64];
+    int n = 3, lwork = 64, info;
+    for (int k = 0; k < 9; k++) a[k] = B[k];
+    dsyev_("N", "U", &n, a, &n, w, work, &lwork, &info);
+    return info ? NAN : w[2];
+}
+
+static void sym3(void)
+{
+    unsigned s = 12345;
+    for (int t = 0; t < 2000; t++) { /* random entries in [-1, 1], scaled by 10^(-4..4) */
+        double B[9], sc = pow(10.0, (t % 9) - 4.0);
+        for (int i = 0; i < 3; i++)
+            for (int j = i; j < 3; j++) {
+                s = s * 1103515245u + 12345u;
+                B[3 * i + j] = B[3 * j + i] = sc * (2.0 * ((s >> 8) & 0xffff) / 65535.0 - 1.0);
+            }
+        if (t % 2) /* definite: + 3 sc I */
+            for (int i = 0; i < 3; i++) B[4 * i] += 3 * sc;
+        double ref = lapack_lmax(B);
+        CHECK_NEAR(lcp_sym3_lmax(B), ref, 1e-12 * 3 * sc);
+    }
+    const double diag[9] = {2, 0, 0, 0, -1, 0, 0, 0, 5}, triple[9] = {4, 0, 0, 0, 4, 0, 0, 0, 4};
+    CHECK(lcp_sym3_lmax(diag) == 5.0 && lcp_sym3_lmax(triple) == 4.0);
+    /* repeated: Q diag(1, 3, 3) Q' and Q diag(3, 1, 1) Q' (r at -1 and +1: the clamp) */
+    double v[3] = {1 / sqrt(3.0), 1 / sqrt(3.0), 1 / sqrt(3.0)}, R1[9], R2[9], one[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double vv = v[i] * v[j], id = i == j;
+            R1[3 * i + j] = 3 * id - 2 * vv; /* eigenvalue 1 along v, 3 across */
+            R2[3 * i + j] = id + 2 * vv;     /* 3 along v, 1 across */
+            one[3 * i + j] = 7 * vv;         /* rank one: 7, 0, 0 */
+        }
+    CHECK_NEAR(lcp_sym3_lmax(R1), 3.0, 1e-14 * 3);
+    CHECK_NEAR(lcp_sym3_lmax(R2), 3.0, 1e-14 * 3);
+    CHECK_NEAR(lcp_sym3_lmax(one), 7.0, 1e-14 * 7);
+}
 
 /* tridiagonal: d on the diagonal, e off it (both triangles) */
 static void tridiag(lcp_csr *A, int n, double d, double e)
@@ -128,5 +175,6 @@ int main(void)
         lcp_csr_free(&N), lcp_csr_free(&S);
         free(ti), free(tj), free(tx), free(si), free(sj), free(sv);
     }
+    sym3();
     CHECK_DONE();
 }
