@@ -57,7 +57,9 @@
  * stall nearer one -- at a stationary point of the merit that is no
  * solution, or cycling.  Piece locking where they cycle near one: contacts
  * that keep changing between stick and slip (or on and off) are held to
- * one piece for a few steps (piece_lock below).
+ * one piece for a few steps (piece_lock below).  A second start from the
+ * start with another rho (one a contact, from its diagonal block of W)
+ * where the steps still fail (second_start below).
  *
  * One iteration = one Newton step.  Trace columns: merit (psi after the
  * step) and step (the accepted t).  The step is exported through nsn.h for
@@ -66,6 +68,7 @@
  */
 #include "nsn.h"
 #include "../la/sparse_factor.h"
+#include "../la/spectral.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,6 +97,7 @@ struct nsn_work {
     const double *rk;
     double *diag;            /* n: diagonal of W */
     double *rho;             /* 2 nc: rho_n, rho_T */
+    double *lam;             /* nc: the largest eigenvalue of each contact's diagonal block of W (NULL: rho by rows) */
     int *Hp, *Hj, *wpos, *bdiag; /* H's pattern; W entry k -> offset in its block row; diagonal block offset */
     double *Hx;
     double *Ab, *Cb;         /* 9 nc each: the A_i and C_i blocks at the current r */
@@ -187,7 +191,7 @@ void nsn_work_free(nsn_work *w)
 {
     if (!w) return;
     lcp_sparse_factor_free(&w->lu);
-    double *dv[] = {w->diag, w->rho, w->Hx, w->Ab, w->Cb, w->u, w->phi, w->d, w->wd, w->hd,
+    double *dv[] = {w->diag, w->rho, w->lam, w->Hx, w->Ab, w->Cb, w->u, w->phi, w->d, w->wd, w->hd,
                     w->g, w->rt, w->ut, w->phit, w->rhs, w->rb, w->ub, w->phib};
     for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) free(dv[i]);
     free(w->Hp);
@@ -301,7 +305,32 @@ void nsn_set_prox(nsn_work *w, double sigma, const double *rk)
         double dn = w->diag[3 * i] + sigma, dt = w->diag[3 * i + 1] + w->diag[3 * i + 2] + 2 * sigma;
         w->rho[2 * i] = dn > 0 ? 1.0 / dn : fb;
         w->rho[2 * i + 1] = dt > 0 && w->diag[3 * i + 1] + sigma > 0 && w->diag[3 * i + 2] + sigma > 0 ? 2.0 / dt : fb;
+        if (w->lam) /* by blocks (nsn_rho_by_blocks): one rho a contact */
+            w->rho[2 * i] = w->rho[2 * i + 1] = w->lam[i] + sigma > 0 ? 1.0 / (w->lam[i] + sigma) : fb;
     }
+}
+
+/* rho by contact blocks from now on (Siconos' rho strategy "spectral
+ * norm"): rho_n = rho_T = 1 / the largest eigenvalue of the symmetric part
+ * of the contact's diagonal block of W + sigma I, in place of 1 / W_nn and
+ * 2 / (W_t1t1 + W_t2t2).  The roots of Phi are the same, the Newton path
+ * another.  Call nsn_eval afterwards.  Returns 0, 1 when out of memory
+ * (rho unchanged). */
+static int nsn_rho_by_blocks(nsn_work *w)
+{
+    if (!w->lam && !(w->lam = lcp_alloc((size_t)w->nc + 1, sizeof(double)))) return 1;
+    const lcp_csr *W = &w->p->A;
+    for (int i = 0; i < w->nc; i++) { /* the symmetric part of W_ii */
+        double B[9] = {0};
+        for (int a = 0; a < 3; a++)
+            for (int k = W->p[3 * i + a]; k < W->p[3 * i + a + 1]; k++) {
+                int j = W->j[k] - 3 * i;
+                if (j >= 0 && j < 3) B[3 * a + j] += 0.5 * W->x[k], B[3 * j + a] += 0.5 * W->x[k];
+            }
+        w->lam[i] = lcp_sym3_lmax(B);
+    }
+    nsn_set_prox(w, w->sigma, w->rk);
+    return 0;
 }
 
 /* u = W r + q + sigma (r - rk) */
@@ -749,6 +778,11 @@ typedef struct {
     int restarts;                /* hybrid restarts made */
     int stall_from;              /* the step the residual was last cut tenfold (or a restart) */
     double res_stall;            /* the residual then */
+    int from;                    /* the step this start began at (0, or the second start's) */
+    int hybrid;                  /* the hybrid start was tried (this start) */
+    double res_mark;             /* the residual HYBRID_WINDOW steps ago */
+    int second, second_k;        /* the second start was made, at this step */
+    double second_res;           /* the residual then */
     piece_lock lk;
 } nsn_run;
 
@@ -779,6 +813,38 @@ static int restart(nsn_work *w, const lcp_problem *p, const lcp_settings *s, dou
     return st;
 }
 
+/* The second start.  The Newton path on Phi depends on rho, its roots do
+ * not: where the steps from the start fail after their hybrid restarts (no
+ * descent direction, or a crawl) above the rounding floor, nsn starts once more
+ * from the start x0 with rho by contact blocks (nsn_rho_by_blocks: one rho
+ * a contact, 1 / the largest eigenvalue of its diagonal block of W, as
+ * Siconos' nsn-ac takes it), with its hybrid start, restarts and locks
+ * anew; the steps and the time limit run on, and the answer is the best
+ * iterate of both.  Held-out granular piles at 1e-10 (BENCHMARKS.md
+ * "Friction Newton on granular piles"): the two rho fail on different piles.
+ * Returns 1 when it started (x = x0), 0 when not. */
+static int second_start(nsn_work *w, const double *x0, double *x, lcp_monitor *mon, int k, lcp_info *info,
+                        nsn_run *run)
+{
+    if (run->second || mon->last.residual <= ROUNDING_RESIDUAL || nsn_rho_by_blocks(w)) return 0;
+    run->second = 1;
+    run->second_k = k;
+    run->second_res = mon->last.residual;
+    memcpy(x, x0, (size_t)w->n * sizeof(double));
+    memset(w->lock, 0, (size_t)w->nc);
+    w->delta = 0.0;
+    nsn_eval(w, x);
+    run->lk.locked = 0;
+    lock_new_mark(w, x, &run->lk);
+    history_anew(w, run, k);
+    run->from = run->stall_from = k;
+    run->restarts = run->hybrid = 0;
+    run->res_stall = run->res_mark = mon->first_residual;
+    info->status = LCP_SOLVED; /* (the first start's failure is not the answer's) */
+    info->message[0] = '\0';
+    return 1;
+}
+
 static const char *const columns[] = {"merit", "step", NULL};
 
 static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -788,20 +854,20 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
     int rc = nsn_work_new(p, &w, err);
     if (rc) return rc;
     nsn_run *run = lcp_calloc(1, sizeof *run);
-    double extra[2] = {nsn_eval(w, x), 0.0};
-    if (!run || lock_new(w, x, &run->lk)) {
+    double *x0 = lcp_alloc((size_t)p->n + 1, sizeof(double)), extra[2] = {nsn_eval(w, x), 0.0};
+    if (x0) memcpy(x0, x, (size_t)p->n * sizeof(double));
+    if (!run || !x0 || lock_new(w, x, &run->lk)) {
         if (run) lock_free(&run->lk);
         free(run);
+        free(x0);
         nsn_work_free(w);
         return lcp_fail(err, LCP_ERROR, NULL, 0, "nsn: out of memory (%d contacts)", p->nc);
     }
     piece_lock *lk = &run->lk;
     double *psi_old = run->psi_old;
     run->psi_mark = extra[0];
-    int hybrid = 0;      /* the hybrid start was tried */
-    double res_mark = 0; /* the residual HYBRID_WINDOW steps ago */
     if (!lcp_monitor_step(mon, 0, x, extra)) {
-        res_mark = run->res_stall = mon->last.residual;
+        run->res_mark = run->res_stall = mon->last.residual;
         for (int k = 1;; k++) {
             psi_old[(k - 1) % CRAWL_STEPS] = nsn_merit(w);
             double ref = 0.0; /* the largest merit of the last NONMONOTONE iterates */
@@ -823,6 +889,7 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                 rc = 0;
                 continue;
             }
+            if (st == 1 && second_start(w, x0, x, mon, k, info, run)) continue;
             if (st == 1) {
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
                     info->status = LCP_ERROR;
@@ -838,16 +905,16 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
             if (lk->locked ? lock_step(w, lk, x, 0) : lock_watch(w, lk, x, mon->last.residual))
                 history_anew(w, run, k);
             if (lk->locked) continue;                        /* a locked merit: no stopping test on it */
-            if (!hybrid && k % HYBRID_WINDOW == 0) {
+            if (!run->hybrid && (k - run->from) % HYBRID_WINDOW == 0) {
                 double res = mon->last.residual;
-                if (k >= HYBRID_AFTER && res > HYBRID_TOL && res > 0.1 * res_mark) {
-                    hybrid = 1;
+                if (k - run->from >= HYBRID_AFTER && res > HYBRID_TOL && res > 0.1 * run->res_mark) {
+                    run->hybrid = 1;
                     if ((rc = hybrid_start(w, p, s, x, mon, k, NULL, info, err)) == LCP_ERROR) break;
                     rc = 0;
                     history_anew(w, run, k);
                     lock_new_mark(w, x, lk);
                 }
-                res_mark = res;
+                run->res_mark = res;
             }
             if (mon->last.residual <= 0.1 * run->res_stall) { /* the residual stalls: a restart */
                 run->res_stall = mon->last.residual;
@@ -870,6 +937,7 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                     rc = 0;
                     continue;
                 }
+                if (second_start(w, x0, x, mon, k, info, run)) continue;
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
                     info->status = LCP_ERROR;
                     snprintf(info->message, sizeof info->message,
@@ -880,9 +948,17 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
             }
         }
     }
+    if (run->second) { /* the second start, then what happened after it */
+        char then[sizeof info->message];
+        snprintf(then, sizeof then, "%s", info->message);
+        snprintf(info->message, sizeof info->message,
+                 "second start after %d Newton steps at a residual of %.3g (rho by contact blocks)%s%.*s",
+                 run->second_k, run->second_res, *then ? "; " : "", (int)(sizeof then - 100), then);
+    }
     info->iterations = mon->iter;
     lock_free(lk);
     free(run);
+    free(x0);
     nsn_work_free(w);
     return rc;
 }

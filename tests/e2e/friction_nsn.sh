@@ -17,6 +17,8 @@
 # - granular piles (seeds 1 and 4, ccp) where the Newton steps cycle near
 #   the solution: solved to 1e-10 (piece locking), and one (seed 4, fc3d)
 #   where they stall far from it (a hybrid restart), residual checked apart;
+#   a held-out pile with W + 1e-3 I solved by the second start (rho by
+#   contact blocks);
 # - hand-solved one-contact problems (take-off, stick, slide; fc3d and ccp):
 #   exact r with --reference;
 # - trace columns, --warm-start, the iteration limit (exit 1), a problem
@@ -177,6 +179,27 @@ for pile in "1 ccp" "4 ccp" "4 fc3d"; do
 done
 "$LCP" generate pyramid --base 5 --mu 0.5 --kind fc3d -o "$T/pf" >/dev/null 2>&1
 d="$T/pf"
+
+# a held-out pile with W + 1e-3 I (an engine's constraint force mixing) where
+# the steps with rho by rows stall at a residual of 1e-4 -- the Alart-Curnier
+# function's root under locked pieces lying outside them, then a stationary
+# point -- and the second start, rho by contact blocks, solves it (Siconos'
+# nsn-ac: 32 steps): solved to 1e-10, the residual checked independently
+pd="$T/pile-29"
+"$LCP" generate granular --base 4 --layers 3 --holes 0.15 --seed 29 --mu 0.3 --kind fc3d -o "$pd" >/dev/null 2>&1
+mkdir -p "$pd-reg"
+awk 'NR == 1 || /^%/ { print; next } !sized { print; sized = 1; next } $1 == $2 { printf "%s %s %.17g\n", $1, $2, $3 + 1e-3; next } { print }' \
+    "$pd/A.mtx" >"$pd-reg/A.mtx"
+cp "$pd/b.mtx" "$pd/mu.mtx" "$pd-reg/"
+printf '{"kind": "fc3d", "A": "A.mtx", "b": "b.mtx", "mu": "mu.mtx"}\n' >"$pd-reg/problem.json"
+run "nsn solves the pile of seed 29 + 1e-3 I to 1e-10" 0 -s nsn -t 1e-10 --json -o "$T/r.mtx" "$pd-reg"
+if [ $have_python -eq 1 ]; then
+    case "$(json_field message)" in "second start after "*) ok "nsn: a second start on the pile of seed 29 + 1e-3 I" ;;
+    *) bad "nsn: no second start on the pile of seed 29 + 1e-3 I: $(json_field message)" ;; esac
+    res=$(fric_indep "$pd-reg" "$T/r.mtx" fc3d 1e-9); st=$?
+    if [ $st -eq 0 ]; then ok "nsn: independent residual $res on the pile of seed 29 + 1e-3 I"
+    else bad "nsn: independent residual $res > 1e-9 on the pile of seed 29 + 1e-3 I"; fi
+fi
 
 # ------------------------------------------------------ trace, warm start, limits
 run "nsn trace" 0 -s nsn --trace "$T/t1.csv" -o "$T/rw.mtx" "$d"
