@@ -580,7 +580,7 @@ int nsn_factor_solve(nsn_work *w, const double *b, double *x)
  * The hybrid restarts: where the steps have not cut the residual tenfold in
  * HYBRID_STALL steps, where no direction decreases the merit, or where it
  * crawls, at a residual above the rounding floor, admm runs from the
- * iterate to HYBRID_GAIN of its residual (at most HYBRID_ITERS iterations)
+ * iterate to HYBRID_GAIN of its residual (at most RESTART_ITERS iterations)
  * and the steps go on from its answer where that is better; at most
  * HYBRID_RESTARTS a solve, then the stop as before.  Near a solution the
  * merit |Phi|^2/2 has stationary points that are none (a pile of 51
@@ -588,11 +588,16 @@ int nsn_factor_solve(nsn_work *w, const double *b, double *x)
  * in the wrong piece; Siconos' nsn-ac stops at 1.6e-5 on it): admm does not
  * see them.  Granular piles at 1e-10 (scripts/bench-nsn): 66 of 67 solved
  * where 63 were with piece locking alone, 43 of 46 held-out ones where 36
- * were. */
+ * were.  Two decades take admm thousands of iterations on a pile with W +
+ * 1e-3 I (its linear rate there: 1e-10 from zero in 16,000): with at most
+ * 2,000 a restart's admm fell short (1.5e-5 from a stall at 4e-6) and the
+ * steps returned to the stall; with 10,000 it reaches 1/100 (6,764
+ * iterations on pile-4x3-s28 + 1e-3 I: solved in 138 steps, 1 s). */
 #define HYBRID_AFTER 20
 #define HYBRID_WINDOW 10
 #define HYBRID_TOL 1e-3
-#define HYBRID_ITERS 2000
+#define HYBRID_ITERS 2000   /* admm's iterations at most, the start (from zero to HYBRID_TOL) */
+#define RESTART_ITERS 10000 /* ... a restart (from the iterate, two decades down) */
 #define HYBRID_RESTARTS 3  /* the restarts where the steps stall nearer a solution */
 #define HYBRID_STALL 100   /* ... the residual not cut tenfold in this many steps */
 #define HYBRID_GAIN 0.01   /* ... admm from the iterate to this much of its residual */
@@ -608,7 +613,7 @@ static int hybrid_start(nsn_work *w, const lcp_problem *p, const lcp_settings *s
     if (from) memcpy(z, from, (size_t)p->n * sizeof(double));
     double tol = from ? fmax(HYBRID_GAIN * mon->last.residual, s->tol) : HYBRID_TOL;
     int its = 0, done = 0;
-    if (by && lcp_guess_by(p, s, by, z, mon->t0, tol, HYBRID_ITERS, &its, &res) == 0 && res < mon->last.residual) {
+    if (by && lcp_guess_by(p, s, by, z, mon->t0, tol, from ? RESTART_ITERS : HYBRID_ITERS, &its, &res) == 0 && res < mon->last.residual) {
         memcpy(x, z, (size_t)p->n * sizeof(double));
         nsn_eval(w, x);
         w->delta = 0.0;
@@ -828,7 +833,7 @@ static int second_start(nsn_work *w, const double *x0, double *x, lcp_monitor *m
 {
     if (run->second || mon->last.residual <= ROUNDING_RESIDUAL || nsn_rho_by_blocks(w)) return 0;
     run->second = 1;
-    run->second_k = k;
+    run->second_k = mon->iter; /* (the steps taken: a failed step is none) */
     run->second_res = mon->last.residual;
     memcpy(x, x0, (size_t)w->n * sizeof(double));
     memset(w->lock, 0, (size_t)w->nc);
