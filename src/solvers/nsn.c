@@ -613,7 +613,8 @@ static int hybrid_start(nsn_work *w, const lcp_problem *p, const lcp_settings *s
     if (from) memcpy(z, from, (size_t)p->n * sizeof(double));
     double tol = from ? fmax(HYBRID_GAIN * mon->last.residual, s->tol) : HYBRID_TOL;
     int its = 0, done = 0;
-    if (by && lcp_guess_by(p, s, by, z, mon->t0, tol, from ? RESTART_ITERS : HYBRID_ITERS, &its, &res) == 0 && res < mon->last.residual) {
+    int cap = from ? RESTART_ITERS : HYBRID_ITERS;
+    if (by && lcp_guess_by(p, s, by, z, mon->t0, tol, cap, &its, &res) == 0 && res < mon->last.residual) {
         memcpy(x, z, (size_t)p->n * sizeof(double));
         nsn_eval(w, x);
         w->delta = 0.0;
