@@ -160,6 +160,16 @@ double lcp_csr_diag(const lcp_csr *A, int i)
     return 0.0;
 }
 
+void lcp_csr_block3(const lcp_csr *A, int c, double *B)
+{
+    for (int a = 0; a < 3; a++) {
+        int row = 3 * c + a, k = A->p[row];
+        B[3 * a] = B[3 * a + 1] = B[3 * a + 2] = 0.0;
+        while (k < A->p[row + 1] && A->j[k] < 3 * c) k++; /* (columns sorted) */
+        for (; k < A->p[row + 1] && A->j[k] < 3 * c + 3; k++) B[3 * a + A->j[k] - 3 * c] = A->x[k];
+    }
+}
+
 /* max |x_k| over nnz entries (a NaN passed over): four lanes, each a
  * dependent chain of a quarter of the entries, so that the compares of one
  * lane need not wait for the others' (a single chain takes about three

@@ -113,6 +113,9 @@ void lcp_csr_matvec(const lcp_csr *A, const double *x, double *y);
 int lcp_csr_transpose(const lcp_csr *A, lcp_csr *B);
 /* A(i,i), or 0 where absent. */
 double lcp_csr_diag(const lcp_csr *A, int i);
+/* B (row-major 3 x 3) = the diagonal block of rows and columns 3c .. 3c + 2
+ * (contact c's W_cc), 0 where absent. */
+void lcp_csr_block3(const lcp_csr *A, int c, double *B);
 /* 1 if |A - A'| <= tol * max|A| entrywise, 0 otherwise (a NaN passed
  * over); tol 0: the entries exactly equal. */
 int lcp_csr_is_symmetric(const lcp_csr *A, double tol);

@@ -548,16 +548,9 @@ static uint64_t next_random(uint64_t *state)
  * a contact whose block is singular or has W_nn <= 0. */
 static int diagonal_blocks(const lcp_problem *p, double *W, double *Winv, lcp_err *err)
 {
-    const int *ap = p->A.p, *aj = p->A.j;
-    const double *ax = p->A.x;
     for (int i = 0; i < p->nc; i++) {
         double *Wi = W + 9 * i;
-        memset(Wi, 0, 9 * sizeof(double));
-        for (int a = 0; a < 3; a++) {
-            int row = 3 * i + a, k = ap[row];
-            while (k < ap[row + 1] && aj[k] < 3 * i) k++;
-            for (; k < ap[row + 1] && aj[k] < 3 * i + 3; k++) Wi[3 * a + aj[k] - 3 * i] = ax[k];
-        }
+        lcp_csr_block3(&p->A, i, Wi);
         if (!(Wi[0] > 0) || inverse3(Wi, Winv + 9 * i))
             return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
                             "nsgs needs a nonsingular diagonal block W_ii with W_nn > 0, but contact %d "

@@ -319,14 +319,10 @@ void nsn_set_prox(nsn_work *w, double sigma, const double *rk)
 static int nsn_rho_by_blocks(nsn_work *w)
 {
     if (!w->lam && !(w->lam = lcp_alloc((size_t)w->nc + 1, sizeof(double)))) return 1;
-    const lcp_csr *W = &w->p->A;
-    for (int i = 0; i < w->nc; i++) { /* the symmetric part of W_ii */
-        double B[9] = {0};
-        for (int a = 0; a < 3; a++)
-            for (int k = W->p[3 * i + a]; k < W->p[3 * i + a + 1]; k++) {
-                int j = W->j[k] - 3 * i;
-                if (j >= 0 && j < 3) B[3 * a + j] += 0.5 * W->x[k], B[3 * j + a] += 0.5 * W->x[k];
-            }
+    for (int i = 0; i < w->nc; i++) { /* of the symmetric part of W_ii (lcp_sym3_lmax reads its upper triangle) */
+        double B[9];
+        lcp_csr_block3(&w->p->A, i, B);
+        B[1] = 0.5 * (B[1] + B[3]), B[2] = 0.5 * (B[2] + B[6]), B[5] = 0.5 * (B[5] + B[7]);
         w->lam[i] = lcp_sym3_lmax(B);
     }
     nsn_set_prox(w, w->sigma, w->rk);

@@ -188,6 +188,21 @@ static void test_csr(void)
         CHECK(lcp_csr_diag(&Fc, 0) == 1 && lcp_csr_diag(&Fc, 1) == 5 && lcp_csr_diag(&Fc, 2) == 9);
         lcp_csr_free(&Fc);
     }
+    { /* block3: contact 1's diagonal block of a 6 x 6 matrix with entries beside it (columns 0-2 and 5 left out
+       * of rows 3-5, the absent ones 0) */
+        double S[36], B[9];
+        for (int k = 0; k < 36; k++) S[k] = k % 5 == 2 ? 0.0 : k + 1; /* (zeros: absent from the CSR) */
+        lcp_csr Sc;
+        dense_rm(&Sc, 6, 6, S);
+        lcp_csr_block3(&Sc, 1, B);
+        int same = 1;
+        for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 3; c++) same &= B[3 * a + c] == S[6 * (3 + a) + 3 + c];
+        CHECK(same && B[1] == 0.0 && B[3] == 0.0 && B[0] == 22 && B[8] == 36);
+        lcp_csr_block3(&Sc, 0, B);
+        CHECK(B[0] == 1 && B[2] == 0.0 && B[4] == 0.0 && B[3] == 7 && B[8] == 15);
+        lcp_csr_free(&Sc);
+    }
     /* transpose: 4 x 3, rows sorted */
     lcp_csr T;
     CHECK(lcp_csr_transpose(&A, &T) == 0);
