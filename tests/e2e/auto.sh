@@ -275,18 +275,19 @@ runs "$T/murty140" "$T/m-lk.model" "0 newton-min * auto: lemke (*; lemke stopped
 # 100 iterations, 40-50 ms) measured at 1 ms, nsn at 2 ms: past 20 ms admm goes on and answers (cut there,
 # nsn would run, then admm again from zero: about 0.24 s).  The cut reads the thread's CPU time: on a
 # loaded machine (CI runs the sanitizer tier beside this) admm can reach 20 ms after a third of its
-# iterations, where its rate does not yet say it ends within as much again -- one of two runs must go on
+# iterations, where its rate does not yet say it ends within as much again (a sweep beside it on this
+# machine's 2 cores failed both of two runs once) -- one of three runs must go on
 "$LCP" generate pyramid --base 22 --kind fc3d --mu 0.3 -o "$T/pyr22" >/dev/null 2>&1
 "$LCP" info --features --json "$T/pyr22" >"$T/feat"
 MKIND=fc3d model2 "$T/m-admm.model" "admm none" 0.001 20 "nsn none" 0.002 5
-for try in 1 2; do
+for try in 1 2 3; do
     "$LCP" --json --auto-model "$T/m-admm.model" "$T/pyr22" >"$T/out" 2>/dev/null; rc=$?
     got="$rc $(field solver "$T/out") $(field status "$T/out") $(field auto_reason "$T/out")"
     case "$got" in "0 admm solved auto: admm ("*"if it stops short: nsn)") break ;; esac
 done
 case "$got" in
 "0 admm solved auto: admm ("*"if it stops short: nsn)") ok "admm past 3 times nsn's predicted time, its rate saying it ends within as much again, goes on and solves (run $try)" ;;
-*) bad "admm past 3 times nsn's predicted time, in two runs: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
+*) bad "admm past 3 times nsn's predicted time, in three runs: exit $rc $(field solver "$T/out") '$(field auto_reason "$T/out")'" ;;
 esac
 
 # bad model files: exit 2, one line naming the file (and the line)
