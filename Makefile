@@ -21,7 +21,7 @@
 #                   tests/fuzz/run-all SECONDS runs each (tests/fuzz/fuzz.h)
 #   make CUDA=1     also the CUDA kernels (src/parallel/pgs_cuda.cu, nvcc): solver pgs-cuda,
 #                   batch --device gpu; objects in build-cuda/ (BUILD=DIR, BIN=FILE to move them)
-# Overridable: CC, CFLAGS, PREFIX, OPENMP=0 to build without OpenMP, NVCC, CUDA_ARCH (sm_80).
+# Overridable: CC, CFLAGS, PREFIX, OPENMP=0 to build without OpenMP, NVCC, CUDA_ARCHS (80 90).
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -59,7 +59,18 @@ LDLIBS  = -lcholmod -lumfpack -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfi
 # Nothing here runs nvcc, or needs it, without CUDA=1.
 ifeq ($(CUDA),1)
 NVCC      ?= nvcc
-CUDA_ARCH ?= sm_80
+# CUDA_ARCHS: the compute capabilities the kernels are compiled for, machine
+# code (SASS) for each -- 80 an A100, 90 an H100/H200: no JIT at the first
+# launch -- and the PTX of the last for the JIT of newer devices.
+# CUDA_ARCH=sm_NN (one) is taken too.  The flags go to a stamp file
+# ($(BUILD)/cuda.flags): the kernels rebuild when they change.
+ifdef CUDA_ARCH
+CUDA_ARCHS ?= $(patsubst sm_%,%,$(patsubst compute_%,%,$(CUDA_ARCH)))
+endif
+CUDA_ARCHS ?= 80 90
+NVCC_ARCH := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+             -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
+NVCC_FLAGS := -O2 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-fPIC
 # CUDA_HOME: where nvcc says it runs from (_HERE_ of its -dryrun: right also
 # where nvcc on PATH is a wrapper script or a link), else nvcc's folder on PATH
 ifeq ($(origin CUDA_HOME),undefined)
@@ -120,9 +131,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu src/parallel/pgs_cuda.h
+$(BUILD)/%.o: %.cu src/parallel/pgs_cuda.h $(BUILD)/cuda.flags
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 -arch=$(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fPIC -c -o $@ $<
+	$(NVCC) $(NVCC_FLAGS) -c -o $@ $<
+
+# the stamp of nvcc's flags: rewritten (and the kernels rebuilt) only when they change
+$(BUILD)/cuda.flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(NVCC) $(NVCC_FLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCC_FLAGS)' > $@
+FORCE:
 
 # a unit test links the library, and the object of a command it drives
 # (src/cli/, named below as a prerequisite of that test)

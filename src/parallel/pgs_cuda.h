@@ -28,7 +28,8 @@ int lcp_cuda_devices(char *msg, size_t len);
 /* Colour-parallel sweeps of one problem.  The rows come permuted so that
  * colour class c is rows cptr[c] .. cptr[c+1]-1 (no entry of A between two
  * rows of a class), the columns renumbered the same way: one kernel launch
- * a class, a warp a row, no atomics.  n rows, CSR rowptr/col/val, and b,
+ * a class (a sweep's launches one CUDA graph), a thread a row where the
+ * class's rows are short, else a warp a row, no atomics.  n rows, CSR rowptr/col/val, and b,
  * dinv, lo, hi, x0 (n each, permuted). */
 typedef struct lcp_cuda_pgs lcp_cuda_pgs;
 int lcp_cuda_pgs_create(lcp_cuda_pgs **h, int n, const int *rowptr, const int *col, const double *val,
@@ -36,6 +37,9 @@ int lcp_cuda_pgs_create(lcp_cuda_pgs **h, int n, const int *rowptr, const int *c
                         int ncolours, const int *cptr, char *msg, size_t len);
 /* sweeps forward sweeps, then x (n, permuted) copied back. */
 int lcp_cuda_pgs_sweep(lcp_cuda_pgs *h, int sweeps, double *x, char *msg, size_t len);
+/* a sweep's kernel launches (a launch a non-empty class) and whether they
+ * run as one CUDA graph (1) or one by one (0) */
+void lcp_cuda_pgs_shape(const lcp_cuda_pgs *h, int *launches, int *graph);
 void lcp_cuda_pgs_free(lcp_cuda_pgs *h);
 
 /* Batched sweeps of many small problems, a thread block (one warp) a

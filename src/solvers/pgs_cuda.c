@@ -9,9 +9,12 @@
  * at the iteration limit) x comes back, is permuted back and goes through
  * the normal monitor (src/solvers/monitor.c): the residual, limits, best
  * iterate.  An iteration is one sweep.  The sweep is the one of
- * `pgs --order dsatur` (same order, same updates; the warp sum may round
- * differently in the last places).  Without a usable device it fails with
- * "no CUDA device" (exit 5).
+ * `pgs --order dsatur` (same order, same updates; the warp sum of a class
+ * of long rows may round differently in the last places).  The message
+ * gives the set-up (the colouring, the device's context, the upload, the
+ * sweep's graph) and the sweeps (with the copies of x back) apart: the
+ * solve's time holds both.  Without a usable device it fails with "no
+ * CUDA device" (exit 5).
  */
 #ifdef LCP_HAVE_CUDA
 #include "solver.h"
@@ -27,6 +30,7 @@ static int pgs_cuda_solve(const lcp_problem *p, const lcp_settings *s, double *x
                           lcp_err *err)
 {
     char msg[512];
+    double t_setup = lcp_now();
     if (lcp_cuda_devices(msg, sizeof msg) <= 0) return lcp_fail(err, LCP_ERROR, NULL, 0, "%s", msg);
     if (p->kind == LCP_KIND_BLCP && p->findex)
         return lcp_fail(err, LCP_INPUT_ERROR, NULL, 0,
@@ -75,19 +79,28 @@ static int pgs_cuda_solve(const lcp_problem *p, const lcp_settings *s, double *x
         goto done;
     }
     info->omega = 1.0;
+    t_setup = lcp_now() - t_setup;
+    double t_sweeps = 0.0;
     if (!lcp_monitor_step(mon, 0, x, NULL))
         for (int it = 0;;) {
             int k = CHECK;
             if (s->max_iter > it && s->max_iter - it < k) k = s->max_iter - it;
+            double t0 = lcp_now();
             if (lcp_cuda_pgs_sweep(h, k, px, msg, sizeof msg)) {
                 rc = lcp_fail(err, LCP_ERROR, NULL, 0, "pgs-cuda: %s", msg);
                 goto done;
             }
+            t_sweeps += lcp_now() - t0;
             it += k;
             for (int q = 0; q < n; q++) x[o.perm[q]] = px[q];
             if (lcp_monitor_step(mon, it, x, NULL)) break;
         }
     info->iterations = mon->iter;
+    int launches, graph;
+    lcp_cuda_pgs_shape(h, &launches, &graph);
+    snprintf(info->message, sizeof info->message,
+             "set-up %.3g s (colouring, device context, upload), sweeps %.3g s (%d kernel launches a sweep%s)",
+             t_setup, t_sweeps, launches, graph ? ", one CUDA graph" : "");
 done:
     lcp_cuda_pgs_free(h);
     lcp_order_free(&o);

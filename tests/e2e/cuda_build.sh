@@ -6,7 +6,9 @@
 # other objects are this build's; the binary lists pgs-cuda, and without a
 # GPU pgs-cuda and batch --device gpu fail cleanly (exit 5, one line "no
 # CUDA device").  With a GPU they are run and checked against the CPU
-# (scripts/gpu-check measures more).  The default build's binary has neither.
+# (scripts/gpu-check measures more).  The kernels carry machine code for
+# sm_80 and sm_90 and the PTX of compute_90, rebuild when CUDA_ARCHS
+# changes and not otherwise.  The default build's binary has neither.
 # Run from the repository root.
 . tests/lib.sh
 "$LCP" --list-solvers | grep -q '^pgs-cuda'
@@ -29,6 +31,11 @@ grep -v "^make" "$T/make.log" >"$T/warn.log"
 check "make CUDA=1: no compiler warnings" [ ! -s "$T/warn.log" ]
 [ $rc -eq 0 -a ! -s "$T/warn.log" ] || cat "$T/make.log"
 check "the kernels compiled" [ -s "$B/src/parallel/pgs_cuda.o" ]
+strings "$B/src/parallel/pgs_cuda.o" | grep -o 'sm_[0-9]*\|compute_[0-9]*' | sort -u >"$T/arch"
+check "the kernels: machine code for sm_80 and sm_90, PTX for compute_90 ($(tr '\n' ' ' <"$T/arch"))" \
+    sh -c "grep -qx sm_80 '$T/arch' && grep -qx sm_90 '$T/arch' && grep -qx compute_90 '$T/arch'"
+make CUDA=1 BUILD="$B" BIN="$B/lcpsolve" "$B/lcpsolve" >"$T/make2.log" 2>&1
+check "make CUDA=1 again, nothing changed: nvcc does not run" sh -c "! grep -q nvcc '$T/make2.log'"
 check "CUDA build lists pgs-cuda" sh -c "'$B/lcpsolve' --list-solvers | grep -q '^pgs-cuda'"
 "$B/lcpsolve" batch --help >"$T/out"
 check "CUDA build: batch --help has --device gpu" grep -q "gpu: batched PGS" "$T/out"
@@ -51,4 +58,11 @@ else
 fi
 "$B/lcpsolve" batch --device gpu -s lemke "$T/envs" >/dev/null 2>&1; rc=$?
 check "batch --device gpu -s lemke: refused (exit 2)" [ $rc -eq 2 ]
+# other architectures: the flags' stamp changes, the kernels rebuild for them alone
+make CUDA=1 CUDA_ARCHS=90 BUILD="$B" BIN="$B/lcpsolve" "$B/lcpsolve" >"$T/make3.log" 2>&1
+check "make CUDA=1 CUDA_ARCHS=90: the kernels rebuilt, for sm_90 alone" \
+    sh -c "grep -q 'code=sm_90' '$T/make3.log' && ! grep -q 'sm_80' '$T/make3.log'"
+make CUDA=1 CUDA_ARCH=sm_80 BUILD="$B" BIN="$B/lcpsolve" "$B/lcpsolve" >"$T/make4.log" 2>&1
+check "make CUDA=1 CUDA_ARCH=sm_80 (one, the older name): rebuilt for sm_80 alone" \
+    sh -c "grep -q 'code=sm_80' '$T/make4.log' && ! grep -q 'sm_90' '$T/make4.log'"
 finish
