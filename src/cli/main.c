@@ -524,6 +524,7 @@ static int run(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
+    lcp_heap_keep(); /* the freed top of the heap kept for the next factorisation (src/core/common.h) */
 #ifdef LCP_HAVE_MPI /* every process runs the command; process 0 alone speaks and writes */
     MPI_Init(&argc, &argv);
     int rank = 0;

@@ -4,6 +4,9 @@
 #include "common.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 #include <x86intrin.h>
@@ -93,6 +96,13 @@ int lcp_set_memory_limit(size_t bytes)
     if (rl.rlim_cur != RLIM_INFINITY && lim > (double)rl.rlim_cur) return 0; /* already tighter */
     rl.rlim_cur = (rlim_t)lim;
     return setrlimit(RLIMIT_DATA, &rl) == 0 ? 0 : -1;
+#endif
+}
+
+void lcp_heap_keep(void)
+{
+#ifdef __GLIBC__
+    if (!getenv("MALLOC_TOP_PAD_")) mallopt(M_TOP_PAD, LCP_HEAP_PAD);
 #endif
 }
 
