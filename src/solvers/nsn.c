@@ -847,6 +847,17 @@ static int second_start(nsn_work *w, const double *x0, double *x, lcp_monitor *m
     return 1;
 }
 
+/* Where the steps fail (no direction decreases the merit, or it crawls):
+ * a hybrid restart while any is left, else the second start.  1 when the
+ * solve goes on from a new iterate, 0 when neither applies (the failure
+ * stands), LCP_ERROR. */
+static int recover(nsn_work *w, const lcp_problem *p, const lcp_settings *s, double *x, const double *x0,
+                   lcp_monitor *mon, int k, lcp_info *info, lcp_err *err, nsn_run *run)
+{
+    int st = restart(w, p, s, x, mon, k, info, err, run);
+    return st ? st : second_start(w, x0, x, mon, k, info, run);
+}
+
 static const char *const columns[] = {"merit", "step", NULL};
 
 static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp_monitor *mon, lcp_info *info,
@@ -886,12 +897,11 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                 history_anew(w, run, k);
                 continue;
             }
-            if (st == 1 && (rc = restart(w, p, s, x, mon, k, info, err, run)) != 0) {
-                if (rc == LCP_ERROR) break;                  /* admm moved the iterate: on from there */
+            if (st == 1 && (rc = recover(w, p, s, x, x0, mon, k, info, err, run)) != 0) {
+                if (rc == LCP_ERROR) break;                  /* a new iterate (admm's, or the start): on from there */
                 rc = 0;
                 continue;
             }
-            if (st == 1 && second_start(w, x0, x, mon, k, info, run)) continue;
             if (st == 1) {
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
                     info->status = LCP_ERROR;
@@ -934,12 +944,11 @@ static int nsn_solve(const lcp_problem *p, const lcp_settings *s, double *x, lcp
                 run->psi_mark = nsn_merit(w);
             }
             if (k - run->crawl_from >= CRAWL_STEPS && nsn_merit(w) > (1.0 - CRAWL_REL) * psi_old[k % CRAWL_STEPS]) {
-                if ((rc = restart(w, p, s, x, mon, k, info, err, run)) != 0) {
-                    if (rc == LCP_ERROR) break;              /* a crawl: first a restart */
+                if ((rc = recover(w, p, s, x, x0, mon, k, info, err, run)) != 0) {
+                    if (rc == LCP_ERROR) break;              /* a crawl: a restart, or the second start */
                     rc = 0;
                     continue;
                 }
-                if (second_start(w, x0, x, mon, k, info, run)) continue;
                 if (mon->last.residual > ROUNDING_RESIDUAL) {
                     info->status = LCP_ERROR;
                     snprintf(info->message, sizeof info->message,
