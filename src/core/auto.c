@@ -52,10 +52,15 @@
  * start a sparse factorisation predicted past the budget or past
  * LCP_SWITCH_MARGIN times the next's prediction (lcp_monitor_afford).
  * The predictions share their neighbours, so a run cut short scales the
- * predictions the later first-order runs are measured against by how much
- * slower than its own prediction it proved (lcp_auto_run.slow); a run
- * without a rate once two runs have proved slower (one may say only that
- * its method stalled).
+ * predictions the later runs are measured against by how much slower than
+ * its own prediction it proved: what a first-order run is measured against,
+ * each next's prediction by the most the runs of the next's kind (first-order
+ * or not) proved (lcp_auto_run.slow_kind: a first-order run knows its own
+ * rest from its rate, and the first-order methods' iterations can grow with
+ * a problem beyond the neighbours where a direct method's work does not);
+ * what a run without a rate is measured against, by the most any run
+ * proved (lcp_auto_run.slow), once two runs have proved slower (one may
+ * say only that its method stalled).
  * After the last candidate, the next round: the
  * candidates again on 4 times the budgets (at most 9 rounds; a candidate
  * that broke down is not run again), first-order ones from their own best
@@ -717,20 +722,25 @@ static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, l
     r->time_limit = ch->cand[c].time_budget * g;
     r->switch_cpu = 0;
     r->switch_by_rate = (ch->cand[c].solver->flags & LCP_SOLVER_LINEAR) != 0;
-    if (round == 0)
-        for (int k = c + 1; k < ch->ncand; k++)
-            if (isfinite(ch->cand[k].t_scaled) && ch->cand[k].t_scaled > 0 &&
-                (r->switch_cpu == 0 || ch->cand[k].t_scaled < r->switch_cpu))
-                r->switch_cpu = ch->cand[k].t_scaled;
-    /* the next is no faster than predicted by what the runs so far have shown; for a run without a rate
-     * once two runs have shown it (that one method stalled does not say the next will) */
-    if (r->switch_by_rate || r->slow_runs >= 2) r->switch_cpu *= r->slow;
+    /* each next is no faster than predicted by what the runs so far have shown: for a first-order run (its
+     * own rate says what it still needs) by what the runs of the next's kind have shown (a first-order
+     * method's iterations can grow with the problem where a direct one's work does not: a findex pyramid
+     * of 4,332 rows, twice the corpus's largest, took psor 12 times its prediction and pivot its own); for
+     * a run without a rate by the most any run has shown, once two runs have shown it (that one method
+     * stalled does not say the next will) */
+    for (int k = c + 1; round == 0 && k < ch->ncand; k++) {
+        double t = ch->cand[k].t_scaled;
+        if (!(isfinite(t) && t > 0)) continue;
+        if (r->switch_by_rate) t *= r->slow_kind[(ch->cand[k].solver->flags & LCP_SOLVER_LINEAR) != 0];
+        else if (r->slow_runs >= 2) t *= r->slow;
+        if (r->switch_cpu == 0 || t < r->switch_cpu) r->switch_cpu = t;
+    }
 }
 
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r)
 {
-    *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO, .slow = 1};
+    *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO, .slow = 1, .slow_kind = {1, 1}};
     for (int c = 0; c < LCP_AUTO_MAXCAND; c++) r->order[c] = c, r->rest[c] = INFINITY;
     if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, user_max, r);
 }
@@ -759,7 +769,9 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
     if (cut && r->stage < ch->ncand) { /* slower than predicted: the others' predictions likely too (shared neighbours) */
         const lcp_auto_cand *c = &ch->cand[r->stage];
         double pred = isfinite(c->t_scaled) && c->t_scaled > 0 ? c->t_scaled : c->t_pred;
+        double *kind = &r->slow_kind[(c->solver->flags & LCP_SOLVER_LINEAR) != 0];
         if (isfinite(pred) && pred > 0 && taken / pred > r->slow) r->slow = taken / pred;
+        if (isfinite(pred) && pred > 0 && taken / pred > *kind) *kind = taken / pred;
         if (isfinite(pred) && pred > 0 && (taken > pred || (cut == LCP_CUT_RATE && !(rest < INFINITY)))) r->slow_runs++;
     }
     if (status == LCP_ERROR) r->dead |= 1u << r->stage; /* a breakdown: not again */

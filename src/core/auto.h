@@ -110,8 +110,10 @@ typedef struct {
     double slow;                     /* how much slower than predicted this problem has shown itself (>= 1):
                                         the largest, over the runs cut short, of the run's time to the
                                         tolerance (its CPU time and the rest its rate extrapolates) over its
-                                        prediction; the next's prediction that a first-order run is
-                                        measured against (switch_cpu) is scaled by it (slow_runs) */
+                                        prediction (slow_runs) */
+    double slow_kind[2];             /* the same over the runs cut short of candidates without a rate [0]
+                                        and of first-order ones [1]: the predictions a first-order run is
+                                        measured against (switch_cpu) are scaled each by its kind's */
     int slow_runs;                   /* the runs cut short that proved slower than predicted (a run cut
                                         for its rate without progress counts); what a run without a rate
                                         is measured against is scaled by slow once two have (one may say

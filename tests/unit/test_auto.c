@@ -382,6 +382,38 @@ int main(void)
         CHECK(lcp_auto_next(&rc4, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, INFINITY, &run) == 1);
         CHECK(run.solver == lk && run.slow_runs == 2);
         CHECK_NEAR(run.switch_cpu, 100 * 3e-4, 1e-15);
+        /* a first-order run after a first-order one proved slow: a next without a rate is measured as
+         * predicted (nothing of its kind proved slower), a first-order next scaled by what its kind proved
+         * (psor, pgs, pivot on a findex pyramid beyond the corpus: psor 12 times its prediction, pivot as
+         * predicted) */
+        const lcp_solver *ps = lcp_solver_find("psor"), *pv = lcp_solver_find("pivot");
+        if (ps && pv) {
+            lcp_auto_choice rc5 = {0};
+            rc5.ncand = 4;
+            const lcp_solver *sv5[4] = {ps, pg, pv, ap};
+            const double tp5[4] = {1e-3, 1e-3, 2e-3, 4e-3};
+            for (int c = 0; c < 4; c++) rc5.cand[c] = (lcp_auto_cand){sv5[c], NULL, tp5[c], tp5[c], 0, 0.02};
+            lcp_auto_begin(&rc5, ps, NULL, 0, &run);
+            CHECK(run.switch_by_rate && run.switch_cpu == 1e-3);
+            /* psor cut for its rate: 0.012 s to the tolerance, 12 times its prediction */
+            CHECK(lcp_auto_next(&rc5, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 1, 0.012, 0.01, &run) == 1);
+            CHECK(run.solver == pg && run.start == LCP_AUTO_FROM_BEST);
+            CHECK_NEAR(run.slow, 12, 1e-9);
+            CHECK_NEAR(run.slow_kind[1], 12, 1e-9);
+            CHECK(run.slow_kind[0] == 1);
+            CHECK(run.switch_cpu == 2e-3); /* pivot's prediction as it is (apgd's scaled: 0.048) */
+            /* pgs cut for its rate too (0.05 s to the tolerance, 50 times its prediction): pivot, a run without
+             * a rate after two runs proved slower, is measured against apgd's prediction scaled by the most any
+             * run proved */
+            CHECK(lcp_auto_next(&rc5, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 1, 0.05, 0.04, &run) == 1);
+            CHECK(run.solver == pv && !run.switch_by_rate && run.slow_runs == 2);
+            CHECK_NEAR(run.switch_cpu, 50 * 4e-3, 1e-15);
+            /* pivot cut past that at 0.02 s, 10 times its own prediction: its kind's factor */
+            CHECK(lcp_auto_next(&rc5, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.02, INFINITY, &run) == 1);
+            CHECK(run.solver == ap && run.switch_cpu == 0);
+            CHECK_NEAR(run.slow_kind[0], 10, 1e-9);
+            CHECK_NEAR(run.slow_kind[1], 50, 1e-9); /* pgs: 0.05 s of 1e-3 */
+        }
         /* a run that stops without a cut (a breakdown) says nothing of the speed */
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_ERROR, 0, 0, 5.0, INFINITY, &run) == 1);
