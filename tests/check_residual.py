@@ -4,12 +4,17 @@
 Reads A, b (Matrix Market) and x (Matrix Market array) with nothing but the
 standard library -- none of lcpsolve's code -- and prints the residual of
 docs/contract.md, ||min(x, A x + b)||_inf / max(1, ||b||_inf).  With --max X it exits
-1 when the residual exceeds X.  With --mu mu.mtx, x is r of a friction problem
+1 when the residual exceeds X.  With --lo/--hi (a blcp; values of 1e300 and
+beyond are infinite) the residual is ||x - mid(lo, x - w, hi)||_inf /
+max(1, ||b||_inf), and with --findex F.mtx --fmu MU.mtx row i of findex
+f_i >= 0 has the bounds -+mu_i |x_f| (ODE/Bullet friction; a row's mu in
+the row's own entry of MU).  With --mu mu.mtx, x is r of a friction problem
 (contact-major: normal, two tangents) and the residual is fc3d's natural map
 (De Saxce, as Siconos' fc3d_compute_error; --ccp: without the mu |u_T| term),
 sqrt(sum ||r_i - P_K(r_i - (u_i + mu_i |u_Ti| e_n))||^2) / max(||b||, ||r||, ||u||).
 
     python3 tests/check_residual.py A.mtx b.mtx x.mtx [--max 1e-8]
+    python3 tests/check_residual.py A.mtx b.mtx x.mtx --lo LO.mtx --hi HI.mtx [--findex F.mtx --fmu MU.mtx] [--max 1e-8]
     python3 tests/check_residual.py A.mtx b.mtx r.mtx --mu mu.mtx [--ccp] [--max 1e-8]
 """
 import sys
@@ -86,9 +91,27 @@ def main(argv):
     w = list(b)
     for i, j, v in a:
         w[i] += v * x[j]
+    def opt(name):
+        return read_vector(argv[argv.index(name) + 1]) if name in argv else None
     if "--mu" in argv:
         mu = read_vector(argv[argv.index("--mu") + 1])
         res = friction_residual(b, x, w, mu, "--ccp" not in argv)
+    elif "--lo" in argv or "--hi" in argv:
+        n = len(x)
+        lo = opt("--lo") or [0.0] * n
+        hi = opt("--hi") or [float("inf")] * n
+        lo = [-float("inf") if t <= -1e300 else t for t in lo]
+        hi = [float("inf") if t >= 1e300 else t for t in hi]
+        fx, fmu = opt("--findex"), opt("--fmu")
+        if fx is not None:
+            if fmu is None:
+                raise SystemExit("--findex needs --fmu")
+            for i in range(n):
+                f = int(fx[i])
+                if f >= 0:
+                    lo[i], hi[i] = -fmu[i] * abs(x[f]), fmu[i] * abs(x[f])
+        res = max(abs(xi - min(max(xi - wi, l), h)) for xi, wi, l, h in zip(x, w, lo, hi)) if n else 0.0
+        res /= max(1.0, max(abs(t) for t in b) if b else 0.0)
     else:
         res = max(abs(min(xi, wi)) for xi, wi in zip(x, w)) / max(1.0, max(abs(t) for t in b))
     print(f"{res:.6e}")

@@ -180,13 +180,23 @@ P
 PYR="-A $T/pyr/A.mtx -b $T/pyr/b.mtx --lo $T/pyr/lo.mtx --hi $T/pyr/hi.mtx --findex $T/pyr/findex.mtx --mu $T/pyr/blcp_mu.mtx --kind blcp"
 for s in pivot pgs; do
     # shellcheck disable=SC2086
-    "$LCP" -s $s -t 1e-8 --json --trace "$T/$s.csv" $PYR >"$T/$s.json" 2>"$T/err"; rc=$?
+    "$LCP" -s $s -t 1e-8 --json --trace "$T/$s.csv" -o "$T/$s.x.mtx" $PYR >"$T/$s.json" 2>"$T/err"; rc=$?
     if [ $rc -eq 0 ] && le "$(field residual "$T/$s.json")" 1e-8; then
         ok "pyramid friction blcp: $s reaches 1e-8 ($(field iterations "$T/$s.json") iterations)"
     else
         bad "pyramid friction blcp: $s exit $rc: $(field message "$T/$s.json") $(head -c 200 "$T/err")"
     fi
+    # the independent checker (tests/check_residual.py: the bounds -+mu |x_f| formed there)
+    check "pyramid friction blcp: $s's answer, independent residual <= 1e-8" python3 tests/check_residual.py \
+        "$T/pyr/A.mtx" "$T/pyr/b.mtx" "$T/$s.x.mtx" --lo "$T/pyr/lo.mtx" --hi "$T/pyr/hi.mtx" \
+        --findex "$T/pyr/findex.mtx" --fmu "$T/pyr/blcp_mu.mtx" --max 1e-8
 done
+# the checker refuses a wrong answer: pivot's with its largest entry 1e-3 too large
+awk '/^%/ || !sized { if (!/^%/) sized = 1; print; next } { v[++k] = $1; if ($1 > big) { big = $1; at = k } }
+     END { for (i = 1; i <= k; i++) printf "%.17g\n", (i == at ? v[i] + 1e-3 : v[i]) }' \
+    "$T/pivot.x.mtx" >"$T/wrong.x.mtx"
+check "independent checker: a perturbed answer is refused" sh -c \
+    "! python3 tests/check_residual.py '$T/pyr/A.mtx' '$T/pyr/b.mtx' '$T/wrong.x.mtx' --lo '$T/pyr/lo.mtx' --hi '$T/pyr/hi.mtx' --findex '$T/pyr/findex.mtx' --fmu '$T/pyr/blcp_mu.mtx' --max 1e-8 >/dev/null"
 check "pyramid: kind blcp" [ "$(field kind "$T/pivot.json")" = blcp ]
 check "trace header" [ "$(head -n 1 "$T/pivot.csv")" = "iter,time_s,residual,complementarity,feasibility,pivots,clamped" ]
 check "trace row 0" grep -q '^0,' "$T/pivot.csv"
