@@ -57,6 +57,15 @@ static void expect(const int *keep, double *pgs, double *lemke, int *nearest)
     *pgs = exp(slp / sw), *lemke = exp(sll / sw), *nearest = idx[0];
 }
 
+/* a choice of n candidates by hand: solver c predicted pred[c] s (scaled alike), a time budget of 0.02 s each */
+static lcp_auto_choice candidates(int n, const lcp_solver *const *sv, const double *pred)
+{
+    lcp_auto_choice ch = {0};
+    ch.ncand = n;
+    for (int c = 0; c < n; c++) ch.cand[c] = (lcp_auto_cand){sv[c], NULL, pred[c], pred[c], 0, 0.02};
+    return ch;
+}
+
 int main(void)
 {
     lcp_problem p;
@@ -323,11 +332,9 @@ int main(void)
     CHECK(lcp_read_problem("problems/murty-8", LCP_KIND_NONE, &mp, &e) == 0);
     const lcp_solver *nm = lcp_solver_find("newton-min"), *ap = lcp_solver_find("apgd"), *lk = lcp_solver_find("lemke");
     if (mp.n && nm && ap && lk) {
-        lcp_auto_choice rc = {0};
-        rc.ncand = 3;
         const lcp_solver *sv3[3] = {nm, ap, lk};
         const double tp3[3] = {1e-4, 2e-4, 5e-4};
-        for (int c = 0; c < 3; c++) rc.cand[c] = (lcp_auto_cand){sv3[c], NULL, tp3[c], tp3[c], 0, 0.02};
+        lcp_auto_choice rc = candidates(3, sv3, tp3);
         lcp_auto_run run;
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
         CHECK(run.slow == 1 && run.switch_cpu == 2e-4 && run.time_limit == 0.02 && run.stage == 0);
@@ -371,11 +378,9 @@ int main(void)
         /* ... but once two runs proved slower (apgd cut for its rate without progress, newton-min past 100
          * times its prediction), the problem is: lemke's next (pgs) scaled by slow */
         const lcp_solver *pg = lcp_solver_find("pgs");
-        lcp_auto_choice rc4 = {0};
-        rc4.ncand = 4;
         const lcp_solver *sv4[4] = {ap, nm, lk, pg};
         const double tp4[4] = {2e-4, 1e-4, 5e-4, 3e-4};
-        for (int c = 0; c < 4; c++) rc4.cand[c] = (lcp_auto_cand){sv4[c], NULL, tp4[c], tp4[c], 0, 0.02};
+        lcp_auto_choice rc4 = candidates(4, sv4, tp4);
         lcp_auto_begin(&rc4, ap, NULL, 0, &run);
         CHECK(lcp_auto_next(&rc4, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 0, 1e-4, INFINITY, &run) == 1);
         CHECK(run.solver == nm && run.slow == 1 && run.slow_runs == 1 && run.switch_cpu == 3e-4); /* the least after it */
@@ -388,11 +393,9 @@ int main(void)
          * predicted) */
         const lcp_solver *ps = lcp_solver_find("psor"), *pv = lcp_solver_find("pivot");
         if (ps && pv) {
-            lcp_auto_choice rc5 = {0};
-            rc5.ncand = 4;
             const lcp_solver *sv5[4] = {ps, pg, pv, ap};
             const double tp5[4] = {1e-3, 1e-3, 2e-3, 4e-3};
-            for (int c = 0; c < 4; c++) rc5.cand[c] = (lcp_auto_cand){sv5[c], NULL, tp5[c], tp5[c], 0, 0.02};
+            lcp_auto_choice rc5 = candidates(4, sv5, tp5);
             lcp_auto_begin(&rc5, ps, NULL, 0, &run);
             CHECK(run.switch_by_rate && run.switch_cpu == 1e-3);
             /* psor cut for its rate: 0.012 s to the tolerance, 12 times its prediction */
