@@ -59,7 +59,7 @@
  * rest from its rate, and the first-order methods' iterations can grow with
  * a problem beyond the neighbours where a direct method's work does not);
  * what a run without a rate is measured against, by the most any run
- * proved (lcp_auto_run.slow), once two runs have proved slower (one may
+ * proved (lcp_auto_slow), once two runs have proved slower (one may
  * say only that its method stalled).
  * After the last candidate, the next round: the
  * candidates again on 4 times the budgets (at most 9 rounds; a candidate
@@ -732,15 +732,20 @@ static void budgets(const lcp_auto_choice *ch, int c, int round, int user_max, l
         double t = ch->cand[k].t_scaled;
         if (!(isfinite(t) && t > 0)) continue;
         if (r->switch_by_rate) t *= r->slow_kind[(ch->cand[k].solver->flags & LCP_SOLVER_LINEAR) != 0];
-        else if (r->slow_runs >= 2) t *= r->slow;
+        else if (r->slow_runs >= 2) t *= lcp_auto_slow(r);
         if (r->switch_cpu == 0 || t < r->switch_cpu) r->switch_cpu = t;
     }
+}
+
+double lcp_auto_slow(const lcp_auto_run *r)
+{
+    return fmax(r->slow_kind[0], r->slow_kind[1]);
 }
 
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r)
 {
-    *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO, .slow = 1, .slow_kind = {1, 1}};
+    *r = (lcp_auto_run){.solver = sv, .precond = precond, .start = LCP_AUTO_FROM_ZERO, .slow_kind = {1, 1}};
     for (int c = 0; c < LCP_AUTO_MAXCAND; c++) r->order[c] = c, r->rest[c] = INFINITY;
     if (ch->ncand > 1 && sv == ch->cand[0].solver) budgets(ch, 0, 0, user_max, r);
 }
@@ -770,7 +775,6 @@ int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max,
         const lcp_auto_cand *c = &ch->cand[r->stage];
         double pred = isfinite(c->t_scaled) && c->t_scaled > 0 ? c->t_scaled : c->t_pred;
         double *kind = &r->slow_kind[(c->solver->flags & LCP_SOLVER_LINEAR) != 0];
-        if (isfinite(pred) && pred > 0 && taken / pred > r->slow) r->slow = taken / pred;
         if (isfinite(pred) && pred > 0 && taken / pred > *kind) *kind = taken / pred;
         if (isfinite(pred) && pred > 0 && (taken > pred || (cut == LCP_CUT_RATE && !(rest < INFINITY)))) r->slow_runs++;
     }

@@ -107,23 +107,25 @@ typedef struct {
     unsigned dead;                   /* candidates that broke down (bit c) */
     unsigned kept;                   /* candidates whose last run progressed and whose best iterate the caller
                                         keeps (bit c): run again in a longer round, they go on from there */
-    double slow;                     /* how much slower than predicted this problem has shown itself (>= 1):
-                                        the largest, over the runs cut short, of the run's time to the
-                                        tolerance (its CPU time and the rest its rate extrapolates) over its
-                                        prediction (slow_runs) */
-    double slow_kind[2];             /* the same over the runs cut short of candidates without a rate [0]
-                                        and of first-order ones [1]: the predictions a first-order run is
-                                        measured against (switch_cpu) are scaled each by its kind's */
+    double slow_kind[2];             /* how much slower than predicted this problem has shown itself (>= 1),
+                                        over the runs cut short of candidates without a rate [0] and of
+                                        first-order ones [1]: the largest of the run's time to the tolerance
+                                        (its CPU time and the rest its rate extrapolates) over its
+                                        prediction; the predictions a first-order run is measured against
+                                        (switch_cpu) are scaled each by its kind's, what a run without a
+                                        rate is measured against by the larger (lcp_auto_slow; slow_runs) */
     int slow_runs;                   /* the runs cut short that proved slower than predicted (a run cut
                                         for its rate without progress counts); what a run without a rate
-                                        is measured against is scaled by slow once two have (one may say
+                                        is measured against is scaled by lcp_auto_slow once two have (one may say
                                         only that its method stalled; two, that the problem is slower) */
 } lcp_auto_run;
 void lcp_auto_begin(const lcp_auto_choice *ch, const lcp_solver *sv, const lcp_precond_type *precond, int user_max,
                     lcp_auto_run *r);
+/* how much slower than predicted the runs so far have shown the problem, of either kind (>= 1) */
+double lcp_auto_slow(const lcp_auto_run *r);
 /* cut: how auto's monitor ended the run (lcp_monitor.budget_hit: 0 or LCP_CUT_*); progressed:
  * its best iterate is better than its start (a warm start worth taking); taken: the run's time to the
- * tolerance as far as it is known (its CPU time and the rest its rate extrapolates; r->slow); rest: that
+ * tolerance as far as it is known (its CPU time and the rest its rate extrapolates; lcp_auto_slow); rest: that
  * rest alone (INFINITY: unknown) */
 int lcp_auto_next(const lcp_auto_choice *ch, const lcp_problem *p, int user_max, lcp_status status, int cut,
                   int progressed, double taken, double rest, lcp_auto_run *r);

@@ -337,18 +337,18 @@ int main(void)
         lcp_auto_choice rc = candidates(3, sv3, tp3);
         lcp_auto_run run;
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
-        CHECK(run.slow == 1 && run.switch_cpu == 2e-4 && run.time_limit == 0.02 && run.stage == 0);
+        CHECK(lcp_auto_slow(&run) == 1 && run.switch_cpu == 2e-4 && run.time_limit == 0.02 && run.stage == 0);
         /* newton-min cut after 0.01 s of its predicted 1e-4: 100 times slower */
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, INFINITY, &run) == 1);
         CHECK(run.solver == ap && run.stage == 1 && run.start == LCP_AUTO_FROM_ZERO);
-        CHECK_NEAR(run.slow, 100, 1e-9);
+        CHECK_NEAR(lcp_auto_slow(&run), 100, 1e-9);
         CHECK_NEAR(run.switch_cpu, 100 * 5e-4, 1e-15); /* lemke's prediction, scaled */
         run.kept |= 1u << 1; /* the caller kept apgd's best iterate */
         /* apgd cut for its rate, its time to the tolerance 0.004 s (20 times its prediction: slow stays), of
          * which 0.003 s still to run */
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 1, 0.004, 0.003, &run) == 1);
         CHECK(run.solver == lk && run.stage == 2 && run.start == LCP_AUTO_FROM_ZERO); /* lemke: a pivoting method */
-        CHECK_NEAR(run.slow, 100, 1e-9);
+        CHECK_NEAR(lcp_auto_slow(&run), 100, 1e-9);
         CHECK(run.switch_cpu == 0); /* the last: no next */
         /* lemke past its budget: the next round, first apgd from its own best iterate (the one whose rate
          * said how much it still needed), then newton-min and lemke from zero, in the predicted order */
@@ -373,7 +373,7 @@ int main(void)
         lcp_auto_begin(&rc2, nm, NULL, 0, &run);
         CHECK(lcp_auto_next(&rc2, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, INFINITY, &run) == 1);
         CHECK(run.solver == lk && !run.switch_by_rate);
-        CHECK_NEAR(run.slow, 100, 1e-9);
+        CHECK_NEAR(lcp_auto_slow(&run), 100, 1e-9);
         CHECK(run.switch_cpu == 2e-4); /* apgd's prediction as it is */
         /* ... but once two runs proved slower (apgd cut for its rate without progress, newton-min past 100
          * times its prediction), the problem is: lemke's next (pgs) scaled by slow */
@@ -383,7 +383,7 @@ int main(void)
         lcp_auto_choice rc4 = candidates(4, sv4, tp4);
         lcp_auto_begin(&rc4, ap, NULL, 0, &run);
         CHECK(lcp_auto_next(&rc4, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 0, 1e-4, INFINITY, &run) == 1);
-        CHECK(run.solver == nm && run.slow == 1 && run.slow_runs == 1 && run.switch_cpu == 3e-4); /* the least after it */
+        CHECK(run.solver == nm && lcp_auto_slow(&run) == 1 && run.slow_runs == 1 && run.switch_cpu == 3e-4); /* the least after it */
         CHECK(lcp_auto_next(&rc4, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_NEXT, 1, 0.01, INFINITY, &run) == 1);
         CHECK(run.solver == lk && run.slow_runs == 2);
         CHECK_NEAR(run.switch_cpu, 100 * 3e-4, 1e-15);
@@ -401,7 +401,7 @@ int main(void)
             /* psor cut for its rate: 0.012 s to the tolerance, 12 times its prediction */
             CHECK(lcp_auto_next(&rc5, &mp, 0, LCP_TIME_LIMIT, LCP_CUT_RATE, 1, 0.012, 0.01, &run) == 1);
             CHECK(run.solver == pg && run.start == LCP_AUTO_FROM_BEST);
-            CHECK_NEAR(run.slow, 12, 1e-9);
+            CHECK_NEAR(lcp_auto_slow(&run), 12, 1e-9);
             CHECK_NEAR(run.slow_kind[1], 12, 1e-9);
             CHECK(run.slow_kind[0] == 1);
             CHECK(run.switch_cpu == 2e-3); /* pivot's prediction as it is (apgd's scaled: 0.048) */
@@ -420,7 +420,7 @@ int main(void)
         /* a run that stops without a cut (a breakdown) says nothing of the speed */
         lcp_auto_begin(&rc, nm, NULL, 0, &run);
         CHECK(lcp_auto_next(&rc, &mp, 0, LCP_ERROR, 0, 0, 5.0, INFINITY, &run) == 1);
-        CHECK(run.slow == 1 && run.switch_cpu == 5e-4);
+        CHECK(lcp_auto_slow(&run) == 1 && run.switch_cpu == 5e-4);
     }
     lcp_problem_free(&mp);
     CHECK_DONE();
