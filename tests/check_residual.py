@@ -94,8 +94,7 @@ def main(argv):
     def opt(name):
         return read_vector(argv[argv.index(name) + 1]) if name in argv else None
     if "--mu" in argv:
-        mu = read_vector(argv[argv.index("--mu") + 1])
-        res = friction_residual(b, x, w, mu, "--ccp" not in argv)
+        res = friction_residual(b, x, w, opt("--mu"), "--ccp" not in argv)
     elif "--lo" in argv or "--hi" in argv:
         n = len(x)
         lo = opt("--lo") or [0.0] * n
